@@ -1,0 +1,50 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { AppError } from '@sluice/shared/http/app-error';
+import { bodyLimit } from 'hono/body-limit';
+import { onConsoleError, onConsoleNotFound } from './errors';
+import { type RequestMetaOptions, requestMeta } from './middleware/request-meta';
+import { registerApiRoutes } from './routes';
+import type { ConsoleDeps, ConsoleEnv } from './types';
+
+export const CONSOLE_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface ConsoleAppOptions extends RequestMetaOptions {}
+
+export function createConsoleApp(
+  deps: ConsoleDeps,
+  options: ConsoleAppOptions = {},
+): OpenAPIHono<ConsoleEnv> {
+  const app = new OpenAPIHono<ConsoleEnv>();
+  app.onError(onConsoleError);
+  app.notFound(onConsoleNotFound);
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use('*', requestMeta(options));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: CONSOLE_BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new AppError(413, `Request body exceeds ${CONSOLE_BODY_LIMIT_BYTES} bytes`);
+      },
+    }),
+  );
+  registerApiRoutes(app);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sluice console API',
+      version: '0.1.0',
+      description: 'Management API of the Sluice AI gateway. Errors: {error: {message, type, details?}}.',
+    },
+    servers: [{ url: '/' }],
+  });
+  return app;
+}

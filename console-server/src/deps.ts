@@ -1,0 +1,60 @@
+import { createClickHouseAuditMirror } from '@sluice/shared/analytics/audit-mirror';
+import { createJwtSigner } from '@sluice/shared/auth/jwt';
+import { createSecretBox } from '@sluice/shared/auth/secret-box';
+import { parseStoreEnv } from '@sluice/shared/config/env';
+import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
+import { createClickHouse, ensureClickHouseDatabase, pingClickHouse } from '@sluice/shared/stores/clickhouse';
+import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
+import { createUpstash } from '@sluice/shared/stores/upstash';
+import ws from 'ws';
+import { argon2Passwords } from './passwords';
+import type { ConsoleDeps } from './types';
+
+/** Builds every console dependency once from the environment. */
+export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDeps> {
+  const config = parseStoreEnv(env);
+  // Node 20 has no global WebSocket; the Neon pool needs one.
+  configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP }, ws);
+  const { db, pool } = createPooledDb(config.DATABASE_URL);
+  const redis = createUpstash({
+    url: config.UPSTASH_REDIS_REST_URL,
+    token: config.UPSTASH_REDIS_REST_TOKEN,
+    timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+  });
+  const clickhouseConfig = config.CLICKHOUSE_URL
+    ? {
+        url: config.CLICKHOUSE_URL,
+        username: config.CLICKHOUSE_USER,
+        password: config.CLICKHOUSE_PASSWORD,
+        database: config.CLICKHOUSE_DATABASE,
+        requestTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+      }
+    : null;
+  const clickhouse = clickhouseConfig ? createClickHouse(clickhouseConfig) : null;
+  return {
+    db,
+    pool,
+    redis,
+    jwt: createJwtSigner(config.SLUICE_JWT_SECRET),
+    secrets: await createSecretBox(config.SLUICE_ENCRYPTION_KEY),
+    passwords: argon2Passwords,
+    loginAttempts: createFixedWindowCounter(redis, 'sluice:login-failures'),
+    setupCalls: createFixedWindowCounter(redis, 'sluice:setup-calls'),
+    pingAnalytics: clickhouse
+      ? async () => {
+          const result = await pingClickHouse(clickhouse);
+          if (!result.ok) throw new Error('clickhouse ping failed');
+        }
+      : null,
+    // Lazy: nothing reaches ClickHouse until the mirror job runs.
+    auditMirror:
+      clickhouse && clickhouseConfig
+        ? createClickHouseAuditMirror(clickhouse, {
+            database: clickhouseConfig.database,
+            ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
+          })
+        : null,
+    storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+    startedAt: Date.now(),
+  };
+}

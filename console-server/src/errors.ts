@@ -1,0 +1,40 @@
+import { AppError } from '@sluice/shared/http/app-error';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** The console's one error envelope: {error: {message, type, details?}}. */
+function render(c: Context, error: AppError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  const body: { message: string; type: string; details?: unknown } = {
+    message: error.message,
+    type: error.type,
+  };
+  if (error.details !== undefined) body.details = error.details;
+  return c.json({ error: body }, error.status as ContentfulStatusCode);
+}
+
+export const onConsoleError: ErrorHandler = (err, c) => {
+  if (err instanceof AppError) return render(c, err);
+  if (err instanceof HTTPException) {
+    const status = err.status as AppError['status'];
+    const known = new AppError(
+      status in { 400: 1, 401: 1, 403: 1, 404: 1, 413: 1, 415: 1 } ? status : 400,
+      err.message,
+    );
+    return render(c, known);
+  }
+  console.error(
+    JSON.stringify({
+      level: 'ERROR',
+      target: 'console',
+      message: 'unhandled error',
+      error: String(err),
+      stack: (err as Error).stack,
+    }),
+  );
+  return render(c, new AppError(500, 'Internal server error'));
+};
+
+export const onConsoleNotFound: NotFoundHandler = (c) =>
+  render(c, new AppError(404, `No route for ${c.req.method} ${c.req.path}`));

@@ -1,0 +1,24 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ConsoleEnv } from '../types';
+import { adminUsersRoutes } from './admin-users';
+import { auditRoutes } from './audit';
+import { authRoutes } from './auth';
+import { healthRoutes } from './health';
+import { keysRoutes } from './keys';
+import { modelsRoutes } from './models';
+import { providersRoutes } from './providers';
+import { settingsRoutes } from './settings';
+import { setupRoutes } from './setup';
+
+/** Every /api router, mounted in one place. */
+export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
+  app.route('/api/health', healthRoutes);
+  app.route('/api/setup', setupRoutes);
+  app.route('/api/auth', authRoutes);
+  app.route('/api/keys', keysRoutes);
+  app.route('/api/admin/users', adminUsersRoutes);
+  app.route('/api/admin/providers', providersRoutes);
+  app.route('/api/admin/models', modelsRoutes);
+  app.route('/api/admin/settings', settingsRoutes);
+  app.route('/api/audit', auditRoutes);
+}

@@ -1,0 +1,120 @@
+import { createRoute } from '@hono/zod-openapi';
+import { replaceModelRoutes, updateModel } from '@sluice/shared/models-admin/model-changes';
+import { createModel, deleteModel, getModel, listModels } from '@sluice/shared/models-admin/models-admin';
+import {
+  createModelInputSchema,
+  replaceRoutesInputSchema,
+  updateModelInputSchema,
+} from '@sluice/shared/models-admin/schemas';
+import { requireAdmin } from '../middleware/require-admin';
+import {
+  bearerSecurity,
+  createRouter,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  jsonResponse,
+  noContent,
+} from '../openapi';
+import { ModelListSchema, ModelSchema } from '../schemas/admin';
+import { auditActor } from './audit-actor';
+
+const common = { tags: ['models'], security: bearerSecurity };
+
+const listRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/',
+  summary: 'All models with their ordered routes',
+  responses: { 200: jsonResponse(ModelListSchema, 'Models by name'), ...errorResponses(401, 403) },
+});
+
+const unpricedRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/unpriced',
+  summary: 'Models missing an input or output price (their cost cannot be computed)',
+  responses: { 200: jsonResponse(ModelListSchema, 'Unpriced models by name'), ...errorResponses(401, 403) },
+});
+
+const createModelRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'post',
+  path: '/',
+  summary: 'Create a model, optionally with its ordered routes',
+  request: { body: jsonBody(createModelInputSchema) },
+  responses: {
+    201: jsonResponse(ModelSchema, 'The new model'),
+    ...errorResponses(400, 401, 403, 409, 422),
+  },
+});
+
+const getRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/{id}',
+  summary: 'One model with its routes',
+  request: { params: IdParams },
+  responses: { 200: jsonResponse(ModelSchema, 'The model'), ...errorResponses(401, 403, 404) },
+});
+
+const updateRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'patch',
+  path: '/{id}',
+  summary: 'Change name, weights, prices or active state; `routes`, when given, replaces the list',
+  request: { params: IdParams, body: jsonBody(updateModelInputSchema) },
+  responses: {
+    200: jsonResponse(ModelSchema, 'The updated model'),
+    ...errorResponses(400, 401, 403, 404, 409, 422),
+  },
+});
+
+const deleteRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'delete',
+  path: '/{id}',
+  summary: 'Delete a model and its routes',
+  request: { params: IdParams },
+  responses: { 204: noContent, ...errorResponses(401, 403, 404) },
+});
+
+const replaceRoutesRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'put',
+  path: '/{id}/routes',
+  summary: 'Replace the ordered route list atomically (position = array index)',
+  request: { params: IdParams, body: jsonBody(replaceRoutesInputSchema) },
+  responses: {
+    200: jsonResponse(ModelSchema, 'The model with its new routes'),
+    ...errorResponses(400, 401, 403, 404, 422),
+  },
+});
+
+// /unpriced is registered before /{id} so the literal segment wins.
+export const modelsRoutes = createRouter()
+  .openapi(listRoute, async (c) => c.json(await listModels(c.var.deps.db), 200))
+  .openapi(unpricedRoute, async (c) => c.json(await listModels(c.var.deps.db, { unpricedOnly: true }), 200))
+  .openapi(createModelRoute, async (c) =>
+    c.json(await createModel(c.var.deps.db, c.req.valid('json'), auditActor(c)), 201),
+  )
+  .openapi(getRoute, async (c) => c.json(await getModel(c.var.deps.db, c.req.valid('param').id), 200))
+  .openapi(updateRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(await updateModel(c.var.deps.db, id, c.req.valid('json'), auditActor(c)), 200);
+  })
+  .openapi(deleteRoute, async (c) => {
+    await deleteModel(c.var.deps.db, c.req.valid('param').id, auditActor(c));
+    return c.body(null, 204);
+  })
+  .openapi(replaceRoutesRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(await replaceModelRoutes(c.var.deps.db, id, c.req.valid('json'), auditActor(c)), 200);
+  });

@@ -1,0 +1,51 @@
+import { createRoute } from '@hono/zod-openapi';
+import { tooManyRequests } from '@sluice/shared/http/app-error';
+import { setupInputSchema } from '@sluice/shared/identity/schemas';
+import { initializeSystem, isInitialized } from '@sluice/shared/identity/setup';
+import type { MiddlewareHandler } from 'hono';
+import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
+import { SetupStatusSchema, TokenResponseSchema } from '../schemas/identity';
+import type { ConsoleEnv } from '../types';
+import { identityDeps } from './identity-deps';
+
+const SETUP_CALLS_PER_MINUTE = 5;
+
+/** Counted before validation, so a flood of bad bodies is refused too. */
+const limitSetupCalls: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+  const state = await c.var.deps.setupCalls.hit(c.var.meta.ipAddress ?? 'unknown', 60_000);
+  if (state.count > SETUP_CALLS_PER_MINUTE) {
+    throw tooManyRequests('Too many setup requests; try again later', state.resetMs / 1000);
+  }
+  await next();
+};
+
+const statusRoute = createRoute({
+  method: 'get',
+  path: '/status',
+  tags: ['setup'],
+  summary: 'Whether the system has its first admin',
+  responses: { 200: jsonResponse(SetupStatusSchema, 'Setup state') },
+});
+
+const initializeRoute = createRoute({
+  method: 'post',
+  path: '/initialize',
+  tags: ['setup'],
+  summary: 'Create the first admin (and optionally a provider); only while uninitialized',
+  middleware: [limitSetupCalls] as const,
+  request: { body: jsonBody(setupInputSchema) },
+  responses: {
+    200: jsonResponse(TokenResponseSchema, 'Tokens for the new admin'),
+    ...errorResponses(400, 422, 429),
+  },
+});
+
+export const setupRoutes = createRouter()
+  .openapi(statusRoute, async (c) => {
+    const initialized = await isInitialized(c.var.deps);
+    return c.json({ initialized, needs_setup: !initialized }, 200);
+  })
+  .openapi(initializeRoute, async (c) => {
+    const result = await initializeSystem(identityDeps(c.var.deps), c.req.valid('json'), c.var.meta);
+    return c.json(result, 200);
+  });

@@ -1,0 +1,69 @@
+import { z } from '@hono/zod-openapi';
+import { PROVIDER_TYPES } from '@sluice/shared/db/schema/providers';
+import { USER_ROLES } from '@sluice/shared/db/schema/users';
+
+/** Response shapes of the admin users, providers and models endpoints. */
+export const AdminUserSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    display_name: z.string(),
+    role: z.enum(USER_ROLES),
+    is_active: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('AdminUser');
+
+export const AdminUserListSchema = z.array(AdminUserSchema).openapi('AdminUserList');
+
+/** api_key is write-only: it is deliberately absent here. */
+export const ProviderSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    display_name: z.string(),
+    provider_type: z.enum(PROVIDER_TYPES),
+    base_url: z.string(),
+    is_active: z.boolean(),
+    created_at: z.string(),
+  })
+  .openapi('Provider');
+
+export const ProviderListSchema = z.array(ProviderSchema).openapi('ProviderList');
+
+export const ModelRouteSchema = z
+  .object({
+    id: z.uuid(),
+    provider_id: z.uuid(),
+    provider_name: z.string(),
+    upstream_model: z.string(),
+    position: z.number().int().openapi({ description: 'Tried in ascending order, from 0' }),
+    rpm_cap: z.number().int().nullable().openapi({ description: 'Requests per sliding minute; null: none' }),
+    tpm_cap: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Weighted tokens per sliding minute; null: none' }),
+    weight: z.number().int(),
+    is_active: z.boolean(),
+  })
+  .openapi('ModelRoute');
+
+export const ModelSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    input_weight: z.number(),
+    output_weight: z.number(),
+    input_price_per_mtok: z.number().nullable(),
+    output_price_per_mtok: z.number().nullable(),
+    is_priced: z.boolean().openapi({ description: 'Both prices are set' }),
+    is_active: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    routes: z.array(ModelRouteSchema),
+  })
+  .openapi('Model');
+
+export const ModelListSchema = z.array(ModelSchema).openapi('ModelList');

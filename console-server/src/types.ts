@@ -1,0 +1,39 @@
+import type { Pool } from '@neondatabase/serverless';
+import type { AuditMirror } from '@sluice/shared/audit/mirror-job';
+import type { AccessClaims, JwtSigner } from '@sluice/shared/auth/jwt';
+import type { SecretBox } from '@sluice/shared/auth/secret-box';
+import type { Db } from '@sluice/shared/db/types';
+import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
+import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
+import type { Redis } from '@upstash/redis';
+
+/** Everything the console's routes need, built once by buildDeps. */
+export interface ConsoleDeps {
+  db: Db;
+  pool: Pool;
+  redis: Redis;
+  jwt: JwtSigner;
+  passwords: PasswordHasher;
+  secrets: SecretBox;
+  /** Failed logins per email+IP. */
+  loginAttempts: FixedWindowCounter;
+  /** Calls to the setup endpoint per client. */
+  setupCalls: FixedWindowCounter;
+  /** Null when no analytics store is configured. */
+  pingAnalytics: (() => Promise<unknown>) | null;
+  /**
+   * Copy of audit_log in ClickHouse, null without one. Written only by the background job
+   * (startAuditMirrorJob in main.ts), which reads committed rows, so routes never call it.
+   */
+  auditMirror?: AuditMirror | null;
+  storeTimeoutMs: number;
+  startedAt: number;
+}
+
+export type ConsoleEnv = {
+  Variables: {
+    deps: ConsoleDeps;
+    meta: RequestMeta;
+    auth: AccessClaims;
+  };
+};

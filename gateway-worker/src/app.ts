@@ -1,0 +1,35 @@
+import { AppError } from '@sluice/shared/http/app-error';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { onGatewayError, onGatewayNotFound } from './errors';
+import { authenticate } from './middleware/authenticate';
+import { healthRoutes } from './routes/health';
+import { modelsRoutes } from './routes/models';
+import type { GatewayDeps, GatewayEnv } from './types';
+
+/** Model calls may carry images; console bodies are capped far lower. */
+export const GATEWAY_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
+export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>();
+  app.onError(onGatewayError);
+  app.notFound(onGatewayNotFound);
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: GATEWAY_BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new AppError(413, `Request body exceeds ${GATEWAY_BODY_LIMIT_BYTES} bytes`);
+      },
+    }),
+  );
+  app.route('/health', healthRoutes);
+  app.use('/v1/*', authenticate());
+  app.use('/mcp', authenticate());
+  app.route('/v1/models', modelsRoutes);
+  return app;
+}

@@ -1,0 +1,35 @@
+import { createJwtSigner } from '@sluice/shared/auth/jwt';
+import { parseStoreEnv } from '@sluice/shared/config/env';
+import { findApiKeyForAuth } from '@sluice/shared/db/repos/api-keys-repo';
+import { createKeyAuthCache } from '@sluice/shared/keys/auth-cache';
+import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
+import { recordKeyUse } from '@sluice/shared/keys/usage';
+import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
+import { createUpstash } from '@sluice/shared/stores/upstash';
+import type { GatewayBindings, GatewayDeps } from './types';
+
+/** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
+export function buildDeps(env: GatewayBindings): GatewayDeps {
+  const config = parseStoreEnv(env);
+  configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP });
+  const db = createHttpDb(config.DATABASE_URL);
+  const redis = createUpstash({
+    url: config.UPSTASH_REDIS_REST_URL,
+    token: config.UPSTASH_REDIS_REST_TOKEN,
+    timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+  });
+  // Redis in front of Postgres for every key lookup; the console invalidates on each change.
+  const keyCache = createKeyAuthCache(redis, (hash) => findApiKeyForAuth(db, hash));
+  return {
+    db,
+    redis,
+    auth: {
+      findKeyByHash: (hash, background) => keyCache.find(hash, background),
+      jwt: createJwtSigner(config.SLUICE_JWT_SECRET),
+      now: () => new Date(),
+      disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
+      recordKeyUse: (keyId, now) => recordKeyUse({ db, redis }, keyId, now),
+    },
+    storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+  };
+}

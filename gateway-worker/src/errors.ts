@@ -1,0 +1,29 @@
+import { AppError } from '@sluice/shared/http/app-error';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/**
+ * The gateway's one error envelope, {error: {message, type}}. The messages endpoint's
+ * clients also expect a top-level type: "error", so that route gets it added here.
+ */
+function render(c: Context, error: AppError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  const envelope = { error: { message: error.message, type: error.type } };
+  const body = c.req.path === '/v1/messages' ? { type: 'error', ...envelope } : envelope;
+  return c.json(body, error.status as ContentfulStatusCode);
+}
+
+export const onGatewayError: ErrorHandler = (err, c) => {
+  if (err instanceof AppError) return render(c, err);
+  if (err instanceof HTTPException && err.status < 500) {
+    return render(c, new AppError(err.status === 413 ? 413 : 400, err.message));
+  }
+  console.error(
+    JSON.stringify({ level: 'ERROR', target: 'gateway', message: 'unhandled error', error: String(err) }),
+  );
+  return render(c, new AppError(500, 'Internal server error'));
+};
+
+export const onGatewayNotFound: NotFoundHandler = (c) =>
+  render(c, new AppError(404, `No route for ${c.req.method} ${c.req.path}`));

@@ -1,0 +1,22 @@
+import type { Db } from '@sluice/shared/db/types';
+import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
+import type { Principal } from '@sluice/shared/gateway/principal';
+import type { Redis } from '@upstash/redis';
+
+/** Worker bindings (wrangler vars and secrets). Parsed by buildDeps. */
+export type GatewayBindings = Record<string, unknown>;
+
+export interface GatewayDeps {
+  db: Db;
+  redis: Redis;
+  auth: GatewayAuthDeps;
+  storeTimeoutMs: number;
+}
+
+export type GatewayEnv = {
+  Bindings: GatewayBindings;
+  Variables: {
+    deps: GatewayDeps;
+    principal: Principal;
+  };
+};

@@ -1,0 +1,46 @@
+import { fromBase64Url, randomBytes, toBase64Url } from './encoding';
+
+/**
+ * AES-256-GCM for provider and MCP credentials at rest. Ciphertext is versioned
+ * ("v1.<iv>.<ciphertext+tag>") so the key or algorithm can change without guessing.
+ */
+const VERSION = 'v1';
+const IV_BYTES = 12;
+
+export interface SecretBox {
+  encrypt(plaintext: string): Promise<string>;
+  decrypt(sealed: string): Promise<string>;
+}
+
+/** `keyMaterial` is 32 bytes as base64/base64url or 64 hex characters. */
+export async function createSecretBox(keyMaterial: string): Promise<SecretBox> {
+  const raw = decodeKey(keyMaterial);
+  const key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
+  return {
+    async encrypt(plaintext) {
+      const iv = randomBytes(IV_BYTES);
+      const data = new TextEncoder().encode(plaintext);
+      const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, data);
+      return `${VERSION}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
+    },
+    async decrypt(sealed) {
+      const [version, iv, body] = sealed.split('.');
+      if (version !== VERSION || !iv || !body) throw new Error('unsupported ciphertext format');
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: fromBase64Url(iv) },
+        key,
+        fromBase64Url(body),
+      );
+      return new TextDecoder().decode(plain);
+    },
+  };
+}
+
+function decodeKey(material: string): Uint8Array<ArrayBuffer> {
+  const trimmed = material.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Uint8Array.from(trimmed.match(/../g) ?? [], (h) => Number.parseInt(h, 16))
+    : fromBase64Url(trimmed.replace(/=+$/, ''));
+  if (bytes.length !== 32) throw new Error('SLUICE_ENCRYPTION_KEY must be 32 bytes (base64 or 64 hex chars)');
+  return bytes;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * Configuration both apps read from their environment (worker bindings or process.env).
+ * Parsed once at the edge by buildDeps; domain code never reads the environment.
+ */
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.url().optional())
+  .optional();
+
+export const storeEnvSchema = z.object({
+  DATABASE_URL: z.string().min(1, 'DATABASE_URL is required'),
+  UPSTASH_REDIS_REST_URL: z.url('UPSTASH_REDIS_REST_URL must be a URL'),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1, 'UPSTASH_REDIS_REST_TOKEN is required'),
+  CLICKHOUSE_URL: optionalUrl,
+  CLICKHOUSE_USER: z.string().optional(),
+  CLICKHOUSE_PASSWORD: z.string().optional(),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .default('sluice'),
+  /** Local only: the dev sidecar's Neon WebSocket proxy ("127.0.0.1:4400/v2"). */
+  NEON_LOCAL_WS_PROXY: z.string().optional(),
+  /** Local only: the dev sidecar's Neon HTTP SQL endpoint ("http://127.0.0.1:4400/sql"). */
+  NEON_LOCAL_HTTP: optionalUrl,
+  SLUICE_JWT_SECRET: z.string().min(32, 'SLUICE_JWT_SECRET must be at least 32 characters'),
+  SLUICE_ENCRYPTION_KEY: z.string().min(1, 'SLUICE_ENCRYPTION_KEY is required'),
+  /** Upper bound on any single store call, so a hung store cannot hang a request. */
+  SLUICE_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+});
+
+export type StoreEnv = z.infer<typeof storeEnvSchema>;
+
+export function parseStoreEnv(env: Record<string, unknown>): StoreEnv {
+  const result = storeEnvSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return result.data;
+}

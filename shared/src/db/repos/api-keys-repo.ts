@@ -1,0 +1,213 @@
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { apiKeys, auditLog, users } from '../schema';
+import type { Db } from '../types';
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export interface ApiKeyAuthRecord {
+  id: string;
+  userId: string;
+  userRole: (typeof users.$inferSelect)['role'];
+  userActive: boolean;
+  keyHash: string;
+  previousKeyHash: string | null;
+  status: (typeof apiKeys.$inferSelect)['status'];
+  allowedModels: string[] | null;
+  rateLimitRpm: number | null;
+  expiresAt: Date | null;
+  gracePeriodEndsAt: Date | null;
+  lastUsedAt: Date | null;
+  inactivityTimeoutDays: number | null;
+  createdAt: Date;
+}
+
+/** One indexed lookup matching the current value or the value replaced by the last rotation. */
+export async function findApiKeyForAuth(db: Db, hash: string): Promise<ApiKeyAuthRecord | undefined> {
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      userId: apiKeys.userId,
+      userRole: users.role,
+      userActive: users.isActive,
+      keyHash: apiKeys.keyHash,
+      previousKeyHash: apiKeys.previousKeyHash,
+      status: apiKeys.status,
+      allowedModels: apiKeys.allowedModels,
+      rateLimitRpm: apiKeys.rateLimitRpm,
+      expiresAt: apiKeys.expiresAt,
+      gracePeriodEndsAt: apiKeys.gracePeriodEndsAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      inactivityTimeoutDays: apiKeys.inactivityTimeoutDays,
+      createdAt: apiKeys.createdAt,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(or(eq(apiKeys.keyHash, hash), eq(apiKeys.previousKeyHash, hash)))
+    .limit(1);
+  return row;
+}
+
+export async function insertApiKeyRow(db: Db, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+  const [row] = await db.insert(apiKeys).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/**
+ * A key of this owner that has not been revoked. Revoked keys are gone as far as the API is
+ * concerned; their rows stay for audit and usage history. `forUpdate` locks the row for the
+ * rest of the caller's transaction.
+ */
+export async function findOwnedKey(
+  db: Db,
+  userId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ApiKeyRow | undefined> {
+  const query = db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), ne(apiKeys.status, 'revoked')))
+    .limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export function listOwnedKeys(db: Db, userId: string): Promise<ApiKeyRow[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), ne(apiKeys.status, 'revoked')))
+    .orderBy(desc(apiKeys.createdAt), asc(apiKeys.id));
+}
+
+export async function updateKeyRow(
+  db: Db,
+  id: string,
+  set: PgUpdateSetSource<typeof apiKeys>,
+): Promise<ApiKeyRow> {
+  const [row] = await db.update(apiKeys).set(set).where(eq(apiKeys.id, id)).returning();
+  if (!row) throw new Error('update returned no row');
+  return row;
+}
+
+export interface ExpiringKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  expiresAt: Date;
+  ownerEmail: string;
+}
+
+/** Active keys of this owner whose expiry falls in (now, until], soonest first. */
+export async function listExpiringOwnedKeys(
+  db: Db,
+  userId: string,
+  now: Date,
+  until: Date,
+): Promise<ExpiringKeyRow[]> {
+  const rows = await db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      expiresAt: apiKeys.expiresAt,
+      ownerEmail: users.email,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(
+      and(
+        eq(apiKeys.userId, userId),
+        eq(apiKeys.status, 'active'),
+        isNotNull(apiKeys.expiresAt),
+        gt(apiKeys.expiresAt, now),
+        lte(apiKeys.expiresAt, until),
+      ),
+    )
+    .orderBy(asc(apiKeys.expiresAt), asc(apiKeys.id));
+  return rows.map((r) => ({ ...r, expiresAt: r.expiresAt as Date }));
+}
+
+export interface KeyHashes {
+  id: string;
+  keyHash: string;
+  previousKeyHash: string | null;
+}
+
+/** Ids and both hashes of the keys matching `where`: what a cache invalidation needs. */
+export function selectKeyHashes(db: Db, where: SQL | undefined, limit: number): Promise<KeyHashes[]> {
+  return db
+    .select({ id: apiKeys.id, keyHash: apiKeys.keyHash, previousKeyHash: apiKeys.previousKeyHash })
+    .from(apiKeys)
+    .where(where)
+    .orderBy(asc(apiKeys.id))
+    .limit(limit);
+}
+
+export interface KeyAuditSpec {
+  action: string;
+  details: Record<string, unknown>;
+  now: Date;
+}
+
+/**
+ * Applies `set` to the keys matching `where` and writes one audit row per changed key, all in
+ * one statement (a data-modifying CTE), so it stays atomic on the gateway's HTTP driver too,
+ * which has no interactive transactions. The audit subject is the key's owner.
+ */
+export async function updateKeysAudited(
+  db: Db,
+  change: { where: SQL | undefined; set: PgUpdateSetSource<typeof apiKeys> },
+  audit: KeyAuditSpec,
+): Promise<string[]> {
+  const at = audit.now.toISOString();
+  const changed = db
+    .$with('changed')
+    .as(
+      db
+        .update(apiKeys)
+        .set(change.set)
+        .where(change.where)
+        .returning({ id: apiKeys.id, userId: apiKeys.userId }),
+    );
+  // insert … select matches columns by position, so every audit_log column is listed in order.
+  const audited = db.$with('audited').as(
+    db
+      .insert(auditLog)
+      .select((qb) =>
+        qb
+          .select({
+            id: sql`gen_random_uuid()`.as('id'),
+            createdAt: sql`${at}::timestamptz`.as('created_at'),
+            userId: changed.userId,
+            userEmail: users.email,
+            action: sql`${audit.action}::text`.as('action'),
+            resourceType: sql`'api_key'::text`.as('resource_type'),
+            resourceId: sql`${changed.id}::text`.as('resource_id'),
+            details: sql`${JSON.stringify(audit.details)}::jsonb`.as('details'),
+            ipAddress: sql`null::text`.as('ip_address'),
+            userAgent: sql`null::text`.as('user_agent'),
+          })
+          .from(changed)
+          .innerJoin(users, eq(users.id, changed.userId)),
+      )
+      .returning({ id: auditLog.id }),
+  );
+  const rows = await db.with(changed, audited).select({ id: changed.id }).from(changed);
+  return rows.map((r) => r.id);
+}
+
+/** Every hash (current and previous) of one owner's keys, for invalidating after owner changes. */
+export function selectOwnerKeyHashes(db: Db, userId: string): Promise<KeyHashes[]> {
+  return selectKeyHashes(db, eq(apiKeys.userId, userId), 10_000);
+}
+
+/** Moves last_used_at forward only; a late write never moves it back. */
+export async function touchLastUsed(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now))));
+}

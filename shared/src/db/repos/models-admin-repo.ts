@@ -1,0 +1,118 @@
+import { asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { modelRoutes, models, providers } from '../schema';
+import type { Db } from '../types';
+
+export type ModelRow = typeof models.$inferSelect;
+export type ModelInsert = Omit<typeof models.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+
+export interface ModelRouteRow {
+  id: string;
+  modelId: string;
+  providerId: string;
+  providerName: string;
+  upstreamModel: string;
+  position: number;
+  rpmCap: number | null;
+  tpmCap: number | null;
+  weight: number;
+  isActive: boolean;
+}
+
+export interface NewRoute {
+  providerId: string;
+  upstreamModel: string;
+  rpmCap: number | null;
+  tpmCap: number | null;
+  weight: number;
+  isActive: boolean;
+}
+
+export async function listModelRows(db: Db, options: { unpricedOnly?: boolean } = {}): Promise<ModelRow[]> {
+  const unpriced = or(isNull(models.inputPricePerMtok), isNull(models.outputPricePerMtok));
+  return db
+    .select()
+    .from(models)
+    .where(options.unpricedOnly ? unpriced : undefined)
+    .orderBy(asc(models.name));
+}
+
+export async function findModelById(db: Db, id: string, options: { lock?: boolean } = {}) {
+  const query = db.select().from(models).where(eq(models.id, id)).limit(1);
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** Routes of the given models (all models when omitted), in model then position order. */
+export async function listRouteRows(db: Db, modelIds?: string[]): Promise<ModelRouteRow[]> {
+  if (modelIds?.length === 0) return [];
+  return db
+    .select({
+      id: modelRoutes.id,
+      modelId: modelRoutes.modelId,
+      providerId: modelRoutes.providerId,
+      providerName: providers.name,
+      upstreamModel: modelRoutes.upstreamModel,
+      position: modelRoutes.position,
+      rpmCap: modelRoutes.rpmCap,
+      tpmCap: modelRoutes.tpmCap,
+      weight: modelRoutes.weight,
+      isActive: modelRoutes.isActive,
+    })
+    .from(modelRoutes)
+    .innerJoin(providers, eq(providers.id, modelRoutes.providerId))
+    .where(modelIds ? inArray(modelRoutes.modelId, modelIds) : undefined)
+    .orderBy(asc(modelRoutes.modelId), asc(modelRoutes.position));
+}
+
+/** Undefined when the name is taken (the unique index decides). */
+export async function insertModelIfNameFree(db: Db, input: ModelInsert): Promise<ModelRow | undefined> {
+  const [row] = await db.insert(models).values(input).onConflictDoNothing().returning();
+  return row;
+}
+
+/** Postgres unique_violation as the Neon driver reports it; drizzle wraps it in `cause`. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+export async function updateModelRow(
+  db: Db,
+  id: string,
+  patch: Partial<ModelInsert>,
+): Promise<ModelRow | undefined> {
+  const [row] = await db
+    .update(models)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(models.id, id))
+    .returning();
+  return row;
+}
+
+export async function deleteModelRow(db: Db, id: string): Promise<ModelRow | undefined> {
+  const [row] = await db.delete(models).where(eq(models.id, id)).returning();
+  return row;
+}
+
+/** Replaces the whole ordered list; position is the array index. Call inside a transaction. */
+export async function replaceRouteRows(db: Db, modelId: string, routes: NewRoute[]): Promise<void> {
+  await db.delete(modelRoutes).where(eq(modelRoutes.modelId, modelId));
+  if (routes.length === 0) return;
+  await db.insert(modelRoutes).values(routes.map((r, position) => ({ ...r, modelId, position })));
+}
+
+/**
+ * Which of the ids name a provider. The rows are share-locked so a concurrent provider
+ * delete waits for this transaction instead of breaking the routes' foreign key.
+ */
+export async function lockExistingProviderIds(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: providers.id })
+    .from(providers)
+    .where(inArray(providers.id, ids))
+    .for('share');
+  return new Set(rows.map((r) => r.id));
+}

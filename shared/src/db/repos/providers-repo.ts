@@ -1,0 +1,63 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { modelRoutes, type ProviderType, providers } from '../schema';
+import type { Db } from '../types';
+
+export type ProviderRow = typeof providers.$inferSelect;
+
+export async function listProviders(db: Db): Promise<ProviderRow[]> {
+  return db.select().from(providers).orderBy(asc(providers.name));
+}
+
+export async function findProviderById(db: Db, id: string): Promise<ProviderRow | undefined> {
+  const [row] = await db.select().from(providers).where(eq(providers.id, id)).limit(1);
+  return row;
+}
+
+/** Undefined when the name is taken (the unique index decides, so racing creates cannot both win). */
+export async function insertProviderIfNameFree(
+  db: Db,
+  input: {
+    name: string;
+    displayName: string;
+    providerType: ProviderType;
+    baseUrl: string;
+    apiKeyEncrypted: string;
+  },
+): Promise<ProviderRow | undefined> {
+  const [row] = await db.insert(providers).values(input).onConflictDoNothing().returning();
+  return row;
+}
+
+export interface ProviderPatch {
+  displayName?: string;
+  baseUrl?: string;
+  isActive?: boolean;
+  apiKeyEncrypted?: string;
+}
+
+export async function updateProviderRow(
+  db: Db,
+  id: string,
+  patch: ProviderPatch,
+): Promise<ProviderRow | undefined> {
+  const [row] = await db
+    .update(providers)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(providers.id, id))
+    .returning();
+  return row;
+}
+
+export async function countRoutesOfProvider(db: Db, providerId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(modelRoutes)
+    .where(eq(modelRoutes.providerId, providerId));
+  return row?.n ?? 0;
+}
+
+/** Its model routes go with it (ON DELETE CASCADE). */
+export async function deleteProviderRow(db: Db, id: string): Promise<ProviderRow | undefined> {
+  const [row] = await db.delete(providers).where(eq(providers.id, id)).returning();
+  return row;
+}

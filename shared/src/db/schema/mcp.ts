@@ -1,0 +1,44 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './columns';
+
+export const mcpServers = pgTable(
+  'mcp_servers',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    endpointUrl: text('endpoint_url').notNull(),
+    transportType: text('transport_type')
+      .$type<'streamable_http' | 'sse'>()
+      .notNull()
+      .default('streamable_http'),
+    authType: text('auth_type').$type<'none' | 'bearer' | 'header' | 'query'>().notNull().default('none'),
+    /** Header or query parameter name for auth types header and query. */
+    authName: text('auth_name'),
+    authSecretEncrypted: text('auth_secret_encrypted'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('mcp_servers_name_key').on(t.name),
+    check('mcp_servers_transport_check', sql`${t.transportType} in ('streamable_http','sse')`),
+    check('mcp_servers_auth_check', sql`${t.authType} in ('none','bearer','header','query')`),
+  ],
+);
+
+export const mcpTools = pgTable(
+  'mcp_tools',
+  {
+    id: id(),
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    inputSchema: jsonb('input_schema').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('mcp_tools_server_name_key').on(t.serverId, t.name)],
+);

@@ -1,0 +1,77 @@
+import { hashApiKey, looksLikeApiKey } from '../auth/api-key';
+import { type JwtSigner, looksLikeJwt } from '../auth/jwt';
+import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
+import { unauthorized } from '../http/app-error';
+import type { Background } from '../keys/auth-cache';
+import { refuseKey } from './key-state';
+import type { Principal } from './principal';
+
+export const INVALID_CREDENTIALS = 'Missing or invalid API key';
+
+export interface GatewayAuthDeps {
+  /** May schedule work (a cache fill) through `background` instead of awaiting it. */
+  findKeyByHash(hash: string, background: Background): Promise<ApiKeyAuthRecord | undefined>;
+  jwt: JwtSigner;
+  now(): Date;
+  /** Persists the disabled state of a key found inactive (run in the background). */
+  disableInactiveKey?(keyId: string, now: Date): Promise<unknown>;
+  /** Records a use of the key for last_used_at (run in the background, coalesced). */
+  recordKeyUse?(keyId: string, now: Date): Promise<unknown>;
+}
+
+export interface AuthOptions {
+  allowJwt: boolean;
+  /** False for calls that must not count as a use of the key (GET /v1/usage). Default true. */
+  countsAsUse?: boolean;
+}
+
+// Without a scheduler the work still runs; its failure is logged by whoever wraps it.
+const detached: Background = (task) => {
+  void task.catch(() => {});
+};
+
+/** Resolves an Authorization header to a principal, or throws the gateway's 401. */
+export async function authenticateGatewayRequest(
+  deps: GatewayAuthDeps,
+  authorization: string | undefined,
+  options: AuthOptions,
+  background: Background = detached,
+): Promise<Principal> {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (!token) throw unauthorized(INVALID_CREDENTIALS);
+  if (looksLikeApiKey(token)) return authenticateKey(deps, token, options, background);
+  if (options.allowJwt && looksLikeJwt(token)) {
+    const claims = await deps.jwt.verifyAccess(token);
+    if (claims) return { kind: 'user', userId: claims.userId, role: claims.role };
+  }
+  throw unauthorized(INVALID_CREDENTIALS);
+}
+
+async function authenticateKey(
+  deps: GatewayAuthDeps,
+  key: string,
+  options: AuthOptions,
+  background: Background,
+): Promise<Principal> {
+  const hash = await hashApiKey(key);
+  const record = await deps.findKeyByHash(hash, background);
+  if (!record) throw unauthorized(INVALID_CREDENTIALS);
+  const now = deps.now();
+  const refusal = refuseKey(record, hash, now);
+  if (refusal) {
+    // Inactivity is noticed here first; persisting it makes the console show the key disabled
+    // without waiting for the periodic sweep.
+    if (refusal === 'inactive' && deps.disableInactiveKey)
+      background(deps.disableInactiveKey(record.id, now));
+    throw unauthorized(INVALID_CREDENTIALS);
+  }
+  if (options.countsAsUse !== false && deps.recordKeyUse) background(deps.recordKeyUse(record.id, now));
+  return {
+    kind: 'api_key',
+    keyId: record.id,
+    userId: record.userId,
+    role: record.userRole,
+    allowedModels: record.allowedModels,
+    rateLimitRpm: record.rateLimitRpm,
+  };
+}

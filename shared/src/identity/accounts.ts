@@ -1,0 +1,85 @@
+import { writeAudit } from '../db/repos/audit-repo';
+import { loadSettings } from '../db/repos/settings-repo';
+import { findUserByEmail, insertUser } from '../db/repos/users-repo';
+import { conflict, tooManyRequests, unauthorized } from '../http/app-error';
+import type { IdentityDeps, RequestMeta } from './ports';
+import type { LoginInput, RegisterInput } from './schemas';
+import { issueTokenPair, type TokenPair } from './tokens';
+import { toUserView, type UserView } from './views';
+
+// Verifying against a fixed hash when the email is unknown keeps timing the same for
+// unknown emails and wrong passwords.
+let dummyHash: Promise<string> | undefined;
+
+export async function register(
+  deps: IdentityDeps,
+  input: RegisterInput,
+  meta: RequestMeta,
+): Promise<UserView & { created_at: string }> {
+  const passwordHash = await deps.passwords.hash(input.password);
+  return deps.db.transaction(async (tx) => {
+    if (await findUserByEmail(tx, input.email)) throw conflict('Email already registered');
+    const user = await insertUser(tx, {
+      email: input.email,
+      displayName: input.display_name,
+      passwordHash,
+      role: 'user',
+    });
+    await writeAudit(tx, {
+      action: 'auth.register',
+      userId: user.id,
+      userEmail: user.email,
+      resourceType: 'user',
+      resourceId: user.id,
+      ...meta,
+    });
+    return { ...toUserView(user), created_at: user.createdAt.toISOString() };
+  });
+}
+
+export async function login(
+  deps: IdentityDeps,
+  input: LoginInput,
+  meta: RequestMeta,
+): Promise<TokenPair & { user: UserView }> {
+  const settings = await loadSettings(deps.db);
+  const email = input.email.trim().toLowerCase();
+  const attemptKey = `${email}|${meta.ipAddress ?? 'unknown'}`;
+  const before = await deps.attempts.peek(attemptKey);
+  if (before.count >= settings.login_max_failed_attempts) {
+    throw tooManyRequests('Too many failed login attempts; try again later', before.resetMs / 1000);
+  }
+  const user = await findUserByEmail(deps.db, email);
+  dummyHash ??= deps.passwords.hash('sluice-timing-equaliser');
+  const valid = await deps.passwords.verify(user?.passwordHash ?? (await dummyHash), input.password);
+  if (!user || !valid || !user.isActive || !user.passwordHash) {
+    await deps.attempts.hit(attemptKey, settings.login_lockout_seconds * 1000);
+    await writeAudit(deps.db, {
+      action: 'auth.login_failed',
+      userId: user?.id ?? null,
+      userEmail: email,
+      resourceType: 'user',
+      resourceId: user?.id ?? null,
+      details: { method: 'password' },
+      ...meta,
+    });
+    throw unauthorized('Invalid email or password');
+  }
+  await deps.attempts.reset(attemptKey);
+  return deps.db.transaction(async (tx) => {
+    await writeAudit(tx, {
+      action: 'auth.login',
+      userId: user.id,
+      userEmail: user.email,
+      resourceType: 'user',
+      resourceId: user.id,
+      details: { method: 'password' },
+      ...meta,
+    });
+    const pair = await issueTokenPair(tx, deps.jwt, user, {
+      accessSeconds: settings.jwt_access_ttl_seconds,
+      refreshSeconds: settings.jwt_refresh_ttl_seconds,
+    });
+    return { ...pair, user: toUserView(user) };
+  });
+}

@@ -1,0 +1,25 @@
+import type { JwtSigner } from '../auth/jwt';
+import type { SecretBox } from '../auth/secret-box';
+import type { Db } from '../db/types';
+import type { FixedWindowCounter } from '../limits/fixed-window';
+
+/** Password hashing lives behind a port: argon2id is native code the console supplies. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+/** Who made the request, for audit records and attempt counting. */
+export interface RequestMeta {
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** `db` must support transactions (a pooled connection, not the HTTP driver). */
+export interface IdentityDeps {
+  db: Db;
+  jwt: JwtSigner;
+  passwords: PasswordHasher;
+  attempts: FixedWindowCounter;
+  secrets: SecretBox;
+}

@@ -1,0 +1,23 @@
+import { touchLastUsed } from '../db/repos/api-keys-repo';
+import type { Db } from '../db/types';
+import type { RedisPort } from '../stores/redis-port';
+
+/** At most one last_used_at write per key per this many seconds, whatever the traffic. */
+export const LAST_USED_COALESCE_SECONDS = 60;
+
+const usedGuardKey = (keyId: string) => `sluice:apikey-used:${keyId}`;
+
+/**
+ * Records a use of the key. A Redis SET NX guard lets one request per key per minute through
+ * to Postgres; the inactivity timeout is measured in days, so minute precision is plenty.
+ */
+export async function recordKeyUse(
+  deps: { db: Db; redis: Pick<RedisPort, 'set'> },
+  keyId: string,
+  now: Date,
+): Promise<boolean> {
+  const first = await deps.redis.set(usedGuardKey(keyId), '1', { nx: true, ex: LAST_USED_COALESCE_SECONDS });
+  if (first !== 'OK') return false;
+  await touchLastUsed(deps.db, keyId, now);
+  return true;
+}

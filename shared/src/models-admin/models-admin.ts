@@ -1,0 +1,76 @@
+import { writeAudit } from '../db/repos/audit-repo';
+import {
+  deleteModelRow,
+  findModelById,
+  insertModelIfNameFree,
+  listModelRows,
+  listRouteRows,
+  type ModelRouteRow,
+  replaceRouteRows,
+} from '../db/repos/models-admin-repo';
+import type { Db } from '../db/types';
+import { conflict, notFound } from '../http/app-error';
+import type { AuditActor } from '../users/ports';
+import { describeRoutes, toNewRoutes } from './route-input';
+import type { CreateModelInput } from './schemas';
+import { type ModelView, toModelView } from './views';
+
+function groupByModel(routes: ModelRouteRow[]): Map<string, ModelRouteRow[]> {
+  const grouped = new Map<string, ModelRouteRow[]>();
+  for (const route of routes) grouped.set(route.modelId, [...(grouped.get(route.modelId) ?? []), route]);
+  return grouped;
+}
+
+/** Models by name with their ordered routes; `unpricedOnly` keeps those missing a price. */
+export async function listModels(db: Db, options: { unpricedOnly?: boolean } = {}): Promise<ModelView[]> {
+  const rows = await listModelRows(db, options);
+  const routes = groupByModel(
+    await listRouteRows(db, options.unpricedOnly ? rows.map((m) => m.id) : undefined),
+  );
+  return rows.map((m) => toModelView(m, routes.get(m.id) ?? []));
+}
+
+/** The model as stored now; also used after a change, inside its transaction. */
+export async function getModel(db: Db, id: string): Promise<ModelView> {
+  const model = await findModelById(db, id);
+  if (!model) throw notFound('Model not found');
+  return toModelView(model, await listRouteRows(db, [model.id]));
+}
+
+export async function createModel(db: Db, input: CreateModelInput, actor: AuditActor): Promise<ModelView> {
+  return db.transaction(async (tx) => {
+    const routes = await toNewRoutes(tx, input.routes);
+    const model = await insertModelIfNameFree(tx, {
+      name: input.name,
+      inputWeight: input.input_weight,
+      outputWeight: input.output_weight,
+      inputPricePerMtok: input.input_price_per_mtok,
+      outputPricePerMtok: input.output_price_per_mtok,
+      isActive: input.is_active,
+    });
+    if (!model) throw conflict('Model name already exists');
+    await replaceRouteRows(tx, model.id, routes);
+    await writeAudit(tx, {
+      ...actor,
+      action: 'model.create',
+      resourceType: 'model',
+      resourceId: model.id,
+      details: { name: model.name, routes: describeRoutes(input.routes) },
+    });
+    return getModel(tx, model.id);
+  });
+}
+
+export async function deleteModel(db: Db, id: string, actor: AuditActor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const model = await deleteModelRow(tx, id);
+    if (!model) throw notFound('Model not found');
+    await writeAudit(tx, {
+      ...actor,
+      action: 'model.delete',
+      resourceType: 'model',
+      resourceId: model.id,
+      details: { name: model.name },
+    });
+  });
+}

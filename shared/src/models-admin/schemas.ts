@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+const INT4_MAX = 2_147_483_647;
+const MAX_ROUTES = 32;
+
+/** What clients send as `model`; whitespace would make it unaddressable in allowed_models lists. */
+export const modelNameSchema = z.string().min(1).max(200).regex(/^\S+$/, 'must not contain whitespace');
+
+const positiveInt = z.number().int().positive().max(INT4_MAX);
+/** Token weights multiply counted tokens for limits; zero would make a model free of limits. */
+const tokenWeight = z.number().positive().max(1_000_000);
+/** USD per million tokens; null marks the model unpriced. */
+const price = z.number().nonnegative().max(1_000_000).nullable();
+
+export const routeInputSchema = z.object({
+  provider_id: z.uuid(),
+  upstream_model: z.string().min(1).max(200).regex(/^\S+$/, 'must not contain whitespace'),
+  rpm_cap: positiveInt.nullable().default(null),
+  tpm_cap: positiveInt.nullable().default(null),
+  weight: positiveInt.default(1),
+  is_active: z.boolean().default(true),
+});
+export type RouteInput = z.infer<typeof routeInputSchema>;
+
+/** Position is the array index: the first route is tried first. */
+export const routeListSchema = z.array(routeInputSchema).max(MAX_ROUTES);
+
+export const createModelInputSchema = z.object({
+  name: modelNameSchema,
+  input_weight: tokenWeight.default(1),
+  output_weight: tokenWeight.default(1),
+  input_price_per_mtok: price.default(null),
+  output_price_per_mtok: price.default(null),
+  is_active: z.boolean().default(true),
+  routes: routeListSchema.default([]),
+});
+export type CreateModelInput = z.infer<typeof createModelInputSchema>;
+
+/** Strict: a misspelt field is a 422, not a silent no-op. `routes`, when present, replaces the list. */
+export const updateModelInputSchema = z
+  .strictObject({
+    name: modelNameSchema.optional(),
+    input_weight: tokenWeight.optional(),
+    output_weight: tokenWeight.optional(),
+    input_price_per_mtok: price.optional(),
+    output_price_per_mtok: price.optional(),
+    is_active: z.boolean().optional(),
+    routes: routeListSchema.optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, 'at least one field is required');
+export type UpdateModelInput = z.infer<typeof updateModelInputSchema>;
+
+export const replaceRoutesInputSchema = z.strictObject({ routes: routeListSchema });
+export type ReplaceRoutesInput = z.infer<typeof replaceRoutesInputSchema>;

@@ -1,0 +1,128 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { modelRoutes, models, type ProviderType, providers } from '../db/schema';
+import type { Db } from '../db/types';
+import { parseDirectModelName } from './direct-name';
+
+/** One upstream a request for the model may go to. */
+export interface ResolvedRoute {
+  /** Null for a direct-addressing route, which is not stored. */
+  routeId: string | null;
+  providerId: string;
+  providerName: string;
+  providerType: ProviderType;
+  baseUrl: string;
+  /** Still sealed: decrypt with the SecretBox only when calling upstream, and never log it. */
+  apiKeyEncrypted: string;
+  config: Record<string, unknown>;
+  upstreamModel: string;
+  rpmCap: number | null;
+  tpmCap: number | null;
+  weight: number;
+}
+
+export interface ResolvedModel {
+  source: 'configured' | 'direct';
+  /** Null for direct addressing. */
+  modelId: string | null;
+  /** The name the client sent. */
+  name: string;
+  inputWeight: number;
+  outputWeight: number;
+  inputPricePerMtok: number | null;
+  outputPricePerMtok: number | null;
+  /** Never empty; tried in this order. */
+  routes: ResolvedRoute[];
+}
+
+/**
+ * What serves `modelName`: the active routes (on active providers) of the configured model
+ * of that name, in position order; or, when no model of that name is configured, a single
+ * route to the active provider named by `provider_name/upstream_model`. Null when nothing
+ * can serve it. A configured model shadows direct addressing even while inactive, so
+ * deactivating a model named like `openai/gpt-4o` really stops it.
+ */
+export async function resolveModelRoutes(db: Db, modelName: string): Promise<ResolvedModel | null> {
+  const configured = await resolveConfigured(db, modelName);
+  if (configured !== 'absent') return configured;
+  return resolveDirect(db, modelName);
+}
+
+async function resolveConfigured(db: Db, name: string): Promise<ResolvedModel | null | 'absent'> {
+  // One round trip: the gateway runs this on the HTTP driver for every request.
+  const rows = await db
+    .select({ model: models, route: modelRoutes, provider: providers })
+    .from(models)
+    .leftJoin(modelRoutes, and(eq(modelRoutes.modelId, models.id), eq(modelRoutes.isActive, true)))
+    .leftJoin(providers, and(eq(providers.id, modelRoutes.providerId), eq(providers.isActive, true)))
+    .where(eq(models.name, name))
+    .orderBy(asc(modelRoutes.position), asc(modelRoutes.createdAt));
+  const model = rows[0]?.model;
+  if (!model) return 'absent';
+  if (!model.isActive) return null;
+  const routes = rows.flatMap(({ route, provider }) =>
+    route && provider
+      ? [
+          {
+            ...providerFields(provider),
+            routeId: route.id,
+            upstreamModel: route.upstreamModel,
+            rpmCap: route.rpmCap,
+            tpmCap: route.tpmCap,
+            weight: route.weight,
+          },
+        ]
+      : [],
+  );
+  if (routes.length === 0) return null;
+  return {
+    source: 'configured',
+    modelId: model.id,
+    name: model.name,
+    inputWeight: model.inputWeight,
+    outputWeight: model.outputWeight,
+    inputPricePerMtok: model.inputPricePerMtok,
+    outputPricePerMtok: model.outputPricePerMtok,
+    routes,
+  };
+}
+
+async function resolveDirect(db: Db, name: string): Promise<ResolvedModel | null> {
+  const parsed = parseDirectModelName(name);
+  if (!parsed) return null;
+  const [provider] = await db
+    .select()
+    .from(providers)
+    .where(and(eq(providers.name, parsed.providerName), eq(providers.isActive, true)))
+    .limit(1);
+  if (!provider) return null;
+  const route: ResolvedRoute = {
+    ...providerFields(provider),
+    routeId: null,
+    upstreamModel: parsed.upstreamModel,
+    rpmCap: null,
+    tpmCap: null,
+    weight: 1,
+  };
+  // Unconfigured, so unweighted and unpriced.
+  return {
+    source: 'direct',
+    modelId: null,
+    name,
+    inputWeight: 1,
+    outputWeight: 1,
+    inputPricePerMtok: null,
+    outputPricePerMtok: null,
+    routes: [route],
+  };
+}
+
+function providerFields(p: typeof providers.$inferSelect) {
+  return {
+    providerId: p.id,
+    providerName: p.name,
+    providerType: p.providerType,
+    baseUrl: p.baseUrl,
+    apiKeyEncrypted: p.apiKeyEncrypted,
+    config: p.config,
+  };
+}

@@ -1,0 +1,68 @@
+import { jsonWarning, type WarningLogger } from '../audit/log';
+import type { SecretBox } from '../auth/secret-box';
+import { type AuditRecord, writeAudit } from '../db/repos/audit-repo';
+import { loadSettings, lockSettings, writeSettings } from '../db/repos/settings-repo';
+import type { Db } from '../db/types';
+import type { RedisPort } from '../stores/redis-port';
+import type { SettingKey } from './definitions';
+import { parseSettingsPatch } from './patch';
+import { sealSecretSettings } from './secrets';
+import { bumpSettingsVersion } from './settings-cache';
+import { publicSettingValue } from './views';
+
+export interface SettingsUpdateDeps {
+  /** Must support transactions. */
+  db: Db;
+  redis: Pick<RedisPort, 'incr'>;
+  secrets: Pick<SecretBox, 'encrypt'>;
+  warn?: WarningLogger;
+}
+
+export type SettingsActor = Pick<AuditRecord, 'userId' | 'userEmail' | 'ipAddress' | 'userAgent'>;
+
+export interface SettingsUpdateResult {
+  updated: SettingKey[];
+  /** The new value of each updated key, secrets masked. */
+  settings: Partial<Record<SettingKey, unknown>>;
+}
+
+/**
+ * PATCH /api/admin/settings: validates every key and value first (422 before any write), then
+ * stores all values (secrets sealed) and the `settings.update` audit record in one
+ * transaction. After the commit the version key moves so cached readers pick the change up
+ * within seconds; if Redis is down that is only logged, readers see it when their TTL ends.
+ */
+export async function updateSettings(
+  deps: SettingsUpdateDeps,
+  input: Readonly<Record<string, unknown>>,
+  actor: SettingsActor,
+): Promise<SettingsUpdateResult> {
+  const changes = parseSettingsPatch(input);
+  const updated = changes.map((c) => c.key);
+  const settings = Object.fromEntries(changes.map((c) => [c.key, publicSettingValue(c.key, c.value)]));
+  if (changes.length === 0) return { updated, settings };
+  const sealed = await sealSecretSettings(changes, deps.secrets);
+  await deps.db.transaction(async (tx) => {
+    await lockSettings(tx);
+    const before = await loadSettings(tx);
+    await writeSettings(tx, sealed, actor.userId ?? null);
+    const diff = Object.fromEntries(
+      changes.map((c) => [c.key, { old: publicSettingValue(c.key, before[c.key]), new: settings[c.key] }]),
+    );
+    await writeAudit(tx, {
+      ...actor,
+      action: 'settings.update',
+      resourceType: 'settings',
+      details: { keys: updated, changes: diff },
+    });
+  });
+  try {
+    await bumpSettingsVersion(deps.redis);
+  } catch (error) {
+    (deps.warn ?? jsonWarning('settings'))(
+      'settings version bump failed; caches refresh on their TTL',
+      error,
+    );
+  }
+  return { updated, settings };
+}

@@ -1,0 +1,49 @@
+import { neon, neonConfig, Pool } from '@neondatabase/serverless';
+import { drizzle as drizzleHttp } from 'drizzle-orm/neon-http';
+import { drizzle as drizzlePool } from 'drizzle-orm/neon-serverless';
+import * as schema from '../db/schema';
+import type { Db } from '../db/types';
+
+export interface NeonLocalEndpoints {
+  wsProxy?: string | undefined;
+  httpEndpoint?: string | undefined;
+}
+
+/**
+ * Points the official driver at the dev sidecar when local endpoints are given; in
+ * production neither is set and the driver talks to Neon directly. neonConfig is the
+ * driver's own module-level configuration, so this runs once per process/isolate.
+ */
+export function configureNeon(local: NeonLocalEndpoints, webSocketConstructor?: unknown): void {
+  if (webSocketConstructor) neonConfig.webSocketConstructor = webSocketConstructor as typeof WebSocket;
+  if (local.wsProxy) {
+    const proxy = local.wsProxy;
+    neonConfig.wsProxy = (host, port) => `${proxy}?address=${host}:${port}`;
+    neonConfig.useSecureWebSocket = false;
+    neonConfig.pipelineConnect = false;
+    neonConfig.pipelineTLS = false;
+    neonConfig.forceDisablePgSSL = true;
+  }
+  if (local.httpEndpoint) {
+    const endpoint = local.httpEndpoint;
+    neonConfig.fetchEndpoint = () => endpoint;
+  }
+}
+
+/** One-statement queries over HTTP: the gateway hot path (no transactions). */
+export function createHttpDb(databaseUrl: string): Db {
+  return drizzleHttp(neon(databaseUrl), { schema }) as unknown as Db;
+}
+
+export interface PooledDb {
+  db: Db;
+  pool: Pool;
+}
+
+/** A WebSocket pool for transactions. In workerd create it per request and end it in waitUntil. */
+export function createPooledDb(databaseUrl: string, max = 10): PooledDb {
+  const pool = new Pool({ connectionString: databaseUrl, max });
+  // An idle client that errors (server restart) must not crash the process.
+  pool.on('error', () => {});
+  return { pool, db: drizzlePool(pool, { schema }) as unknown as Db };
+}

@@ -1,0 +1,24 @@
+import { inject } from 'vitest';
+import { applyMigrations, recreateDatabase } from '../../dev/db/migrations';
+import { CLICKHOUSE_URL, pgUrl, TEST_SECRETS } from './env';
+
+/** A freshly created and migrated database of its own for one test file. */
+export async function freshDatabase(name: string): Promise<string> {
+  const url = pgUrl(name);
+  await recreateDatabase(url);
+  await applyMigrations(url);
+  return url;
+}
+
+/** The environment an app would get from `npm start`, pointed at the test sidecar. */
+export function appEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    ...inject('sidecarEnv'),
+    ...TEST_SECRETS,
+    CLICKHOUSE_URL,
+    CLICKHOUSE_DATABASE: 'sluice_it',
+    SLUICE_STORE_TIMEOUT_MS: '1500',
+    ...extra,
+  };
+}

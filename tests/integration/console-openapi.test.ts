@@ -1,0 +1,196 @@
+// Issue 3: the OpenAPI 3.1 document at /api/openapi.json is generated from the zod schemas and
+// matches what the console really answers. A tour calls every documented operation; each
+// real response must be a documented status with a body that validates against its schema.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleHarness, consoleHarness } from '../helpers/console';
+import { OpenApiConformance } from '../helpers/openapi-conformance';
+import { appEnv, freshDatabase } from '../helpers/stores';
+
+let h: ConsoleHarness;
+let conformance: OpenApiConformance;
+const problems: string[] = [];
+
+interface Reply {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tour responses are read field by field.
+  body: any;
+}
+
+async function api(
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string } = {},
+): Promise<Reply> {
+  const res = await h.call(method, path, { ...options, ip: '198.51.100.200' });
+  const text = await res.text();
+  const body = text === '' ? undefined : JSON.parse(text);
+  problems.push(...conformance.check({ method, path, status: res.status, body }));
+  return { status: res.status, body };
+}
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+async function tourIdentity(): Promise<{ admin: string; user: string }> {
+  await api('GET', '/api/health');
+  await api('GET', '/api/setup/status');
+  await api('POST', '/api/setup/initialize', { body: { admin: { email: 'x' } } });
+  const admin = { email: 'tour@example.com', display_name: 'Tour', password: 'tour-password-1' };
+  const init = await api('POST', '/api/setup/initialize', { body: { admin } });
+  await api('POST', '/api/setup/initialize', { body: { admin } });
+  const user = { email: 'tour-user@example.com', display_name: 'U', password: 'user-password-1' };
+  await api('POST', '/api/auth/register', { body: user });
+  await api('POST', '/api/auth/register', { body: user });
+  await api('POST', '/api/auth/register', { body: { email: 'nope' } });
+  const login = await api('POST', '/api/auth/login', {
+    body: { email: admin.email, password: admin.password },
+  });
+  await api('POST', '/api/auth/login', { body: { email: admin.email, password: 'wrong-password' } });
+  await api('POST', '/api/auth/login', { body: {} });
+  await api('POST', '/api/auth/refresh', { body: { refresh_token: login.body.refresh_token } });
+  await api('POST', '/api/auth/refresh', { body: { refresh_token: 'rt_nope' } });
+  await api('GET', '/api/auth/me', { token: init.body.access_token });
+  await api('GET', '/api/auth/me');
+  const userLogin = await api('POST', '/api/auth/login', {
+    body: { email: user.email, password: user.password },
+  });
+  return { admin: init.body.access_token, user: userLogin.body.access_token };
+}
+
+async function tourAdmin(token: string, userToken: string): Promise<{ providerId: string }> {
+  await api('GET', '/api/admin/users', { token });
+  await api('GET', '/api/admin/users', { token: userToken });
+  const created = await api('POST', '/api/admin/users', {
+    token,
+    body: { email: 'ops@example.com', display_name: 'Ops', password: 'ops-password-1', role: 'operator' },
+  });
+  await api('POST', '/api/admin/users', {
+    token,
+    body: { email: 'ops@example.com', display_name: 'O', password: 'ops-password-1' },
+  });
+  await api('POST', '/api/admin/users', { token, body: { email: 'bad' } });
+  await api('GET', `/api/admin/users/${created.body.id}`, { token });
+  await api('GET', `/api/admin/users/${MISSING_ID}`, { token });
+  await api('PATCH', `/api/admin/users/${created.body.id}`, { token, body: { display_name: 'Operations' } });
+  await api('PATCH', `/api/admin/users/${created.body.id}`, { token, body: { role: 'root' } });
+  await api('DELETE', `/api/admin/users/${created.body.id}`, { token });
+  await api('DELETE', `/api/admin/users/${MISSING_ID}`, { token });
+
+  const provider = {
+    name: 'tour-openai',
+    display_name: 'Tour',
+    provider_type: 'openai',
+    base_url: 'https://up.example/v1',
+    api_key: 'sk-tour',
+  };
+  const p = await api('POST', '/api/admin/providers', { token, body: provider });
+  await api('POST', '/api/admin/providers', { token, body: provider });
+  await api('POST', '/api/admin/providers', {
+    token,
+    body: { ...provider, name: 'x2', provider_type: 'nope' },
+  });
+  await api('GET', '/api/admin/providers', { token });
+  await api('GET', '/api/admin/providers', { token: userToken });
+  await api('GET', `/api/admin/providers/${p.body.id}`, { token });
+  await api('GET', `/api/admin/providers/${MISSING_ID}`, { token });
+  await api('PATCH', `/api/admin/providers/${p.body.id}`, { token, body: { display_name: 'Tour OpenAI' } });
+  await api('PATCH', `/api/admin/providers/${p.body.id}`, { token, body: { base_url: 'ftp://x' } });
+  const doomed = await api('POST', '/api/admin/providers', { token, body: { ...provider, name: 'doomed' } });
+  await api('DELETE', `/api/admin/providers/${doomed.body.id}`, { token });
+  await api('DELETE', `/api/admin/providers/${doomed.body.id}`, { token });
+  return { providerId: p.body.id };
+}
+
+async function tourModels(token: string, providerId: string): Promise<void> {
+  const route = { provider_id: providerId, upstream_model: 'gpt-4o-mini', rpm_cap: 60 };
+  const m = await api('POST', '/api/admin/models', { token, body: { name: 'tour-model', routes: [route] } });
+  await api('POST', '/api/admin/models', { token, body: { name: 'tour-model' } });
+  await api('POST', '/api/admin/models', { token, body: { name: 'has space' } });
+  await api('GET', '/api/admin/models', { token });
+  await api('GET', '/api/admin/models/unpriced', { token });
+  await api('GET', `/api/admin/models/${m.body.id}`, { token });
+  await api('GET', `/api/admin/models/${MISSING_ID}`, { token });
+  await api('PATCH', `/api/admin/models/${m.body.id}`, {
+    token,
+    body: { input_price_per_mtok: 0.15, output_price_per_mtok: 0.6 },
+  });
+  await api('PATCH', `/api/admin/models/${m.body.id}`, { token, body: { input_weight: -1 } });
+  await api('PUT', `/api/admin/models/${m.body.id}/routes`, {
+    token,
+    body: { routes: [route, { ...route, tpm_cap: 1000 }] },
+  });
+  await api('PUT', `/api/admin/models/${m.body.id}/routes`, {
+    token,
+    body: { routes: [{ ...route, provider_id: MISSING_ID }] },
+  });
+  const doomed = await api('POST', '/api/admin/models', { token, body: { name: 'doomed-model' } });
+  await api('DELETE', `/api/admin/models/${doomed.body.id}`, { token });
+  await api('DELETE', `/api/admin/models/${doomed.body.id}`, { token });
+}
+
+async function tourKeys(token: string, userToken: string): Promise<void> {
+  const key = await api('POST', '/api/keys', {
+    token,
+    body: { name: 'tour key', allowed_models: ['tour-model'], expires_in_days: 3 },
+  });
+  await api('POST', '/api/keys', { token, body: { name: 'x', expires_in_days: 100000 } });
+  await api('POST', '/api/keys', { body: { name: 'x' } });
+  await api('GET', '/api/keys', { token });
+  await api('GET', '/api/keys/expiring?days=7', { token });
+  await api('GET', '/api/keys/expiring?days=zero', { token });
+  await api('GET', `/api/keys/${key.body.id}`, { token });
+  await api('GET', `/api/keys/${key.body.id}`, { token: userToken });
+  await api('PATCH', `/api/keys/${key.body.id}`, {
+    token,
+    body: { rate_limit_rpm: 30, inactivity_timeout_days: 30 },
+  });
+  await api('PATCH', `/api/keys/${key.body.id}`, { token, body: { rate_limit_rpm: -1 } });
+  await api('POST', `/api/keys/${key.body.id}/rotate`, { token });
+  await api('POST', `/api/keys/${MISSING_ID}/rotate`, { token });
+  await api('DELETE', `/api/keys/${key.body.id}`, { token });
+  await api('DELETE', `/api/keys/${key.body.id}`, { token });
+}
+
+async function tourSettingsAndAudit(token: string, userToken: string): Promise<void> {
+  await api('GET', '/api/admin/settings', { token });
+  await api('GET', '/api/admin/settings', { token: userToken });
+  await api('PATCH', '/api/admin/settings', { token, body: { settings: { cache_ttl_seconds: 120 } } });
+  await api('PATCH', '/api/admin/settings', { token, body: { settings: { no_such_setting: 1 } } });
+  await api('GET', '/api/admin/settings/category/keys', { token });
+  await api('GET', '/api/admin/settings/category/nope', { token });
+  for (const legacy of ['system', 'oidc', 'audit'])
+    await api('GET', `/api/admin/settings/${legacy}`, { token });
+  await api('GET', '/api/audit/logs?q=provider.create&limit=10', { token });
+  await api('GET', '/api/audit/logs?limit=1001', { token });
+  await api('GET', '/api/audit/logs', { token: userToken });
+}
+
+beforeAll(async () => {
+  h = await consoleHarness(appEnv(await freshDatabase('sluice_it_openapi')));
+  const res = await h.call('GET', '/api/openapi.json');
+  expect(res.status).toBe(200);
+  conformance = new OpenApiConformance(await res.json());
+});
+afterAll(() => h.close());
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with a bearer security scheme and an Error component', async () => {
+    const doc = (await (await h.call('GET', '/api/openapi.json')).json()) as {
+      openapi: string;
+      components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.schemas.Error).toBeDefined();
+  });
+
+  it('matches the real responses of a tour over every operation', async () => {
+    const tokens = await tourIdentity();
+    const { providerId } = await tourAdmin(tokens.admin, tokens.user);
+    await tourModels(tokens.admin, providerId);
+    await tourKeys(tokens.admin, tokens.user);
+    await tourSettingsAndAudit(tokens.admin, tokens.user);
+    expect(problems).toEqual([]);
+    const missed = conformance.operations().filter((op) => !conformance.exercisedOperations().includes(op));
+    expect(missed).toEqual([]);
+  });
+});

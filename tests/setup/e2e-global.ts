@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import type { TestProject } from 'vitest/node';
+import { recreateDatabase } from '../../dev/db/migrations';
+import { freePort } from '../../dev/stack/ports';
+import { CLICKHOUSE_URL, pgUrl } from '../helpers/env';
+
+const ROOT = join(import.meta.dirname, '../..');
+const E2E_REDIS_URL = 'redis://127.0.0.1:6379/2';
+
+export interface StartedStack {
+  gatewayUrl: string;
+  consoleUrl: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+/**
+ * Starts the stack exactly as `npm start` does (the same entry, a child process), on
+ * free ports, and waits for its banner. Extra env selects real or embedded stores.
+ */
+export async function startStackProcess(env: Record<string, string>, dataDir: string): Promise<StartedStack> {
+  const [gatewayPort, consolePort] = [await freePort(), await freePort()];
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'dev/start.ts')], {
+    cwd: ROOT,
+    env: {
+      ...stripStoreEnv(process.env),
+      ...env,
+      SLUICE_GATEWAY_PORT: String(gatewayPort),
+      SLUICE_CONSOLE_PORT: String(consolePort),
+      SLUICE_DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (d: Buffer) => {
+    output += d.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack did not start in time:\n${output}`)), 150_000);
+    const check = setInterval(() => {
+      if (output.includes('Sluice is running')) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 100);
+    child.once('exit', (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(new Error(`stack exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    consoleUrl: `http://127.0.0.1:${consolePort}`,
+    child,
+    output: () => output,
+  };
+}
+
+/** Ctrl-C, as a user would; resolves with the exit code. */
+export function interrupt(stack: StartedStack): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (stack.child.exitCode !== null) return resolve(stack.child.exitCode);
+    const force = setTimeout(() => stack.child.kill('SIGKILL'), 20_000);
+    stack.child.once('exit', (code) => {
+      clearTimeout(force);
+      resolve(code);
+    });
+    stack.child.kill('SIGINT');
+  });
+}
+
+function stripStoreEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|CLICKHOUSE_|UPSTASH_|NEON_LOCAL_|SLUICE_)/.test(k))
+      copy[k] = v;
+  }
+  return copy;
+}
+
+/** The real-store stack for the e2e suite; the embedded smoke test starts its own. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const databaseUrl = pgUrl('sluice_e2e');
+  await recreateDatabase(databaseUrl);
+  const redis = new Redis(E2E_REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sluice-e2e-'));
+  const stack = await startStackProcess(
+    {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: E2E_REDIS_URL,
+      CLICKHOUSE_URL,
+      CLICKHOUSE_DATABASE: 'sluice_e2e',
+    },
+    dataDir,
+  );
+  project.provide('stack', { gatewayUrl: stack.gatewayUrl, consoleUrl: stack.consoleUrl });
+  return async () => {
+    await interrupt(stack);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: { gatewayUrl: string; consoleUrl: string };
+  }
+}

@@ -1,0 +1,35 @@
+import type { TestProject } from 'vitest/node';
+import { createIoredisBackend } from '../../dev/sidecar/redis-backend';
+import { startSidecar } from '../../dev/sidecar/server';
+import { INTEGRATION_REDIS_URL, PG_HOST, PG_PORT } from '../helpers/env';
+
+/**
+ * One dev sidecar for the whole integration run, in front of the real Postgres and Redis
+ * (Redis database 1, flushed here). Test files get its endpoints through inject('sidecarEnv').
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const redis = createIoredisBackend(INTEGRATION_REDIS_URL);
+  await redis.call(['FLUSHDB']);
+  const sidecar = await startSidecar({
+    port: 0,
+    pgTarget: { host: PG_HOST, port: PG_PORT },
+    redis,
+    redisToken: 'integration-token',
+  });
+  project.provide('sidecarEnv', sidecar.env);
+  return async () => {
+    await sidecar.close();
+    await redis.close();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sidecarEnv: {
+      NEON_LOCAL_WS_PROXY: string;
+      NEON_LOCAL_HTTP: string;
+      UPSTASH_REDIS_REST_URL: string;
+      UPSTASH_REDIS_REST_TOKEN: string;
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
+ * through the real drivers and the dev sidecar), e2e (the stack started as `npm start` does).
+ */
+export default defineConfig({
+  test: {
+    reporters: ['default', './tests/setup/summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: [
+            'shared/src/**/*.test.ts',
+            'gateway-worker/src/**/*.test.ts',
+            'console-server/src/**/*.test.ts',
+          ],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/setup/integration-global.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/setup/e2e-global.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
