@@ -1,0 +1,42 @@
+import type { CanonicalRequest, CanonicalResponse, StreamEvent, UpstreamError, Usage } from './types';
+
+export type WireFormatName = 'openai-chat' | 'anthropic-messages' | 'openai-responses';
+
+/** What a route tells a provider adapter: where and as whom to call, and which model. */
+export interface UpstreamTarget {
+  baseUrl: string;
+  /** Decrypted credential. Never logged. */
+  apiKey: string;
+  upstreamModel: string;
+  /** Provider-type specific options (api_version, region, deployment, …). */
+  config: Record<string, unknown>;
+}
+
+export interface UpstreamCall {
+  url: string;
+  init: RequestInit & { method: string; headers: Record<string, string>; body: string };
+}
+
+/** One per provider type, in shared/src/providers/<type>/. */
+export interface ProviderAdapter {
+  readonly type: string;
+  /** The public wire format this vendor speaks natively, if any (enables byte passthrough). */
+  readonly nativeFormat?: WireFormatName;
+  buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall | Promise<UpstreamCall>;
+  parseResponse(body: unknown): CanonicalResponse;
+  /** Vendor stream bytes → canonical events; must tolerate chunks split anywhere. */
+  createStreamDecoder(): TransformStream<Uint8Array, StreamEvent>;
+  mapError(status: number, bodyText: string): UpstreamError;
+}
+
+/** One per public format, in shared/src/wire/<format>/. */
+export interface WireFormat {
+  readonly name: WireFormatName;
+  /** Validates a client body (throws AppError 400 in this format's terms) and parses it. */
+  parseRequest(body: unknown): CanonicalRequest;
+  renderResponse(response: CanonicalResponse, clientModel: string): unknown;
+  /** Canonical events → this format's SSE bytes, ending the way its clients expect. */
+  createStreamEncoder(clientModel: string): TransformStream<StreamEvent, Uint8Array>;
+  /** Usage from a native (passthrough) response body of this format. */
+  usageFromResponse(body: unknown): Usage | null;
+}
