@@ -1,0 +1,21 @@
+import type { WireFormatWithUsageTap } from '../common/wire-format';
+import { renderMessagesResponse } from './render-response';
+import { createMessagesStreamEncoder } from './stream-encoder';
+import { parseMessagesRequest } from './to-canonical';
+import { createMessagesNativeUsageReader, messagesUsageFromResponse } from './usage';
+
+/** POST /v1/messages. */
+export const anthropicMessages: WireFormatWithUsageTap = {
+  name: 'anthropic-messages',
+  parseRequest: parseMessagesRequest,
+  renderResponse: renderMessagesResponse,
+  createStreamEncoder: createMessagesStreamEncoder,
+  usageFromResponse: messagesUsageFromResponse,
+  createNativeUsageReader: createMessagesNativeUsageReader,
+};
+
+export { type MessagesBody, renderMessagesResponse } from './render-response';
+export { type MessagesRequest, messagesRequestSchema } from './request-schema';
+export { createMessagesStreamEncoder } from './stream-encoder';
+export { messagesToCanonical, parseMessagesRequest } from './to-canonical';
+export { createMessagesNativeUsageReader, messagesUsageFromResponse } from './usage';

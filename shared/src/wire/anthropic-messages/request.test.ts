@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../http/app-error';
+import fullCanonical from './fixtures/request-full.canonical.json';
+import fullRequest from './fixtures/request-full.json';
+import { parseMessagesRequest } from './to-canonical';
+
+const minimal = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] };
+
+function badRequestMessage(body: unknown): string {
+  try {
+    parseMessagesRequest(body);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(400);
+    return (error as AppError).message;
+  }
+  throw new Error('expected a 400');
+}
+
+describe('anthropic-messages request parsing', () => {
+  it('maps every supported field, block type and system form (golden)', () => {
+    expect(parseMessagesRequest(fullRequest)).toStrictEqual(fullCanonical);
+  });
+
+  it('parses a minimal body with a string system prompt', () => {
+    expect(parseMessagesRequest({ ...minimal, system: 'Be brief.' })).toStrictEqual({
+      model: 'claude-sonnet-4-5',
+      system: [{ type: 'text', text: 'Be brief.' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      maxTokens: 100,
+      stream: false,
+    });
+  });
+
+  it.each([
+    [{ type: 'auto' }, 'auto', undefined],
+    [{ type: 'any', disable_parallel_tool_use: false }, 'required', true],
+    [{ type: 'none' }, 'none', undefined],
+  ] as const)('maps tool_choice %j', (choice, expected, parallel) => {
+    const parsed = parseMessagesRequest({ ...minimal, tool_choice: choice });
+    expect(parsed.toolChoice).toBe(expected);
+    expect(parsed.parallelToolCalls).toBe(parallel);
+  });
+
+  it('gives an empty tool_result an empty content list', () => {
+    const parsed = parseMessagesRequest({
+      ...minimal,
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1' }] }],
+    });
+    expect(parsed.messages[0]!.content).toStrictEqual([
+      { type: 'tool_result', toolCallId: 't1', content: [] },
+    ]);
+  });
+
+  it.each([
+    [{ model: 'm', messages: minimal.messages }, "Missing required parameter: 'max_tokens'"],
+    [{ ...minimal, max_tokens: 0 }, "Invalid 'max_tokens'"],
+    [{ ...minimal, temperature: 1.5 }, "Invalid 'temperature'"],
+    [{ ...minimal, top_p: -0.1 }, "Invalid 'top_p'"],
+    [{ ...minimal, messages: [] }, "Invalid 'messages': must contain at least one message"],
+    [{ ...minimal, messages: [{ role: 'system', content: 'x' }] }, "Invalid 'messages[0].role'"],
+    [{ ...minimal, system: 42 }, "Invalid 'system'"],
+    [
+      { ...minimal, messages: [{ role: 'user', content: [{ type: 'document', source: {} }] }] },
+      "Invalid 'messages[0].content[0].type'",
+    ],
+    [
+      {
+        ...minimal,
+        messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'f' } }] }],
+      },
+      "Invalid 'messages[0].content[0].source.type'",
+    ],
+    [
+      {
+        ...minimal,
+        messages: [{ role: 'user', content: [{ type: 'tool_use', id: 't', name: 'n', input: {} }] }],
+      },
+      "Invalid 'messages[0].content[0]': tool_use blocks belong in assistant messages",
+    ],
+    [
+      { ...minimal, messages: [{ role: 'assistant', content: [{ type: 'tool_result', tool_use_id: 't' }] }] },
+      "Invalid 'messages[0].content[0]': tool_result blocks belong in user messages",
+    ],
+    [{ ...minimal, tools: [{ name: 'web_search', type: 'web_search_20250305' }] }, "'tools[0]."],
+    [{ ...minimal, tools: [{ name: 'f' }] }, "Missing required parameter: 'tools[0].input_schema'"],
+    [{ ...minimal, tool_choice: { type: 'tool' } }, "Missing required parameter: 'tool_choice.name'"],
+    [{ ...minimal, stop_sequences: 'END' }, "Invalid 'stop_sequences'"],
+  ])('rejects %j with a message naming the field', (body, expected) => {
+    expect(badRequestMessage(body)).toContain(expected);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { awkwardChunks, collect, concatBytes, everySplit, streamOf } from '../common/test-utils';
+import { nativeStream } from './fixtures/native-stream';
+import toolCallBody from './fixtures/response-tool-call.json';
+import { createMessagesNativeUsageReader, messagesUsage, messagesUsageFromResponse } from './usage';
+
+async function tap(chunks: Uint8Array[]) {
+  const reader = createMessagesNativeUsageReader();
+  const out = await collect(streamOf(chunks).pipeThrough(reader.transform));
+  return { out, usage: await reader.usage };
+}
+
+const expected = { inputTokens: 2125, outputTokens: 15, cachedInputTokens: 2000 };
+
+describe('anthropic-messages usage', () => {
+  it('reads usage from a native body, counting cache reads and writes as input', () => {
+    expect(messagesUsageFromResponse(toolCallBody)).toStrictEqual({
+      inputTokens: 472,
+      outputTokens: 89,
+      cachedInputTokens: 128,
+    });
+    expect(
+      messagesUsageFromResponse({
+        usage: { input_tokens: 5, output_tokens: 2, cache_creation_input_tokens: 10 },
+      }),
+    ).toStrictEqual({ inputTokens: 15, outputTokens: 2 });
+    expect(messagesUsageFromResponse({ type: 'message' })).toBeNull();
+    expect(messagesUsageFromResponse(null)).toBeNull();
+  });
+
+  it('renders canonical usage back with cache reads outside input_tokens', () => {
+    expect(messagesUsage(expected)).toStrictEqual({
+      input_tokens: 125,
+      output_tokens: 15,
+      cache_read_input_tokens: 2000,
+    });
+  });
+
+  it('combines message_start and message_delta at awkward splits, bytes identical', async () => {
+    const bytes = new TextEncoder().encode(nativeStream);
+    const chunks = awkwardChunks(bytes);
+    const { out, usage } = await tap(chunks);
+    expect(out).toStrictEqual(chunks);
+    expect(usage).toStrictEqual(expected);
+  });
+
+  it('gives the same usage at every two-piece split of the stream tail', async () => {
+    const bytes = new TextEncoder().encode(nativeStream.slice(nativeStream.indexOf('event: message_delta')));
+    for (const split of everySplit(bytes)) {
+      const { out, usage } = await tap(split);
+      expect(concatBytes(out)).toStrictEqual(bytes);
+      expect(usage).toStrictEqual({ inputTokens: 0, outputTokens: 15 });
+    }
+  });
+
+  it('keeps the larger input count when message_delta repeats it', async () => {
+    const stream = `${nativeStream}event: message_delta\ndata: {"type":"message_delta","delta":{},"usage":{"input_tokens":25,"output_tokens":20}}\n\n`;
+    const { usage } = await tap([new TextEncoder().encode(stream)]);
+    expect(usage).toStrictEqual({ inputTokens: 2125, outputTokens: 20, cachedInputTokens: 2000 });
+  });
+});

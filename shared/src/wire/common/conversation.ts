@@ -1,0 +1,35 @@
+import type { CanonicalMessage, ContentPart, TextPart } from '../../canonical/types';
+
+const isToolResult = (part: ContentPart): boolean => part.type === 'tool_result';
+
+/**
+ * Appends a message, merging it into the previous one when both belong to one tool turn.
+ * OpenAI formats send one message (or item) per tool result and one function_call item per
+ * call; vendors such as Anthropic require all results of a turn in a single user message and
+ * all calls in the assistant message that made them.
+ */
+export function appendMessage(messages: CanonicalMessage[], message: CanonicalMessage): void {
+  const last = messages.at(-1);
+  const mergeResults =
+    last?.role === 'user' &&
+    message.role === 'user' &&
+    message.content.length > 0 &&
+    message.content.every(isToolResult) &&
+    last.content.length > 0 &&
+    last.content.every(isToolResult);
+  const mergeCalls =
+    last?.role === 'assistant' &&
+    message.role === 'assistant' &&
+    message.content.some((part) => part.type === 'tool_call');
+  if (last && (mergeResults || mergeCalls)) last.content.push(...message.content);
+  else messages.push(message);
+}
+
+export function textPart(text: string): TextPart {
+  return { type: 'text', text };
+}
+
+/** Drops undefined values so canonical objects compare and serialise cleanly. */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

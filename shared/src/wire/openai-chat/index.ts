@@ -1,0 +1,21 @@
+import type { WireFormatWithUsageTap } from '../common/wire-format';
+import { renderChatCompletion } from './render-response';
+import { createChatStreamEncoder } from './stream-encoder';
+import { parseChatRequest } from './to-canonical';
+import { chatUsageFromResponse, createChatNativeUsageReader } from './usage';
+
+/** POST /v1/chat/completions. */
+export const openaiChat: WireFormatWithUsageTap = {
+  name: 'openai-chat',
+  parseRequest: parseChatRequest,
+  renderResponse: (response, clientModel) => renderChatCompletion(response, clientModel),
+  createStreamEncoder: (clientModel) => createChatStreamEncoder(clientModel),
+  usageFromResponse: chatUsageFromResponse,
+  createNativeUsageReader: createChatNativeUsageReader,
+};
+
+export { type ChatCompletionBody, renderChatCompletion } from './render-response';
+export { type ChatRequest, chatRequestSchema } from './request-schema';
+export { type ChatStreamOptions, createChatStreamEncoder } from './stream-encoder';
+export { chatToCanonical, parseChatRequest } from './to-canonical';
+export { chatUsageFromResponse, createChatNativeUsageReader } from './usage';

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * POST /v1/chat/completions bodies. OpenAI accepts null for most optional fields and clients
+ * send it, so optional fields are nullish. Objects are loose: unknown fields are forwarded
+ * untouched on same-format passthrough and ignored on translation.
+ */
+const jsonObject = z.record(z.string(), z.unknown());
+
+const textPart = z.looseObject({ type: z.literal('text'), text: z.string() });
+const imagePart = z.looseObject({
+  type: z.literal('image_url'),
+  image_url: z.looseObject({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+});
+const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
+
+const textContent = z.union([z.string(), z.array(textPart)]);
+const userContent = z.union([z.string(), z.array(z.discriminatedUnion('type', [textPart, imagePart]))]);
+const assistantContent = z.union([
+  z.string(),
+  z.array(z.discriminatedUnion('type', [textPart, refusalPart])),
+]);
+
+const toolCall = z.looseObject({
+  id: z.string().min(1),
+  type: z.literal('function'),
+  function: z.looseObject({ name: z.string().min(1), arguments: z.string() }),
+});
+
+const message = z.discriminatedUnion('role', [
+  z.looseObject({ role: z.literal('system'), content: textContent }),
+  z.looseObject({ role: z.literal('developer'), content: textContent }),
+  z.looseObject({ role: z.literal('user'), content: userContent }),
+  z.looseObject({
+    role: z.literal('assistant'),
+    content: assistantContent.nullish(),
+    tool_calls: z.array(toolCall).nullish(),
+  }),
+  z.looseObject({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: textContent }),
+]);
+
+const tool = z.looseObject({
+  type: z.literal('function'),
+  function: z.looseObject({
+    name: z.string().min(1),
+    description: z.string().nullish(),
+    parameters: jsonObject.nullish(),
+    strict: z.boolean().nullish(),
+  }),
+});
+
+const toolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: z.string().min(1) }) }),
+]);
+
+const responseFormat = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('text') }),
+  z.looseObject({ type: z.literal('json_object') }),
+  z.looseObject({
+    type: z.literal('json_schema'),
+    json_schema: z.looseObject({
+      name: z.string().min(1),
+      description: z.string().optional(),
+      schema: jsonObject.optional(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+
+const penalty = z.number().min(-2).max(2).nullish();
+
+export const chatRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(message).min(1, 'must contain at least one message'),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  max_tokens: z.number().int().min(1).nullish(),
+  max_completion_tokens: z.number().int().min(1).nullish(),
+  n: z.literal(1, 'only n = 1 is supported').nullish(),
+  stop: z.union([z.string(), z.array(z.string())]).nullish(),
+  presence_penalty: penalty,
+  frequency_penalty: penalty,
+  seed: z.number().int().nullish(),
+  user: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  tools: z.array(tool).nullish(),
+  tool_choice: toolChoice.nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
+  response_format: responseFormat.nullish(),
+});
+
+export type ChatRequest = z.output<typeof chatRequestSchema>;
+export type ChatMessage = ChatRequest['messages'][number];
+export type ChatUserContent = z.output<typeof userContent>;

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { awkwardChunks, collect, concatBytes, everySplit, streamOf } from '../common/test-utils';
+import { nativeStreamWithoutUsage, nativeStreamWithUsage } from './fixtures/native-stream';
+import toolCallBody from './fixtures/response-tool-call.json';
+import { chatUsageFromResponse, createChatNativeUsageReader } from './usage';
+
+async function tap(chunks: Uint8Array[]) {
+  const reader = createChatNativeUsageReader();
+  const out = await collect(streamOf(chunks).pipeThrough(reader.transform));
+  return { out, usage: await reader.usage };
+}
+
+describe('openai-chat usage', () => {
+  it('reads usage from a native non-streaming body', () => {
+    expect(chatUsageFromResponse(toolCallBody)).toStrictEqual({
+      inputTokens: 472,
+      outputTokens: 89,
+      cachedInputTokens: 128,
+    });
+    expect(
+      chatUsageFromResponse({ usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } }),
+    ).toStrictEqual({
+      inputTokens: 3,
+      outputTokens: 4,
+    });
+    expect(chatUsageFromResponse({ choices: [] })).toBeNull();
+    expect(chatUsageFromResponse('nope')).toBeNull();
+    expect(chatUsageFromResponse({ usage: { prompt_tokens: -1, completion_tokens: 4 } })).toBeNull();
+  });
+
+  it('reads the final usage chunk at awkward splits and passes the bytes through identical', async () => {
+    const bytes = new TextEncoder().encode(nativeStreamWithUsage);
+    const chunks = awkwardChunks(bytes);
+    const { out, usage } = await tap(chunks);
+    expect(out).toStrictEqual(chunks);
+    expect(usage).toStrictEqual({ inputTokens: 1117, outputTokens: 46, cachedInputTokens: 1024 });
+  });
+
+  it('gives the same usage at every two-piece split of the stream tail', async () => {
+    const tail = nativeStreamWithUsage
+      .slice(nativeStreamWithUsage.lastIndexOf('data: {'))
+      .replaceAll('\n', '\r\n');
+    const bytes = new TextEncoder().encode(tail);
+    for (const split of everySplit(bytes)) {
+      const { out, usage } = await tap(split);
+      expect(concatBytes(out)).toStrictEqual(bytes);
+      expect(usage?.outputTokens).toBe(46);
+    }
+  });
+
+  it('resolves null for a CRLF stream without usage', async () => {
+    const bytes = new TextEncoder().encode(nativeStreamWithoutUsage);
+    const { out, usage } = await tap(awkwardChunks(bytes));
+    expect(concatBytes(out)).toStrictEqual(bytes);
+    expect(usage).toBeNull();
+  });
+
+  it('resolves with what it saw when the client cancels mid-stream', async () => {
+    const reader = createChatNativeUsageReader();
+    const bytes = new TextEncoder().encode(nativeStreamWithUsage);
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+      },
+    });
+    const out = source.pipeThrough(reader.transform).getReader();
+    await out.read();
+    await out.cancel('client went away');
+    expect(await reader.usage).toStrictEqual({
+      inputTokens: 1117,
+      outputTokens: 46,
+      cachedInputTokens: 1024,
+    });
+  });
+});

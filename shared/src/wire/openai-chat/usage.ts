@@ -1,0 +1,36 @@
+import type { Usage } from '../../canonical/types';
+import {
+  createNativeUsageReader,
+  type NativeUsageReader,
+  parseJsonData,
+} from '../common/native-usage-reader';
+import { isRecord, tokenCount } from '../common/usage';
+
+/** `usage` of a chat completion (or of its final stream chunk): prompt_tokens includes cache hits. */
+export function chatUsageFrom(usage: unknown): Usage | null {
+  if (!isRecord(usage)) return null;
+  const inputTokens = tokenCount(usage.prompt_tokens);
+  const outputTokens = tokenCount(usage.completion_tokens);
+  if (inputTokens === undefined || outputTokens === undefined) return null;
+  const details = usage.prompt_tokens_details;
+  const cached = isRecord(details) ? tokenCount(details.cached_tokens) : undefined;
+  return cached === undefined
+    ? { inputTokens, outputTokens }
+    : { inputTokens, outputTokens, cachedInputTokens: cached };
+}
+
+/** Usage from a native non-streaming chat completion body (passthrough). */
+export function chatUsageFromResponse(body: unknown): Usage | null {
+  return isRecord(body) ? chatUsageFrom(body.usage) : null;
+}
+
+/**
+ * Usage from native chat SSE bytes: the chunk that carries a non-null `usage` (the final
+ * `choices: []` chunk when stream_options.include_usage was set). Bytes pass through untouched.
+ */
+export function createChatNativeUsageReader(): NativeUsageReader {
+  return createNativeUsageReader((event, current) => {
+    const chunk = parseJsonData(event.data);
+    return (isRecord(chunk) ? chatUsageFrom(chunk.usage) : null) ?? current;
+  });
+}

@@ -1,0 +1,21 @@
+import type { WireFormatWithUsageTap } from '../common/wire-format';
+import { renderResponsesResponse } from './render-response';
+import { createResponsesStreamEncoder } from './stream-encoder';
+import { parseResponsesRequest } from './to-canonical';
+import { createResponsesNativeUsageReader, responsesUsageFromResponse } from './usage';
+
+/** POST /v1/responses. */
+export const openaiResponses: WireFormatWithUsageTap = {
+  name: 'openai-responses',
+  parseRequest: parseResponsesRequest,
+  renderResponse: (response, clientModel) => renderResponsesResponse(response, clientModel),
+  createStreamEncoder: createResponsesStreamEncoder,
+  usageFromResponse: responsesUsageFromResponse,
+  createNativeUsageReader: createResponsesNativeUsageReader,
+};
+
+export { renderResponsesResponse } from './render-response';
+export { type ResponsesRequest, responsesRequestSchema } from './request-schema';
+export { createResponsesStreamEncoder } from './stream-encoder';
+export { parseResponsesRequest, responsesToCanonical } from './to-canonical';
+export { createResponsesNativeUsageReader, responsesUsageFromResponse } from './usage';

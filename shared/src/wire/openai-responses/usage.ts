@@ -1,0 +1,37 @@
+import type { Usage } from '../../canonical/types';
+import {
+  createNativeUsageReader,
+  type NativeUsageReader,
+  parseJsonData,
+} from '../common/native-usage-reader';
+import { isRecord, tokenCount } from '../common/usage';
+
+/** `usage` of a Response object: input_tokens include cached tokens, as canonically. */
+export function responsesUsageFrom(usage: unknown): Usage | null {
+  if (!isRecord(usage)) return null;
+  const inputTokens = tokenCount(usage.input_tokens);
+  const outputTokens = tokenCount(usage.output_tokens);
+  if (inputTokens === undefined || outputTokens === undefined) return null;
+  const details = usage.input_tokens_details;
+  const cached = isRecord(details) ? tokenCount(details.cached_tokens) : undefined;
+  return cached === undefined
+    ? { inputTokens, outputTokens }
+    : { inputTokens, outputTokens, cachedInputTokens: cached };
+}
+
+/** Usage from a native non-streaming Response body (passthrough). */
+export function responsesUsageFromResponse(body: unknown): Usage | null {
+  return isRecord(body) ? responsesUsageFrom(body.usage) : null;
+}
+
+/** The terminal events carry the whole Response, usage included. */
+const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/** Usage from native Responses SSE bytes (the terminal response.* event). Bytes pass through. */
+export function createResponsesNativeUsageReader(): NativeUsageReader {
+  return createNativeUsageReader((event, current) => {
+    const data = parseJsonData(event.data);
+    if (!isRecord(data) || typeof data.type !== 'string' || !TERMINAL.has(data.type)) return current;
+    return (isRecord(data.response) ? responsesUsageFrom(data.response.usage) : null) ?? current;
+  });
+}
