@@ -1,0 +1,19 @@
+/**
+ * Anthropic error bodies (`{type: "error", error: {type, message}, request_id}`) →
+ * classified upstream errors. 529 overloaded_error is retryable like any 5xx.
+ */
+import type { UpstreamError } from '../../canonical/types';
+import { buildUpstreamError } from '../common/openai-anthropic-errors';
+import { asRecord, asString, tryParseJson } from '../common/openai-anthropic-json';
+
+export function readAnthropicError(body: unknown): {
+  type?: string | undefined;
+  message?: string | undefined;
+} {
+  const error = asRecord(asRecord(body)?.error);
+  return { type: asString(error?.type), message: asString(error?.message) };
+}
+
+export function mapAnthropicError(status: number, bodyText: string): UpstreamError {
+  return buildUpstreamError(status, readAnthropicError(tryParseJson(bodyText)), bodyText);
+}

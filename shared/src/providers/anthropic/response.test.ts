@@ -1,0 +1,128 @@
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../http/app-error';
+import { parseAnthropicResponse } from './response';
+
+/** A tool-use answer exactly as POST /v1/messages returns it under anthropic-version 2023-06-01. */
+const toolUseMessage = {
+  id: 'msg_01Aq9w938a90dw8q',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-4-5-20250929',
+  content: [
+    { type: 'text', text: "I'll check the weather in Paris." },
+    {
+      type: 'tool_use',
+      id: 'toolu_01A09q90qw90lq917835lq9',
+      name: 'get_weather',
+      input: { location: 'Paris, France', unit: 'celsius' },
+    },
+  ],
+  stop_reason: 'tool_use',
+  stop_sequence: null,
+  usage: {
+    input_tokens: 472,
+    cache_creation_input_tokens: 128,
+    cache_read_input_tokens: 2048,
+    cache_creation: { ephemeral_5m_input_tokens: 128, ephemeral_1h_input_tokens: 0 },
+    output_tokens: 89,
+    service_tier: 'standard',
+  },
+};
+
+/** The same answer in the installed SDK's (newer API version's) full shape. */
+const sdkShapedMessage = {
+  id: 'msg_01Aq9w938a90dw8q',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-4-5-20250929',
+  container: null,
+  diagnostics: null,
+  stop_details: null,
+  content: [
+    {
+      type: 'thinking',
+      thinking: 'The user wants the weather.',
+      signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds',
+    },
+    { type: 'text', text: "I'll check the weather in Paris.", citations: null },
+    {
+      type: 'tool_use',
+      id: 'toolu_01A09q90qw90lq917835lq9',
+      name: 'get_weather',
+      input: { location: 'Paris, France', unit: 'celsius' },
+      caller: { type: 'direct' },
+    },
+  ],
+  stop_reason: 'tool_use',
+  stop_sequence: null,
+  usage: {
+    input_tokens: 472,
+    cache_creation_input_tokens: 128,
+    cache_read_input_tokens: 2048,
+    cache_creation: { ephemeral_5m_input_tokens: 128, ephemeral_1h_input_tokens: 0 },
+    inference_geo: null,
+    output_tokens: 89,
+    output_tokens_details: null,
+    server_tool_use: null,
+    service_tier: 'standard',
+    speed: 'standard',
+  },
+} satisfies Message;
+
+const expected = {
+  id: 'msg_01Aq9w938a90dw8q',
+  model: 'claude-sonnet-4-5-20250929',
+  content: [
+    { type: 'text', text: "I'll check the weather in Paris." },
+    {
+      type: 'tool_call',
+      id: 'toolu_01A09q90qw90lq917835lq9',
+      name: 'get_weather',
+      arguments: '{"location":"Paris, France","unit":"celsius"}',
+    },
+  ],
+  finishReason: 'tool_calls',
+  // 472 uncached + 128 written to cache + 2048 read from cache = the whole prompt.
+  usage: { inputTokens: 2648, outputTokens: 89, cachedInputTokens: 2048 },
+};
+
+describe('parseAnthropicResponse', () => {
+  it('reads text and tool_use blocks, stop reason and total input usage', () => {
+    expect(parseAnthropicResponse(toolUseMessage)).toEqual(expected);
+  });
+
+  it('reads the SDK-typed shape too, skipping thinking blocks', () => {
+    expect(parseAnthropicResponse(sdkShapedMessage)).toEqual(expected);
+  });
+
+  it.each([
+    ['end_turn', 'stop'],
+    ['stop_sequence', 'stop'],
+    ['pause_turn', 'stop'],
+    ['max_tokens', 'length'],
+    ['model_context_window_exceeded', 'length'],
+    ['tool_use', 'tool_calls'],
+    ['refusal', 'content_filter'],
+    [null, 'stop'],
+  ] as const)('maps stop_reason %s to %s', (stopReason, finishReason) => {
+    expect(parseAnthropicResponse({ ...toolUseMessage, stop_reason: stopReason }).finishReason).toBe(
+      finishReason,
+    );
+  });
+
+  it('handles usage without cache fields', () => {
+    const body = { ...toolUseMessage, usage: { input_tokens: 10, output_tokens: 3 } };
+    expect(parseAnthropicResponse(body).usage).toEqual({
+      inputTokens: 10,
+      outputTokens: 3,
+      cachedInputTokens: 0,
+    });
+  });
+
+  it('rejects a body without content as a 502 upstream error', () => {
+    for (const body of [null, [], { type: 'message' }, { content: 'text' }]) {
+      expect(() => parseAnthropicResponse(body)).toThrow(AppError);
+    }
+  });
+});

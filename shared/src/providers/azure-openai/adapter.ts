@@ -1,0 +1,18 @@
+/**
+ * Azure OpenAI speaks Chat Completions with Azure's URL and auth; bodies, responses and
+ * streams are OpenAI's (the stream's extra filter-result chunk is handled there).
+ */
+import type { ProviderAdapter } from '../../canonical/ports';
+import { createOpenAiCompatibleAdapter } from '../openai/adapter';
+import { azureOpenAiApi } from './api';
+
+/**
+ * `max_tokens` by default: older api-versions know only that name. Reasoning-model
+ * deployments reject it; their routes set `config.max_tokens_field: 'max_completion_tokens'`.
+ */
+export const azureOpenAiAdapter: ProviderAdapter = createOpenAiCompatibleAdapter({
+  type: 'azure_openai',
+  api: azureOpenAiApi,
+  maxTokensField: 'max_tokens',
+  sendModel: false,
+});

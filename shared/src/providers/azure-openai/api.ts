@@ -1,0 +1,35 @@
+/**
+ * Azure OpenAI: the deployment in the path picks the model, `api-version` is mandatory,
+ * and the key goes in `api-key` (not Authorization).
+ */
+import type { UpstreamTarget } from '../../canonical/ports';
+import { asRecord, asString, trimTrailingSlashes } from '../common/openai-anthropic-json';
+import type { ChatApi } from '../openai/api';
+
+export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+
+/** Resource endpoints are pasted with or without the `/openai` suffix. */
+function resourceUrl(baseUrl: string): string {
+  return trimTrailingSlashes(baseUrl).replace(/\/openai$/, '');
+}
+
+/**
+ * Deployment names are chosen by the Azure admin, not the model vendor: a per-model map
+ * (`config.deployments`), one fixed `config.deployment`, or else the model name itself.
+ */
+function deploymentFor(target: UpstreamTarget): string {
+  const mapped = asString(asRecord(target.config.deployments)?.[target.upstreamModel]);
+  return mapped || asString(target.config.deployment) || target.upstreamModel;
+}
+
+export const azureOpenAiApi: ChatApi = {
+  url: (target: UpstreamTarget) => {
+    const deployment = deploymentFor(target);
+    const apiVersion = asString(target.config.api_version) || AZURE_DEFAULT_API_VERSION;
+    return `${resourceUrl(target.baseUrl)}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(apiVersion)}`;
+  },
+  headers: (target: UpstreamTarget) => ({
+    'content-type': 'application/json',
+    'api-key': target.apiKey,
+  }),
+};

@@ -1,0 +1,17 @@
+/**
+ * Custom providers: the OpenAI adapter with a bring-your-own endpoint.
+ */
+import type { ProviderAdapter } from '../../canonical/ports';
+import { createOpenAiCompatibleAdapter } from '../openai/adapter';
+import { customApi } from './api';
+
+/**
+ * `max_tokens` by default: it is the name every OpenAI-compatible server knows; a route can
+ * switch to `max_completion_tokens` with `config.max_tokens_field`.
+ */
+export const customAdapter: ProviderAdapter = createOpenAiCompatibleAdapter({
+  type: 'custom',
+  api: customApi,
+  maxTokensField: 'max_tokens',
+  sendModel: true,
+});

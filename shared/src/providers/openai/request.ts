@@ -1,0 +1,73 @@
+/**
+ * Canonical request → Chat Completions body.
+ */
+import type { CanonicalRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical/types';
+import { applyParamMap, type ParamRule } from '../common/openai-anthropic-param-map';
+import { toOpenAiMessages } from './request-messages';
+import type { MaxTokensField, OpenAiResponseFormat, OpenAiTool, OpenAiToolChoice } from './types';
+
+export interface OpenAiBodyOptions {
+  model: string;
+  maxTokensField: MaxTokensField;
+  /** Azure selects the model by deployment in the URL and wants no `model` in the body. */
+  sendModel: boolean;
+}
+
+function toOpenAiTool(tool: ToolDefinition): OpenAiTool {
+  const fn: OpenAiTool['function'] = { name: tool.name, parameters: tool.parameters };
+  if (tool.description !== undefined) fn.description = tool.description;
+  return { type: 'function', function: fn };
+}
+
+function toOpenAiToolChoice(choice: ToolChoice): OpenAiToolChoice {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+}
+
+function toOpenAiResponseFormat(format: ResponseFormat): OpenAiResponseFormat {
+  if (format.type !== 'json_schema') return { type: format.type };
+  const schema: Extract<OpenAiResponseFormat, { type: 'json_schema' }>['json_schema'] = {
+    name: format.name,
+    schema: format.schema,
+  };
+  if (format.strict !== undefined) schema.strict = format.strict;
+  return { type: 'json_schema', json_schema: schema };
+}
+
+function scalarRules(maxTokensField: MaxTokensField): ReadonlyArray<ParamRule<CanonicalRequest>> {
+  return [
+    { from: 'maxTokens', to: maxTokensField },
+    { from: 'temperature', to: 'temperature' },
+    { from: 'topP', to: 'top_p' },
+    { from: 'stop', to: 'stop', transform: (stop) => (stop.length > 0 ? stop : undefined) },
+    { from: 'presencePenalty', to: 'presence_penalty' },
+    { from: 'frequencyPenalty', to: 'frequency_penalty' },
+    { from: 'seed', to: 'seed' },
+    { from: 'responseFormat', to: 'response_format', transform: toOpenAiResponseFormat },
+    { from: 'user', to: 'user' },
+  ];
+}
+
+/** OpenAI rejects `tool_choice` and `parallel_tool_calls` when no tools are sent. */
+const toolRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
+  { from: 'tools', to: 'tools', transform: (tools) => tools.map(toOpenAiTool) },
+  { from: 'toolChoice', to: 'tool_choice', transform: toOpenAiToolChoice },
+  { from: 'parallelToolCalls', to: 'parallel_tool_calls' },
+];
+
+/**
+ * `metadata` is not forwarded: OpenAI only accepts it together with `store: true`, which
+ * a gateway must not turn on for its callers.
+ */
+export function toOpenAiBody(request: CanonicalRequest, options: OpenAiBodyOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (options.sendModel) body.model = options.model;
+  body.messages = toOpenAiMessages(request);
+  Object.assign(body, applyParamMap(request, scalarRules(options.maxTokensField)));
+  if (request.tools && request.tools.length > 0) Object.assign(body, applyParamMap(request, toolRules));
+  if (request.stream) {
+    // Without include_usage the stream carries no token counts at all.
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}

@@ -1,0 +1,70 @@
+/**
+ * Chat Completions response body → canonical response.
+ */
+import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
+import { malformedUpstreamResponse } from '../common/openai-anthropic-errors';
+import { asArray, asNumber, asRecord, asString, type JsonObject } from '../common/openai-anthropic-json';
+
+const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  // The pre-tools name for the same thing; some compatible servers still send it.
+  function_call: 'tool_calls',
+  content_filter: 'content_filter',
+};
+
+/** Unknown or missing reasons read as a normal stop: the answer itself is complete. */
+export function mapOpenAiFinishReason(reason: string | undefined): FinishReason {
+  return (reason !== undefined && FINISH_REASONS[reason]) || 'stop';
+}
+
+/** prompt_tokens already includes cached tokens, so canonical inputTokens is the total. */
+export function parseOpenAiUsage(value: unknown): Usage {
+  const usage = asRecord(value);
+  const out: Usage = {
+    inputTokens: asNumber(usage?.prompt_tokens) ?? 0,
+    outputTokens: asNumber(usage?.completion_tokens) ?? 0,
+  };
+  const cached = asNumber(asRecord(usage?.prompt_tokens_details)?.cached_tokens);
+  if (cached !== undefined) out.cachedInputTokens = cached;
+  return out;
+}
+
+function toolCallOf(value: unknown): ToolCallPart | undefined {
+  const call = asRecord(value);
+  const fn = asRecord(call?.function);
+  if (!call || !fn) return undefined; // non-function (custom) tools are never offered upstream
+  return {
+    type: 'tool_call',
+    id: asString(call.id) ?? '',
+    name: asString(fn.name) ?? '',
+    arguments: asString(fn.arguments) ?? '',
+  };
+}
+
+function contentOf(message: JsonObject): Array<TextPart | ToolCallPart> {
+  const content: Array<TextPart | ToolCallPart> = [];
+  // A refusal is the model's answer in place of content; keep it visible to the caller.
+  const text = asString(message.content) || asString(message.refusal);
+  if (text) content.push({ type: 'text', text });
+  for (const value of asArray(message.tool_calls)) {
+    const call = toolCallOf(value);
+    if (call) content.push(call);
+  }
+  return content;
+}
+
+export function parseOpenAiResponse(body: unknown): CanonicalResponse {
+  const root = asRecord(body);
+  const choice = asRecord(asArray(root?.choices)[0]);
+  const message = asRecord(choice?.message);
+  if (!root || !choice || !message) throw malformedUpstreamResponse('no choices[0].message');
+  return {
+    id: asString(root.id) ?? '',
+    model: asString(root.model) ?? '',
+    content: contentOf(message),
+    finishReason: mapOpenAiFinishReason(asString(choice.finish_reason)),
+    usage: parseOpenAiUsage(root.usage),
+  };
+}
