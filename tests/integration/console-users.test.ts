@@ -302,6 +302,7 @@ describe('tokens issued before a role change', () => {
   it('lose admin access at once when the user is demoted, and all access when deactivated', async () => {
     // The race test above leaves either root or second as the only admin.
     const [survivor] = await h.deps.db.select().from(users).where(eq(users.role, 'admin'));
+    if (!survivor) throw new Error('the race test must leave one admin');
     const password = survivor.email === admin.email ? admin.password : 'second-password-1';
     const adminToken = (await login(survivor.email, password)).body.access_token as string;
     const email = `demoted-${Date.now()}@example.com`;
