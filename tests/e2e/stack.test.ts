@@ -1,14 +1,21 @@
 // SPEC: Setup, Authentication, Console health, gateway health — over HTTP against the stack
 // started as `npm start` starts it, with real Postgres, Redis and ClickHouse.
 import { describe, expect, inject, it } from 'vitest';
+import { walkConsoleJourney } from '../helpers/console-journey';
 import { walkFirstRun } from '../helpers/first-run';
 import { http } from '../helpers/http';
 
 const { gatewayUrl, consoleUrl } = inject('stack');
 
 describe('the running stack (real stores)', () => {
+  let adminToken = '';
   it('walks the first run: setup, login, me, gateway readiness, JWT on the gateway', async () => {
-    await walkFirstRun(consoleUrl, gatewayUrl);
+    adminToken = (await walkFirstRun(consoleUrl, gatewayUrl)).accessToken;
+  });
+
+  it('manages provider, model, key lifecycle and settings, all found in the audit search', async () => {
+    expect(adminToken, 'needs the first run above').not.toBe('');
+    await walkConsoleJourney(consoleUrl, gatewayUrl, adminToken);
   });
 
   it('reports every store healthy on the console, ClickHouse included', async () => {
