@@ -1,0 +1,212 @@
+// DESIGN: Stores (Lua with EVALSHA, SHA checked against SCRIPT LOAD) and Gateway hot path › Admit;
+// SPEC: Limits 5 (route caps: RPM and TPM per route over a sliding minute), Errors (Retry-After).
+// Real Redis (integration database 1) through the real @upstash/redis client and the dev sidecar.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from '@upstash/redis';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createRouteCaps, routeCapKeys } from '../../shared/src/limits/route-caps';
+import {
+  createSlidingWindowLimiter,
+  type SlidingWindowLimit,
+  type SlidingWindowLimiter,
+} from '../../shared/src/limits/sliding-window';
+import { ADD_SCRIPT, CHECK_SCRIPT } from '../../shared/src/limits/sliding-window-scripts';
+import { createUpstash } from '../../shared/src/stores/upstash';
+
+/** A bucket boundary for 1-second buckets; tests pass time explicitly. */
+const T = 1_800_000_000_000;
+
+let redis: Redis;
+let limiter: SlidingWindowLimiter;
+
+/** Keys of one test only: tests share database 1 with the rest of the run. */
+const prefix = () => `it:sw:${randomUUID()}`;
+
+function upstash(): Redis {
+  const env = inject('sidecarEnv');
+  return createUpstash({
+    url: env.UPSTASH_REDIS_REST_URL,
+    token: env.UPSTASH_REDIS_REST_TOKEN,
+    timeoutMs: 5000,
+  });
+}
+
+/** The hash as stored: bucket index → count. */
+async function buckets(key: string): Promise<Record<string, number>> {
+  return (await redis.hgetall<Record<string, number>>(key)) ?? {};
+}
+
+function perMinute(key: string, limit: number, label = 'requests/1m'): SlidingWindowLimit {
+  return { label, key, windowMs: 60_000, bucketMs: 1000, limit, cost: 1 };
+}
+
+beforeAll(() => {
+  redis = upstash();
+  limiter = createSlidingWindowLimiter(redis);
+});
+
+describe('sliding-window scripts', () => {
+  it.each([
+    CHECK_SCRIPT,
+    ADD_SCRIPT,
+  ])('$name: the stored SHA-1 is what SCRIPT LOAD returns', async (script) => {
+    expect(await redis.scriptLoad(script.source)).toBe(script.sha1);
+  });
+});
+
+describe('sliding-window limiter on real Redis', () => {
+  it('counts the request only when every limit passes', async () => {
+    const p = prefix();
+    const limits = [perMinute(`${p}:a`, 5, 'a'), perMinute(`${p}:b`, 1, 'b')];
+    expect(await limiter.check(limits, T)).toEqual({
+      allowed: true,
+      states: [
+        { label: 'a', used: 1, limit: 5, resetMs: 60_000 },
+        { label: 'b', used: 1, limit: 1, resetMs: 60_000 },
+      ],
+    });
+    const refused = await limiter.check(limits, T + 2000);
+    expect(refused).toEqual({
+      allowed: false,
+      refusedBy: 'b',
+      retryAfterSeconds: 58,
+      states: [
+        { label: 'a', used: 1, limit: 5, resetMs: 58_000 },
+        { label: 'b', used: 1, limit: 1, resetMs: 58_000 },
+      ],
+    });
+    expect(await buckets(`${p}:a`)).toEqual({ [T / 1000]: 1 });
+    expect(await buckets(`${p}:b`)).toEqual({ [T / 1000]: 1 });
+  });
+
+  it('is exact at the window edge: 3/min, the 4th waits for the first bucket to leave', async () => {
+    const key = `${prefix()}:req`;
+    const limits = [perMinute(key, 3)];
+    for (const at of [T, T + 10_000, T + 20_000])
+      expect((await limiter.check(limits, at)).allowed).toBe(true);
+    expect(await limiter.check(limits, T + 30_500)).toMatchObject({
+      allowed: false,
+      refusedBy: 'requests/1m',
+      retryAfterSeconds: 30, // 29.5 s until bucket T leaves at T + 60 s
+      states: [{ used: 3, limit: 3, resetMs: 49_500 }],
+    });
+    expect(await limiter.check(limits, T + 59_999)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    expect(await limiter.check(limits, T + 60_000)).toMatchObject({ allowed: true, states: [{ used: 3 }] });
+    // The write dropped the bucket that left the window and refreshed the expiry.
+    expect(Object.keys(await buckets(key)).sort()).toEqual(
+      [T / 1000 + 10, T / 1000 + 20, T / 1000 + 60].map(String),
+    );
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeLessThanOrEqual(61_000);
+    expect(await limiter.check(limits, T + 60_001)).toMatchObject({ allowed: false, retryAfterSeconds: 10 });
+  });
+
+  it('a checked-only limit refuses once used ≥ limit, and frees when enough usage leaves', async () => {
+    const key = `${prefix()}:tok`;
+    const tokens: SlidingWindowLimit = {
+      label: 'tokens/1m',
+      key,
+      windowMs: 60_000,
+      bucketMs: 1000,
+      limit: 100,
+      cost: 0,
+    };
+    await limiter.add([{ key, windowMs: 60_000, bucketMs: 1000, amount: 60 }], T);
+    await limiter.add([{ key, windowMs: 60_000, bucketMs: 1000, amount: 40.2 }], T + 5000); // rounds up to 41
+    expect(await buckets(key)).toEqual({ [T / 1000]: 60, [T / 1000 + 5]: 41 });
+    expect(await limiter.check([tokens], T + 6000)).toEqual({
+      allowed: false,
+      refusedBy: 'tokens/1m',
+      retryAfterSeconds: 54, // 101 → 41 < 100 once bucket T leaves
+      states: [{ label: 'tokens/1m', used: 101, limit: 100, resetMs: 59_000 }],
+    });
+    expect(await limiter.check([tokens], T + 60_000)).toMatchObject({
+      allowed: true,
+      states: [{ used: 41 }],
+    });
+    expect(await buckets(key)).toEqual({ [T / 1000]: 60, [T / 1000 + 5]: 41 }); // cost 0: nothing written
+  });
+
+  it('add drops fields that left the window once the hash outgrows it', async () => {
+    const key = `${prefix()}:add`;
+    const entry = { key, windowMs: 3000, bucketMs: 1000, amount: 1 };
+    for (const at of [T, T + 1000, T + 2000]) await limiter.add([entry], at);
+    expect(Object.keys(await buckets(key))).toHaveLength(3);
+    await limiter.add([entry, { ...entry, key: `${key}:other`, amount: 0 }], T + 3000);
+    expect(await buckets(key)).toEqual({ [T / 1000 + 1]: 1, [T / 1000 + 2]: 1, [T / 1000 + 3]: 1 });
+    expect(await redis.exists(`${key}:other`)).toBe(0);
+  });
+
+  it('states decode to numbers through the Upstash client (integer-only replies)', async () => {
+    const key = `${prefix()}:n`;
+    const result = await limiter.check([perMinute(key, 1_000_000)], T + 999);
+    expect(result).toEqual({
+      allowed: true,
+      states: [{ label: 'requests/1m', used: 1, limit: 1_000_000, resetMs: 59_001 }],
+    });
+  });
+});
+
+describe('route caps on real Redis', () => {
+  it('a route with both caps null touches no Redis key', async () => {
+    const keyPrefix = prefix();
+    const caps = createRouteCaps(limiter, { keyPrefix });
+    for (let i = 0; i < 5; i++) {
+      expect(await caps.admit({ routeId: 'r1', rpmCap: null, tpmCap: null }, T + i)).toEqual({ ok: true });
+    }
+    const { req, tok } = routeCapKeys('r1', keyPrefix);
+    expect(await redis.exists(req, tok)).toBe(0);
+    expect(await redis.keys(`${keyPrefix}*`)).toEqual([]);
+  });
+
+  it('RPM cap: refuses with route:requests/1m once the minute is full', async () => {
+    const caps = createRouteCaps(limiter, { keyPrefix: prefix() });
+    const route = { routeId: 'r-rpm', rpmCap: 2, tpmCap: null };
+    expect(await caps.admit(route, T)).toEqual({ ok: true });
+    expect(await caps.admit(route, T + 15_000)).toEqual({ ok: true });
+    expect(await caps.admit(route, T + 20_000)).toEqual({
+      ok: false,
+      label: 'route:requests/1m',
+      retryAfterSeconds: 40,
+    });
+  });
+
+  it('TPM cap: tokens added after responses refuse the next admit with route:tokens/1m', async () => {
+    const keyPrefix = prefix();
+    const caps = createRouteCaps(limiter, { keyPrefix });
+    const route = { routeId: 'r-tpm', rpmCap: 100, tpmCap: 1000 };
+    expect(await caps.admit(route, T)).toEqual({ ok: true });
+    await caps.addTokens(route.routeId, 999, T + 1000);
+    expect(await caps.admit(route, T + 2000)).toEqual({ ok: true }); // 999 < 1000
+    await caps.addTokens(route.routeId, 1, T + 3000);
+    expect(await caps.admit(route, T + 4000)).toEqual({
+      ok: false,
+      label: 'route:tokens/1m',
+      retryAfterSeconds: 57, // the 999 tokens leave at T + 61 s
+    });
+    const { req, tok } = routeCapKeys(route.routeId, keyPrefix);
+    const requests = Object.values(await buckets(req)).reduce((a, b) => a + b, 0);
+    expect(requests).toBe(2); // the refused admit counted nothing
+    expect(await buckets(tok)).toEqual({ [T / 1000 + 1]: 999, [T / 1000 + 3]: 1 });
+    expect(await caps.admit(route, T + 61_000)).toEqual({ ok: true });
+  });
+
+  it('50 parallel admits against an RPM cap of 10 admit exactly 10', async () => {
+    const keyPrefix = prefix();
+    // Several clients, so the admits arrive over separate HTTP requests as well as pipelines.
+    const clients = Array.from({ length: 5 }, () =>
+      createRouteCaps(createSlidingWindowLimiter(upstash()), { keyPrefix }),
+    );
+    const route = { routeId: 'r-burst', rpmCap: 10, tpmCap: 5000 };
+    const decisions = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => clients[i % clients.length]!.admit(route, T + (i % 7) * 100)),
+    );
+    expect(decisions.filter((d) => d.ok)).toHaveLength(10);
+    for (const d of decisions.filter((d) => !d.ok)) {
+      expect(d).toEqual({ ok: false, label: 'route:requests/1m', retryAfterSeconds: 60 });
+    }
+    const stored = Object.values(await buckets(routeCapKeys(route.routeId, keyPrefix).req));
+    expect(stored.reduce((a, b) => a + b, 0)).toBe(10);
+  });
+});
