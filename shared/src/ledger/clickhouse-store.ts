@@ -1,0 +1,261 @@
+import type { ClickHouseClient } from '@clickhouse/client-web';
+import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
+import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
+import type { RequestLogEndpoint, RequestLogRecord } from './record';
+
+export const REQUEST_LOG_TABLE = 'request_logs';
+
+/**
+ * The request log in ClickHouse (18.16-compatible). DateTime holds whole seconds on 18.16 (no
+ * DateTime64), so created_at_ms keeps the exact instant and orders rows; there are no booleans,
+ * so flags are UInt8. Token counts are Int64, which come back as JSON strings.
+ */
+export function requestLogTableDdl(database: string): ChSql {
+  return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, REQUEST_LOG_TABLE)} (
+    id String,
+    created_at DateTime('UTC'),
+    created_at_ms UInt64,
+    user_id Nullable(String),
+    api_key_id Nullable(String),
+    endpoint String,
+    model String,
+    provider Nullable(String),
+    provider_type Nullable(String),
+    upstream_model Nullable(String),
+    route_id Nullable(String),
+    stream UInt8,
+    status_code UInt16,
+    error_type Nullable(String),
+    error_message Nullable(String),
+    prompt_tokens Int64,
+    completion_tokens Int64,
+    cached_tokens Int64,
+    total_tokens Int64,
+    weighted_tokens Int64,
+    cost_usd Nullable(Float64),
+    unpriced UInt8,
+    latency_ms UInt32,
+    upstream_latency_ms Nullable(UInt32),
+    cache_hit UInt8,
+    attempts UInt32,
+    client_aborted UInt8
+  ) ENGINE = MergeTree() PARTITION BY toYYYYMM(created_at) ORDER BY (created_at, id)`;
+}
+
+/** Creates `<database>.request_logs` if it is missing. The database must exist. */
+export async function ensureRequestLogTable(client: ClickHouseClient, database: string): Promise<void> {
+  await client.command({ query: requestLogTableDdl(database).sql });
+}
+
+/** A row as JSONEachRow carries it to 18.16 (insert). */
+export interface RequestLogRow {
+  id: string;
+  /** Unix seconds: what JSONEachRow accepts for DateTime on 18.16. */
+  created_at: number;
+  created_at_ms: number;
+  user_id: string | null;
+  api_key_id: string | null;
+  endpoint: string;
+  model: string;
+  provider: string | null;
+  provider_type: string | null;
+  upstream_model: string | null;
+  route_id: string | null;
+  stream: 0 | 1;
+  status_code: number;
+  error_type: string | null;
+  error_message: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  total_tokens: number;
+  weighted_tokens: number;
+  cost_usd: number | null;
+  unpriced: 0 | 1;
+  latency_ms: number;
+  upstream_latency_ms: number | null;
+  cache_hit: 0 | 1;
+  attempts: number;
+  client_aborted: 0 | 1;
+}
+
+/** A row as 18.16 returns it (select): 64-bit integers are JSON strings. */
+export type SelectedRequestLogRow = Omit<
+  RequestLogRow,
+  | 'created_at'
+  | 'created_at_ms'
+  | 'prompt_tokens'
+  | 'completion_tokens'
+  | 'cached_tokens'
+  | 'total_tokens'
+  | 'weighted_tokens'
+  | 'stream'
+  | 'unpriced'
+  | 'cache_hit'
+  | 'client_aborted'
+> & {
+  created_at_ms: string | number;
+  prompt_tokens: string | number;
+  completion_tokens: string | number;
+  cached_tokens: string | number;
+  total_tokens: string | number;
+  weighted_tokens: string | number;
+  stream: number;
+  unpriced: number;
+  cache_hit: number;
+  client_aborted: number;
+};
+
+// DateTime is unsigned seconds; 18.16 maps instants outside 1970..2105 to the zero date.
+const DATETIME_END_MS = Date.UTC(2106, 0, 1);
+
+export function toRequestLogRow(record: RequestLogRecord): RequestLogRow {
+  const ms = record.createdAt.getTime();
+  if (!(ms >= 0 && ms < DATETIME_END_MS)) {
+    throw new RangeError(`request log ${record.id}: createdAt is outside 1970-01-01..2105-12-31`);
+  }
+  return {
+    id: record.id,
+    created_at: Math.floor(ms / 1000),
+    created_at_ms: ms,
+    user_id: record.userId,
+    api_key_id: record.apiKeyId,
+    endpoint: record.endpoint,
+    model: record.model,
+    provider: record.provider,
+    provider_type: record.providerType,
+    upstream_model: record.upstreamModel,
+    route_id: record.routeId,
+    stream: flag(record.stream),
+    status_code: record.statusCode,
+    error_type: record.errorType,
+    error_message: record.errorMessage,
+    prompt_tokens: record.promptTokens,
+    completion_tokens: record.completionTokens,
+    cached_tokens: record.cachedTokens,
+    total_tokens: record.totalTokens,
+    weighted_tokens: record.weightedTokens,
+    cost_usd: record.costUsd,
+    unpriced: flag(record.unpriced),
+    latency_ms: record.latencyMs,
+    upstream_latency_ms: record.upstreamLatencyMs,
+    cache_hit: flag(record.cacheHit),
+    attempts: record.attempts,
+    client_aborted: flag(record.clientAborted),
+  };
+}
+
+export function fromRequestLogRow(row: SelectedRequestLogRow): RequestLogRecord {
+  return {
+    id: row.id,
+    createdAt: new Date(Number(row.created_at_ms)),
+    userId: row.user_id,
+    apiKeyId: row.api_key_id,
+    endpoint: row.endpoint as RequestLogEndpoint,
+    model: row.model,
+    provider: row.provider,
+    providerType: row.provider_type,
+    upstreamModel: row.upstream_model,
+    routeId: row.route_id,
+    stream: row.stream === 1,
+    statusCode: row.status_code,
+    errorType: row.error_type,
+    errorMessage: row.error_message,
+    promptTokens: Number(row.prompt_tokens),
+    completionTokens: Number(row.completion_tokens),
+    cachedTokens: Number(row.cached_tokens),
+    totalTokens: Number(row.total_tokens),
+    weightedTokens: Number(row.weighted_tokens),
+    costUsd: row.cost_usd,
+    unpriced: row.unpriced === 1,
+    latencyMs: row.latency_ms,
+    upstreamLatencyMs: row.upstream_latency_ms,
+    cacheHit: row.cache_hit === 1,
+    attempts: row.attempts,
+    clientAborted: row.client_aborted === 1,
+  };
+}
+
+/** The columns list() reads: all but created_at, whose seconds created_at_ms holds exactly. */
+const SELECTED_COLUMNS: readonly (keyof SelectedRequestLogRow)[] = [
+  'id',
+  'created_at_ms',
+  'user_id',
+  'api_key_id',
+  'endpoint',
+  'model',
+  'provider',
+  'provider_type',
+  'upstream_model',
+  'route_id',
+  'stream',
+  'status_code',
+  'error_type',
+  'error_message',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'total_tokens',
+  'weighted_tokens',
+  'cost_usd',
+  'unpriced',
+  'latency_ms',
+  'upstream_latency_ms',
+  'cache_hit',
+  'attempts',
+  'client_aborted',
+];
+
+export interface ClickHouseRequestLogStoreOptions {
+  database: string;
+  /** Creates the database; it runs before the table is created (see ensureClickHouseDatabase). */
+  ensureDatabase?: () => Promise<void>;
+}
+
+/**
+ * The request log in ClickHouse. The table is created on first use (once; again after a failed
+ * attempt). Every name is qualified with the database, so one client can serve several.
+ */
+export function createClickHouseRequestLogStore(
+  client: ClickHouseClient,
+  options: ClickHouseRequestLogStoreOptions,
+): RequestLogStore {
+  const table = chIdent(options.database, REQUEST_LOG_TABLE);
+  const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));
+  let ready: Promise<void> | null = null;
+  const ensureTable = () => {
+    ready ??= (async () => {
+      await options.ensureDatabase?.();
+      await ensureRequestLogTable(client, options.database);
+    })().catch((error: unknown) => {
+      ready = null;
+      throw error;
+    });
+    return ready;
+  };
+  return {
+    async insert(records) {
+      if (records.length === 0) return;
+      const values = records.map(toRequestLogRow);
+      await ensureTable();
+      await client.insert({ table: table.sql, values, format: CLICKHOUSE_ROW_FORMAT });
+    },
+    async list(filter: RequestLogFilter = {}) {
+      const { limit, offset } = requestLogPage(filter);
+      await ensureTable();
+      const where = filter.apiKeyId === undefined ? chSql`` : chSql`WHERE api_key_id = ${filter.apiKeyId}`;
+      const result = await client.query({
+        query: chSql`SELECT ${columns} FROM ${table} ${where}
+          ORDER BY created_at_ms DESC, id DESC LIMIT ${offset}, ${limit}`.sql,
+        format: CLICKHOUSE_ROW_FORMAT,
+      });
+      const rows = await result.json<SelectedRequestLogRow>();
+      return rows.map(fromRequestLogRow);
+    },
+  };
+}
+
+function flag(value: boolean): 0 | 1 {
+  return value ? 1 : 0;
+}

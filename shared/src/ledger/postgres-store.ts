@@ -1,0 +1,65 @@
+import { desc, eq } from 'drizzle-orm';
+import { requestLogs } from '../db/schema';
+import type { Db } from '../db/types';
+import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
+import type { RequestLogRecord } from './record';
+
+/** Postgres allows 65,535 bind parameters per statement; 26 columns per row stay well below. */
+const ROWS_PER_STATEMENT = 1_000;
+
+/**
+ * The request log in Postgres (`request_logs`), for deployments without ClickHouse. One
+ * statement per batch of rows, so it runs on the Neon HTTP driver as well as on a Pool.
+ */
+export function createPostgresRequestLogStore(db: Db): RequestLogStore {
+  return {
+    async insert(records) {
+      for (let start = 0; start < records.length; start += ROWS_PER_STATEMENT) {
+        await db.insert(requestLogs).values(records.slice(start, start + ROWS_PER_STATEMENT).map(toRow));
+      }
+    },
+    async list(filter: RequestLogFilter = {}) {
+      const { limit, offset } = requestLogPage(filter);
+      const rows = await db
+        .select()
+        .from(requestLogs)
+        .where(filter.apiKeyId === undefined ? undefined : eq(requestLogs.apiKeyId, filter.apiKeyId))
+        .orderBy(desc(requestLogs.createdAt), desc(requestLogs.id))
+        .limit(limit)
+        .offset(offset);
+      return rows.map(toRow);
+    },
+  };
+}
+
+/** Copies exactly the record's fields (the table's columns have the same names). */
+function toRow(record: RequestLogRecord): RequestLogRecord {
+  return {
+    id: record.id,
+    createdAt: record.createdAt,
+    userId: record.userId,
+    apiKeyId: record.apiKeyId,
+    endpoint: record.endpoint,
+    model: record.model,
+    provider: record.provider,
+    providerType: record.providerType,
+    upstreamModel: record.upstreamModel,
+    routeId: record.routeId,
+    stream: record.stream,
+    statusCode: record.statusCode,
+    errorType: record.errorType,
+    errorMessage: record.errorMessage,
+    promptTokens: record.promptTokens,
+    completionTokens: record.completionTokens,
+    cachedTokens: record.cachedTokens,
+    totalTokens: record.totalTokens,
+    weightedTokens: record.weightedTokens,
+    costUsd: record.costUsd,
+    unpriced: record.unpriced,
+    latencyMs: record.latencyMs,
+    upstreamLatencyMs: record.upstreamLatencyMs,
+    cacheHit: record.cacheHit,
+    attempts: record.attempts,
+    clientAborted: record.clientAborted,
+  };
+}
