@@ -1,0 +1,198 @@
+/**
+ * Amazon Bedrock Runtime Converse (`/model/{modelId}/converse`) and ConverseStream
+ * (`/model/{modelId}/converse-stream`, binary `application/vnd.amazon.eventstream` frames),
+ * SigV4-authenticated. Errors are `{message}` bodies named by `x-amzn-ErrorType`; bad
+ * credentials get AWS's 403s (UnrecognizedClientException, InvalidSignatureException, …).
+ */
+import { randomUUID } from 'node:crypto';
+import { encodeEventStreamJson } from '../../shared/src/providers/common/eventstream-encoder';
+import {
+  type Answer,
+  answer,
+  argumentFragments,
+  asArray,
+  asRecord,
+  asString,
+  type Conversation,
+  fakeId,
+  isRecord,
+  type JsonObject,
+  wordDeltas,
+} from './behaviour';
+import {
+  type ErrorKind,
+  type FakeContext,
+  runScenario,
+  sendAnswer,
+  sendError,
+  type VendorError,
+  writeStream,
+} from './context';
+import { verifySigV4 } from './sigv4';
+
+/** The AWS credential the fake accepts, and the region it lives in. */
+export const FAKE_BEDROCK_CREDENTIALS = {
+  accessKeyId: 'AKIAFAKEUPSTREAM0001',
+  secretAccessKey: 'fakeUpstreamSecret/0123456789+abcdefghijk',
+  region: 'us-east-1',
+} as const;
+
+const EXCEPTIONS: Readonly<Record<ErrorKind, [name: string, message: string]>> = {
+  auth: ['AccessDeniedException', 'You do not have access to the model with the specified model ID.'],
+  invalid: ['ValidationException', 'The provided request is not valid.'],
+  rate_limit: ['ThrottlingException', 'Too many requests, please wait before trying again.'],
+  unavailable: ['ServiceUnavailableException', 'Service is temporarily unavailable. Please try again later.'],
+  not_found: ['ResourceNotFoundException', 'The requested resource could not be found.'],
+  server: ['InternalServerException', 'The server encountered an internal error.'],
+};
+
+function awsError(status: number, exception: string, message: string): VendorError {
+  return {
+    status,
+    body: { message },
+    headers: {
+      'x-amzn-errortype': `${exception}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+      'x-amzn-requestid': randomUUID(),
+    },
+  };
+}
+
+/** Scenario failures: the exception Bedrock uses for that status, with its usual wording. */
+export function bedrockError(status: number, kind: ErrorKind, message: string): VendorError {
+  const [exception, usual] = EXCEPTIONS[kind];
+  return awsError(status, exception, kind === 'invalid' ? message : `${usual} (${message})`);
+}
+
+export function converseConversation(body: JsonObject): Conversation {
+  const texts = asArray(body.system).flatMap((block) => asString(asRecord(block)?.text) ?? []);
+  let last: Conversation['last'];
+  for (const value of asArray(body.messages)) {
+    const message = asRecord(value) ?? {};
+    const blocks = asArray(message.content).map((block) => asRecord(block) ?? {});
+    const text = blocks.flatMap((block) => asString(block.text) ?? []).join(' ');
+    const results = blocks
+      .map((block) => asRecord(block.toolResult))
+      .filter((result) => result !== undefined);
+    const resultText = results
+      .flatMap((result) => asArray(result.content).flatMap((item) => asString(asRecord(item)?.text) ?? []))
+      .join(' ');
+    texts.push(text, resultText);
+    if (message.role !== 'user') continue;
+    last = results.length > 0 ? { kind: 'tool_result', text: resultText } : { kind: 'text', text };
+  }
+  const tools = asArray(asRecord(body.toolConfig)?.tools).flatMap(
+    (tool) => asString(asRecord(asRecord(tool)?.toolSpec)?.name) ?? [],
+  );
+  return { texts, last, tools };
+}
+
+/** The ValidationExceptions Converse raises for conversations an adapter might build. */
+function validate(body: JsonObject): string | undefined {
+  const messages = asArray(body.messages).map((message) => asRecord(message) ?? {});
+  if (messages.length === 0)
+    return "1 validation error detected: Value at 'messages' failed to satisfy constraint";
+  if (messages[0]?.role !== 'user') return 'A conversation must start with a user message.';
+  for (const [i, message] of messages.entries()) {
+    if (i > 0 && message.role === messages[i - 1]?.role) {
+      return 'A conversation must alternate between user and assistant roles.';
+    }
+    for (const [j, block] of asArray(message.content).entries()) {
+      const record = asRecord(block) ?? {};
+      if (typeof record.text === 'string' && record.text.trim() === '') {
+        return `The text field in the ContentBlock object at messages.${i}.content.${j} is blank.`;
+      }
+      if ((record.toolUse || record.toolResult) && !isRecord(body.toolConfig)) {
+        return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
+      }
+    }
+  }
+  return undefined;
+}
+
+const stopReason = (result: Answer): string => (result.kind === 'tool' ? 'tool_use' : 'end_turn');
+
+function converseUsage(result: Answer): JsonObject {
+  const { inputTokens, outputTokens } = result;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+function converseResponse(result: Answer): JsonObject {
+  const block =
+    result.kind === 'text'
+      ? { text: result.text }
+      : {
+          toolUse: { input: JSON.parse(result.arguments), name: result.name, toolUseId: fakeId('tooluse_') },
+        };
+  return {
+    metrics: { latencyMs: 42 },
+    output: { message: { content: [block], role: 'assistant' } },
+    stopReason: stopReason(result),
+    usage: converseUsage(result),
+  };
+}
+
+const PADDING = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** The events of one answer; each carries Bedrock's `p` padding field, as the real ones do. */
+function streamEvents(result: Answer): Array<[string, JsonObject]> {
+  const at = { contentBlockIndex: 0 };
+  const block: Array<[string, JsonObject]> =
+    result.kind === 'text'
+      ? wordDeltas(result.text).map((text) => ['contentBlockDelta', { ...at, delta: { text } }])
+      : [
+          [
+            'contentBlockStart',
+            { ...at, start: { toolUse: { name: result.name, toolUseId: fakeId('tooluse_') } } },
+          ],
+          ...argumentFragments(result.arguments).map((input): [string, JsonObject] => [
+            'contentBlockDelta',
+            { ...at, delta: { toolUse: { input } } },
+          ]),
+        ];
+  return [
+    ['messageStart', { role: 'assistant' }],
+    ...block,
+    ['contentBlockStop', at],
+    ['messageStop', { stopReason: stopReason(result) }],
+    ['metadata', { metrics: { latencyMs: 42 }, usage: converseUsage(result) }],
+  ];
+}
+
+function streamFrames(result: Answer): Uint8Array[] {
+  return streamEvents(result).map(([eventType, body], n) =>
+    encodeEventStreamJson({
+      messageType: 'event',
+      eventType,
+      body: { ...body, p: PADDING.slice(0, 5 + ((n * 7) % 50)) },
+    }),
+  );
+}
+
+/** `bedrock`: POST `/bedrock/model/{modelId}/converse` and `/converse-stream`. */
+export async function handleBedrock(ctx: FakeContext): Promise<void> {
+  const route = /^\/bedrock\/model\/([^/]+)\/(converse|converse-stream)$/.exec(ctx.rawPath);
+  if (!route || ctx.req.method !== 'POST') {
+    return sendError(ctx, awsError(404, 'UnknownOperationException', 'Unknown operation'));
+  }
+  const { accessKeyId, secretAccessKey, region } = FAKE_BEDROCK_CREDENTIALS;
+  const request = {
+    method: ctx.req.method,
+    rawPath: ctx.rawPath,
+    query: ctx.query,
+    headers: ctx.headers,
+    rawBody: ctx.rawBody,
+  };
+  const denied = verifySigV4(request, { accessKeyId, secretAccessKey, region, service: 'bedrock' });
+  if (denied) return sendError(ctx, awsError(denied.status, denied.exception, denied.message));
+  const body = isRecord(ctx.body) ? ctx.body : undefined;
+  const invalid = body ? validate(body) : 'The request body is not valid JSON.';
+  if (!body || invalid !== undefined)
+    return sendError(ctx, awsError(400, 'ValidationException', invalid ?? ''));
+  const scenario = await runScenario(ctx, decodeURIComponent(route[1] ?? ''), bedrockError);
+  if (!scenario) return;
+  const result = answer(converseConversation(body));
+  const requestId = { 'x-amzn-requestid': randomUUID() };
+  if (route[2] === 'converse') return sendAnswer(ctx, converseResponse(result), scenario, requestId);
+  const headers = { 'content-type': 'application/vnd.amazon.eventstream', ...requestId };
+  await writeStream(ctx, headers, streamFrames(result), { cut: scenario.cut });
+}

@@ -1,0 +1,113 @@
+/**
+ * The deterministic "model" behind every fake upstream. Each vendor module reduces its
+ * request body to a `Conversation`; the answer, its token counts and the failure scenario
+ * depend only on that and the model name, so tests can predict them exactly.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asRecord(value: unknown): JsonObject | undefined {
+  return isRecord(value) ? value : undefined;
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function asString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** What the fake model reads from a request, whatever the vendor's format. */
+export interface Conversation {
+  /** Every text the request carries (system, messages, tool results): the input token count. */
+  texts: string[];
+  /** The final user turn: what the user said, or what a tool answered. */
+  last: { kind: 'text' | 'tool_result'; text: string } | undefined;
+  /** Declared tool names, in order. */
+  tools: string[];
+}
+
+export type Answer =
+  | { kind: 'text'; text: string; inputTokens: number; outputTokens: number }
+  | { kind: 'tool'; name: string; arguments: string; inputTokens: number; outputTokens: number };
+
+/** Output tokens reported for a tool call, whatever its arguments. */
+export const TOOL_CALL_OUTPUT_TOKENS = 5;
+
+export function countWords(texts: readonly string[]): number {
+  let n = 0;
+  for (const text of texts) n += text.split(/\s+/).filter((word) => word !== '').length;
+  return n;
+}
+
+/**
+ * `echo: <last user text>`, or `tool said: <tool result>` after a tool result; with tools
+ * declared (and no tool result to read) one call to the first tool instead.
+ */
+export function answer(conversation: Conversation): Answer {
+  const inputTokens = Math.max(1, countWords(conversation.texts));
+  const last = conversation.last ?? { kind: 'text', text: '' };
+  const firstTool = conversation.tools[0];
+  if (firstTool !== undefined && last.kind === 'text') {
+    const args = JSON.stringify({ query: last.text });
+    return {
+      kind: 'tool',
+      name: firstTool,
+      arguments: args,
+      inputTokens,
+      outputTokens: TOOL_CALL_OUTPUT_TOKENS,
+    };
+  }
+  const text = last.kind === 'tool_result' ? `tool said: ${last.text}` : `echo: ${last.text}`;
+  return { kind: 'text', text, inputTokens, outputTokens: countWords([text]) };
+}
+
+/** Text as streamed word by word: `["echo:", " héllo", " wörld"]` (joins back exactly). */
+export function wordDeltas(text: string): string[] {
+  const parts = text.match(/\s*\S+\s*$|\s*\S+/g) ?? [];
+  return parts.length > 0 ? parts : [text];
+}
+
+/** JSON arguments cut into at least three fragments (never inside a UTF-16 surrogate pair). */
+export function argumentFragments(json: string, minimum = 3): string[] {
+  const chars = Array.from(json);
+  const count = Math.max(minimum, Math.ceil(chars.length / 8));
+  const size = Math.max(1, Math.ceil(chars.length / count));
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  while (out.length < minimum) out.push('');
+  return out;
+}
+
+/** Failure and timing behaviour chosen by the upstream model name. */
+export interface Scenario {
+  /** `fail-503`, `fail-429`, `fail-400`, … anywhere in the model name. */
+  failStatus?: number;
+  /** `slow-<ms>`: wait that long before answering. */
+  slowMs?: number;
+  /** `cut-stream`: start answering, then destroy the socket. */
+  cut: boolean;
+}
+
+export function scenarioOf(model: string): Scenario {
+  const fail = /fail-(\d{3})/.exec(model)?.[1];
+  const slow = /slow-(\d+)/.exec(model)?.[1];
+  const scenario: Scenario = { cut: model.includes('cut-stream') };
+  if (fail !== undefined) scenario.failStatus = Number(fail);
+  if (slow !== undefined) scenario.slowMs = Number(slow);
+  return scenario;
+}
+
+let counter = 0;
+
+/** Unique, readable ids: `prefix` + a zero-padded counter + a fixed tail of `length` chars. */
+export function fakeId(prefix: string, length = 24): string {
+  counter += 1;
+  const digits = String(counter).padStart(6, '0');
+  return `${prefix}${'fake'.padEnd(length - digits.length, 'x')}${digits}`;
+}

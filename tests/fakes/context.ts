@@ -1,0 +1,176 @@
+/**
+ * Per-request plumbing shared by the vendor fakes: the request context, JSON answers,
+ * failure scenarios, and streams written the awkward way real networks deliver them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Scenario, scenarioOf } from './behaviour';
+
+export type Vendor = 'openai' | 'azure' | 'custom' | 'anthropic' | 'google' | 'bedrock';
+
+export interface FakeContext {
+  vendor: Vendor;
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The path exactly as sent (still percent-encoded), without the query. */
+  rawPath: string;
+  query: URLSearchParams;
+  /** Lower-cased header names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  rawBody: string;
+  /** The parsed JSON body, or undefined when it was not JSON. */
+  body: unknown;
+  /** The credential this vendor accepts. */
+  apiKey: string;
+  /** Aborted when the client goes away before the answer is complete. */
+  signal: AbortSignal;
+}
+
+/** An error answer in some vendor's shape. */
+export interface VendorError {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type ErrorKind = 'auth' | 'invalid' | 'rate_limit' | 'unavailable' | 'not_found' | 'server';
+
+/** Renders an error of a kind (or of a scenario's HTTP status) in a vendor's shape. */
+export type ErrorRenderer = (status: number, kind: ErrorKind, message: string) => VendorError;
+
+export function kindForStatus(status: number): ErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limit';
+  if (status === 503 || status === 529) return 'unavailable';
+  if (status >= 500) return 'server';
+  return 'invalid';
+}
+
+export function sendJson(
+  ctx: FakeContext,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (ctx.signal.aborted) return;
+  const text = JSON.stringify(body);
+  ctx.res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  ctx.res.end(text);
+}
+
+export function sendError(ctx: FakeContext, error: VendorError): void {
+  sendJson(ctx, error.status, error.body, error.headers);
+}
+
+/**
+ * Applies the model name's scenario before answering: waits for `slow-<ms>` (giving up if
+ * the client leaves) and answers `fail-<status>` itself. Returns the scenario when the
+ * caller should go on to answer, undefined when the request is already dealt with.
+ */
+export async function runScenario(
+  ctx: FakeContext,
+  model: string,
+  renderError: ErrorRenderer,
+): Promise<Scenario | undefined> {
+  const scenario = scenarioOf(model);
+  if (scenario.slowMs !== undefined) {
+    try {
+      await sleep(scenario.slowMs, undefined, { signal: ctx.signal });
+    } catch {
+      return undefined; // the client aborted: nobody is left to answer
+    }
+  }
+  const status = scenario.failStatus;
+  if (status === undefined) return scenario;
+  const error = renderError(status, kindForStatus(status), `Simulated HTTP ${status} for model ${model}`);
+  if (status === 429) error.headers = { 'retry-after': '1', ...error.headers };
+  sendError(ctx, error);
+  return undefined;
+}
+
+/** A non-streaming JSON answer; with `cut` the body stops halfway and the socket dies. */
+export async function sendAnswer(
+  ctx: FakeContext,
+  body: unknown,
+  scenario: Scenario,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  if (!scenario.cut) return sendJson(ctx, 200, body, headers);
+  const bytes = Buffer.from(JSON.stringify(body));
+  ctx.res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': String(bytes.length),
+    ...headers,
+  });
+  ctx.res.write(bytes.subarray(0, bytes.length >> 1));
+  await sleep(5);
+  ctx.res.destroy();
+}
+
+/**
+ * Where to cut a frame in two: inside the first multi-byte UTF-8 character if there is one,
+ * otherwise at a rotating offset (inside the first field name, between the final line
+ * ending's bytes, in the middle) so decoders meet every kind of boundary.
+ */
+export function awkwardOffset(bytes: Uint8Array, n: number): number {
+  const multiByte = bytes.findIndex((byte) => byte >= 0xc0);
+  if (multiByte >= 0 && n % 2 === 0) return multiByte + 1;
+  const candidates = [3, bytes.length - 1, bytes.length >> 1, 13];
+  const at = candidates[n % candidates.length] ?? 1;
+  return Math.min(Math.max(at, 1), bytes.length - 1);
+}
+
+/**
+ * Writes a stream: headers now, then every frame in two writes with a pause between, so
+ * the client sees frames split at awkward places. With `cut` the socket is destroyed in
+ * the middle of the frame halfway through. Stops as soon as the client goes away.
+ */
+export async function writeStream(
+  ctx: FakeContext,
+  headers: Record<string, string>,
+  frames: ReadonlyArray<string | Uint8Array>,
+  options: { cut?: boolean } = {},
+): Promise<void> {
+  if (ctx.signal.aborted) return;
+  ctx.res.writeHead(200, headers);
+  ctx.res.flushHeaders();
+  const cutAt = options.cut ? frames.length >> 1 : Number.POSITIVE_INFINITY;
+  for (const [n, frame] of frames.entries()) {
+    const bytes = typeof frame === 'string' ? Buffer.from(frame, 'utf8') : Buffer.from(frame);
+    const at = awkwardOffset(bytes, n);
+    if (!(await writePiece(ctx, bytes.subarray(0, at)))) return;
+    if (n >= cutAt) {
+      ctx.res.destroy(); // mid-frame, the way a dropped connection leaves it
+      return;
+    }
+    if (!(await writePiece(ctx, bytes.subarray(at)))) return;
+  }
+  ctx.res.end();
+}
+
+async function writePiece(ctx: FakeContext, piece: Uint8Array): Promise<boolean> {
+  if (ctx.signal.aborted || ctx.res.destroyed) return false;
+  ctx.res.write(piece);
+  try {
+    await sleep(1, undefined, { signal: ctx.signal });
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** `event:` (optional) and `data:` lines plus the blank line, with the given line ending. */
+export function sseFrame(data: unknown, event?: string, eol = '\n'): string {
+  const payload = typeof data === 'string' ? data : JSON.stringify(data);
+  return `${event === undefined ? '' : `event: ${event}${eol}`}data: ${payload}${eol}${eol}`;
+}
+
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+};
