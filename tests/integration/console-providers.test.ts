@@ -94,6 +94,7 @@ describe('POST and GET /api/admin/providers', () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([
       'base_url',
+      'config',
       'created_at',
       'display_name',
       'id',
@@ -101,7 +102,12 @@ describe('POST and GET /api/admin/providers', () => {
       'name',
       'provider_type',
     ]);
-    expect(res.body).toMatchObject({ name: 'acme-main', provider_type: 'anthropic', is_active: true });
+    expect(res.body).toMatchObject({
+      name: 'acme-main',
+      provider_type: 'anthropic',
+      is_active: true,
+      config: {},
+    });
     providerId = res.body.id;
     expect(await storedKey(providerId)).toBe(FIRST_KEY);
     const [audit] = await h.deps.db.select().from(auditLog).where(eq(auditLog.resourceId, providerId));
@@ -217,6 +223,33 @@ describe('DELETE /api/admin/providers/{id}', () => {
     for (const id of [UNKNOWN_ID, providerId, 'nope']) {
       expect((await asAdmin('DELETE', `/api/admin/providers/${id}`)).status).toBe(404);
     }
+  });
+});
+
+describe('provider config', () => {
+  it('keeps per-type config (Bedrock region, Azure deployment) and validates it', async () => {
+    const bedrock = await asAdmin('POST', '/api/admin/providers', {
+      ...input,
+      name: 'aws-bedrock',
+      provider_type: 'bedrock',
+      api_key: 'AKIAEXAMPLE:secretvalue',
+      config: { region: 'eu-west-1' },
+    });
+    expect(bedrock.status).toBe(201);
+    expect(bedrock.body.config).toEqual({ region: 'eu-west-1' });
+    const bad = await asAdmin('POST', '/api/admin/providers', {
+      ...input,
+      name: 'bad-config',
+      config: { region: 'not a region', colour: 'blue' },
+    });
+    expect(bad.status).toBe(422);
+    const paths = bad.body.error.details.map((d: { path: string }) => d.path).sort();
+    expect(paths).toEqual(['config', 'config.region']);
+    const patched = await asAdmin('PATCH', `/api/admin/providers/${bedrock.body.id}`, {
+      config: { region: 'us-east-1' },
+    });
+    expect(patched.body.config).toEqual({ region: 'us-east-1' });
+    expect((await asAdmin('DELETE', `/api/admin/providers/${bedrock.body.id}`)).status).toBe(204);
   });
 });
 

@@ -25,6 +25,7 @@ export const ProviderSchema = z
     display_name: z.string(),
     provider_type: z.enum(PROVIDER_TYPES),
     base_url: z.string(),
+    config: z.record(z.string(), z.unknown()),
     is_active: z.boolean(),
     created_at: z.string(),
   })

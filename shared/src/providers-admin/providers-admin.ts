@@ -44,6 +44,7 @@ export async function createProvider(
       providerType: input.provider_type,
       baseUrl: input.base_url,
       apiKeyEncrypted,
+      config: input.config,
     });
     if (!row) throw conflict('Provider name already exists');
     await writeAudit(tx, {
@@ -63,6 +64,7 @@ async function toPatch(secrets: SecretBox, input: UpdateProviderInput): Promise<
   if (input.base_url !== undefined) patch.baseUrl = input.base_url;
   if (input.is_active !== undefined) patch.isActive = input.is_active;
   if (input.api_key !== undefined) patch.apiKeyEncrypted = await secrets.encrypt(input.api_key);
+  if (input.config !== undefined) patch.config = input.config;
   return patch;
 }
 

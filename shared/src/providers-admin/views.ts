@@ -8,6 +8,7 @@ export interface ProviderView {
   display_name: string;
   provider_type: ProviderType;
   base_url: string;
+  config: Record<string, unknown>;
   is_active: boolean;
   created_at: string;
 }
@@ -19,6 +20,7 @@ export function toProviderView(row: ProviderRow): ProviderView {
     display_name: row.displayName,
     provider_type: row.providerType,
     base_url: row.baseUrl,
+    config: row.config,
     is_active: row.isActive,
     created_at: row.createdAt.toISOString(),
   };

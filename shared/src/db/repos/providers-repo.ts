@@ -22,6 +22,7 @@ export async function insertProviderIfNameFree(
     providerType: ProviderType;
     baseUrl: string;
     apiKeyEncrypted: string;
+    config?: Record<string, unknown>;
   },
 ): Promise<ProviderRow | undefined> {
   const [row] = await db.insert(providers).values(input).onConflictDoNothing().returning();
@@ -33,6 +34,7 @@ export interface ProviderPatch {
   baseUrl?: string;
   isActive?: boolean;
   apiKeyEncrypted?: string;
+  config?: Record<string, unknown>;
 }
 
 export async function updateProviderRow(
