@@ -17,16 +17,29 @@ export interface UpstreamCall {
   init: RequestInit & { method: string; headers: Record<string, string>; body: string };
 }
 
+/** Builds the upstream call for a client body already in the vendor's own format. */
+export type NativeCallBuilder = (body: Record<string, unknown>, target: UpstreamTarget) => UpstreamCall;
+
 /** One per provider type, in shared/src/providers/<type>/. */
 export interface ProviderAdapter {
   readonly type: string;
-  /** The public wire format this vendor speaks natively, if any (enables byte passthrough). */
-  readonly nativeFormat?: WireFormatName;
+  /**
+   * The public wire formats this vendor speaks natively. A request in one of them is passed
+   * through (model name replaced) and the answer's bytes go back untouched.
+   */
+  readonly nativeCalls?: Partial<Record<WireFormatName, NativeCallBuilder>>;
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall | Promise<UpstreamCall>;
   parseResponse(body: unknown): CanonicalResponse;
   /** Vendor stream bytes → canonical events; must tolerate chunks split anywhere. */
   createStreamDecoder(): TransformStream<Uint8Array, StreamEvent>;
   mapError(status: number, bodyText: string): UpstreamError;
+}
+
+/** How a client body in some format goes to an upstream that speaks the same format. */
+export interface PassthroughPlan {
+  body: Record<string, unknown>;
+  /** Applied to the upstream's stream bytes before the client sees them. */
+  streamTransform?: () => ReadableWritablePair<Uint8Array, Uint8Array>;
 }
 
 /** One per public format, in shared/src/wire/<format>/. */
@@ -36,7 +49,15 @@ export interface WireFormat {
   parseRequest(body: unknown): CanonicalRequest;
   renderResponse(response: CanonicalResponse, clientModel: string): unknown;
   /** Canonical events → this format's SSE bytes, ending the way its clients expect. */
-  createStreamEncoder(clientModel: string): TransformStream<StreamEvent, Uint8Array>;
+  createStreamEncoder(
+    clientModel: string,
+    request?: CanonicalRequest,
+  ): TransformStream<StreamEvent, Uint8Array>;
   /** Usage from a native (passthrough) response body of this format. */
   usageFromResponse(body: unknown): Usage | null;
+  /**
+   * The body to send an upstream of this same format (the provider swaps the model in):
+   * the client's body plus whatever the gateway needs to read usage from the answer.
+   */
+  preparePassthrough(body: Record<string, unknown>): PassthroughPlan;
 }

@@ -68,6 +68,8 @@ export interface CanonicalRequest {
   parallelToolCalls?: boolean;
   responseFormat?: ResponseFormat;
   stream: boolean;
+  /** The client asked for usage in its stream (chat completions' stream_options.include_usage). */
+  includeUsage?: boolean;
   user?: string;
   metadata?: Record<string, string>;
 }

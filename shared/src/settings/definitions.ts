@@ -150,6 +150,12 @@ export const SETTING_DEFINITIONS = {
     description: 'Name shown by the console',
   }),
   // system
+  upstream_timeout_seconds: setting({
+    category: 'system',
+    schema: positiveInt.max(3600),
+    default: 120,
+    description: 'How long the gateway waits for an upstream to start answering before trying the next route',
+  }),
   gateway_base_url: setting({
     category: 'system',
     schema: urlOrEmpty,

@@ -48,6 +48,15 @@ describe('anthropicAdapter.buildRequest', () => {
 
   it('declares its type and native format', () => {
     expect(anthropicAdapter.type).toBe('anthropic');
-    expect(anthropicAdapter.nativeFormat).toBe('anthropic-messages');
+    const call = anthropicAdapter.nativeCalls?.['anthropic-messages']?.(
+      { model: 'client-name', max_tokens: 5, extra_field: true },
+      target('https://api.anthropic.com/v1'),
+    );
+    expect(call?.url).toBe('https://api.anthropic.com/v1/messages');
+    expect(JSON.parse(call?.init.body ?? '')).toEqual({
+      model: 'claude-sonnet-4-5-20250929',
+      max_tokens: 5,
+      extra_field: true,
+    });
   });
 });

@@ -12,7 +12,16 @@ import { AnthropicStreamMapper } from './stream';
 
 export const anthropicAdapter: ProviderAdapter = {
   type: 'anthropic',
-  nativeFormat: 'anthropic-messages',
+  nativeCalls: {
+    'anthropic-messages': (body, target) => ({
+      url: anthropicMessagesUrl(target),
+      init: {
+        method: 'POST',
+        headers: anthropicHeaders(target),
+        body: JSON.stringify({ ...body, model: target.upstreamModel }),
+      },
+    }),
+  },
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
     return {
       url: anthropicMessagesUrl(target),

@@ -57,7 +57,13 @@ describe('azureOpenAiAdapter.buildRequest', () => {
 
   it('declares its type and shares OpenAI decoding', () => {
     expect(azureOpenAiAdapter.type).toBe('azure_openai');
-    expect(azureOpenAiAdapter.nativeFormat).toBe('openai-chat');
+    expect(Object.keys(azureOpenAiAdapter.nativeCalls ?? {})).toEqual(['openai-chat']);
+    const passthrough = azureOpenAiAdapter.nativeCalls?.['openai-chat']?.(
+      { model: 'x', stream: true },
+      target(),
+    );
+    expect(passthrough?.url).toBe(build(target()).url);
+    expect(JSON.parse(passthrough?.init.body ?? '')).toEqual({ stream: true });
     expect(azureOpenAiAdapter.mapError(429, '{"error":{"code":"429","message":"Rate limit"}}')).toMatchObject(
       {
         retryable: true,

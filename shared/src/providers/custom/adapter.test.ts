@@ -39,6 +39,6 @@ describe('customAdapter.buildRequest', () => {
 
   it('declares its type and native format', () => {
     expect(customAdapter.type).toBe('custom');
-    expect(customAdapter.nativeFormat).toBe('openai-chat');
+    expect(Object.keys(customAdapter.nativeCalls ?? {})).toEqual(['openai-chat']);
   });
 });

@@ -49,6 +49,13 @@ describe('openAiAdapter.buildRequest', () => {
 
   it('declares its type and native format', () => {
     expect(openAiAdapter.type).toBe('openai');
-    expect(openAiAdapter.nativeFormat).toBe('openai-chat');
+    const body = { model: 'client-name', input: 'hi', unknown_field: 1 };
+    const responses = openAiAdapter.nativeCalls?.['openai-responses']?.(body, target());
+    expect(responses?.url).toBe('https://api.openai.com/v1/responses');
+    expect(JSON.parse(responses?.init.body ?? '')).toMatchObject({ input: 'hi', unknown_field: 1 });
+    expect(JSON.parse(responses?.init.body ?? '').model).not.toBe('client-name');
+    expect(openAiAdapter.nativeCalls?.['openai-chat']?.(body, target()).url).toBe(
+      'https://api.openai.com/v1/chat/completions',
+    );
   });
 });

@@ -2,10 +2,10 @@
  * The Chat Completions adapter, parameterised so Azure and custom OpenAI-compatible
  * servers compose it with their own endpoint and defaults instead of copying it.
  */
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
+import type { NativeCallBuilder, ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
 import { createSseStreamDecoder } from '../common/openai-anthropic-sse-stream';
-import { type ChatApi, openAiApi } from './api';
+import { type ChatApi, openAiApi, openAiResponsesApi } from './api';
 import { mapOpenAiError } from './errors';
 import { toOpenAiBody } from './request';
 import { parseOpenAiResponse } from './response';
@@ -18,6 +18,20 @@ export interface OpenAiCompatibleOptions {
   /** Default field for canonical maxTokens; a route may override it with `config.max_tokens_field`. */
   maxTokensField: MaxTokensField;
   sendModel: boolean;
+  /** Set when the vendor also serves the Responses API (only OpenAI itself). */
+  responsesApi?: ChatApi;
+}
+
+/** A client body in the vendor's own format, posted as it is (apart from the model). */
+function passthroughTo(api: ChatApi, sendModel: boolean): NativeCallBuilder {
+  return (body, target) => {
+    const { model: _clientModel, ...rest } = body;
+    const upstreamBody = sendModel ? { ...rest, model: target.upstreamModel } : rest;
+    return {
+      url: api.url(target),
+      init: { method: 'POST', headers: api.headers(target), body: JSON.stringify(upstreamBody) },
+    };
+  };
 }
 
 function maxTokensFieldFor(target: UpstreamTarget, fallback: MaxTokensField): MaxTokensField {
@@ -28,7 +42,10 @@ function maxTokensFieldFor(target: UpstreamTarget, fallback: MaxTokensField): Ma
 export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions): ProviderAdapter {
   return {
     type: options.type,
-    nativeFormat: 'openai-chat',
+    nativeCalls: {
+      'openai-chat': passthroughTo(options.api, options.sendModel),
+      ...(options.responsesApi && { 'openai-responses': passthroughTo(options.responsesApi, true) }),
+    },
     buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
       const body = toOpenAiBody(request, {
         model: target.upstreamModel,
@@ -55,4 +72,5 @@ export const openAiAdapter: ProviderAdapter = createOpenAiCompatibleAdapter({
   api: openAiApi,
   maxTokensField: 'max_completion_tokens',
   sendModel: true,
+  responsesApi: openAiResponsesApi,
 });

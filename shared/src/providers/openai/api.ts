@@ -12,10 +12,21 @@ export interface ChatApi {
   headers(target: UpstreamTarget): Record<string, string>;
 }
 
+const bearerJson = (target: UpstreamTarget): Record<string, string> => ({
+  'content-type': 'application/json',
+  authorization: `Bearer ${target.apiKey}`,
+});
+
+const openAiUrl = (target: UpstreamTarget, path: string): string =>
+  `${trimTrailingSlashes(target.baseUrl || OPENAI_DEFAULT_BASE_URL)}${path}`;
+
 export const openAiApi: ChatApi = {
-  url: (target) => `${trimTrailingSlashes(target.baseUrl || OPENAI_DEFAULT_BASE_URL)}/chat/completions`,
-  headers: (target) => ({
-    'content-type': 'application/json',
-    authorization: `Bearer ${target.apiKey}`,
-  }),
+  url: (target) => openAiUrl(target, '/chat/completions'),
+  headers: bearerJson,
+};
+
+/** The Responses API, for /v1/responses requests passed through to OpenAI unchanged. */
+export const openAiResponsesApi: ChatApi = {
+  url: (target) => openAiUrl(target, '/responses'),
+  headers: bearerJson,
 };

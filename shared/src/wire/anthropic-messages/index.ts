@@ -12,6 +12,8 @@ export const anthropicMessages: WireFormatWithUsageTap = {
   createStreamEncoder: createMessagesStreamEncoder,
   usageFromResponse: messagesUsageFromResponse,
   createNativeUsageReader: createMessagesNativeUsageReader,
+  // Usage is always in these streams (message_delta, response.completed): nothing to add.
+  preparePassthrough: (body) => ({ body }),
 };
 
 export { type MessagesBody, renderMessagesResponse } from './render-response';

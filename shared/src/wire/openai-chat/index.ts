@@ -1,4 +1,5 @@
 import type { WireFormatWithUsageTap } from '../common/wire-format';
+import { prepareChatPassthrough } from './passthrough';
 import { renderChatCompletion } from './render-response';
 import { createChatStreamEncoder } from './stream-encoder';
 import { parseChatRequest } from './to-canonical';
@@ -9,9 +10,11 @@ export const openaiChat: WireFormatWithUsageTap = {
   name: 'openai-chat',
   parseRequest: parseChatRequest,
   renderResponse: (response, clientModel) => renderChatCompletion(response, clientModel),
-  createStreamEncoder: (clientModel) => createChatStreamEncoder(clientModel),
+  createStreamEncoder: (clientModel, request) =>
+    createChatStreamEncoder(clientModel, { includeUsage: request?.includeUsage === true }),
   usageFromResponse: chatUsageFromResponse,
   createNativeUsageReader: createChatNativeUsageReader,
+  preparePassthrough: prepareChatPassthrough,
 };
 
 export { type ChatCompletionBody, renderChatCompletion } from './render-response';

@@ -12,6 +12,8 @@ export const openaiResponses: WireFormatWithUsageTap = {
   createStreamEncoder: createResponsesStreamEncoder,
   usageFromResponse: responsesUsageFromResponse,
   createNativeUsageReader: createResponsesNativeUsageReader,
+  // Usage is always in these streams (message_delta, response.completed): nothing to add.
+  preparePassthrough: (body) => ({ body }),
 };
 
 export { renderResponsesResponse } from './render-response';

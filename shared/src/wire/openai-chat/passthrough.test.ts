@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { prepareChatPassthrough } from './passthrough';
+
+async function run(stream: ReadableWritablePair<Uint8Array, Uint8Array>, text: string, cut: number[]) {
+  const bytes = new TextEncoder().encode(text);
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  for (const at of [...cut, bytes.length]) {
+    pieces.push(bytes.slice(start, at));
+    start = at;
+  }
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const piece of pieces) controller.enqueue(piece);
+      controller.close();
+    },
+  });
+  return new Response(source.pipeThrough(stream)).text();
+}
+
+const chunk = (choices: unknown[], extra = {}) =>
+  `data: ${JSON.stringify({ id: 'c', choices, ...extra })}\n\n`;
+
+describe('prepareChatPassthrough', () => {
+  it('leaves non-streaming bodies and clients that asked for usage alone', () => {
+    const plain = { model: 'm', messages: [] };
+    expect(prepareChatPassthrough(plain)).toEqual({ body: plain });
+    const asked = { model: 'm', stream: true, stream_options: { include_usage: true } };
+    expect(prepareChatPassthrough(asked)).toEqual({ body: asked });
+  });
+
+  it('asks for usage and takes the usage chunk out again', async () => {
+    const plan = prepareChatPassthrough({ model: 'm', stream: true, stream_options: { foo: 1 } });
+    expect(plan.body.stream_options).toEqual({ foo: 1, include_usage: true });
+    const upstream =
+      chunk([{ index: 0, delta: { content: 'héllo' } }]) +
+      chunk([], { usage: { prompt_tokens: 3, completion_tokens: 1 } }) +
+      'data: [DONE]\n\n';
+    const transform = plan.streamTransform?.();
+    if (!transform) throw new Error('expected a stream transform');
+    const out = await run(transform, upstream, [7, 30, 31]);
+    expect(out).toBe(`${chunk([{ index: 0, delta: { content: 'héllo' } }])}data: [DONE]\n\n`);
+  });
+});
