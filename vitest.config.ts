@@ -1,4 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The e2e files share one stack. stack.test.ts walks its first run (setup on an empty
+ * database), so it goes first; the others sign in as the admin it creates.
+ */
+class FirstRunFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => (spec.moduleId.endsWith('/stack.test.ts') ? 0 : 1);
+    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+  }
+}
 
 /**
  * Three projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
@@ -35,6 +47,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          sequence: { sequencer: FirstRunFirstSequencer },
         },
       },
     ],

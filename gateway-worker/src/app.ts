@@ -5,6 +5,7 @@ import { onGatewayError, onGatewayNotFound } from './errors';
 import { authenticate } from './middleware/authenticate';
 import { healthRoutes } from './routes/health';
 import { modelsRoutes } from './routes/models';
+import { proxyRoutes } from './routes/proxy';
 import type { GatewayDeps, GatewayEnv } from './types';
 
 /** Model calls may carry images; console bodies are capped far lower. */
@@ -31,5 +32,6 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   app.use('/v1/*', authenticate());
   app.use('/mcp', authenticate());
   app.route('/v1/models', modelsRoutes);
+  app.route('/v1', proxyRoutes);
   return app;
 }

@@ -6,6 +6,7 @@ import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { recordKeyUse } from '@sluice/shared/keys/usage';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
+import { buildProxyDeps } from './proxy-deps';
 import type { GatewayBindings, GatewayDeps } from './types';
 
 /** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
@@ -30,6 +31,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
       recordKeyUse: (keyId, now) => recordKeyUse({ db, redis }, keyId, now),
     },
+    proxy: buildProxyDeps(config, db, redis),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from '@sluice/shared/db/types';
 import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
+import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { Redis } from '@upstash/redis';
 
 /** Worker bindings (wrangler vars and secrets). Parsed by buildDeps. */
@@ -10,6 +11,7 @@ export interface GatewayDeps {
   db: Db;
   redis: Redis;
   auth: GatewayAuthDeps;
+  proxy: ProxyDeps;
   storeTimeoutMs: number;
 }
 

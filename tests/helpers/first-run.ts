@@ -1,6 +1,13 @@
 import { expect } from 'vitest';
 import { http } from './http';
 
+/** The admin the first-run walk creates; later e2e files sign in as it. */
+export const FIRST_ADMIN = {
+  email: 'first@example.com',
+  display_name: 'First Admin',
+  password: 'first-run-password',
+};
+
 /**
  * The README's first-run walk: setup status → initialize → login → /api/auth/me →
  * gateway readiness → the console's JWT accepted by the gateway. Returns the tokens.
@@ -9,7 +16,7 @@ export async function walkFirstRun(consoleUrl: string, gatewayUrl: string): Prom
   const status = await http('GET', `${consoleUrl}/api/setup/status`);
   expect(status).toMatchObject({ status: 200, body: { initialized: false, needs_setup: true } });
 
-  const admin = { email: 'first@example.com', display_name: 'First Admin', password: 'first-run-password' };
+  const admin = FIRST_ADMIN;
   const init = await http('POST', `${consoleUrl}/api/setup/initialize`, { body: { admin } });
   expect(init.status, JSON.stringify(init.body)).toBe(200);
   expect(init.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, user: { role: 'admin' } });

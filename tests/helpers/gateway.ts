@@ -4,6 +4,7 @@ import type { GatewayDeps } from '../../gateway-worker/src/types';
 
 export interface GatewayHarness {
   deps: GatewayDeps;
+  app: ReturnType<typeof createGatewayApp>;
   call(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<Response>;
 }
 
@@ -13,6 +14,7 @@ export function gatewayHarness(env: Record<string, string>): GatewayHarness {
   const app = createGatewayApp(deps);
   return {
     deps,
+    app,
     call(method, path, options = {}) {
       const headers: Record<string, string> = {};
       if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { bumpRoutingVersionAfterChange } from '../middleware/bump-routing-version';
 import type { ConsoleEnv } from '../types';
 import { adminUsersRoutes } from './admin-users';
 import { auditRoutes } from './audit';
@@ -17,6 +18,8 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/auth', authRoutes);
   app.route('/api/keys', keysRoutes);
   app.route('/api/admin/users', adminUsersRoutes);
+  app.use('/api/admin/providers/*', bumpRoutingVersionAfterChange());
+  app.use('/api/admin/models/*', bumpRoutingVersionAfterChange());
   app.route('/api/admin/providers', providersRoutes);
   app.route('/api/admin/models', modelsRoutes);
   app.route('/api/admin/settings', settingsRoutes);

@@ -1,30 +1,15 @@
 import { type AuthOptions, authenticateGatewayRequest } from '@sluice/shared/gateway/authenticate';
-import type { Background } from '@sluice/shared/keys/auth-cache';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
 
 /**
- * Runs work after the response: waitUntil on workerd keeps the isolate alive for it. Under
- * app.request() (tests) there is no execution context and the promise simply runs on.
+ * Anthropic's SDKs send the key as `x-api-key` instead of a bearer token; both are accepted
+ * so those clients work unmodified. An Authorization header wins when both are present.
  */
-function backgroundFor(c: Context<GatewayEnv>): Background {
-  return (task) => {
-    const logged = task.catch((error: unknown) => {
-      console.warn(
-        JSON.stringify({
-          level: 'WARN',
-          target: 'gateway',
-          message: 'background task failed',
-          error: String(error),
-        }),
-      );
-    });
-    try {
-      c.executionCtx.waitUntil(logged);
-    } catch {
-      // No ExecutionContext: Hono's getter throws; `logged` already handles its own failure.
-    }
-  };
+function credentialHeader(authorization: string | undefined, apiKey: string | undefined): string | undefined {
+  if (authorization !== undefined || apiKey === undefined) return authorization;
+  return `Bearer ${apiKey.trim()}`;
 }
 
 /** Shared by every /v1 and /mcp route: API key, or JWT where the route allows it. */
@@ -32,7 +17,7 @@ export function authenticate(options: AuthOptions = { allowJwt: true }): Middlew
   return async function authenticateMiddleware(c, next) {
     const principal = await authenticateGatewayRequest(
       c.var.deps.auth,
-      c.req.header('authorization'),
+      credentialHeader(c.req.header('authorization'), c.req.header('x-api-key')),
       options,
       backgroundFor(c),
     );

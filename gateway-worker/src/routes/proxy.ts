@@ -1,0 +1,46 @@
+import type { WireFormatName } from '@sluice/shared/canonical/ports';
+import { AppError } from '@sluice/shared/http/app-error';
+import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
+import type { ModelEndpoint } from '@sluice/shared/proxy/types';
+import { type Context, Hono } from 'hono';
+import { backgroundFor } from '../background';
+import type { GatewayEnv } from '../types';
+
+/**
+ * The response cache is skipped when the client says so: `Cache-Control: no-cache` or
+ * `no-store` (what HTTP clients already send), or `x-sluice-cache: bypass`.
+ */
+function clientOptsOutOfCache(c: Context<GatewayEnv>): boolean {
+  const control = c.req.header('cache-control') ?? '';
+  return /\bno-(cache|store)\b/i.test(control) || c.req.header('x-sluice-cache')?.toLowerCase() === 'bypass';
+}
+
+async function readJsonBody(c: Context<GatewayEnv>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new AppError(400, 'Request body must be valid JSON');
+  }
+}
+
+function modelEndpoint(endpoint: ModelEndpoint, format: WireFormatName) {
+  return async (c: Context<GatewayEnv>) =>
+    handleModelRequest(
+      {
+        endpoint,
+        format,
+        body: await readJsonBody(c),
+        principal: c.var.principal,
+        signal: c.req.raw.signal,
+        useCache: !clientOptsOutOfCache(c),
+        waitUntil: backgroundFor(c),
+      },
+      c.var.deps.proxy,
+    );
+}
+
+/** The three model endpoints: one handler, three wire formats. */
+export const proxyRoutes = new Hono<GatewayEnv>()
+  .post('/chat/completions', modelEndpoint('/v1/chat/completions', 'openai-chat'))
+  .post('/messages', modelEndpoint('/v1/messages', 'anthropic-messages'))
+  .post('/responses', modelEndpoint('/v1/responses', 'openai-responses'));

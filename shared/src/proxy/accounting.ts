@@ -1,0 +1,86 @@
+import type { CanonicalRequest, Usage } from '../canonical/types';
+import type { Principal } from '../gateway/principal';
+import { costUsd, weightedTokens } from '../ledger/cost';
+import type { RequestLogRecord } from '../ledger/record';
+import type { ModelEndpoint, ProxyDeps, ResolvedModel, ResolvedRoute } from './types';
+
+/** What the proxy knows about a request once it has resolved the model. */
+export interface Exchange {
+  endpoint: ModelEndpoint;
+  principal: Principal;
+  request: CanonicalRequest;
+  model: ResolvedModel;
+  startedAt: number;
+}
+
+export interface ExchangeResult {
+  route: ResolvedRoute | null;
+  statusCode: number;
+  usage: Usage | null;
+  errorType?: string | null;
+  errorMessage?: string | null;
+  attempts: number;
+  upstreamLatencyMs: number | null;
+  cacheHit: boolean;
+  clientAborted: boolean;
+}
+
+/**
+ * The request log row. Cost comes from the model's prices; an unpriced model records null
+ * and the flag, never a silent 0. A cache hit cost nothing upstream, so its cost is 0 while
+ * its tokens still count (they are what limits and budgets see).
+ */
+export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: number): RequestLogRecord {
+  const usage = result.usage ?? { inputTokens: 0, outputTokens: 0 };
+  const { model, principal } = exchange;
+  const price = costUsd(usage, model);
+  return {
+    id: crypto.randomUUID(),
+    createdAt: new Date(exchange.startedAt),
+    userId: principal.userId,
+    apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
+    endpoint: exchange.endpoint,
+    model: model.name,
+    provider: result.route?.providerName ?? null,
+    providerType: result.route?.providerType ?? null,
+    upstreamModel: result.route?.upstreamModel ?? null,
+    routeId: result.route?.routeId ?? null,
+    stream: exchange.request.stream,
+    statusCode: result.statusCode,
+    errorType: result.errorType ?? null,
+    errorMessage: result.errorMessage ?? null,
+    promptTokens: usage.inputTokens,
+    completionTokens: usage.outputTokens,
+    cachedTokens: usage.cachedInputTokens ?? 0,
+    totalTokens: usage.inputTokens + usage.outputTokens,
+    weightedTokens: weightedTokens(usage, model),
+    costUsd: price === null ? null : result.cacheHit ? 0 : price,
+    unpriced: price === null,
+    latencyMs: Math.max(0, now - exchange.startedAt),
+    upstreamLatencyMs: result.upstreamLatencyMs,
+    cacheHit: result.cacheHit,
+    attempts: result.attempts,
+    clientAborted: result.clientAborted,
+  };
+}
+
+/** After the response: the log row and the route's token count. Never rejects. */
+export async function settleExchange(
+  exchange: Exchange,
+  result: ExchangeResult,
+  deps: ProxyDeps,
+): Promise<void> {
+  const now = deps.now();
+  const record = buildLogRecord(exchange, result, now);
+  const route = result.route;
+  const work: Array<Promise<unknown>> = [deps.writeLog(record)];
+  if (!result.cacheHit && route?.routeId && route.tpmCap !== null && record.weightedTokens > 0) {
+    work.push(deps.routeCaps.addTokens(route.routeId, record.weightedTokens, now));
+  }
+  const outcomes = await Promise.allSettled(work);
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected') {
+      deps.warn('usage accounting failed', { error: String(outcome.reason), model: record.model });
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import type { UpstreamCall, UpstreamTarget } from '../canonical/ports';
+import type { CanonicalRequest, UpstreamError } from '../canonical/types';
+import { AppError, type ErrorStatus } from '../http/app-error';
+import type { RouteCapDecision } from '../limits/route-caps';
+import type { Attempt, ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
+import { fetchUpstream } from './upstream-fetch';
+
+/** Thrown when the client left before any upstream answered; nothing is sent back. */
+export class ClientGoneError extends Error {}
+
+type Refusal = Extract<RouteCapDecision, { ok: false }>;
+
+interface RouteWalk {
+  tried: number;
+  refusal: Refusal | null;
+  lastFailure: string;
+}
+
+/**
+ * Tries the model's routes in order. A route is skipped when its cap is reached, and left
+ * for the next one when the upstream fails in a way another upstream might not (connect
+ * error, timeout, 429, 5xx). Nothing has reached the client yet at this point, so moving on
+ * is always safe. Other upstream refusals are the client's to see.
+ */
+export async function callFirstWorkingRoute(
+  model: ResolvedModel,
+  canonical: CanonicalRequest,
+  call: ProxyCall,
+  deps: ProxyDeps,
+  settings: ProxySettings,
+): Promise<Attempt> {
+  const walk: RouteWalk = { tried: 0, refusal: null, lastFailure: 'no usable route' };
+  for (const route of model.routes) {
+    const adapter = deps.providers[route.providerType];
+    if (!adapter) continue;
+    const cap = await admitRoute(route, deps);
+    if (!cap.ok) {
+      walk.refusal = pickRefusal(walk.refusal, cap);
+      continue;
+    }
+    walk.tried++;
+    const native = adapter.nativeCalls?.[call.format];
+    const plan = native ? deps.formats[call.format].preparePassthrough(asObject(call.body)) : undefined;
+    const target = await targetFor(route, deps);
+    const upstreamCall: UpstreamCall =
+      native && plan ? native(plan.body, target) : await adapter.buildRequest(canonical, target);
+    const result = await fetchUpstream(deps.fetch, upstreamCall, {
+      timeoutMs: settings.upstreamTimeoutMs,
+      clientSignal: call.signal,
+      now: deps.now,
+    });
+    if (!result.ok) {
+      if (result.reason === 'client_aborted') throw new ClientGoneError('client went away');
+      walk.lastFailure = `${route.providerName}: ${result.message}`;
+      continue;
+    }
+    if (result.response.ok) {
+      return {
+        route,
+        upstream: result.response,
+        mode: native ? 'native' : 'translate',
+        adapter,
+        attempts: walk.tried,
+        upstreamLatencyMs: result.latencyMs,
+        streamTransform: plan?.streamTransform,
+      };
+    }
+    const failure = adapter.mapError(result.response.status, await result.response.text());
+    if (!failure.retryable) throw clientFacingError(failure, route);
+    walk.lastFailure = `${route.providerName}: ${failure.status} ${failure.message}`;
+  }
+  throw exhausted(model, walk);
+}
+
+async function admitRoute(route: ResolvedRoute, deps: ProxyDeps): Promise<RouteCapDecision> {
+  if (route.routeId === null) return { ok: true };
+  try {
+    return await deps.routeCaps.admit(
+      { routeId: route.routeId, rpmCap: route.rpmCap, tpmCap: route.tpmCap },
+      deps.now(),
+    );
+  } catch (error) {
+    // Fail open, as security.rate_limit_fail_closed defaults to (the limits engine owns it).
+    deps.warn('route caps unavailable; route admitted without them', { error: String(error) });
+    return { ok: true };
+  }
+}
+
+/** Of several capped routes, the one that frees up first decides the Retry-After. */
+function pickRefusal(current: Refusal | null, next: Refusal): Refusal {
+  return current === null || next.retryAfterSeconds < current.retryAfterSeconds ? next : current;
+}
+
+async function targetFor(route: ResolvedRoute, deps: ProxyDeps): Promise<UpstreamTarget> {
+  return {
+    baseUrl: route.baseUrl,
+    apiKey: await deps.revealProviderKey(route.apiKeyEncrypted),
+    upstreamModel: route.upstreamModel,
+    config: route.config,
+  };
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
+}
+
+const CLIENT_STATUSES = new Set<number>([400, 404, 413, 422]);
+
+/**
+ * An upstream 4xx the client caused goes back with its status and the vendor's message. The
+ * gateway's own provider credentials being refused is not the client's fault: 502.
+ */
+function clientFacingError(failure: UpstreamError, route: ResolvedRoute): AppError {
+  if (CLIENT_STATUSES.has(failure.status)) {
+    return new AppError(failure.status as ErrorStatus, failure.message, { type: failure.type });
+  }
+  if (failure.status === 401 || failure.status === 403) {
+    return new AppError(502, `Upstream ${route.providerName} refused the gateway's credentials`);
+  }
+  return new AppError(400, failure.message, { type: failure.type });
+}
+
+function exhausted(model: ResolvedModel, walk: RouteWalk): AppError {
+  if (walk.tried === 0 && walk.refusal) {
+    return new AppError(429, `Rate limited: ${walk.refusal.label}`, {
+      headers: { 'Retry-After': String(walk.refusal.retryAfterSeconds) },
+    });
+  }
+  return new AppError(502, `All routes failed for model ${model.name} (last: ${walk.lastFailure})`);
+}
