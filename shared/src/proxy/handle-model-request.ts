@@ -7,6 +7,8 @@ import { ClientGoneError, callFirstWorkingRoute } from './route-attempts';
 import type { ProxyCall, ProxyDeps, ProxySettings } from './types';
 
 export const CACHE_HEADER = 'x-sluice-cache';
+/** nginx's status for a request the client abandoned; logged, never seen by anyone. */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * One model request, any of the three formats: validate, authorise the model, resolve its
@@ -34,7 +36,10 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   try {
     return await forward(exchange, call, deps, settings, cacheKey);
   } catch (error) {
-    if (error instanceof ClientGoneError) return new Response(null, { status: 499 });
+    if (error instanceof ClientGoneError) {
+      call.waitUntil(settleExchange(exchange, clientGone(), deps));
+      return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+    }
     if (error instanceof AppError) call.waitUntil(settleExchange(exchange, failure(error), deps));
     throw error;
   }
@@ -52,12 +57,13 @@ async function forward(
   const after = answer.finished.then(async (finished) => {
     const result: ExchangeResult = {
       route: attempt.route,
-      statusCode: finished.completed ? 200 : 499,
+      // An unfinished stream: the client left (or the upstream broke off) part way.
+      statusCode: finished.completed ? 200 : CLIENT_CLOSED_REQUEST,
       usage: finished.usage,
       attempts: attempt.attempts,
       upstreamLatencyMs: attempt.upstreamLatencyMs,
       cacheHit: false,
-      clientAborted: call.signal?.aborted === true,
+      clientAborted: call.signal?.aborted === true || !finished.completed,
     };
     await settleExchange(exchange, result, deps);
     if (cacheKey && finished.completed && finished.bytes) {
@@ -126,6 +132,14 @@ function replayCached(hit: CachedAnswer, exchange: Exchange, call: ProxyCall, de
   const headers: Record<string, string> = { 'content-type': hit.contentType, [CACHE_HEADER]: 'HIT' };
   if (exchange.request.stream) headers['cache-control'] = 'no-cache';
   return new Response(hit.body, { status: 200, headers });
+}
+
+function clientGone(): ExchangeResult {
+  return {
+    ...failure(new AppError(400, 'client went away')),
+    statusCode: CLIENT_CLOSED_REQUEST,
+    clientAborted: true,
+  };
 }
 
 function failure(error: AppError): ExchangeResult {

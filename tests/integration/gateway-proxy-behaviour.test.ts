@@ -1,0 +1,236 @@
+// SPEC: model endpoints' errors (400, 401, 403 "Model not allowed", 404 "Model not found",
+// 429 route caps, 502 upstream_error), route failover, the response cache (rule 6), the
+// request log (tokens, cost, unpriced, cache hits, client aborts) and byte passthrough.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
+
+let h: ProxyHarness;
+const chat = (model: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  messages: [{ role: 'user', content: `hello ${model}` }],
+  ...extra,
+});
+
+/** The same request as the official client takes it. */
+const sdkChat = (model: string) => ({ model, messages: [{ role: 'user' as const, content: `hello ${model}` }] });
+
+beforeAll(async () => {
+  h = await proxyHarness('proxy_behaviour');
+});
+afterAll(() => h.close());
+
+async function newestLog(filter: (row: Awaited<ReturnType<ProxyHarness['logs']>>[number]) => boolean) {
+  for (let i = 0; i < 100; i++) {
+    const row = (await h.logs(1)).find(filter);
+    if (row) return row;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no matching request log row');
+}
+
+describe('routing', () => {
+  it('fails over to the next route when the first answers 503', async () => {
+    const res = await h.openai.chat.completions.create(sdkChat('m-failover'));
+    expect(res.choices[0]?.message.content).toBe('echo: hello m-failover');
+    const upstreamModels = h.fakes.requests.map((r) => (r.body as { model?: string })?.model);
+    expect(upstreamModels).toContain('fail-503');
+    const row = await newestLog((r) => r.model === 'm-failover');
+    expect(row).toMatchObject({ statusCode: 200, provider: 'fake-anthropic', attempts: 2 });
+  });
+
+  it('answers 502 upstream_error when every route fails, and logs it', async () => {
+    const res = await h.post('/v1/chat/completions', chat('m-all-fail'));
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('upstream_error');
+    expect(body.error.message).toMatch(/^All routes failed for model m-all-fail/);
+    const row = await newestLog((r) => r.model === 'm-all-fail');
+    expect(row).toMatchObject({ statusCode: 502, errorType: 'upstream_error', promptTokens: 0 });
+  });
+
+  it('returns an upstream 400 to the client in its own format', async () => {
+    const chatRes = await h.post('/v1/chat/completions', chat('m-bad-request'));
+    expect(chatRes.status).toBe(400);
+    expect(await chatRes.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    const messages = await h.post('/v1/messages', { ...chat('m-bad-request'), max_tokens: 10 });
+    expect(messages.status).toBe(400);
+    expect(await messages.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it('refuses with 429 route:requests/1m once the only route is at its RPM cap', async () => {
+    // Different bodies: a cache hit would not reach the route at all.
+    expect((await h.post('/v1/chat/completions', chat('m-capped', { seed: 1 }))).status).toBe(200);
+    const refused = await h.post('/v1/chat/completions', chat('m-capped', { seed: 2 }));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: { message: 'Rate limited: route:requests/1m', type: 'rate_limit_error' },
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('client errors', () => {
+  it('validates bodies in each format with 400', async () => {
+    const hot = await h.post('/v1/chat/completions', chat('m-openai', { temperature: 3 }));
+    expect(hot.status).toBe(400);
+    expect(await hot.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    const noMax = await h.post('/v1/messages', chat('m-openai'));
+    expect(noMax.status).toBe(400);
+    expect(await noMax.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    const penalty = await h.post('/v1/chat/completions', chat('m-openai', { presence_penalty: -5 }));
+    expect(penalty.status).toBe(400);
+    const notJson = await h.gateway.app.request('/v1/responses', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+      body: '{"model":',
+    });
+    expect(notJson.status).toBe(400);
+  });
+
+  it('answers 404 Model not found and 401 for a bad key', async () => {
+    const missing = await h.post('/v1/chat/completions', chat('no-such-model'));
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: { message: 'Model not found', type: 'not_found_error' } });
+    const bad = await h.gateway.app.request('/v1/messages', {
+      method: 'POST',
+      headers: { 'x-api-key': 'sluice-wrong', 'content-type': 'application/json' },
+      body: JSON.stringify({ ...chat('m-openai'), max_tokens: 5 }),
+    });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+  });
+
+  it('answers 403 Model not allowed for a model outside the key allow-list, counting nothing', async () => {
+    const token = (await (
+      await h.console.call('POST', '/api/auth/login', {
+        body: { email: 'admin@proxy-behaviour.example', password: 'proxy-admin-password' },
+      })
+    ).json()) as { access_token: string };
+    const created = await h.console.call('POST', '/api/keys', {
+      token: token.access_token,
+      body: { name: 'only openai', allowed_models: ['m-openai'] },
+    });
+    const { key } = (await created.json()) as { key: string };
+    const refused = await h.gateway.app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(chat('m-custom')),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: { message: 'Model not allowed', type: 'permission_error' },
+    });
+  });
+});
+
+/** Entries are written after the response, in the background: wait for this one. */
+async function cached(body: unknown): Promise<void> {
+  const key = await h.gateway.deps.proxy.cache.keyFor(`key:${h.keyId}`, 'openai-chat', body);
+  await vi.waitFor(async () => {
+    if ((await h.gateway.deps.proxy.cache.get(key)) === null) throw new Error('not cached yet');
+  });
+}
+
+describe('response cache', () => {
+  it('serves an identical request from the cache, byte for byte, and still logs its tokens', async () => {
+    const body = chat('m-google', { temperature: 0.1 });
+    const first = await h.post('/v1/chat/completions', body);
+    const firstText = await first.text();
+    expect(first.headers.get('x-sluice-cache')).toBe('MISS');
+    await cached(body);
+    const second = await h.post('/v1/chat/completions', body);
+    expect(second.headers.get('x-sluice-cache')).toBe('HIT');
+    expect(await second.text()).toBe(firstText);
+    const bypass = await h.post('/v1/chat/completions', body, { 'cache-control': 'no-cache' });
+    expect(bypass.headers.get('x-sluice-cache')).toBe('BYPASS');
+    const hit = await newestLog((r) => r.model === 'm-google' && r.cacheHit);
+    expect(hit).toMatchObject({ statusCode: 200, costUsd: 0, attempts: 0 });
+    expect(hit.promptTokens).toBeGreaterThan(0);
+  });
+
+  it('replays a cached stream exactly', async () => {
+    const body = { ...chat('m-bedrock', { stream: true }), seed: 7 };
+    const first = await (await h.post('/v1/chat/completions', body)).text();
+    await cached(body);
+    const again = await h.post('/v1/chat/completions', body);
+    expect(again.headers.get('x-sluice-cache')).toBe('HIT');
+    expect(again.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await again.text()).toBe(first);
+    expect(first.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
+describe('passthrough and the ledger', () => {
+  it('passes unknown fields to a same-format upstream and reads stream usage it had to ask for', async () => {
+    const res = await h.post(
+      '/v1/chat/completions',
+      chat('m-openai', { stream: true, x_vendor_flag: 'kept' }),
+    );
+    const text = await res.text();
+    const sent = h.fakes.requests.filter((r) => r.vendor === 'openai').at(-1)?.body as Record<
+      string,
+      unknown
+    >;
+    expect(sent).toMatchObject({
+      x_vendor_flag: 'kept',
+      model: 'test-model',
+      stream_options: { include_usage: true },
+    });
+    const chunks = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as { choices: unknown[]; usage?: unknown });
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.filter((c) => c.choices.length === 0 || (c.usage ?? null) !== null)).toEqual([]);
+    const row = await newestLog((r) => r.model === 'm-openai' && r.stream && !r.cacheHit);
+    expect(row.completionTokens).toBeGreaterThan(0);
+  });
+
+  it('logs an unpriced model with a null cost and the flag, never 0', async () => {
+    await h.openai.chat.completions.create(sdkChat('m-unpriced'));
+    const row = await newestLog((r) => r.model === 'm-unpriced');
+    expect(row).toMatchObject({ costUsd: null, unpriced: true });
+    expect(row.promptTokens).toBeGreaterThan(0);
+  });
+
+  it('stops waiting for the upstream when the client leaves, and logs the request', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = h.gateway.app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(chat('m-slow')),
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 200);
+    const res = await Promise.resolve(pending).catch((error: unknown) => error);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    if (res instanceof Response) expect(res.status).toBe(499);
+    const row = await newestLog((r) => r.model === 'm-slow');
+    expect(row).toMatchObject({ statusCode: 499, clientAborted: true });
+  });
+
+  it('records what a stream used when the client leaves part way', async () => {
+    const words = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
+    const res = await h.post('/v1/messages', {
+      model: 'm-anthropic',
+      max_tokens: 1000,
+      stream: true,
+      messages: [{ role: 'user', content: words }],
+    });
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error('expected a stream');
+    // Leave after the first text delta: the answer has begun, most of it is still to come.
+    let seen = '';
+    while (!seen.includes('content_block_delta')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the stream ended before the client could leave');
+      seen += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const row = await newestLog((r) => r.model === 'm-anthropic' && r.clientAborted);
+    expect(row).toMatchObject({ statusCode: 499, promptTokens: 300, stream: true });
+  });
+});
