@@ -7,8 +7,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 class FirstRunFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (spec: TestSpecification) => (spec.moduleId.endsWith('/stack.test.ts') ? 0 : 1);
-    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+    const sorted = await super.sort(files);
+    const first = (spec: TestSpecification) => spec.moduleId.endsWith('/e2e/stack.test.ts');
+    return [...sorted.filter(first), ...sorted.filter((spec) => !first(spec))];
   }
 }
 
@@ -19,6 +20,7 @@ class FirstRunFirstSequencer extends BaseSequencer {
 export default defineConfig({
   test: {
     reporters: ['default', './tests/setup/summary-reporter.ts'],
+    sequence: { sequencer: FirstRunFirstSequencer },
     projects: [
       {
         test: {
@@ -47,7 +49,6 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { sequencer: FirstRunFirstSequencer },
         },
       },
     ],

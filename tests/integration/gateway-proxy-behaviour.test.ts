@@ -12,7 +12,10 @@ const chat = (model: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /** The same request as the official client takes it. */
-const sdkChat = (model: string) => ({ model, messages: [{ role: 'user' as const, content: `hello ${model}` }] });
+const sdkChat = (model: string) => ({
+  model,
+  messages: [{ role: 'user' as const, content: `hello ${model}` }],
+});
 
 beforeAll(async () => {
   h = await proxyHarness('proxy_behaviour');

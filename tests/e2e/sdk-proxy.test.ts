@@ -1,0 +1,110 @@
+// Issue 4's "Done means", over real HTTP against the stack as `npm start` runs it (the worker
+// in workerd): the official OpenAI and Anthropic SDKs, unmodified, with a Sluice key, against
+// every provider type, streaming or not, with tools; every call in the request log.
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createClickHouseRequestLogStore } from '../../shared/src/ledger/clickhouse-store';
+import { createClickHouse } from '../../shared/src/stores/clickhouse';
+import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
+import { CLICKHOUSE_URL } from '../helpers/env';
+import { configureFakeProviders, expectedCost, FAKE_PROVIDER_TYPES } from '../helpers/fake-providers';
+import { FIRST_ADMIN } from '../helpers/first-run';
+import { http } from '../helpers/http';
+
+const { gatewayUrl, consoleUrl } = inject('stack');
+let fakes: FakeUpstreams;
+let openai: OpenAI;
+let anthropic: Anthropic;
+let keyId: string;
+let calls = 0;
+const lookup = {
+  name: 'lookup',
+  description: 'Looks a word up',
+  parameters: { type: 'object' as const, properties: { query: { type: 'string' } }, required: ['query'] },
+};
+
+beforeAll(async () => {
+  fakes = await startFakeUpstreams();
+  const { email, password } = FIRST_ADMIN;
+  const login = await http('POST', `${consoleUrl}/api/auth/login`, { body: { email, password } });
+  expect(login.status, JSON.stringify(login.body)).toBe(200);
+  const token = login.body.access_token as string;
+  const api = (method: string, path: string, body?: unknown) =>
+    http(method, `${consoleUrl}${path}`, { token, body });
+  await configureFakeProviders(api, fakes);
+  const key = await api('POST', '/api/keys', { name: 'sdk e2e' });
+  keyId = key.body.id;
+  openai = new OpenAI({ apiKey: key.body.key, baseURL: `${gatewayUrl}/v1`, maxRetries: 0 });
+  anthropic = new Anthropic({ apiKey: key.body.key, baseURL: gatewayUrl, maxRetries: 0 });
+});
+afterAll(() => fakes?.close());
+
+describe.each(FAKE_PROVIDER_TYPES)('official SDKs through the running gateway to %s', (type) => {
+  const model = `m-${type}`;
+  const messages = [{ role: 'user' as const, content: `hi ${type}` }];
+
+  it('openai: chat.completions (plain and streamed with tools) and responses.stream', async () => {
+    const plain = await openai.chat.completions.create({ model, messages });
+    expect(plain.choices[0]?.message.content).toBe(`echo: hi ${type}`);
+    const final = await openai.chat.completions
+      .stream({ model, messages, tools: [{ type: 'function', function: lookup }] })
+      .finalChatCompletion();
+    const call = final.choices[0]?.message.tool_calls?.[0];
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ query: `hi ${type}` });
+    const response = await openai.responses.stream({ model, input: `hi ${type}` }).finalResponse();
+    expect(response.output_text).toBe(`echo: hi ${type}`);
+    calls += 3;
+  });
+
+  it('anthropic: messages.create and messages.stream with tools', async () => {
+    const message = await anthropic.messages.create({ model, max_tokens: 50, messages });
+    expect(message.content[0]).toMatchObject({ type: 'text', text: `echo: hi ${type}` });
+    const tools = [{ name: lookup.name, description: lookup.description, input_schema: lookup.parameters }];
+    const streamed = await anthropic.messages
+      .stream({ model, max_tokens: 50, tools, messages })
+      .finalMessage();
+    expect(streamed.content.find((b) => b.type === 'tool_use')).toMatchObject({
+      input: { query: `hi ${type}` },
+    });
+    calls += 2;
+  });
+});
+
+describe('failover and the ledger over the wire', () => {
+  it('answers from the second route when the first returns 503', async () => {
+    const res = await openai.chat.completions.create({
+      model: 'm-failover',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(res.choices[0]?.message.content).toBe('echo: x');
+    calls += 1;
+  });
+
+  it('has every call in the request log with correct tokens and cost', async () => {
+    const store = createClickHouseRequestLogStore(
+      createClickHouse({ url: CLICKHOUSE_URL, database: 'sluice_e2e' }),
+      {
+        database: 'sluice_e2e',
+      },
+    );
+    const rows = await vi.waitFor(
+      async () => {
+        const found = await store.list({ apiKeyId: keyId, limit: 200 });
+        if (found.length < calls) throw new Error(`${found.length} of ${calls} rows`);
+        return found;
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    expect(rows).toHaveLength(calls);
+    for (const row of rows) {
+      expect(row).toMatchObject({ statusCode: 200, unpriced: false, cacheHit: false });
+      expect(row.promptTokens * row.completionTokens, JSON.stringify(row)).toBeGreaterThan(0);
+      expect(row.costUsd).toBeCloseTo(expectedCost(row.promptTokens, row.completionTokens), 12);
+    }
+    expect(rows.find((r) => r.model === 'm-failover')).toMatchObject({
+      attempts: 2,
+      provider: 'fake-anthropic',
+    });
+  });
+});
