@@ -17,12 +17,13 @@ export const FAKE_PROVIDER_TYPES = Object.keys(PROVIDER_VENDORS) as FakeProvider
 /** USD per million tokens on every priced model below. */
 export const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
 
-// biome-ignore lint/suspicious/noExplicitAny: console answers are asserted field by field.
-export type ConsoleCall = (
-  method: string,
-  path: string,
-  body?: unknown,
-) => Promise<{ status: number; body: any }>;
+export interface ConsoleAnswer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: console answers are asserted field by field.
+  body: any;
+}
+
+export type ConsoleCall = (method: string, path: string, body?: unknown) => Promise<ConsoleAnswer>;
 
 /**
  * Configures, through the console API, one provider per type pointing at the fakes and these
