@@ -1,47 +1,24 @@
 // `npm run bench`: starts the stack (real stores when DATABASE_URL/REDIS_URL are set, embedded
-// otherwise) on spare ports and prints latency and throughput of the foundation's paths.
+// otherwise) on spare ports and prints latency and throughput of the foundation's paths and
+// of the model proxy against a fake upstream (see dev/bench/proxy.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formatFigures, maxThroughput, type Send } from './bench/measure';
+import { benchProxy } from './bench/proxy';
 import { stackOptionsFromEnv, startStack } from './stack';
 import { freePort } from './stack/ports';
 
 interface Probe {
   name: string;
-  request: () => Promise<Response>;
+  request: Send;
 }
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
 async function measure(probe: Probe, total: number): Promise<string> {
-  const latencies: number[] = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < total) {
-      next++;
-      const t0 = performance.now();
-      const res = await probe.request();
-      await res.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      if (!res.ok) failures++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
-  return [
-    probe.name.padEnd(36),
-    `${(total / seconds).toFixed(0).padStart(6)} req/s`,
-    `p50 ${pct(50).toFixed(2).padStart(7)} ms`,
-    `p95 ${pct(95).toFixed(2).padStart(7)} ms`,
-    `p99 ${pct(99).toFixed(2).padStart(7)} ms`,
-    failures ? `FAILURES ${failures}` : '',
-  ].join('  ');
+  return formatFigures(probe.name, await maxThroughput(probe.request, total, CONCURRENCY));
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
@@ -94,6 +71,7 @@ try {
       }),
   };
   console.log(await measure(login, 40));
+  await benchProxy(stack.gatewayUrl, stack.consoleUrl, token);
 } finally {
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -85,7 +85,12 @@ describe('reading settings', () => {
       oidc: { oidc_enabled: false, oidc_client_secret: null, oidc_scopes: 'openid email profile' },
       audit: { audit_retention_days: 365, audit_mirror_to_clickhouse: true },
     });
-    expect(Object.keys(res.body.system).sort()).toEqual(['console_base_url', 'gateway_base_url']);
+    expect(res.body.system).toMatchObject({ upstream_timeout_seconds: 120 });
+    expect(Object.keys(res.body.system).sort()).toEqual([
+      'console_base_url',
+      'gateway_base_url',
+      'upstream_timeout_seconds',
+    ]);
   });
 
   it('serves each category alone, and the legacy aliases equal it', async () => {

@@ -122,7 +122,7 @@ export function chatToCanonical(request: ChatRequest): CanonicalRequest {
     parallelToolCalls: orUndefined(request.parallel_tool_calls),
     responseFormat: responseFormat(request.response_format),
     stream: request.stream === true,
-    includeUsage: request.stream_options?.include_usage === true,
+    includeUsage: request.stream_options?.include_usage === true ? true : undefined,
     user: orUndefined(request.user),
     metadata: orUndefined(request.metadata),
   });
