@@ -3,7 +3,7 @@ import { parseStoreEnv } from '@sluice/shared/config/env';
 import { findApiKeyForAuth } from '@sluice/shared/db/repos/api-keys-repo';
 import { createKeyAuthCache } from '@sluice/shared/keys/auth-cache';
 import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
-import { recordKeyUse } from '@sluice/shared/keys/usage';
+import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
 import { buildProxyDeps } from './proxy-deps';
@@ -29,7 +29,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       jwt: createJwtSigner(config.SLUICE_JWT_SECRET),
       now: () => new Date(),
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
-      recordKeyUse: (keyId, now) => recordKeyUse({ db, redis }, keyId, now),
+      recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
     proxy: buildProxyDeps(config, db, redis),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,

@@ -2,7 +2,8 @@ import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box'
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import type { Db } from '@sluice/shared/db/types';
-import { createLedgerWriter, createRequestLogStore } from '@sluice/shared/ledger/index';
+import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
+import { createRequestLogStore } from '@sluice/shared/ledger/index';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
 import { googleBedrockProviders } from '@sluice/shared/providers/registry-google-bedrock';
@@ -23,6 +24,7 @@ function warn(message: string, fields: Record<string, unknown> = {}): void {
 /** The model proxy's ports, built once per isolate next to the other gateway deps. */
 export function buildProxyDeps(config: StoreEnv, db: Db, redis: Redis): ProxyDeps {
   let secretBox: Promise<SecretBox> | undefined;
+  const openedKeys = new Map<string, Promise<string>>();
   const settings = createSettingsReader({
     load: () => loadSettings(db),
     redis,
@@ -42,17 +44,26 @@ export function buildProxyDeps(config: StoreEnv, db: Db, redis: Redis): ProxyDep
     database: clickhouseConfig.database,
     ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
   };
-  const ledger = createLedgerWriter(createRequestLogStore({ db, clickhouse }), {
-    onError: (error) => warn('request log write failed', { error: String(error) }),
+  const ledger = createBatchingLedgerWriter(createRequestLogStore({ db, clickhouse }), {
+    onError: (error, records) =>
+      warn('request log write failed', { error: String(error), lost: records.length }),
   });
   return {
     fetch: (input, init) => fetch(input, init),
     formats: wireFormats,
     providers: { ...openAiAnthropicAdapters, ...googleBedrockProviders },
     resolveModel: createCachedResolver({ resolve: (name) => resolveModelRoutes(db, name), redis }),
-    revealProviderKey: async (sealed) => {
-      secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
-      return (await secretBox).decrypt(sealed);
+    revealProviderKey: (sealed) => {
+      // Opened once per isolate: a rotated provider key is a new sealed value, so never stale.
+      let opened = openedKeys.get(sealed);
+      if (!opened) {
+        secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
+        opened = secretBox.then((box) => box.decrypt(sealed));
+        if (openedKeys.size >= 1000) openedKeys.clear();
+        openedKeys.set(sealed, opened);
+        opened.catch(() => openedKeys.delete(sealed));
+      }
+      return opened;
     },
     routeCaps: createRouteCaps(createSlidingWindowLimiter(redis)),
     cache: createResponseCache(redis),

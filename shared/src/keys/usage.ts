@@ -21,3 +21,23 @@ export async function recordKeyUse(
   await touchLastUsed(deps.db, keyId, now);
   return true;
 }
+
+/**
+ * recordKeyUse behind a per-isolate memory of recent writes: a busy isolate asks Redis once
+ * per key per minute instead of on every request. Other isolates still meet the Redis guard.
+ */
+export function createKeyUseRecorder(
+  deps: { db: Db; redis: Pick<RedisPort, 'set'> },
+  options: { maxKeys?: number } = {},
+): (keyId: string, now: Date) => Promise<boolean> {
+  const maxKeys = options.maxKeys ?? 10_000;
+  const recent = new Map<string, number>();
+  return async (keyId, now) => {
+    const at = now.getTime();
+    const last = recent.get(keyId);
+    if (last !== undefined && at - last < LAST_USED_COALESCE_SECONDS * 1000) return false;
+    if (recent.size >= maxKeys) recent.clear();
+    recent.set(keyId, at);
+    return recordKeyUse(deps, keyId, now);
+  };
+}
