@@ -8,46 +8,55 @@ export interface Figures {
   p95: number;
   p99: number;
   failures: number;
+  /** Status of each failed answer, counted (`0` when the request itself failed). */
+  failureStatuses: Record<string, number>;
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-function figures(latencies: number[], seconds: number, failures: number): Figures {
+function figures(latencies: number[], seconds: number, statuses: number[]): Figures {
   latencies.sort((a, b) => a - b);
+  const failureStatuses: Record<string, number> = {};
+  for (const status of statuses) failureStatuses[status] = (failureStatuses[status] ?? 0) + 1;
   return {
+    failureStatuses,
     requestsPerSecond: latencies.length / seconds,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
-    failures,
+    failures: statuses.length,
   };
 }
 
-async function timed(send: Send): Promise<{ ms: number; ok: boolean }> {
+async function timed(send: Send): Promise<{ ms: number; ok: boolean; status: number }> {
   const t0 = performance.now();
-  const res = await send();
-  await res.arrayBuffer();
-  return { ms: performance.now() - t0, ok: res.ok };
+  try {
+    const res = await send();
+    await res.arrayBuffer();
+    return { ms: performance.now() - t0, ok: res.ok, status: res.status };
+  } catch {
+    return { ms: performance.now() - t0, ok: false, status: 0 };
+  }
 }
 
 /** `concurrency` workers send back to back until `total` requests are done. */
 export async function maxThroughput(send: Send, total: number, concurrency: number): Promise<Figures> {
   const latencies: number[] = [];
   let next = 0;
-  let failures = 0;
+  const failed: number[] = [];
   const started = performance.now();
   const worker = async () => {
     while (next < total) {
       next++;
-      const { ms, ok } = await timed(send);
+      const { ms, ok, status } = await timed(send);
       latencies.push(ms);
-      if (!ok) failures++;
+      if (!ok) failed.push(status);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return figures(latencies, (performance.now() - started) / 1000, failures);
+  return figures(latencies, (performance.now() - started) / 1000, failed);
 }
 
 /**
@@ -58,21 +67,21 @@ export async function fixedRate(send: Send, perSecond: number, seconds: number):
   const total = Math.round(perSecond * seconds);
   const interval = 1000 / perSecond;
   const started = performance.now();
-  let failures = 0;
+  const failed: number[] = [];
   const runs: Array<Promise<number>> = [];
   for (let i = 0; i < total; i++) {
     const due = started + i * interval;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     runs.push(
-      timed(send).then(({ ms, ok }) => {
-        if (!ok) failures++;
+      timed(send).then(({ ms, ok, status }) => {
+        if (!ok) failed.push(status);
         return ms;
       }),
     );
   }
   const latencies = await Promise.all(runs);
-  return figures(latencies, (performance.now() - started) / 1000, failures);
+  return figures(latencies, (performance.now() - started) / 1000, failed);
 }
 
 export function formatFigures(name: string, f: Figures): string {
@@ -82,6 +91,6 @@ export function formatFigures(name: string, f: Figures): string {
     `p50 ${f.p50.toFixed(2).padStart(7)} ms`,
     `p95 ${f.p95.toFixed(2).padStart(7)} ms`,
     `p99 ${f.p99.toFixed(2).padStart(7)} ms`,
-    f.failures ? `FAILURES ${f.failures}` : '',
+    f.failures ? `FAILURES ${f.failures} ${JSON.stringify(f.failureStatuses)}` : '',
   ].join('  ');
 }
