@@ -20,6 +20,8 @@ export interface ProxyHarness {
   /** The official clients, talking to the in-process gateway app. */
   openai: OpenAI;
   anthropic: Anthropic;
+  /** The console API as the admin. */
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Raw JSON through the gateway with the harness key. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** The request log rows of the harness key, newest first, once `count` exist. */
@@ -65,6 +67,7 @@ export async function proxyHarness(name: string): Promise<ProxyHarness> {
     console: consoleApp,
     gateway,
     fakes,
+    admin: api,
     apiKey: key.key,
     keyId: key.id,
     openai: new OpenAI({

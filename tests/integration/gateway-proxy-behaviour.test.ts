@@ -22,6 +22,13 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+async function providerNamed(name: string): Promise<{ id: string }> {
+  const list = await h.admin('GET', '/api/admin/providers');
+  const found = (list.body as Array<{ id: string; name: string }>).find((p) => p.name === name);
+  if (!found) throw new Error(`no provider ${name}`);
+  return found;
+}
+
 async function newestLog(filter: (row: Awaited<ReturnType<ProxyHarness['logs']>>[number]) => boolean) {
   for (let i = 0; i < 100; i++) {
     const row = (await h.logs(1)).find(filter);
@@ -58,6 +65,44 @@ describe('routing', () => {
     const messages = await h.post('/v1/messages', { ...chat('m-bad-request'), max_tokens: 10 });
     expect(messages.status).toBe(400);
     expect(await messages.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it('fails over when the first upstream cannot be reached at all', async () => {
+    const dead = await h.admin('POST', '/api/admin/providers', {
+      name: 'unreachable',
+      display_name: 'Nothing listens here',
+      provider_type: 'openai',
+      base_url: 'http://127.0.0.1:9/v1',
+      api_key: 'sk-none',
+    });
+    const model = await h.admin('POST', '/api/admin/models', {
+      name: 'm-dead-first',
+      routes: [
+        { provider_id: dead.body.id, upstream_model: 'test-model' },
+        { provider_id: (await providerNamed('fake-custom')).id, upstream_model: 'test-model' },
+      ],
+    });
+    expect(model.status).toBe(201);
+    const res = await h.post('/v1/chat/completions', chat('m-dead-first'));
+    expect(res.status).toBe(200);
+    const row = await newestLog((r) => r.model === 'm-dead-first');
+    expect(row).toMatchObject({ provider: 'fake-custom', attempts: 2 });
+  });
+
+  it('gives up on an upstream that sends no headers within upstream_timeout_seconds', async () => {
+    const set = await h.admin('PATCH', '/api/admin/settings', { settings: { upstream_timeout_seconds: 1 } });
+    expect(set.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100)); // the gateway checks the settings version each second
+    const started = Date.now();
+    const res = await h.post('/v1/chat/completions', chat('m-slow'));
+    const took = Date.now() - started;
+    await h.admin('PATCH', '/api/admin/settings', { settings: { upstream_timeout_seconds: 120 } });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+      'no answer within 1000 ms',
+    );
+    expect(took).toBeGreaterThanOrEqual(950);
+    expect(took).toBeLessThan(2_500);
   });
 
   it('refuses with 429 route:requests/1m once the only route is at its RPM cap', async () => {
@@ -211,7 +256,7 @@ describe('passthrough and the ledger', () => {
     const res = await Promise.resolve(pending).catch((error: unknown) => error);
     expect(Date.now() - started).toBeLessThan(2_500);
     if (res instanceof Response) expect(res.status).toBe(499);
-    const row = await newestLog((r) => r.model === 'm-slow');
+    const row = await newestLog((r) => r.model === 'm-slow' && r.clientAborted);
     expect(row).toMatchObject({ statusCode: 499, clientAborted: true });
   });
 
