@@ -7,7 +7,7 @@ import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { type ConsoleHarness, consoleHarness } from './console';
 import { CLICKHOUSE_URL } from './env';
-import { configureFakeProviders } from './fake-providers';
+import { type ConsoleAnswer, configureFakeProviders } from './fake-providers';
 import { type GatewayHarness, gatewayHarness } from './gateway';
 import { appEnv, freshDatabase } from './stores';
 
@@ -21,7 +21,7 @@ export interface ProxyHarness {
   openai: OpenAI;
   anthropic: Anthropic;
   /** The console API as the admin. */
-  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  admin(method: string, path: string, body?: unknown): Promise<ConsoleAnswer>;
   /** Raw JSON through the gateway with the harness key. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** The request log rows of the harness key, newest first, once `count` exist. */

@@ -1,4 +1,6 @@
 import type { StreamEvent, Usage } from '../canonical/types';
+import { concatBytes } from '../util/bytes';
+import { mergeUsage } from '../wire/common/usage';
 
 /**
  * Side channels on a stream the client is reading. Each passes chunks on unchanged and
@@ -45,16 +47,6 @@ export function createUsageTap(): Tap<StreamEvent, StreamEvent, { usage: Usage |
   return { transform: new TransformStream(transformer), result: done.promise };
 }
 
-/** Vendors report input and output usage in separate events; later non-zero values win. */
-export function mergeUsage(current: Usage | null, next: Usage): Usage {
-  if (current === null) return next;
-  return {
-    inputTokens: next.inputTokens || current.inputTokens,
-    outputTokens: next.outputTokens || current.outputTokens,
-    cachedInputTokens: next.cachedInputTokens ?? current.cachedInputTokens,
-  };
-}
-
 /** The exact bytes the client received, or null when the stream did not complete. */
 export function createByteCollector(): Tap<Uint8Array, Uint8Array, Uint8Array | null> {
   const done = settler<Uint8Array | null>();
@@ -65,21 +57,11 @@ export function createByteCollector(): Tap<Uint8Array, Uint8Array, Uint8Array | 
       controller.enqueue(chunk);
     },
     flush() {
-      done.settle(concat(chunks));
+      done.settle(concatBytes(chunks));
     },
     cancel() {
       done.settle(null);
     },
   };
   return { transform: new TransformStream(transformer), result: done.promise };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

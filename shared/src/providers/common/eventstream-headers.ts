@@ -1,3 +1,4 @@
+import { concatBytes } from '../../util/bytes';
 import { EventStreamError, type EventStreamHeaderValue, HEADER_TYPE } from './eventstream-types';
 
 /**
@@ -132,12 +133,4 @@ function uuidToBytes(uuid: string): Uint8Array {
   return Uint8Array.from({ length: 16 }, (_, i) => Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16));
 }
 
-export function concatBytes(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
+export { concatBytes };

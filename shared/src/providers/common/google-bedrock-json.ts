@@ -1,19 +1,8 @@
 /** Reading vendor JSON and canonical tool arguments for the Gemini and Bedrock adapters. */
 
-export type JsonObject = Record<string, unknown>;
+import { isRecord, type JsonObject, tryParseJson } from '../../util/json';
 
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** JSON.parse that reports failure as `undefined`. */
-export function tryParseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+export { isRecord as isPlainObject, type JsonObject, tryParseJson } from '../../util/json';
 
 /**
  * Canonical tool-call arguments are JSON text (as vendors stream them); Gemini and Bedrock
@@ -22,7 +11,7 @@ export function tryParseJson(text: string): unknown {
  */
 export function parseToolArguments(text: string): JsonObject {
   const value = tryParseJson(text);
-  return isPlainObject(value) ? value : {};
+  return isRecord(value) ? value : {};
 }
 
 /** A non-empty string field, or undefined. */

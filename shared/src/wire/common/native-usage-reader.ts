@@ -56,11 +56,5 @@ export function createNativeUsageReader(observe: UsageObserver): NativeUsageRead
   return { transform: new TransformStream(transformer), usage: result };
 }
 
-/** JSON.parse that answers undefined instead of throwing: native streams carry `[DONE]` too. */
-export function parseJsonData(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-}
+/** Native streams carry `[DONE]` too: data that is not JSON reads as undefined. */
+export { tryParseJson as parseJsonData } from '../../util/json';
