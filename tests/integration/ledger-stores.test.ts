@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import ws from 'ws';
 import { type ChSql, chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import {
+  createBatchingLedgerWriter,
   createClickHouseRequestLogStore,
-  createLedgerWriter,
   createRequestLogStore,
   type RequestLogRecord,
   type RequestLogStore,
@@ -248,10 +248,37 @@ describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('request log st
     expect(await store.list({ apiKeyId: '55555555-5555-4555-8555-555555555555' })).toEqual([]);
   });
 
+  it('sums the cost of one key or one user since an instant, unpriced rows adding nothing', async () => {
+    const store = stores[name];
+    const key = crypto.randomUUID();
+    const user = crypto.randomUUID();
+    const at = (minutes: number) => new Date(Date.UTC(2099, 5, 1, 0, minutes));
+    await store.insert([
+      record({ id: crypto.randomUUID(), createdAt: at(0), apiKeyId: key, userId: user, costUsd: 0.25 }),
+      record({ id: crypto.randomUUID(), createdAt: at(10), apiKeyId: key, userId: user, costUsd: 0.5 }),
+      record({
+        id: crypto.randomUUID(),
+        createdAt: at(20),
+        apiKeyId: key,
+        userId: user,
+        costUsd: null,
+        unpriced: true,
+      }),
+      record({ id: crypto.randomUUID(), createdAt: at(30), apiKeyId: null, userId: user, costUsd: 1 }),
+    ]);
+    expect(await store.costSince({ apiKeyId: key, since: at(0) })).toBeCloseTo(0.75, 12);
+    expect(await store.costSince({ apiKeyId: key, since: at(5) })).toBeCloseTo(0.5, 12);
+    expect(await store.costSince({ userId: user, since: at(0) })).toBeCloseTo(1.75, 12);
+    expect(await store.costSince({ apiKeyId: crypto.randomUUID(), since: at(0) })).toBe(0);
+  });
+
   it('writes through the ledger writer', async () => {
     const store = stores[name];
     const errors: unknown[] = [];
-    const writer = createLedgerWriter(store, { onError: (error) => errors.push(error) });
+    const writer = createBatchingLedgerWriter(store, {
+      maxDelayMs: 5,
+      onError: (error) => errors.push(error),
+    });
     const extra = record({
       id: crypto.randomUUID(),
       createdAt: new Date(Date.UTC(2100, 0, 1)),

@@ -73,5 +73,7 @@ async function authenticateKey(
     role: record.userRole,
     allowedModels: record.allowedModels,
     rateLimitRpm: record.rateLimitRpm,
+    expiresAt: record.expiresAt,
+    gracePeriodEndsAt: record.gracePeriodEndsAt,
   };
 }

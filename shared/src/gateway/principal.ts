@@ -9,6 +9,9 @@ export type Principal =
       role: UserRole;
       allowedModels: string[] | null;
       rateLimitRpm: number | null;
+      expiresAt: Date | null;
+      /** When the value replaced by the last rotation stops being accepted. */
+      gracePeriodEndsAt: Date | null;
     }
   | { kind: 'user'; userId: string; role: UserRole };
 

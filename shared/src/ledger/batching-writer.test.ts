@@ -13,6 +13,7 @@ function recordingStore(fail = false) {
       if (fail) throw new Error('store down');
     },
     list: async () => [],
+    costSince: async () => 0,
   };
   return { store, batches };
 }

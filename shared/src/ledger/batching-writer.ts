@@ -1,6 +1,10 @@
-import type { LedgerWriter } from './index';
 import type { RequestLogStore } from './port';
 import type { RequestLogRecord } from './record';
+
+export interface LedgerWriter {
+  /** Stores one record; never rejects (failures go to onError). Hand it to waitUntil. */
+  write(record: RequestLogRecord): Promise<void>;
+}
 
 export interface BatchingWriterOptions {
   /** A batch is sent as soon as it holds this many records… */

@@ -253,6 +253,18 @@ export function createClickHouseRequestLogStore(
       const rows = await result.json<SelectedRequestLogRow>();
       return rows.map(fromRequestLogRow);
     },
+    async costSince(filter) {
+      await ensureTable();
+      const who =
+        'apiKeyId' in filter ? chSql`api_key_id = ${filter.apiKeyId}` : chSql`user_id = ${filter.userId}`;
+      const result = await client.query({
+        query: chSql`SELECT sum(cost_usd) AS total FROM ${table}
+          WHERE ${who} AND created_at_ms >= ${filter.since.getTime()}`.sql,
+        format: CLICKHOUSE_ROW_FORMAT,
+      });
+      const [row] = await result.json<{ total: number | string | null }>();
+      return Number(row?.total ?? 0);
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import type { RequestLogStore } from './port';
 import { createPostgresRequestLogStore } from './postgres-store';
 import type { RequestLogRecord } from './record';
 
+export { type BatchingWriterOptions, createBatchingLedgerWriter, type LedgerWriter } from './batching-writer';
 export {
   type ClickHouseRequestLogStoreOptions,
   createClickHouseRequestLogStore,
@@ -12,7 +13,12 @@ export {
   REQUEST_LOG_TABLE,
 } from './clickhouse-store';
 export { costUsd, type TokenPrices, type TokenWeights, weightedTokens } from './cost';
-export { DEFAULT_REQUEST_LOG_LIMIT, type RequestLogFilter, type RequestLogStore } from './port';
+export {
+  type CostFilter,
+  DEFAULT_REQUEST_LOG_LIMIT,
+  type RequestLogFilter,
+  type RequestLogStore,
+} from './port';
 export { createPostgresRequestLogStore } from './postgres-store';
 export { REQUEST_LOG_ENDPOINTS, type RequestLogEndpoint, type RequestLogRecord } from './record';
 
@@ -37,29 +43,4 @@ export function createRequestLogStore(options: RequestLogStoreOptions): RequestL
     });
   }
   return createPostgresRequestLogStore(options.db);
-}
-
-export interface LedgerWriter {
-  /** Stores one record; never rejects (failures go to onError). Hand it to waitUntil. */
-  write(record: RequestLogRecord): Promise<void>;
-}
-
-export interface LedgerWriterOptions {
-  onError(error: unknown, record: RequestLogRecord): void;
-}
-
-export function createLedgerWriter(store: RequestLogStore, options: LedgerWriterOptions): LedgerWriter {
-  return {
-    async write(record) {
-      try {
-        await store.insert([record]);
-      } catch (error) {
-        try {
-          options.onError(error, record);
-        } catch {
-          // A failing error handler must not turn into an unhandled rejection in waitUntil.
-        }
-      }
-    },
-  };
 }

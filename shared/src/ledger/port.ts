@@ -16,7 +16,11 @@ export interface RequestLogStore {
   insert(records: readonly RequestLogRecord[]): Promise<void>;
   /** Newest first, stable: created_at descending, then id descending. */
   list(filter?: RequestLogFilter): Promise<RequestLogRecord[]>;
+  /** Total cost_usd of one key's or one user's requests since `since` (unpriced rows add 0). */
+  costSince(filter: CostFilter): Promise<number>;
 }
+
+export type CostFilter = { since: Date } & ({ apiKeyId: string } | { userId: string });
 
 /** Validated paging for both adapters. */
 export function requestLogPage(filter: RequestLogFilter): { limit: number; offset: number } {

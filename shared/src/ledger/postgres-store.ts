@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { requestLogs } from '../db/schema';
 import type { Db } from '../db/types';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
@@ -28,6 +28,17 @@ export function createPostgresRequestLogStore(db: Db): RequestLogStore {
         .limit(limit)
         .offset(offset);
       return rows.map(toRow);
+    },
+    async costSince(filter) {
+      const who =
+        'apiKeyId' in filter
+          ? eq(requestLogs.apiKeyId, filter.apiKeyId)
+          : eq(requestLogs.userId, filter.userId);
+      const [row] = await db
+        .select({ total: sql<string | number | null>`sum(${requestLogs.costUsd})` })
+        .from(requestLogs)
+        .where(and(who, gte(requestLogs.createdAt, filter.since)));
+      return Number(row?.total ?? 0);
     },
   };
 }
