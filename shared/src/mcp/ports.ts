@@ -1,0 +1,90 @@
+/**
+ * The seams between the MCP pieces: the upstream client (shared/src/mcp/upstream/), the
+ * console's registry (shared/src/mcp/registry/), the gateway's /mcp endpoint
+ * (shared/src/mcp/gateway/) and the MCP call log (shared/src/mcp/log/). Nothing here knows
+ * Hono or a runtime.
+ */
+
+/** A registered upstream MCP server with its secret opened, ready to connect to. */
+export interface McpServerTarget {
+  id: string;
+  name: string;
+  endpointUrl: string;
+  transportType: 'streamable_http' | 'sse';
+  authType: 'none' | 'bearer' | 'header' | 'query';
+  /** Header name (auth_type header) or query parameter name (auth_type query). */
+  authName: string | null;
+  /** Decrypted; never logged or returned. */
+  authSecret: string | null;
+}
+
+export interface McpToolDescriptor {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Results are passed through as the upstream sent them (MCP JSON objects). */
+export type McpResult = Record<string, unknown>;
+
+/** One connection to one upstream server, speaking its transport with its auth injected. */
+export interface UpstreamMcpSession {
+  /** The upstream's Mcp-Session-Id (streamable HTTP), so another isolate can resume it. */
+  readonly sessionId: string | undefined;
+  /** Follows nextCursor until the list is complete. */
+  listTools(): Promise<McpToolDescriptor[]>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    onProgress?: (progress: McpResult) => void,
+  ): Promise<McpResult>;
+  listResources(): Promise<McpResult[]>;
+  readResource(uri: string): Promise<McpResult>;
+  listPrompts(): Promise<McpResult[]>;
+  close(): Promise<void>;
+}
+
+/** Thrown when an upstream cannot be reached or does not speak MCP: the caller answers 502. */
+export class UpstreamMcpUnavailable extends Error {
+  override name = 'UpstreamMcpUnavailable';
+}
+
+export interface UpstreamMcpConnector {
+  /** Connects (initialize), or resumes an upstream session another isolate opened. */
+  connect(
+    server: McpServerTarget,
+    options: { timeoutMs: number; resumeSessionId?: string },
+  ): Promise<UpstreamMcpSession>;
+}
+
+/** One tools/call through the gateway, for GET /api/mcp/logs. */
+export interface McpLogRecord {
+  id: string;
+  createdAt: Date;
+  userId: string | null;
+  apiKeyId: string | null;
+  serverId: string;
+  serverName: string;
+  toolName: string;
+  status: 'success' | 'error';
+  durationMs: number;
+  error: string | null;
+}
+
+export interface McpLogFilter {
+  userId?: string;
+  serverId?: string;
+  toolName?: string;
+  status?: 'success' | 'error';
+  from?: Date;
+  to?: Date;
+  sortBy?: 'duration_ms' | 'created_at';
+  limit?: number;
+  offset?: number;
+}
+
+/** ClickHouse when configured, else Postgres; the same shape either way. */
+export interface McpLogStore {
+  insert(records: readonly McpLogRecord[]): Promise<void>;
+  list(filter: McpLogFilter): Promise<{ total: number; entries: McpLogRecord[] }>;
+}
