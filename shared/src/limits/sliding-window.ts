@@ -141,67 +141,140 @@ function pairs(flat: ReadonlyArray<number | string>): Array<[number, number]> {
   return out;
 }
 
+/**
+ * A counter ready for the check script: its bucket geometry already worked out, so sliding
+ * windows and calendar periods (one bucket per period, its id in the key) share one path.
+ */
+export interface PreparedCounter {
+  label: string;
+  key: string;
+  /** Current bucket index and how many buckets count (N). */
+  current: number;
+  bucketsInWindow: number;
+  limit: number;
+  cost: number;
+  /** PEXPIRE after a write: longer than the counter can matter. */
+  expiryMs: number;
+  /** Milliseconds until all usage leaves the counter, from the newest counted bucket. */
+  resetMs(newest: number): number;
+  /** Milliseconds until a request of `cost` fits, from the buckets in the window; null: never. */
+  waitMs(buckets: Array<[number, number]>): number | null;
+  /** What to wait when it can never fit (cost > limit): e.g. one window. */
+  fallbackWaitMs: number;
+}
+
+export type CounterCheck =
+  | { allowed: true; states: SlidingWindowState[] }
+  | { allowed: false; refusedBy: string; retryAfterMs: number; states: SlidingWindowState[] };
+
+/** One script call over prepared counters: checks all, counts `cost` on each only if all pass. */
+export async function checkCounters(
+  redis: RedisPort,
+  counters: readonly PreparedCounter[],
+): Promise<CounterCheck> {
+  if (counters.length === 0) return { allowed: true, states: [] };
+  const seen = new Set<string>();
+  const keys: string[] = [];
+  const args: number[] = [counters.length];
+  for (const c of counters) {
+    if (seen.has(c.key)) throw new Error(`sliding-window check: key ${c.key} appears twice`);
+    seen.add(c.key);
+    keys.push(c.key);
+    args.push(c.current, c.bucketsInWindow, toCount(c.limit, 'limit'), toCount(c.cost, 'cost'), c.expiryMs);
+  }
+  const [allowedFlag, ...raw] = await runScript<[number | string, ...ScriptState[]]>(
+    redis,
+    CHECK_SCRIPT,
+    keys,
+    args,
+  );
+  const states = counters.map((c, i): SlidingWindowState => {
+    const [used, newest] = raw[i] ?? [0, -1];
+    return { label: c.label, used: Number(used), limit: c.limit, resetMs: c.resetMs(Number(newest)) };
+  });
+  if (Number(allowedFlag) === 1) return { allowed: true, states };
+  // Every refusing limit must free up for the request to fit: report the longest wait.
+  let refusedBy = counters[0]!.label;
+  let waitMs = -1;
+  counters.forEach((c, i) => {
+    if (fits(states[i]!.used, c.limit, c.cost)) return;
+    const ms = c.waitMs(pairs(raw[i]?.[2] ?? [])) ?? c.fallbackWaitMs;
+    if (ms > waitMs) {
+      waitMs = ms;
+      refusedBy = c.label;
+    }
+  });
+  return { allowed: false, refusedBy, retryAfterMs: Math.max(0, waitMs), states };
+}
+
+/** A sliding-window limit as a prepared counter at nowMs. */
+export function prepareSlidingLimit(l: SlidingWindowLimit, nowMs: number): PreparedCounter {
+  const g = windowGeometry(l.windowMs, l.bucketMs, nowMs);
+  const limit = toCount(l.limit, 'limit');
+  const cost = toCount(l.cost, 'cost');
+  return {
+    label: l.label,
+    key: l.key,
+    current: g.current,
+    bucketsInWindow: g.bucketsInWindow,
+    limit,
+    cost,
+    expiryMs: l.windowMs + l.bucketMs,
+    resetMs: (newest) => resetMsFor(newest, g, nowMs),
+    waitMs: (buckets) => retryAfterMs(buckets, g, limit, cost, nowMs),
+    fallbackWaitMs: l.windowMs,
+  };
+}
+
+/** One ADD script call: adds amounts to counters (bucket geometry worked out by the caller). */
+export async function addToCounters(
+  redis: RedisPort,
+  entries: ReadonlyArray<{
+    key: string;
+    current: number;
+    bucketsInWindow: number;
+    amount: number;
+    expiryMs: number;
+  }>,
+): Promise<void> {
+  const keys: string[] = [];
+  const args: number[] = [];
+  for (const e of entries) {
+    const amount = toCount(e.amount, 'amount');
+    if (amount === 0) continue;
+    keys.push(e.key);
+    args.push(e.current, e.bucketsInWindow, amount, e.expiryMs);
+  }
+  if (keys.length === 0) return;
+  await runScript<number>(redis, ADD_SCRIPT, keys, [keys.length, ...args]);
+}
+
 export function createSlidingWindowLimiter(redis: RedisPort): SlidingWindowLimiter {
   return {
     async check(limits, nowMs) {
-      if (limits.length === 0) return { allowed: true, states: [] };
-      const seen = new Set<string>();
-      const keys: string[] = [];
-      const args: number[] = [limits.length];
-      const prepared = limits.map((l) => {
-        if (seen.has(l.key)) throw new Error(`sliding-window check: key ${l.key} appears twice`);
-        seen.add(l.key);
-        const g = windowGeometry(l.windowMs, l.bucketMs, nowMs);
-        const limit = toCount(l.limit, 'limit');
-        const cost = toCount(l.cost, 'cost');
-        keys.push(l.key);
-        args.push(g.current, g.bucketsInWindow, limit, cost, l.windowMs + l.bucketMs);
-        return { label: l.label, windowMs: l.windowMs, g, limit, cost };
-      });
-      const [allowedFlag, ...raw] = await runScript<[number | string, ...ScriptState[]]>(
+      const result = await checkCounters(
         redis,
-        CHECK_SCRIPT,
-        keys,
-        args,
+        limits.map((l) => prepareSlidingLimit(l, nowMs)),
       );
-      const states = prepared.map((p, i): SlidingWindowState => {
-        const [used, newest] = raw[i] ?? [0, -1];
-        return {
-          label: p.label,
-          used: Number(used),
-          limit: p.limit,
-          resetMs: resetMsFor(Number(newest), p.g, nowMs),
-        };
-      });
-      if (Number(allowedFlag) === 1) return { allowed: true, states };
-      // Every refusing limit must free up for the request to fit: report the longest wait.
-      // A request that can never fit (cost > limit) is told to come back after a window.
-      let refusedBy = prepared[0]!.label;
-      let waitMs = -1;
-      prepared.forEach((p, i) => {
-        if (fits(states[i]!.used, p.limit, p.cost)) return;
-        const buckets = pairs(raw[i]?.[2] ?? []);
-        const ms = retryAfterMs(buckets, p.g, p.limit, p.cost, nowMs) ?? p.windowMs;
-        if (ms > waitMs) {
-          waitMs = ms;
-          refusedBy = p.label;
-        }
-      });
-      return { allowed: false, refusedBy, retryAfterSeconds: toRetryAfterSeconds(waitMs), states };
+      if (result.allowed) return result;
+      const { retryAfterMs: ms, ...rest } = result;
+      return { ...rest, retryAfterSeconds: toRetryAfterSeconds(ms) };
     },
 
     async add(entries, nowMs) {
-      const keys: string[] = [];
-      const args: number[] = [];
-      for (const e of entries) {
-        const amount = toCount(e.amount, 'amount');
-        const g = windowGeometry(e.windowMs, e.bucketMs, nowMs);
-        if (amount === 0) continue;
-        keys.push(e.key);
-        args.push(g.current, g.bucketsInWindow, amount, e.windowMs + e.bucketMs);
-      }
-      if (keys.length === 0) return;
-      await runScript<number>(redis, ADD_SCRIPT, keys, [keys.length, ...args]);
+      await addToCounters(
+        redis,
+        entries.map((e) => {
+          const g = windowGeometry(e.windowMs, e.bucketMs, nowMs);
+          return {
+            key: e.key,
+            current: g.current,
+            bucketsInWindow: g.bucketsInWindow,
+            amount: e.amount,
+            expiryMs: e.windowMs + e.bucketMs,
+          };
+        }),
+      );
     },
   };
 }

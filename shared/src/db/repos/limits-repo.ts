@@ -1,0 +1,74 @@
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { StoredLimits } from '../../limits/definitions';
+import { apiKeys } from '../schema/api-keys';
+import { budgets, limitRules, roles, teamMembers, teamRoles, userRoles } from '../schema/limits';
+import { users } from '../schema/users';
+import type { Db } from '../types';
+
+/**
+ * The stored limits a request of (key, user) runs under, for the gateway's limits cache: the
+ * roles of the user (the role named like users.role, extra global roles, roles of the user's
+ * teams), then the rules and budgets of those roles, of the user and of the key: two round trips.
+ */
+export async function loadStoredLimits(db: Db, keyId: string | null, userId: string): Promise<StoredLimits> {
+  const roleIds = await db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(
+      or(
+        inArray(roles.name, db.select({ name: users.role }).from(users).where(eq(users.id, userId))),
+        inArray(
+          roles.id,
+          db.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId)),
+        ),
+        inArray(
+          roles.id,
+          db
+            .select({ id: teamRoles.roleId })
+            .from(teamRoles)
+            .innerJoin(teamMembers, eq(teamMembers.teamId, teamRoles.teamId))
+            .where(eq(teamMembers.userId, userId)),
+        ),
+      ),
+    );
+  const ids = roleIds.map((r) => r.id);
+  const subjects = (table: typeof limitRules | typeof budgets) =>
+    or(
+      ids.length > 0 ? and(eq(table.subjectType, 'role'), inArray(table.subjectId, ids)) : sql`false`,
+      and(eq(table.subjectType, 'user'), eq(table.subjectId, userId)),
+      keyId === null ? sql`false` : and(eq(table.subjectType, 'api_key'), eq(table.subjectId, keyId)),
+    );
+  const [ruleRows, budgetRows] = await Promise.all([
+    db.select().from(limitRules).where(subjects(limitRules)),
+    db.select().from(budgets).where(subjects(budgets)),
+  ]);
+  const rulesOf = (type: string) =>
+    ruleRows
+      .filter((r) => r.subjectType === type)
+      .map((r) => ({ kind: r.kind, window: r.window, limit: r.limit }));
+  const budgetsOf = (type: string) =>
+    budgetRows
+      .filter((b) => b.subjectType === type)
+      .map((b) => ({ period: b.period, limitTokens: b.limitTokens }));
+  return {
+    roleRules: rulesOf('role'),
+    roleBudgets: budgetsOf('role'),
+    userRules: rulesOf('user'),
+    userBudgets: budgetsOf('user'),
+    keyRules: rulesOf('api_key'),
+    keyBudgets: budgetsOf('api_key'),
+  };
+}
+
+/** Owner and rate_limit_rpm of a key, whatever its status; undefined when no such key exists. */
+export async function findKeyLimitSubject(
+  db: Db,
+  keyId: string,
+): Promise<{ userId: string; rateLimitRpm: number | null } | undefined> {
+  const [row] = await db
+    .select({ userId: apiKeys.userId, rateLimitRpm: apiKeys.rateLimitRpm })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, keyId))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,159 @@
+import type { RedisPort } from '../stores/redis-port';
+import { withDeadline } from '../util/deadline';
+import {
+  admissionCounters,
+  type Counter,
+  type Scope,
+  scopesOf,
+  tokenCounters,
+  usageReadPlan,
+} from './counters';
+import { isEmpty, type LimitSubject, type SubjectLimits } from './definitions';
+import { rateLimitHeaders } from './headers';
+import { addToCounters, checkCounters, toRetryAfterSeconds } from './sliding-window';
+
+/**
+ * The limits engine as the gateway uses it (SPEC › Limits 1–6). Admission is one Lua call over
+ * every counter of the key and its owner; definitions come from a per-isolate cache that a
+ * Redis version key invalidates; repeat offenders are refused from memory until the instant
+ * their limit frees. Every store call has a deadline.
+ */
+export type LimitAdmission =
+  | { ok: true; headers: Record<string, string> }
+  | { ok: false; label: string; retryAfterSeconds: number };
+
+/** What the limits engine reports for GET /v1/usage . */
+export interface LimitsUsageReport {
+  scope: 'key' | 'user';
+  usage: { requests_today: number; requests_month: number; tokens_today: number; tokens_month: number };
+  limits: Array<{
+    scope: 'key' | 'user';
+    kind: 'requests' | 'tokens';
+    window: string;
+    window_secs: number | null;
+    limit: number;
+    used: number;
+    resets_at: string | null;
+  }>;
+}
+
+export interface Limiter {
+  admit(subject: LimitSubject, nowMs: number, options: { failClosed: boolean }): Promise<LimitAdmission>;
+  /** Never throws: runs after the response, in waitUntil. */
+  addTokens(subject: LimitSubject, weightedTokens: number, nowMs: number): Promise<void>;
+  /** Throws when definitions or counters cannot be read (GET /v1/usage answers 503). */
+  readUsage(subject: LimitSubject, nowMs: number): Promise<LimitsUsageReport>;
+}
+
+export interface LimiterDeps {
+  redis: RedisPort;
+  /** Cached definitions of (key, owner); see createLimitsCache. */
+  limitsOf(subject: LimitSubject): Promise<SubjectLimits>;
+  timeoutMs: number;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** SPEC › Limits 6. */
+export const FAIL_CLOSED_RETRY_SECONDS = 30;
+
+const refuse = (label: string, retryAfterSeconds: number): LimitAdmission => ({
+  ok: false,
+  label,
+  retryAfterSeconds,
+});
+
+function unavailableLabel(subject: LimitSubject, limits: SubjectLimits): string {
+  const sets = scopesOf(subject, limits).map((s) => s.set);
+  return sets.some((s) => s.rules.length > 0) ? 'rate_limiter_unavailable' : 'budget_unavailable';
+}
+
+export function createLimiter(deps: LimiterDeps): Limiter {
+  // Refusals remembered per definitions object: a reload (TTL or version bump) forgets them.
+  const blocked = new WeakMap<SubjectLimits, { untilMs: number; label: string }>();
+
+  const load = (subject: LimitSubject) =>
+    withDeadline(deps.limitsOf(subject), deps.timeoutMs, 'limits store');
+  const check = (counters: Counter[]) =>
+    withDeadline(checkCounters(deps.redis, counters), deps.timeoutMs, 'Redis');
+
+  return {
+    async admit(subject, nowMs, { failClosed }) {
+      let limits: SubjectLimits;
+      try {
+        limits = await load(subject);
+      } catch (error) {
+        deps.warn('limits could not be loaded', { error: String(error), failClosed });
+        return failClosed
+          ? refuse('limits_unavailable', FAIL_CLOSED_RETRY_SECONDS)
+          : { ok: true, headers: {} };
+      }
+      const known = blocked.get(limits);
+      if (known && known.untilMs > nowMs)
+        return refuse(known.label, toRetryAfterSeconds(known.untilMs - nowMs));
+      const counters = admissionCounters(subject, limits, nowMs);
+      try {
+        const result = await check(counters);
+        if (result.allowed) return { ok: true, headers: rateLimitHeaders(counters, result.states) };
+        blocked.set(limits, { untilMs: nowMs + result.retryAfterMs, label: result.refusedBy });
+        return refuse(result.refusedBy, toRetryAfterSeconds(result.retryAfterMs));
+      } catch (error) {
+        const limited = !isEmpty(limits.key) || !isEmpty(limits.user);
+        deps.warn('limit counters unavailable', { error: String(error), failClosed, limited });
+        if (failClosed && limited)
+          return refuse(unavailableLabel(subject, limits), FAIL_CLOSED_RETRY_SECONDS);
+        return { ok: true, headers: {} };
+      }
+    },
+
+    async addTokens(subject, weightedTokens, nowMs) {
+      if (!(weightedTokens > 0)) return;
+      try {
+        const limits = await load(subject);
+        const entries = tokenCounters(subject, limits, nowMs).map((c) => ({ ...c, amount: weightedTokens }));
+        await withDeadline(addToCounters(deps.redis, entries), deps.timeoutMs, 'Redis');
+      } catch (error) {
+        deps.warn('tokens not counted on limits', { error: String(error), weightedTokens });
+      }
+    },
+
+    async readUsage(subject, nowMs) {
+      const limits = await load(subject);
+      const scope: Scope = subject.keyId !== null && !isEmpty(limits.key) ? 'key' : 'user';
+      const set = scope === 'key' && limits.key ? limits.key : limits.user;
+      const id = scope === 'key' && subject.keyId !== null ? subject.keyId : subject.userId;
+      const plan = usageReadPlan({ scope, id }, set, nowMs);
+      const result = await check(plan.reads);
+      const used = new Map(plan.reads.map((c, i) => [c.key, result.states[i]?.used ?? 0]));
+      const usedOf = (key: string) => used.get(key) ?? 0;
+      const limitsView = plan.limits.map((c) => ({
+        scope,
+        kind: c.meta.kind,
+        window: c.meta.window,
+        window_secs: c.meta.windowSecs,
+        limit: c.limit,
+        used: usedOf(c.key),
+        resets_at: c.meta.resetsAt,
+      }));
+      return {
+        scope,
+        usage: {
+          requests_today: usedOf(plan.usage.requestsToday),
+          requests_month: usedOf(plan.usage.requestsMonth),
+          tokens_today: usedOf(plan.usage.tokensToday),
+          tokens_month: usedOf(plan.usage.tokensMonth),
+        },
+        limits: sortLeastLeftFirst(limitsView),
+      };
+    },
+  };
+}
+
+/**
+ * SPEC › GET /v1/usage rule 3. Requests and tokens are not comparable amounts, so "least
+ * left" is the share of the limit still free; ties go to the smaller absolute remainder.
+ */
+export function sortLeastLeftFirst<T extends { limit: number; used: number }>(limits: T[]): T[] {
+  const left = (l: T) => Math.max(0, l.limit - l.used);
+  const share = (l: T) => (l.limit > 0 ? left(l) / l.limit : 0);
+  return [...limits].sort((a, b) => share(a) - share(b) || left(a) - left(b));
+}
