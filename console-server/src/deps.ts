@@ -2,7 +2,10 @@ import { createClickHouseAuditMirror } from '@sluice/shared/analytics/audit-mirr
 import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { createSecretBox } from '@sluice/shared/auth/secret-box';
 import { parseStoreEnv } from '@sluice/shared/config/env';
+import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
+import { subjectLimits } from '@sluice/shared/limits/definitions';
 import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
+import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createClickHouse, ensureClickHouseDatabase, pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
@@ -54,6 +57,15 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
             ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
           })
         : null,
+    // Uncached: an admin reading usage right after a change must see the new definitions.
+    limiter: createLimiter({
+      redis,
+      limitsOf: async (subject) =>
+        subjectLimits(await loadStoredLimits(db, subject.keyId, subject.userId), subject),
+      timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+      warn: (message, fields) =>
+        console.warn(JSON.stringify({ level: 'WARN', target: 'limits', message, ...fields })),
+    }),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     startedAt: Date.now(),
   };

@@ -5,6 +5,7 @@ import type { SecretBox } from '@sluice/shared/auth/secret-box';
 import type { Db } from '@sluice/shared/db/types';
 import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
+import type { Limiter } from '@sluice/shared/limits/limiter';
 import type { Redis } from '@upstash/redis';
 
 /** Everything the console's routes need, built once by buildDeps. */
@@ -26,6 +27,8 @@ export interface ConsoleDeps {
    * (startAuditMirrorJob in main.ts), which reads committed rows, so routes never call it.
    */
   auditMirror?: AuditMirror | null;
+  /** Reads the gateway's limit counters (GET /api/admin/limits/{subject}/{id}/usage). */
+  limiter: Pick<Limiter, 'readUsage'>;
   storeTimeoutMs: number;
   startedAt: number;
 }

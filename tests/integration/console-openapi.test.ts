@@ -164,6 +164,60 @@ async function tourSettingsAndAudit(token: string, userToken: string): Promise<v
   await api('GET', '/api/audit/logs', { token: userToken });
 }
 
+async function tourLimits(token: string, userToken: string): Promise<void> {
+  const me = await api('GET', '/api/auth/me', { token: userToken });
+  const role = await api('POST', '/api/admin/roles', {
+    token,
+    body: { name: 'tour-role', rules: [{ kind: 'requests', window: '1m', limit: 10 }] },
+  });
+  await api('POST', '/api/admin/roles', { token, body: { name: 'tour-role' } });
+  await api('POST', '/api/admin/roles', { token: userToken, body: { name: 'x' } });
+  await api('GET', '/api/admin/roles', { token });
+  await api('GET', `/api/admin/roles/${role.body.id}`, { token });
+  await api('GET', `/api/admin/roles/${MISSING_ID}`, { token });
+  await api('PATCH', `/api/admin/roles/${role.body.id}`, { token, body: { description: 'tour' } });
+  await api('PATCH', `/api/admin/roles/${role.body.id}`, { token, body: {} });
+  const team = await api('POST', '/api/admin/teams', { token, body: { name: 'tour-team' } });
+  await api('POST', '/api/admin/teams', { token, body: { name: 'Not A Slug' } });
+  await api('GET', '/api/admin/teams', { token });
+  await api('GET', `/api/admin/teams/${team.body.id}`, { token });
+  await api('PATCH', `/api/admin/teams/${team.body.id}`, { token, body: { description: 'tour' } });
+  await api('PUT', `/api/admin/teams/${team.body.id}/members`, { token, body: { user_ids: [me.body.id] } });
+  await api('PUT', `/api/admin/teams/${team.body.id}/members`, { token, body: { user_ids: [MISSING_ID] } });
+  await api('PUT', `/api/admin/teams/${team.body.id}/roles`, { token, body: { role_ids: [role.body.id] } });
+  await api('PUT', `/api/admin/limits/user/${me.body.id}/roles`, {
+    token,
+    body: { role_ids: [role.body.id] },
+  });
+  await api('GET', `/api/admin/limits/user/${me.body.id}/roles`, { token });
+  const key = await api('POST', '/api/keys', { token: userToken, body: { name: 'tour limits key' } });
+  const rules = { rules: [{ kind: 'tokens', window: '5h', limit: 1000 }] };
+  await api('PUT', `/api/admin/limits/api_key/${key.body.id}/rules`, { token, body: rules });
+  await api('PUT', `/api/admin/limits/api_key/${key.body.id}/rules`, { token, body: { rules: [{}] } });
+  await api('GET', `/api/admin/limits/api_key/${key.body.id}/rules`, { token });
+  await api('GET', `/api/admin/limits/api_key/${MISSING_ID}/rules`, { token });
+  const budgets = { budgets: [{ period: 'daily', limit_tokens: 5000 }] };
+  await api('PUT', `/api/admin/limits/user/${me.body.id}/budgets`, { token, body: budgets });
+  await api('GET', `/api/admin/limits/user/${me.body.id}/budgets`, { token });
+  await api('GET', `/api/admin/limits/api_key/${key.body.id}/usage`, { token });
+  await api('GET', `/api/admin/limits/api_key/${key.body.id}/usage`, { token: userToken });
+  await api('DELETE', `/api/admin/limits/user/${me.body.id}/budgets`, { token });
+  await api('DELETE', `/api/admin/limits/api_key/${key.body.id}/rules`, { token });
+  const grant = await api('POST', '/api/admin/permissions', {
+    token,
+    body: { user_id: me.body.id, permission: 'rate_limits:read', scope_type: 'own' },
+  });
+  await api('POST', '/api/admin/permissions', {
+    token,
+    body: { user_id: me.body.id, permission: 'rate_limits:read', scope_type: 'team' },
+  });
+  await api('GET', '/api/admin/permissions', { token });
+  await api('DELETE', `/api/admin/permissions/${grant.body.id}`, { token });
+  await api('DELETE', `/api/admin/teams/${team.body.id}`, { token });
+  await api('DELETE', `/api/admin/roles/${role.body.id}`, { token });
+  await api('DELETE', `/api/admin/roles/${role.body.id}`, { token });
+}
+
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_openapi')));
   const res = await h.call('GET', '/api/openapi.json');
@@ -189,6 +243,7 @@ describe('OpenAPI document', () => {
     await tourModels(tokens.admin, providerId);
     await tourKeys(tokens.admin, tokens.user);
     await tourSettingsAndAudit(tokens.admin, tokens.user);
+    await tourLimits(tokens.admin, tokens.user);
     expect(problems).toEqual([]);
     const missed = conformance.operations().filter((op) => !conformance.exercisedOperations().includes(op));
     expect(missed).toEqual([]);

@@ -6,10 +6,14 @@ import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { healthRoutes } from './health';
 import { keysRoutes } from './keys';
+import { limitsRoutes } from './limits';
 import { modelsRoutes } from './models';
+import { permissionsRoutes } from './permissions';
 import { providersRoutes } from './providers';
+import { rolesRoutes } from './roles';
 import { settingsRoutes } from './settings';
 import { setupRoutes } from './setup';
+import { teamsRoutes } from './teams';
 
 /** Every /api router, mounted in one place. */
 export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
@@ -23,5 +27,9 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/providers', providersRoutes);
   app.route('/api/admin/models', modelsRoutes);
   app.route('/api/admin/settings', settingsRoutes);
+  app.route('/api/admin/roles', rolesRoutes);
+  app.route('/api/admin/teams', teamsRoutes);
+  app.route('/api/admin/limits', limitsRoutes);
+  app.route('/api/admin/permissions', permissionsRoutes);
   app.route('/api/audit', auditRoutes);
 }

@@ -10,5 +10,5 @@ export type AuditActor = Pick<AuditRecord, 'userId' | 'userEmail' | 'ipAddress' 
 export interface UsersAdminDeps {
   db: Db;
   passwords: PasswordHasher;
-  redis: Pick<RedisPort, 'set'>;
+  redis: Pick<RedisPort, 'set' | 'incr'>;
 }

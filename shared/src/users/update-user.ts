@@ -12,6 +12,7 @@ import type { UserRow } from '../db/repos/users-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import { invalidateKeyHashes } from '../keys/auth-cache';
+import { bumpLimitsVersion } from '../limits/version';
 import type { AuditActor, UsersAdminDeps } from './ports';
 import type { UpdateUserInput } from './schemas';
 import { type AdminUserView, toAdminUserView } from './views';
@@ -62,6 +63,8 @@ async function applyUserPatch(
  */
 async function invalidateOwnerKeys(tx: Db, deps: UsersAdminDeps, before: UserRow, after: UserRow) {
   if (before.isActive === after.isActive && before.role === after.role) return;
+  // The role names the user's global limits role too: gateways reload limit definitions.
+  if (before.role !== after.role) await bumpLimitsVersion(deps.redis);
   const keys = await selectOwnerKeyHashes(tx, after.id);
   await invalidateKeyHashes(
     deps.redis,

@@ -1,0 +1,80 @@
+import { writeAudit } from '../db/repos/audit-repo';
+import {
+  deleteGrantRow,
+  insertGrantRow,
+  listGrantRows,
+  lockExistingIds,
+  lockGrantsOf,
+} from '../db/repos/limits-admin-repo';
+import type { Db } from '../db/types';
+import { conflict, notFound, unprocessable } from '../http/app-error';
+import type { AuditActor } from '../users/ports';
+import type { CreateGrantInput } from './schemas';
+import { type GrantView, toGrantView } from './views';
+
+/**
+ * Grants of rate_limits:read and rate_limits:write (see access.ts for what each scope covers).
+ * Gateways never read grants, so changing them does not bump the limits version.
+ */
+
+/** Oldest first; only those held by `userId` when given. */
+export async function listGrants(db: Db, filter: { userId?: string } = {}): Promise<GrantView[]> {
+  return (await listGrantRows(db, filter)).map(toGrantView);
+}
+
+function invalid(path: string, message: string) {
+  return unprocessable(`Invalid request: ${path} ${message}`, [{ path, message }]);
+}
+
+/** 422 when the user or the team does not exist; 409 when the same grant is held already. */
+export async function createGrant(db: Db, input: CreateGrantInput, actor: AuditActor): Promise<GrantView> {
+  const scopeId = input.scope_type === 'team' ? (input.scope_id ?? null) : null;
+  return db.transaction(async (tx) => {
+    if (!(await lockExistingIds(tx, 'users', [input.user_id])).has(input.user_id))
+      throw invalid('user_id', 'user not found');
+    if (scopeId && !(await lockExistingIds(tx, 'teams', [scopeId])).has(scopeId))
+      throw invalid('scope_id', 'team not found');
+    await lockGrantsOf(tx, input.user_id);
+    const held = await listGrantRows(tx, { userId: input.user_id, permissions: [input.permission] });
+    if (held.some((g) => g.scopeType === input.scope_type && g.scopeId === scopeId))
+      throw conflict('The user already holds this grant');
+    const row = await insertGrantRow(tx, {
+      userId: input.user_id,
+      permission: input.permission,
+      scopeType: input.scope_type,
+      scopeId,
+    });
+    await writeAudit(tx, {
+      ...actor,
+      action: 'permission.grant',
+      resourceType: 'permission_grant',
+      resourceId: row.id,
+      details: {
+        user_id: row.userId,
+        permission: row.permission,
+        scope_type: row.scopeType,
+        scope_id: scopeId,
+      },
+    });
+    return toGrantView(row);
+  });
+}
+
+export async function revokeGrant(db: Db, id: string, actor: AuditActor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await deleteGrantRow(tx, id);
+    if (!row) throw notFound('Permission grant not found');
+    await writeAudit(tx, {
+      ...actor,
+      action: 'permission.revoke',
+      resourceType: 'permission_grant',
+      resourceId: row.id,
+      details: {
+        user_id: row.userId,
+        permission: row.permission,
+        scope_type: row.scopeType,
+        scope_id: row.scopeId,
+      },
+    });
+  });
+}
