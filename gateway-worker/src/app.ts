@@ -6,6 +6,7 @@ import { authenticate } from './middleware/authenticate';
 import { healthRoutes } from './routes/health';
 import { modelsRoutes } from './routes/models';
 import { proxyRoutes } from './routes/proxy';
+import { usageRoute } from './routes/usage';
 import type { GatewayDeps, GatewayEnv } from './types';
 
 /** Model calls may carry images; console bodies are capped far lower. */
@@ -29,6 +30,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     }),
   );
   app.route('/health', healthRoutes);
+  // Before the /v1/* middleware: usage takes only API keys and is not a use of the key.
+  app.get('/v1/usage', authenticate({ allowJwt: false, countsAsUse: false }), usageRoute);
   app.use('/v1/*', authenticate());
   app.use('/mcp', authenticate());
   app.route('/v1/models', modelsRoutes);

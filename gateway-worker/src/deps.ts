@@ -6,7 +6,7 @@ import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
-import { buildProxyDeps } from './proxy-deps';
+import { buildModelDeps } from './model-deps';
 import type { GatewayBindings, GatewayDeps } from './types';
 
 /** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
@@ -31,7 +31,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    proxy: buildProxyDeps(config, db, redis),
+    ...buildModelDeps(config, db, redis),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };
 }

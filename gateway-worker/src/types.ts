@@ -1,6 +1,7 @@
 import type { Db } from '@sluice/shared/db/types';
 import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
+import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { Redis } from '@upstash/redis';
 
@@ -12,6 +13,7 @@ export interface GatewayDeps {
   redis: Redis;
   auth: GatewayAuthDeps;
   proxy: ProxyDeps;
+  usage: UsageDeps;
   storeTimeoutMs: number;
 }
 

@@ -3,6 +3,8 @@ import { buildDeps } from '../../gateway-worker/src/deps';
 import type { GatewayDeps } from '../../gateway-worker/src/types';
 
 export interface GatewayHarness {
+  /** The bindings it was built from, to build a variant (e.g. another Redis URL). */
+  env: Record<string, string>;
   deps: GatewayDeps;
   app: ReturnType<typeof createGatewayApp>;
   call(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<Response>;
@@ -13,6 +15,7 @@ export function gatewayHarness(env: Record<string, string>): GatewayHarness {
   const deps = buildDeps(env);
   const app = createGatewayApp(deps);
   return {
+    env,
     deps,
     app,
     call(method, path, options = {}) {

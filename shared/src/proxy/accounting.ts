@@ -2,6 +2,7 @@ import type { CanonicalRequest, Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
 import { costUsd, weightedTokens } from '../ledger/cost';
 import type { RequestLogRecord } from '../ledger/record';
+import { limitSubject } from '../limits/definitions';
 import type { ModelEndpoint, ProxyDeps, ResolvedModel, ResolvedRoute } from './types';
 
 /** What the proxy knows about a request once it has resolved the model. */
@@ -74,6 +75,9 @@ export async function settleExchange(
   const record = buildLogRecord(exchange, result, now);
   const route = result.route;
   const work: Array<Promise<unknown>> = [deps.writeLog(record)];
+  if (record.weightedTokens > 0) {
+    work.push(deps.limiter.addTokens(limitSubject(exchange.principal), record.weightedTokens, now));
+  }
   if (!result.cacheHit && route?.routeId && route.tpmCap !== null && record.weightedTokens > 0) {
     work.push(deps.routeCaps.addTokens(route.routeId, record.weightedTokens, now));
   }

@@ -1,5 +1,6 @@
 import { mayUseModel, type Principal } from '../gateway/principal';
-import { AppError } from '../http/app-error';
+import { AppError, tooManyRequests } from '../http/app-error';
+import { limitSubject } from '../limits/definitions';
 import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
@@ -23,6 +24,12 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   const model = await deps.resolveModel(request.model);
   if (!model) throw new AppError(404, 'Model not found');
   const settings = await deps.settings();
+  // Limits come after the model checks, so a refused model counts against nothing, and
+  // before the cache, so cached answers are limited like any other (spec rule 6).
+  const admission = await deps.limiter.admit(limitSubject(call.principal), deps.now(), {
+    failClosed: settings.rateLimitFailClosed,
+  });
+  if (!admission.ok) throw tooManyRequests(`Rate limited: ${admission.label}`, admission.retryAfterSeconds);
   const exchange: Exchange = {
     endpoint: call.endpoint,
     principal: call.principal,
@@ -32,9 +39,9 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   };
   const cacheKey = await cacheKeyFor(call, settings, deps);
   const hit = cacheKey ? await readCache(cacheKey, deps) : null;
-  if (hit) return replayCached(hit, exchange, call, deps);
+  if (hit) return withHeaders(replayCached(hit, exchange, call, deps), admission.headers);
   try {
-    return await forward(exchange, call, deps, settings, cacheKey);
+    return withHeaders(await forward(exchange, call, deps, settings, cacheKey), admission.headers);
   } catch (error) {
     if (error instanceof ClientGoneError) {
       call.waitUntil(settleExchange(exchange, clientGone(), deps));
@@ -132,6 +139,11 @@ function replayCached(hit: CachedAnswer, exchange: Exchange, call: ProxyCall, de
   const headers: Record<string, string> = { 'content-type': hit.contentType, [CACHE_HEADER]: 'HIT' };
   if (exchange.request.stream) headers['cache-control'] = 'no-cache';
   return new Response(hit.body, { status: 200, headers });
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 function clientGone(): ExchangeResult {

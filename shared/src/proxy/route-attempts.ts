@@ -8,7 +8,10 @@ import { fetchUpstream } from './upstream-fetch';
 /** Thrown when the client left before any upstream answered; nothing is sent back. */
 export class ClientGoneError extends Error {}
 
-type Refusal = Extract<RouteCapDecision, { ok: false }>;
+type Refusal = { ok: false; label: string; retryAfterSeconds: number };
+
+/** What a fail-closed gateway answers when the route-cap counters cannot be reached. */
+const UNAVAILABLE: Refusal = { ok: false, label: 'rate_limiter_unavailable', retryAfterSeconds: 30 };
 
 interface RouteWalk {
   tried: number;
@@ -33,7 +36,7 @@ export async function callFirstWorkingRoute(
   for (const route of model.routes) {
     const adapter = deps.providers[route.providerType];
     if (!adapter) continue;
-    const cap = await admitRoute(route, deps);
+    const cap = await admitRoute(route, deps, settings);
     if (!cap.ok) {
       walk.refusal = pickRefusal(walk.refusal, cap);
       continue;
@@ -72,7 +75,11 @@ export async function callFirstWorkingRoute(
   throw exhausted(model, walk);
 }
 
-async function admitRoute(route: ResolvedRoute, deps: ProxyDeps): Promise<RouteCapDecision> {
+async function admitRoute(
+  route: ResolvedRoute,
+  deps: ProxyDeps,
+  settings: ProxySettings,
+): Promise<RouteCapDecision | Refusal> {
   if (route.routeId === null) return { ok: true };
   try {
     return await deps.routeCaps.admit(
@@ -80,9 +87,9 @@ async function admitRoute(route: ResolvedRoute, deps: ProxyDeps): Promise<RouteC
       deps.now(),
     );
   } catch (error) {
-    // Fail open, as security.rate_limit_fail_closed defaults to (the limits engine owns it).
-    deps.warn('route caps unavailable; route admitted without them', { error: String(error) });
-    return { ok: true };
+    // Route caps follow security.rate_limit_fail_closed like every other limit.
+    deps.warn('route caps unavailable', { error: String(error), failClosed: settings.rateLimitFailClosed });
+    return settings.rateLimitFailClosed ? UNAVAILABLE : { ok: true };
   }
 }
 

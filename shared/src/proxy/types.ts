@@ -2,6 +2,7 @@ import type { ProviderAdapter, WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
 import type { RequestLogRecord } from '../ledger/record';
+import type { Limiter } from '../limits/limiter';
 import type { RouteCaps } from '../limits/route-caps';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
@@ -13,7 +14,15 @@ export type ModelEndpoint = '/v1/chat/completions' | '/v1/messages' | '/v1/respo
 export interface ProxySettings {
   cacheTtlSeconds: number;
   upstreamTimeoutMs: number;
+  /** security.rate_limit_fail_closed: refuse rather than skip limits that cannot be checked. */
+  rateLimitFailClosed: boolean;
 }
+
+export type { LimitSubject } from '../limits/definitions';
+export type { LimitAdmission } from '../limits/limiter';
+
+/** The limits engine as the proxy uses it (shared/src/limits/limiter.ts). */
+export type ProxyLimiter = Pick<Limiter, 'admit' | 'addTokens'>;
 
 /** Everything the proxy needs, as ports; built once per isolate by the gateway. */
 export interface ProxyDeps {
@@ -24,6 +33,7 @@ export interface ProxyDeps {
   /** Opens a provider's sealed API key; the value is never logged. */
   revealProviderKey(sealed: string): Promise<string>;
   routeCaps: RouteCaps;
+  limiter: ProxyLimiter;
   cache: ResponseCache;
   writeLog(record: RequestLogRecord): Promise<void>;
   settings(): Promise<ProxySettings>;

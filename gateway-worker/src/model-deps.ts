@@ -2,8 +2,12 @@ import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box'
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import type { Db } from '@sluice/shared/db/types';
+import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import { createRequestLogStore } from '@sluice/shared/ledger/index';
+import type { RequestLogStore } from '@sluice/shared/ledger/port';
+import { createLimiter } from '@sluice/shared/limits/limiter';
+import { createLimitsCache } from '@sluice/shared/limits/limits-cache';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
 import { googleBedrockProviders } from '@sluice/shared/providers/registry-google-bedrock';
@@ -21,15 +25,8 @@ function warn(message: string, fields: Record<string, unknown> = {}): void {
   console.warn(JSON.stringify({ level: 'WARN', target: 'proxy', message, ...fields }));
 }
 
-/** The model proxy's ports, built once per isolate next to the other gateway deps. */
-export function buildProxyDeps(config: StoreEnv, db: Db, redis: Redis): ProxyDeps {
-  let secretBox: Promise<SecretBox> | undefined;
-  const openedKeys = new Map<string, Promise<string>>();
-  const settings = createSettingsReader({
-    load: () => loadSettings(db),
-    redis,
-    onError: (e) => warn('settings', { error: String(e) }),
-  });
+/** Where request-log rows go: ClickHouse when it is configured, else Postgres. */
+function requestLogStoreFor(config: StoreEnv, db: Db): RequestLogStore {
   const clickhouseConfig = config.CLICKHOUSE_URL
     ? {
         url: config.CLICKHOUSE_URL,
@@ -38,34 +35,61 @@ export function buildProxyDeps(config: StoreEnv, db: Db, redis: Redis): ProxyDep
         database: config.CLICKHOUSE_DATABASE,
       }
     : null;
-  // The request log goes to ClickHouse when it is configured, else to Postgres.
   const clickhouse = clickhouseConfig && {
     client: createClickHouse(clickhouseConfig),
     database: clickhouseConfig.database,
     ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
   };
-  const ledger = createBatchingLedgerWriter(createRequestLogStore({ db, clickhouse }), {
+  return createRequestLogStore({ db, clickhouse });
+}
+
+/** Opens each sealed provider key once per isolate; a rotated key is a new sealed value. */
+function providerKeyOpener(encryptionKey: string): (sealed: string) => Promise<string> {
+  let secretBox: Promise<SecretBox> | undefined;
+  const opened = new Map<string, Promise<string>>();
+  return (sealed) => {
+    let value = opened.get(sealed);
+    if (!value) {
+      secretBox ??= createSecretBox(encryptionKey);
+      value = secretBox.then((box) => box.decrypt(sealed));
+      if (opened.size >= 1000) opened.clear();
+      opened.set(sealed, value);
+      value.catch(() => opened.delete(sealed));
+    }
+    return value;
+  };
+}
+
+/** The model endpoints' ports and /v1/usage's, built once per isolate. */
+export function buildModelDeps(
+  config: StoreEnv,
+  db: Db,
+  redis: Redis,
+): { proxy: ProxyDeps; usage: UsageDeps } {
+  const settings = createSettingsReader({
+    load: () => loadSettings(db),
+    redis,
+    onError: (e) => warn('settings', { error: String(e) }),
+  });
+  const requestLog = requestLogStoreFor(config, db);
+  const ledger = createBatchingLedgerWriter(requestLog, {
     onError: (error, records) =>
       warn('request log write failed', { error: String(error), lost: records.length }),
   });
-  return {
+  const limiter = createLimiter({
+    redis,
+    limitsOf: createLimitsCache({ db, redis }),
+    timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+    warn,
+  });
+  const proxy: ProxyDeps = {
     fetch: (input, init) => fetch(input, init),
     formats: wireFormats,
     providers: { ...openAiAnthropicAdapters, ...googleBedrockProviders },
     resolveModel: createCachedResolver({ resolve: (name) => resolveModelRoutes(db, name), redis }),
-    revealProviderKey: (sealed) => {
-      // Opened once per isolate: a rotated provider key is a new sealed value, so never stale.
-      let opened = openedKeys.get(sealed);
-      if (!opened) {
-        secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
-        opened = secretBox.then((box) => box.decrypt(sealed));
-        if (openedKeys.size >= 1000) openedKeys.clear();
-        openedKeys.set(sealed, opened);
-        opened.catch(() => openedKeys.delete(sealed));
-      }
-      return opened;
-    },
+    revealProviderKey: providerKeyOpener(config.SLUICE_ENCRYPTION_KEY),
     routeCaps: createRouteCaps(createSlidingWindowLimiter(redis)),
+    limiter,
     cache: createResponseCache(redis),
     writeLog: (record) => ledger.write(record),
     settings: async () => {
@@ -73,9 +97,17 @@ export function buildProxyDeps(config: StoreEnv, db: Db, redis: Redis): ProxyDep
       return {
         cacheTtlSeconds: values.cache_ttl_seconds,
         upstreamTimeoutMs: values.upstream_timeout_seconds * 1000,
+        rateLimitFailClosed: values.rate_limit_fail_closed,
       };
     },
     now: () => Date.now(),
     warn,
   };
+  const usage: UsageDeps = {
+    readUsage: (subject, nowMs) => limiter.readUsage(subject, nowMs),
+    costSince: (filter) => requestLog.costSince(filter),
+    now: () => Date.now(),
+    warn,
+  };
+  return { proxy, usage };
 }

@@ -1,0 +1,68 @@
+import { AppError } from '../http/app-error';
+import type { CostFilter } from '../ledger/port';
+import { type LimitSubject, limitSubject } from '../limits/definitions';
+import type { LimitsUsageReport } from '../limits/limiter';
+import type { Principal } from './principal';
+
+export interface UsageDeps {
+  readUsage(subject: LimitSubject, nowMs: number): Promise<LimitsUsageReport>;
+  costSince(filter: CostFilter): Promise<number>;
+  now(): number;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface UsageResponse {
+  scope: 'key' | 'user';
+  usage: LimitsUsageReport['usage'] & { cost_usd_month: number | null };
+  limits: LimitsUsageReport['limits'];
+  expires_at: string | null;
+}
+
+const API_KEY_ONLY = 'GET /v1/usage needs an API key';
+
+/**
+ * GET /v1/usage for an API key: its limits and usage as the limits engine counts them, the
+ * month's cost from the request log, and when the value in use stops working. Counters that
+ * cannot be read are a 503 whatever the fail-closed setting; a request log that cannot be
+ * read only leaves cost_usd_month null.
+ */
+export async function usageForKey(principal: Principal, deps: UsageDeps): Promise<UsageResponse> {
+  if (principal.kind !== 'api_key') throw new AppError(401, API_KEY_ONLY);
+  const nowMs = deps.now();
+  let report: LimitsUsageReport;
+  try {
+    report = await deps.readUsage(limitSubject(principal), nowMs);
+  } catch (error) {
+    deps.warn('usage counters unavailable', { error: String(error) });
+    throw new AppError(503, 'Usage counters cannot be read right now');
+  }
+  const since = startOfUtcMonth(nowMs);
+  const filter: CostFilter =
+    report.scope === 'key' ? { apiKeyId: principal.keyId, since } : { userId: principal.userId, since };
+  const cost = await deps.costSince(filter).catch((error: unknown) => {
+    deps.warn('request log unavailable for cost_usd_month', { error: String(error) });
+    return null;
+  });
+  return {
+    scope: report.scope,
+    usage: { ...report.usage, cost_usd_month: cost },
+    limits: report.limits,
+    expires_at: keyExpiry(principal, nowMs),
+  };
+}
+
+function startOfUtcMonth(nowMs: number): Date {
+  const now = new Date(nowMs);
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/**
+ * The earlier of the key's expiry and the end of its rotation grace period (spec). A grace
+ * period already over no longer limits anything, so it is left out.
+ */
+function keyExpiry(principal: Extract<Principal, { kind: 'api_key' }>, nowMs: number): string | null {
+  const ends = [principal.expiresAt, principal.gracePeriodEndsAt]
+    .filter((d): d is Date => d !== null && d.getTime() > nowMs)
+    .map((d) => d.getTime());
+  return ends.length === 0 ? null : new Date(Math.min(...ends)).toISOString();
+}
