@@ -50,7 +50,8 @@ export async function proxyHarness(name: string): Promise<ProxyHarness> {
   const { access_token: token } = JSON.parse(initBody) as { access_token: string };
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await consoleApp.call(method, path, { token, body });
-    return { status: res.status, body: await res.json() };
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
   };
   await configureFakeProviders(api, fakes);
   const key = (await api('POST', '/api/keys', { name: 'proxy tests' })).body as { id: string; key: string };
