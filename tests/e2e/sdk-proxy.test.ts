@@ -44,9 +44,11 @@ describe.each(FAKE_PROVIDER_TYPES)('official SDKs through the running gateway to
   const model = `m-${type}`;
   const messages = [{ role: 'user' as const, content: `hi ${type}` }];
 
-  it('openai: chat.completions (plain and streamed with tools) and responses.stream', async () => {
+  it('openai: chat.completions (plain and streamed with tools), responses.create and .stream', async () => {
     const plain = await openai.chat.completions.create({ model, messages });
     expect(plain.choices[0]?.message.content).toBe(`echo: hi ${type}`);
+    const created = await openai.responses.create({ model, input: `hi ${type}` });
+    expect(created.output_text).toBe(`echo: hi ${type}`);
     const final = await openai.chat.completions
       .stream({ model, messages, tools: [{ type: 'function', function: lookup }] })
       .finalChatCompletion();
@@ -54,7 +56,7 @@ describe.each(FAKE_PROVIDER_TYPES)('official SDKs through the running gateway to
     expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ query: `hi ${type}` });
     const response = await openai.responses.stream({ model, input: `hi ${type}` }).finalResponse();
     expect(response.output_text).toBe(`echo: hi ${type}`);
-    calls += 3;
+    calls += 4;
   });
 
   it('anthropic: messages.create and messages.stream with tools', async () => {
@@ -71,6 +73,11 @@ describe.each(FAKE_PROVIDER_TYPES)('official SDKs through the running gateway to
   });
 });
 
+const store = () =>
+  createClickHouseRequestLogStore(createClickHouse({ url: CLICKHOUSE_URL, database: 'sluice_e2e' }), {
+    database: 'sluice_e2e',
+  });
+
 describe('failover and the ledger over the wire', () => {
   it('answers from the second route when the first returns 503', async () => {
     const res = await openai.chat.completions.create({
@@ -82,15 +89,9 @@ describe('failover and the ledger over the wire', () => {
   });
 
   it('has every call in the request log with correct tokens and cost', async () => {
-    const store = createClickHouseRequestLogStore(
-      createClickHouse({ url: CLICKHOUSE_URL, database: 'sluice_e2e' }),
-      {
-        database: 'sluice_e2e',
-      },
-    );
     const rows = await vi.waitFor(
       async () => {
-        const found = await store.list({ apiKeyId: keyId, limit: 200 });
+        const found = (await store().list({ apiKeyId: keyId, limit: 200 })).filter((r) => !r.clientAborted);
         if (found.length < calls) throw new Error(`${found.length} of ${calls} rows`);
         return found;
       },
@@ -106,5 +107,40 @@ describe('failover and the ledger over the wire', () => {
       attempts: 2,
       provider: 'fake-anthropic',
     });
+  });
+});
+
+describe('a client that leaves, inside workerd', () => {
+  it('stops the upstream stream and logs what was used, as 499', async () => {
+    const words = Array.from({ length: 2000 }, (_, i) => `w${i}`).join(' ');
+    const res = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${openai.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'm-anthropic',
+        stream: true,
+        messages: [{ role: 'user', content: words }],
+      }),
+    });
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error('expected a stream');
+    // The fake streams its 2001-word echo in small pieces a millisecond apart: leave early.
+    let seen = '';
+    while (!seen.includes('"content":"echo')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the stream ended before the client could leave');
+      seen += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const row = await vi.waitFor(
+      async () => {
+        const found = (await store().list({ apiKeyId: keyId, limit: 200 })).find((r) => r.clientAborted);
+        if (!found) throw new Error('no aborted row yet');
+        return found;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    expect(row).toMatchObject({ statusCode: 499, stream: true, model: 'm-anthropic', promptTokens: 2000 });
+    expect(row.completionTokens).toBeLessThan(2001);
   });
 });

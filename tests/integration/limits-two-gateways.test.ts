@@ -17,6 +17,7 @@ function startGateway(env: Record<string, string>, name: string): Promise<Worker
     name,
     entrypoint: join(ROOT, 'gateway-worker/src/worker.ts'),
     compatibilityDate: '2026-04-01',
+    compatibilityFlags: ['enable_request_signal'],
     bindings: Object.fromEntries(
       Object.entries(env).map(([key, value]) => [key, { type: 'plain_text' as const, value }]),
     ),

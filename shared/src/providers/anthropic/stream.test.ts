@@ -51,6 +51,8 @@ data: {"type":"message_stop"}
 
 const expected: StreamEvent[] = [
   { type: 'start', id: 'msg_014p7gG3wDgGV9EUtLvnow3U', model: 'claude-sonnet-4-5-20250929' },
+  // message_start's usage, reported at once so a client leaving early is still charged input.
+  { type: 'usage', usage: { inputTokens: 1496, outputTokens: 2, cachedInputTokens: 1024 } },
   { type: 'text_start', index: 0 },
   { type: 'text_delta', index: 0, text: 'Okay, let' },
   { type: 'text_delta', index: 0, text: "'s check — météo ☀" },
@@ -140,6 +142,7 @@ describe('Anthropic stream decoder', () => {
     const [events] = await decode(sse(sdkEvents));
     expect(events).toEqual([
       { type: 'start', id: 'msg_02', model: 'claude-opus-4-5' },
+      { type: 'usage', usage: { inputTokens: 20, outputTokens: 1, cachedInputTokens: 0 } },
       { type: 'text_start', index: 0 },
       { type: 'text_delta', index: 0, text: 'Hi!' },
       { type: 'block_stop', index: 0 },
@@ -153,6 +156,7 @@ describe('Anthropic stream decoder', () => {
     const [events] = await decode(text);
     expect(events).toEqual([
       { type: 'start', id: 'msg_02', model: 'claude-opus-4-5' },
+      { type: 'usage', usage: { inputTokens: 20, outputTokens: 1, cachedInputTokens: 0 } },
       { type: 'error', errorType: 'overloaded_error', message: 'Overloaded' },
     ]);
   });

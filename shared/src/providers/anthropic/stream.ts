@@ -3,7 +3,8 @@
  *
  * Anthropic already streams in blocks; this maps them one to one, renumbering so blocks
  * with no canonical form (thinking, server tools) leave no gaps, and combines the input
- * usage from message_start with the output usage from message_delta.
+ * usage from message_start with the output usage from message_delta. Usage is reported twice:
+ * as message_start gives it, then in full at message_delta (consumers merge by maximum).
  */
 import type { StreamEvent } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
@@ -71,7 +72,14 @@ export class AnthropicStreamMapper implements SseEventMapper {
 
   private onMessageStart(message: JsonObject): StreamEvent[] {
     this.usage = asRecord(message.usage) ?? {};
-    return [{ type: 'start', id: asString(message.id) ?? '', model: asString(message.model) ?? '' }];
+    const start: StreamEvent = {
+      type: 'start',
+      id: asString(message.id) ?? '',
+      model: asString(message.model) ?? '',
+    };
+    // The input usage is known now: a client that leaves before message_delta is still charged it.
+    if (!isRecord(message.usage)) return [start];
+    return [start, { type: 'usage', usage: parseAnthropicUsage(this.usage) }];
   }
 
   private onBlockStart(vendorIndex: number, block: JsonObject): StreamEvent[] {
