@@ -23,6 +23,13 @@ describe('embedded defaults', () => {
     } finally {
       expect(await interrupt(first)).toBe(0);
     }
+    // Ctrl-C stopped everything: nothing answers on either port any more.
+    for (const url of [first.gatewayUrl, first.consoleUrl]) {
+      const refused = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).catch(
+        (e: Error) => e,
+      );
+      expect((refused as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+    }
 
     const second = await startStackProcess({}, dataDir);
     try {

@@ -129,6 +129,25 @@ describe('login, me and refresh', () => {
     expect(elsewhere.status).toBe(200);
   });
 
+  it('lets no more than the allowed guesses through when they arrive all at once', async () => {
+    await registerUser('parallel@example.com');
+    const ip = '192.0.2.90';
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        h.call('POST', '/api/auth/login', { body: { email: 'parallel@example.com', password: 'guess' }, ip }),
+      ),
+    );
+    const statuses = guesses.map((r) => r.status);
+    // login_max_failed_attempts is 5: five passwords were checked, the rest refused unread.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    const otherEmail = await h.call('POST', '/api/auth/login', {
+      body: { email: 'login@example.com', password },
+      ip,
+    });
+    expect(otherEmail.status).toBe(200);
+  });
+
   it('rotates refresh tokens once and revokes the family on reuse', async () => {
     const login = (await (
       await h.call('POST', '/api/auth/login', { body: { email: 'login@example.com', password } })

@@ -112,3 +112,26 @@ describe('setup', () => {
     expect(statuses).toEqual([422, 422, 422, 422, 422, 429]);
   });
 });
+
+describe('setup race with different admins', () => {
+  it('creates exactly one admin when concurrent calls name different emails', async () => {
+    // Different emails: only the lock and the in-transaction re-check can stop a second admin.
+    const race = await consoleHarness(appEnv(await freshDatabase('sluice_it_setup_race')));
+    try {
+      const attempts = await Promise.all(
+        [1, 2, 3, 4].map((n) =>
+          race.call('POST', '/api/setup/initialize', {
+            body: { admin: { ...admin, email: `admin${n}@race.example` } },
+            ip: `203.0.113.${40 + n}`,
+          }),
+        ),
+      );
+      expect(attempts.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+      const admins = await race.deps.db.select().from(users);
+      expect(admins).toHaveLength(1);
+      expect(admins[0]?.role).toBe('admin');
+    } finally {
+      await race.close();
+    }
+  });
+});

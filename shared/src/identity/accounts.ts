@@ -45,15 +45,16 @@ export async function login(
   const settings = await loadSettings(deps.db);
   const email = input.email.trim().toLowerCase();
   const attemptKey = `${email}|${meta.ipAddress ?? 'unknown'}`;
-  const before = await deps.attempts.peek(attemptKey);
-  if (before.count >= settings.login_max_failed_attempts) {
-    throw tooManyRequests('Too many failed login attempts; try again later', before.resetMs / 1000);
+  // Each attempt is counted before the password is checked (one atomic INCR), so parallel
+  // guesses cannot all slip under the limit; a correct password clears the count.
+  const attempt = await deps.attempts.hit(attemptKey, settings.login_lockout_seconds * 1000);
+  if (attempt.count > settings.login_max_failed_attempts) {
+    throw tooManyRequests('Too many failed login attempts; try again later', attempt.resetMs / 1000);
   }
   const user = await findUserByEmail(deps.db, email);
   dummyHash ??= deps.passwords.hash('sluice-timing-equaliser');
   const valid = await deps.passwords.verify(user?.passwordHash ?? (await dummyHash), input.password);
   if (!user || !valid || !user.isActive || !user.passwordHash) {
-    await deps.attempts.hit(attemptKey, settings.login_lockout_seconds * 1000);
     await writeAudit(deps.db, {
       action: 'auth.login_failed',
       userId: user?.id ?? null,
