@@ -449,6 +449,12 @@ describe('time-driven transitions (fake clock)', () => {
     expect(await rotateDueKeys(h.deps.db, h.deps.redis, due)).toBe(0);
     expect(await authenticateAt(created.body.key, due)).toBe('accepted');
     expect(await authenticateAt(created.body.key, new Date(due.getTime() + DAY + 1))).toBe('refused');
+    // The owner sees it coming: the expiring list shows the key stopping at the grace end.
+    const expiring = async () =>
+      (await api('GET', '/api/keys/expiring?days=40', { token: users.alice.token })).body.find(
+        (k: { id: string }) => k.id === created.body.id,
+      );
+    expect(await expiring()).toMatchObject({ expires_at: new Date(due.getTime() + DAY).toISOString() });
     // A manual rotation issues a value and keeps the consumers' old value on its grace.
     const manual = await api('POST', `${path}/rotate`, { token: users.alice.token });
     expect(manual.status).toBe(200);
@@ -456,6 +462,7 @@ describe('time-driven transitions (fake clock)', () => {
     expect(await rowOf(created.body.id)).toMatchObject({ previousKeyHash: sha256(created.body.key) });
     expect(await authenticateAt(manual.body.key, new Date())).toBe('accepted');
     expect(await authenticateAt(created.body.key, new Date())).toBe('accepted');
+    expect(await expiring()).toBeUndefined();
   });
 
   it('leaves keys that are not due alone (fixture rows with no intervals)', async () => {

@@ -100,7 +100,15 @@ export interface ExpiringKeyRow {
   ownerEmail: string;
 }
 
-/** Active keys of this owner whose expiry falls in (now, until], soonest first. */
+/**
+ * When a key stops working: its expiry, or, after an automatic rotation left it without an
+ * issued value, the end of the grace period of the value its consumers still use.
+ */
+const stopsWorkingAt = sql<Date>`case when ${apiKeys.keyHash} like 'unissued:%' and ${apiKeys.gracePeriodEndsAt} is not null
+  then least(coalesce(${apiKeys.expiresAt}, 'infinity'::timestamptz), ${apiKeys.gracePeriodEndsAt})
+  else ${apiKeys.expiresAt} end`;
+
+/** Active keys of this owner that stop working in (now, until], soonest first. */
 export async function listExpiringOwnedKeys(
   db: Db,
   userId: string,
@@ -112,7 +120,7 @@ export async function listExpiringOwnedKeys(
       id: apiKeys.id,
       name: apiKeys.name,
       prefix: apiKeys.prefix,
-      expiresAt: apiKeys.expiresAt,
+      expiresAt: stopsWorkingAt.mapWith(apiKeys.expiresAt),
       ownerEmail: users.email,
     })
     .from(apiKeys)
@@ -121,12 +129,12 @@ export async function listExpiringOwnedKeys(
       and(
         eq(apiKeys.userId, userId),
         eq(apiKeys.status, 'active'),
-        isNotNull(apiKeys.expiresAt),
-        gt(apiKeys.expiresAt, now),
-        lte(apiKeys.expiresAt, until),
+        isNotNull(stopsWorkingAt),
+        gt(stopsWorkingAt, now),
+        lte(stopsWorkingAt, until),
       ),
     )
-    .orderBy(asc(apiKeys.expiresAt), asc(apiKeys.id));
+    .orderBy(asc(stopsWorkingAt), asc(apiKeys.id));
   return rows.map((r) => ({ ...r, expiresAt: r.expiresAt as Date }));
 }
 
