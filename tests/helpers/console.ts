@@ -4,6 +4,11 @@ import type { ConsoleDeps } from '../../console-server/src/types';
 
 export interface ConsoleHarness {
   deps: ConsoleDeps;
+  /**
+   * The client address of calls that name none. Each harness has its own, so per-client limits
+   * (5 setup calls a minute) are not shared between test files running side by side.
+   */
+  defaultIp: string;
   /** Calls the app in-process; each caller gets its own client address via X-Forwarded-For. */
   call(
     method: string,
@@ -16,11 +21,13 @@ export interface ConsoleHarness {
 export async function consoleHarness(env: Record<string, string>): Promise<ConsoleHarness> {
   const deps = await buildDeps(env);
   const app = createConsoleApp(deps, { trustProxy: true });
+  const defaultIp = `198.51.100.${1 + Math.floor(Math.random() * 254)}`;
   return {
     deps,
+    defaultIp,
     call(method, path, options = {}) {
       const headers: Record<string, string> = {
-        'x-forwarded-for': options.ip ?? '198.51.100.1',
+        'x-forwarded-for': options.ip ?? defaultIp,
         'user-agent': 'vitest',
       };
       if (options.token) headers.authorization = `Bearer ${options.token}`;

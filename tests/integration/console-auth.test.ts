@@ -51,7 +51,7 @@ describe('register', () => {
       .limit(1);
     expect(row).toMatchObject({
       userEmail: 'reg@example.com',
-      ipAddress: '198.51.100.1',
+      ipAddress: h.defaultIp,
       userAgent: 'vitest',
     });
   });
@@ -101,7 +101,7 @@ describe('login, me and refresh', () => {
     );
     const failures = await h.deps.db.select().from(auditLog).where(eq(auditLog.action, 'auth.login_failed'));
     expect(failures.length).toBeGreaterThanOrEqual(2);
-    expect(failures[0]).toMatchObject({ ipAddress: '198.51.100.1', userAgent: 'vitest' });
+    expect(failures[0]).toMatchObject({ ipAddress: h.defaultIp, userAgent: 'vitest' });
   });
 
   it('locks an email+IP out with 429 after repeated failures, but not other IPs', async () => {

@@ -346,7 +346,7 @@ describe('audit', () => {
         userId: users.alice.id,
         userEmail: 'alice@keys.example',
         resourceType: 'api_key',
-        ipAddress: '198.51.100.1',
+        ipAddress: h.defaultIp,
         userAgent: 'vitest',
       });
       const details = JSON.stringify(rows[0]!.details);

@@ -1,6 +1,7 @@
 // SPEC: Limits 1, 3. DESIGN: Gateway hot path › Admit — limits are exact across every isolate and
 // instance. Two gateway workers, each in its own workerd, share one key's 50 requests/1m: 200
-// concurrent requests split across both admit exactly 50, and /v1/usage agrees.
+// concurrent requests split across both admit exactly 50, and /v1/usage agrees. Revoking the key
+// then takes effect on both at once.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unstable_startWorker } from 'wrangler';
@@ -84,5 +85,14 @@ describe('one limit, two gateway instances', () => {
     expect(report.scope).toBe('key');
     expect(report.limits[0]?.used).toBe(50);
     expect(report.usage.requests_today).toBe(50);
+  });
+
+  it('refuses a revoked key on both instances on the very next request (issue 3)', async () => {
+    const models = (worker: Worker) =>
+      worker.fetch('http://gateway/v1/models', { headers: { authorization: `Bearer ${h.apiKey}` } });
+    // Both instances have just served the key: whatever they cache of it is warm.
+    expect((await Promise.all(workers.map(models))).map((r) => r.status)).toEqual([200, 200]);
+    expect((await h.admin('DELETE', `/api/keys/${h.keyId}`)).status).toBe(204);
+    expect((await Promise.all(workers.map(models))).map((r) => r.status)).toEqual([401, 401]);
   });
 });
