@@ -22,8 +22,33 @@ function startGateway(env: Record<string, string>, name: string): Promise<Worker
     bindings: Object.fromEntries(
       Object.entries(env).map(([key, value]) => [key, { type: 'plain_text' as const, value }]),
     ),
-    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, watch: false, logLevel: 'warn' },
+    // No local storage: two runtimes sharing one persistence directory can fail to start.
+    dev: {
+      server: { hostname: '127.0.0.1', port: 0 },
+      inspector: false,
+      watch: false,
+      logLevel: 'warn',
+      persist: false,
+    },
   });
+}
+
+/**
+ * One at a time, and once more if the runtime fails to start: on a loaded two-core machine,
+ * with other suites starting runtimes of their own, workerd now and then does not come up.
+ */
+async function startReadyGateway(env: Record<string, string>, name: string): Promise<Worker> {
+  for (let attempt = 1; ; attempt++) {
+    let worker: Worker | undefined;
+    try {
+      worker = await startGateway(env, name);
+      await worker.ready;
+      return worker;
+    } catch (error) {
+      await worker?.dispose().catch(() => {});
+      if (attempt >= 3) throw error;
+    }
+  }
 }
 
 beforeAll(async () => {
@@ -31,9 +56,8 @@ beforeAll(async () => {
   // A generous store deadline: on a loaded CI machine a 1.5 s one could fail open and admit
   // uncounted requests; this file is about atomicity, limits-engine.test.ts about deadlines.
   const env = { ...h.gateway.env, SLUICE_STORE_TIMEOUT_MS: '15000' };
-  const started = await Promise.all([startGateway(env, 'gateway-a'), startGateway(env, 'gateway-b')]);
-  workers.push(...started);
-  await Promise.all(workers.map((w) => w.ready));
+  workers.push(await startReadyGateway(env, 'gateway-a'));
+  workers.push(await startReadyGateway(env, 'gateway-b'));
 }, 180_000);
 
 afterAll(async () => {

@@ -22,7 +22,13 @@ beforeAll(async () => {
         'UPSTASH_REDIS_REST_TOKEN',
       ].map((name) => [name, { type: 'plain_text' as const, value: env[name]! }]),
     ),
-    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, watch: false, logLevel: 'warn' },
+    dev: {
+      server: { hostname: '127.0.0.1', port: 0 },
+      inspector: false,
+      watch: false,
+      logLevel: 'warn',
+      persist: false,
+    },
   });
   await worker.ready;
 }, 120_000);
