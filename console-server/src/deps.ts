@@ -6,6 +6,7 @@ import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
 import { subjectLimits } from '@sluice/shared/limits/definitions';
 import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
+import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { createClickHouse, ensureClickHouseDatabase, pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
@@ -66,6 +67,8 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
       warn: (message, fields) =>
         console.warn(JSON.stringify({ level: 'WARN', target: 'limits', message, ...fields })),
     }),
+    mcpConnector: createSdkConnector(),
+    mcpTimeoutMs: 15_000,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     startedAt: Date.now(),
   };

@@ -6,6 +6,7 @@ import type { Db } from '@sluice/shared/db/types';
 import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import type { Limiter } from '@sluice/shared/limits/limiter';
+import type { UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
 import type { Redis } from '@upstash/redis';
 
 /** Everything the console's routes need, built once by buildDeps. */
@@ -29,6 +30,10 @@ export interface ConsoleDeps {
   auditMirror?: AuditMirror | null;
   /** Reads the gateway's limit counters (GET /api/admin/limits/{subject}/{id}/usage). */
   limiter: Pick<Limiter, 'readUsage'>;
+  /** Connects to registered MCP servers (discovery). */
+  mcpConnector: UpstreamMcpConnector;
+  /** Deadline for connecting to and listing an MCP server. */
+  mcpTimeoutMs: number;
   storeTimeoutMs: number;
   startedAt: number;
 }

@@ -218,6 +218,30 @@ async function tourLimits(token: string, userToken: string): Promise<void> {
   await api('DELETE', `/api/admin/roles/${role.body.id}`, { token });
 }
 
+async function tourMcp(token: string, userToken: string): Promise<void> {
+  const body = {
+    name: 'tour-mcp',
+    endpoint_url: 'http://127.0.0.1:9/mcp',
+    auth_type: 'bearer',
+    auth_secret: 's',
+  };
+  const server = await api('POST', '/api/mcp/servers', { token, body });
+  await api('POST', '/api/mcp/servers', { token, body });
+  await api('POST', '/api/mcp/servers', { token, body: { name: 'x', endpoint_url: 'ftp://x' } });
+  await api('GET', '/api/mcp/servers', { token });
+  await api('GET', '/api/mcp/servers', { token: userToken });
+  await api('GET', `/api/mcp/servers/${server.body.id}`, { token });
+  await api('GET', `/api/mcp/servers/${MISSING_ID}`, { token });
+  await api('PATCH', `/api/mcp/servers/${server.body.id}`, { token, body: { is_active: false } });
+  await api('PATCH', `/api/mcp/servers/${server.body.id}`, { token, body: { auth_type: 'query' } });
+  await api('POST', `/api/mcp/servers/${server.body.id}/discover`, { token });
+  await api('POST', `/api/mcp/servers/${MISSING_ID}/discover`, { token });
+  await api('GET', '/api/mcp/tools', { token: userToken });
+  await api('GET', '/api/mcp/tools');
+  await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
+  await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
+}
+
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_openapi')));
   const res = await h.call('GET', '/api/openapi.json');
@@ -244,6 +268,7 @@ describe('OpenAPI document', () => {
     await tourKeys(tokens.admin, tokens.user);
     await tourSettingsAndAudit(tokens.admin, tokens.user);
     await tourLimits(tokens.admin, tokens.user);
+    await tourMcp(tokens.admin, tokens.user);
     expect(problems).toEqual([]);
     const missed = conformance.operations().filter((op) => !conformance.exercisedOperations().includes(op));
     expect(missed).toEqual([]);

@@ -7,6 +7,7 @@ import { authRoutes } from './auth';
 import { healthRoutes } from './health';
 import { keysRoutes } from './keys';
 import { limitsRoutes } from './limits';
+import { mcpRoutes } from './mcp';
 import { modelsRoutes } from './models';
 import { permissionsRoutes } from './permissions';
 import { providersRoutes } from './providers';
@@ -31,5 +32,6 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/teams', teamsRoutes);
   app.route('/api/admin/limits', limitsRoutes);
   app.route('/api/admin/permissions', permissionsRoutes);
+  app.route('/api/mcp', mcpRoutes);
   app.route('/api/audit', auditRoutes);
 }

@@ -1,0 +1,136 @@
+import { createRoute } from '@hono/zod-openapi';
+import { discoverMcpTools } from '@sluice/shared/mcp/registry/discover';
+import {
+  createMcpServer,
+  deleteMcpServer,
+  getMcpServer,
+  listMcpServers,
+  listMcpTools,
+  updateMcpServer,
+} from '@sluice/shared/mcp/registry/registry';
+import { createMcpServerInputSchema, updateMcpServerInputSchema } from '@sluice/shared/mcp/registry/schemas';
+import { requireAdmin } from '../middleware/require-admin';
+import { requireJwt } from '../middleware/require-jwt';
+import {
+  bearerSecurity,
+  createRouter,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  jsonResponse,
+  noContent,
+} from '../openapi';
+import {
+  McpDiscoverySchema,
+  McpServerListItemSchema,
+  McpServerListSchema,
+  McpServerSchema,
+  McpToolListSchema,
+} from '../schemas/mcp';
+import { auditActor } from './audit-actor';
+
+const common = { tags: ['mcp'], security: bearerSecurity };
+
+const AUTH_NOTE =
+  'auth_type bearer sends Authorization: Bearer <auth_secret>; header sends <auth_name>: <auth_secret>; ' +
+  'query adds ?<auth_name>=<auth_secret> to every request. auth_secret is encrypted at rest and never returned.';
+
+const listRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/servers',
+  summary: 'Registered MCP servers with their tool counts',
+  responses: { 200: jsonResponse(McpServerListSchema, 'Servers by name'), ...errorResponses(401, 403) },
+});
+
+const createServerRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'post',
+  path: '/servers',
+  summary: 'Register an MCP server (streamable_http by default, or sse)',
+  description: AUTH_NOTE,
+  request: { body: jsonBody(createMcpServerInputSchema) },
+  responses: {
+    201: jsonResponse(McpServerSchema, 'The new server'),
+    ...errorResponses(400, 401, 403, 409, 422),
+  },
+});
+
+const getRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/servers/{id}',
+  summary: 'One MCP server, as in the list',
+  request: { params: IdParams },
+  responses: { 200: jsonResponse(McpServerListItemSchema, 'The server'), ...errorResponses(401, 403, 404) },
+});
+
+const updateRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'patch',
+  path: '/servers/{id}',
+  summary: 'Change description, endpoint, transport, auth or active state',
+  description:
+    `${AUTH_NOTE} name cannot change (tools are namespaced by it). Without auth_secret the stored one is kept; ` +
+    'auth_type none drops it.',
+  request: { params: IdParams, body: jsonBody(updateMcpServerInputSchema) },
+  responses: { 200: jsonResponse(McpServerSchema, 'The server'), ...errorResponses(400, 401, 403, 404, 422) },
+});
+
+const deleteRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'delete',
+  path: '/servers/{id}',
+  summary: 'Delete an MCP server and its tools',
+  request: { params: IdParams },
+  responses: { 204: noContent, ...errorResponses(401, 403, 404) },
+});
+
+const discoverRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'post',
+  path: '/servers/{id}/discover',
+  summary: 'Connect, initialize, tools/list (every page) and store the tools',
+  description:
+    'Replaces the stored tools. 502 with the reason when the server cannot be reached; nothing changes then.',
+  request: { params: IdParams },
+  responses: {
+    200: jsonResponse(McpDiscoverySchema, 'What was found'),
+    ...errorResponses(401, 403, 404, 502),
+  },
+});
+
+const toolsRoute = createRoute({
+  ...common,
+  middleware: [requireJwt()] as const,
+  method: 'get',
+  path: '/tools',
+  summary: 'Every discovered tool across servers (any signed-in user)',
+  responses: { 200: jsonResponse(McpToolListSchema, 'Tools by server, then name'), ...errorResponses(401) },
+});
+
+export const mcpRoutes = createRouter()
+  .openapi(listRoute, async (c) => c.json(await listMcpServers(c.var.deps.db), 200))
+  .openapi(createServerRoute, async (c) =>
+    c.json(await createMcpServer(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
+  )
+  .openapi(getRoute, async (c) => c.json(await getMcpServer(c.var.deps.db, c.req.valid('param').id), 200))
+  .openapi(updateRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(await updateMcpServer(c.var.deps, id, c.req.valid('json'), auditActor(c)), 200);
+  })
+  .openapi(deleteRoute, async (c) => {
+    await deleteMcpServer(c.var.deps, c.req.valid('param').id, auditActor(c));
+    return c.body(null, 204);
+  })
+  .openapi(discoverRoute, async (c) => {
+    const deps = { ...c.var.deps, connector: c.var.deps.mcpConnector, timeoutMs: c.var.deps.mcpTimeoutMs };
+    return c.json(await discoverMcpTools(deps, c.req.valid('param').id, auditActor(c)), 200);
+  })
+  .openapi(toolsRoute, async (c) => c.json(await listMcpTools(c.var.deps.db), 200));

@@ -1,0 +1,71 @@
+import { writeAudit } from '../../db/repos/audit-repo';
+import { replaceMcpTools } from '../../db/repos/mcp-repo';
+import { AppError } from '../../http/app-error';
+import type { AuditActor } from '../../users/ports';
+import { type McpToolDescriptor, type UpstreamMcpConnector, UpstreamMcpUnavailable } from '../ports';
+import { type McpRegistryDeps, requireMcpServer } from './registry';
+import { toMcpServerTarget } from './target';
+
+export interface DiscoverDeps extends McpRegistryDeps {
+  connector: UpstreamMcpConnector;
+  timeoutMs: number;
+}
+
+export interface DiscoveryView {
+  server_id: string;
+  tools_discovered: number;
+  tools: Array<{ name: string; description: string; input_schema: Record<string, unknown> }>;
+}
+
+async function fetchTools(deps: DiscoverDeps, id: string): Promise<McpToolDescriptor[]> {
+  const target = await toMcpServerTarget(await requireMcpServer(deps.db, id), deps.secrets);
+  let session: Awaited<ReturnType<UpstreamMcpConnector['connect']>> | undefined;
+  try {
+    session = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs });
+    return await session.listTools();
+  } catch (error) {
+    if (error instanceof UpstreamMcpUnavailable) throw new AppError(502, error.message);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new AppError(502, `MCP server ${target.name} failed to list its tools: ${reason}`);
+  } finally {
+    await session?.close().catch(() => {});
+  }
+}
+
+/**
+ * POST /api/mcp/servers/{id}/discover: connect with the server's transport and credential,
+ * initialize, tools/list (every page), then replace the stored tools in one transaction. When the
+ * server cannot be reached nothing is stored (502); the previous tools stay.
+ */
+export async function discoverMcpTools(
+  deps: DiscoverDeps,
+  id: string,
+  actor: AuditActor,
+): Promise<DiscoveryView> {
+  const tools = await fetchTools(deps, id);
+  const unique = [...new Map(tools.map((t) => [t.name, t])).values()];
+  return deps.db.transaction(async (tx) => {
+    const server = await requireMcpServer(tx, id);
+    await replaceMcpTools(
+      tx,
+      id,
+      unique.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema })),
+    );
+    await writeAudit(tx, {
+      ...actor,
+      action: 'mcp_server.discover',
+      resourceType: 'mcp_server',
+      resourceId: id,
+      details: { name: server.name, tools_discovered: unique.length },
+    });
+    return {
+      server_id: id,
+      tools_discovered: unique.length,
+      tools: unique.map((t) => ({
+        name: t.name,
+        description: t.description ?? '',
+        input_schema: t.inputSchema,
+      })),
+    };
+  });
+}

@@ -1,0 +1,148 @@
+import type { SecretBox } from '../../auth/secret-box';
+import { writeAudit } from '../../db/repos/audit-repo';
+import {
+  countMcpTools,
+  deleteMcpServerRow,
+  findMcpServerById,
+  insertMcpServerIfNameFree,
+  listMcpServersWithToolCounts,
+  listMcpToolsWithServer,
+  type McpServerPatch,
+  type McpServerRow,
+  updateMcpServerRow,
+} from '../../db/repos/mcp-repo';
+import type { Db } from '../../db/types';
+import { conflict, notFound, unprocessable } from '../../http/app-error';
+import type { AuditActor } from '../../users/ports';
+import { authProblems, type CreateMcpServerInput, type UpdateMcpServerInput } from './schemas';
+import { type McpServerView, type McpToolView, toMcpServerView, toMcpToolView } from './views';
+
+/** `db` must support transactions; `secrets` seals auth_secret before it reaches the database. */
+export interface McpRegistryDeps {
+  db: Db;
+  secrets: SecretBox;
+}
+
+export type McpServerListItem = McpServerView & { tool_count: number };
+
+export async function listMcpServers(db: Db): Promise<McpServerListItem[]> {
+  const rows = await listMcpServersWithToolCounts(db);
+  return rows.map((row) => ({ ...toMcpServerView(row), tool_count: row.toolCount }));
+}
+
+export async function requireMcpServer(db: Db, id: string): Promise<McpServerRow> {
+  const row = await findMcpServerById(db, id);
+  if (!row) throw notFound('MCP server not found');
+  return row;
+}
+
+export async function getMcpServer(db: Db, id: string): Promise<McpServerListItem> {
+  const row = await requireMcpServer(db, id);
+  return { ...toMcpServerView(row), tool_count: await countMcpTools(db, id) };
+}
+
+export async function createMcpServer(
+  deps: McpRegistryDeps,
+  input: CreateMcpServerInput,
+  actor: AuditActor,
+): Promise<McpServerView> {
+  const authSecretEncrypted =
+    input.auth_secret === null ? null : await deps.secrets.encrypt(input.auth_secret);
+  return deps.db.transaction(async (tx) => {
+    const row = await insertMcpServerIfNameFree(tx, {
+      name: input.name,
+      description: input.description,
+      endpointUrl: input.endpoint_url,
+      transportType: input.transport_type,
+      authType: input.auth_type,
+      authName: input.auth_name,
+      authSecretEncrypted,
+    });
+    if (!row) throw conflict('MCP server name already exists');
+    await writeAudit(tx, {
+      ...actor,
+      action: 'mcp_server.create',
+      resourceType: 'mcp_server',
+      resourceId: row.id,
+      details: { name: row.name, transport_type: row.transportType, auth_type: row.authType },
+    });
+    return toMcpServerView(row);
+  });
+}
+
+/** The patch for a PATCH body, after checking the auth fields as they will be stored. */
+async function toPatch(
+  secrets: SecretBox,
+  row: McpServerRow,
+  input: UpdateMcpServerInput,
+): Promise<McpServerPatch> {
+  const authType = input.auth_type ?? row.authType;
+  // Switching to an auth type without a name drops the stored one, unless a name is sent.
+  const keepsName = authType === 'header' || authType === 'query';
+  const authName = input.auth_name !== undefined ? input.auth_name : keepsName ? row.authName : null;
+  const secretSent = input.auth_secret !== undefined && input.auth_secret !== null;
+  const keepsSecret =
+    authType !== 'none' && input.auth_secret === undefined && row.authSecretEncrypted !== null;
+  const problems = authProblems({
+    auth_type: authType,
+    auth_name: authName,
+    has_secret: secretSent || keepsSecret,
+    secret_sent: secretSent,
+  });
+  if (problems.length > 0) {
+    throw unprocessable(
+      `Invalid request: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      problems,
+    );
+  }
+  const patch: McpServerPatch = { authType, authName };
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.endpoint_url !== undefined) patch.endpointUrl = input.endpoint_url;
+  if (input.transport_type !== undefined) patch.transportType = input.transport_type;
+  if (input.is_active !== undefined) patch.isActive = input.is_active;
+  if (secretSent) patch.authSecretEncrypted = await secrets.encrypt(input.auth_secret as string);
+  if (authType === 'none') patch.authSecretEncrypted = null;
+  return patch;
+}
+
+export async function updateMcpServer(
+  deps: McpRegistryDeps,
+  id: string,
+  input: UpdateMcpServerInput,
+  actor: AuditActor,
+): Promise<McpServerView> {
+  const before = await requireMcpServer(deps.db, id);
+  const patch = await toPatch(deps.secrets, before, input);
+  return deps.db.transaction(async (tx) => {
+    const row = await updateMcpServerRow(tx, id, patch);
+    if (!row) throw notFound('MCP server not found');
+    await writeAudit(tx, {
+      ...actor,
+      action: 'mcp_server.update',
+      resourceType: 'mcp_server',
+      resourceId: row.id,
+      // Field names only: the secret is secret, the rest is visible on the server itself.
+      details: { name: row.name, changes: Object.keys(input).sort() },
+    });
+    return toMcpServerView(row);
+  });
+}
+
+export async function deleteMcpServer(deps: McpRegistryDeps, id: string, actor: AuditActor): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const toolsRemoved = await countMcpTools(tx, id);
+    const row = await deleteMcpServerRow(tx, id);
+    if (!row) throw notFound('MCP server not found');
+    await writeAudit(tx, {
+      ...actor,
+      action: 'mcp_server.delete',
+      resourceType: 'mcp_server',
+      resourceId: row.id,
+      details: { name: row.name, tools_removed: toolsRemoved },
+    });
+  });
+}
+
+export async function listMcpTools(db: Db): Promise<McpToolView[]> {
+  return (await listMcpToolsWithServer(db)).map((row) => toMcpToolView(row, row.serverName));
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { httpUrlSchema } from '../../identity/schemas';
+
+/**
+ * MCP server registration. auth_type bearer sends `Authorization: Bearer <auth_secret>`; header
+ * sends `<auth_name>: <auth_secret>`; query adds `?<auth_name>=<auth_secret>` to every request.
+ */
+export const MCP_TRANSPORTS = ['streamable_http', 'sse'] as const;
+export const MCP_AUTH_TYPES = ['none', 'bearer', 'header', 'query'] as const;
+
+const nameSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lowercase slug');
+/** An HTTP header or query parameter name. */
+const authNameSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a header or parameter name');
+const secretSchema = z.string().min(1).max(4096);
+
+export interface AuthFields {
+  auth_type: (typeof MCP_AUTH_TYPES)[number];
+  auth_name: string | null;
+  /** Whether a secret is (or will be) stored. */
+  has_secret: boolean;
+  /** A secret sent with auth_type none is refused rather than stored unused. */
+  secret_sent: boolean;
+}
+
+/** What each auth_type needs, on the fields as they will be stored; [] when consistent. */
+export function authProblems(auth: AuthFields): Array<{ path: string; message: string }> {
+  const problems: Array<{ path: string; message: string }> = [];
+  const needsName = auth.auth_type === 'header' || auth.auth_type === 'query';
+  if (needsName && !auth.auth_name)
+    problems.push({ path: 'auth_name', message: `is required for auth_type ${auth.auth_type}` });
+  if (!needsName && auth.auth_name) {
+    problems.push({ path: 'auth_name', message: 'is only allowed for auth_type header or query' });
+  }
+  if (auth.auth_type !== 'none' && !auth.has_secret) {
+    problems.push({ path: 'auth_secret', message: `is required for auth_type ${auth.auth_type}` });
+  }
+  if (auth.auth_type === 'none' && auth.secret_sent) {
+    problems.push({ path: 'auth_secret', message: 'is not used with auth_type none' });
+  }
+  return problems;
+}
+
+export const createMcpServerInputSchema = z
+  .strictObject({
+    name: nameSchema,
+    description: z.string().trim().max(1000).nullable().default(null),
+    endpoint_url: httpUrlSchema,
+    transport_type: z.enum(MCP_TRANSPORTS).default('streamable_http'),
+    auth_type: z.enum(MCP_AUTH_TYPES).default('none'),
+    auth_name: authNameSchema.nullable().default(null),
+    auth_secret: secretSchema.nullable().default(null),
+  })
+  .superRefine((input, ctx) => {
+    const secret = input.auth_secret !== null;
+    for (const problem of authProblems({ ...input, has_secret: secret, secret_sent: secret })) {
+      ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
+    }
+  });
+export type CreateMcpServerInput = z.infer<typeof createMcpServerInputSchema>;
+
+/**
+ * name is fixed: tool names are namespaced by it. Changing auth_type to one that needs a secret
+ * without sending auth_secret keeps the stored secret (422 if there is none, checked later).
+ */
+export const updateMcpServerInputSchema = z
+  .strictObject({
+    description: z.string().trim().max(1000).nullable().optional(),
+    endpoint_url: httpUrlSchema.optional(),
+    transport_type: z.enum(MCP_TRANSPORTS).optional(),
+    auth_type: z.enum(MCP_AUTH_TYPES).optional(),
+    auth_name: authNameSchema.nullable().optional(),
+    auth_secret: secretSchema.nullable().optional(),
+    is_active: z.boolean().optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, 'at least one field is required');
+export type UpdateMcpServerInput = z.infer<typeof updateMcpServerInputSchema>;

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { McpServerTarget } from '../ports';
+import { authenticatedFetch } from './auth';
+
+const server = (over: Partial<McpServerTarget>): McpServerTarget => ({
+  id: 'id',
+  name: 'n',
+  endpointUrl: 'https://mcp.example/mcp?x=1',
+  transportType: 'streamable_http',
+  authType: 'none',
+  authName: null,
+  authSecret: null,
+  ...over,
+});
+
+/** What reached the network: a recording fetch stands in for it. */
+async function sent(target: McpServerTarget, url: string) {
+  let seen: Request | undefined;
+  const record = (async (input: Request) => {
+    seen = input;
+    return new Response('ok');
+  }) as unknown as typeof fetch;
+  await authenticatedFetch(target, record)(url, {
+    method: 'POST',
+    body: '{"a":1}',
+    headers: { 'content-type': 'application/json' },
+  });
+  if (!seen) throw new Error('nothing sent');
+  return { url: seen.url, headers: Object.fromEntries(seen.headers), body: await seen.text() };
+}
+
+describe('upstream auth injection', () => {
+  it('adds a bearer token, a named header or a query parameter, keeping the request', async () => {
+    expect((await sent(server({}), 'https://mcp.example/mcp')).headers).toEqual({
+      'content-type': 'application/json',
+    });
+    const bearer = await sent(server({ authType: 'bearer', authSecret: 's3' }), 'https://mcp.example/mcp');
+    expect(bearer).toEqual({
+      url: 'https://mcp.example/mcp',
+      headers: { authorization: 'Bearer s3', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    const header = await sent(
+      server({ authType: 'header', authName: 'X-Api-Key', authSecret: 's3' }),
+      'https://mcp.example/mcp',
+    );
+    expect(header.headers['x-api-key']).toBe('s3');
+    const query = await sent(
+      server({ authType: 'query', authName: 'token', authSecret: 'a b' }),
+      'https://mcp.example/message?sessionId=1',
+    );
+    expect(query.url).toBe('https://mcp.example/message?sessionId=1&token=a+b');
+  });
+
+  it('sends nothing to another origin', async () => {
+    const other = await sent(server({ authType: 'bearer', authSecret: 's3' }), 'https://elsewhere.example/x');
+    expect(other.headers.authorization).toBeUndefined();
+  });
+});

@@ -1,0 +1,35 @@
+import type { McpServerTarget } from '../ports';
+
+/**
+ * A fetch that carries the server's credential on every request to the server's origin:
+ * bearer → `Authorization: Bearer <secret>`; header → `<auth_name>: <secret>`; query →
+ * `?<auth_name>=<secret>` (also on the message URL an SSE server hands out). Requests to other
+ * origins go out untouched. The secret is never logged: failures are reported with the
+ * endpoint as registered.
+ */
+export function authenticatedFetch(server: McpServerTarget, base: typeof fetch = fetch): typeof fetch {
+  const origin = new URL(server.endpointUrl).origin;
+  const secret = server.authSecret ?? '';
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.origin !== origin || server.authType === 'none') return base(request);
+    const headers = new Headers(request.headers);
+    if (server.authType === 'bearer') headers.set('authorization', `Bearer ${secret}`);
+    if (server.authType === 'header' && server.authName) headers.set(server.authName, secret);
+    if (server.authType === 'query' && server.authName) url.searchParams.set(server.authName, secret);
+    return base(new Request(url, { ...requestInitOf(request), headers }));
+  }) as typeof fetch;
+}
+
+function requestInitOf(request: Request): RequestInit {
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: request.method,
+    body: request.body,
+    signal: request.signal,
+    redirect: request.redirect,
+  };
+  // A streamed body needs half duplex in Node's fetch; workerd ignores the field.
+  if (request.body) init.duplex = 'half';
+  return init;
+}

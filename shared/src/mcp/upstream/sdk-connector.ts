@@ -1,0 +1,104 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { withDeadline } from '../../util/deadline';
+import {
+  type McpResult,
+  type McpServerTarget,
+  type McpToolDescriptor,
+  type UpstreamMcpConnector,
+  type UpstreamMcpSession,
+  UpstreamMcpUnavailable,
+} from '../ports';
+import { authenticatedFetch } from './auth';
+
+/** How Sluice introduces itself to upstream servers. */
+const CLIENT_INFO = { name: 'sluice-gateway', version: '0.1.0' };
+/** tools/list pages followed at most, so a server that loops its cursor cannot hang discovery. */
+const MAX_PAGES = 100;
+
+function transportFor(server: McpServerTarget, fetchImpl: typeof fetch, resumeSessionId?: string): Transport {
+  const url = new URL(server.endpointUrl);
+  const authed = authenticatedFetch(server, fetchImpl);
+  if (server.transportType === 'sse') return new SSEClientTransport(url, { fetch: authed });
+  return new StreamableHTTPClientTransport(url, { fetch: authed, sessionId: resumeSessionId });
+}
+
+function unavailable(server: McpServerTarget, error: unknown): UpstreamMcpUnavailable {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new UpstreamMcpUnavailable(
+    `Cannot reach MCP server ${server.name} at ${server.endpointUrl}: ${reason}`,
+    {
+      cause: error,
+    },
+  );
+}
+
+function sessionOf(client: Client, transport: Transport, timeoutMs: number): UpstreamMcpSession {
+  const options = { timeout: timeoutMs };
+  return {
+    get sessionId() {
+      return transport.sessionId;
+    },
+    async listTools() {
+      const tools: McpToolDescriptor[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const result = await client.listTools(cursor ? { cursor } : undefined, options);
+        for (const tool of result.tools) {
+          tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+        }
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+      return tools;
+    },
+    async callTool(name, args, onProgress) {
+      const progress = onProgress && {
+        onprogress: (p: McpResult) => onProgress(p),
+        resetTimeoutOnProgress: true,
+      };
+      return (await client.callTool({ name, arguments: args }, undefined, {
+        ...options,
+        ...progress,
+      })) as McpResult;
+    },
+    async listResources() {
+      return (await client.listResources(undefined, options)).resources as McpResult[];
+    },
+    async readResource(uri) {
+      return (await client.readResource({ uri }, options)) as McpResult;
+    },
+    async listPrompts() {
+      return (await client.listPrompts(undefined, options)).prompts as McpResult[];
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Upstream MCP sessions through the official SDK client: streamable HTTP or legacy SSE, with
+ * the server's credential on every request. Connecting initializes, unless resuming a
+ * streamable-HTTP session another isolate opened (the SDK skips initialize when the transport
+ * already has a session id). Failing to connect is UpstreamMcpUnavailable (the caller's 502).
+ */
+export function createSdkConnector(fetchImpl: typeof fetch = fetch): UpstreamMcpConnector {
+  return {
+    async connect(server, { timeoutMs, resumeSessionId }) {
+      const transport = transportFor(server, fetchImpl, resumeSessionId);
+      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      try {
+        await withDeadline(
+          client.connect(transport, { timeout: timeoutMs }),
+          timeoutMs,
+          `MCP server ${server.name}`,
+        );
+      } catch (error) {
+        await client.close().catch(() => {});
+        throw unavailable(server, error);
+      }
+      return sessionOf(client, transport, timeoutMs);
+    },
+  };
+}
