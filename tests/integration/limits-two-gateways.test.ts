@@ -87,7 +87,8 @@ describe('one limit, two gateway instances', () => {
     const refusals = await Promise.all(answers.filter((r) => r.status === 429).map((r) => r.json()));
     await Promise.all(answers.filter((r) => r.status !== 429).map((r) => r.text()));
 
-    const tally = statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+    const tally: Record<number, number> = {};
+    for (const s of statuses) tally[s] = (tally[s] ?? 0) + 1;
     expect(
       statuses.filter((s) => s === 200),
       JSON.stringify(tally),

@@ -3,7 +3,6 @@ import type { Db } from '../db/types';
 import { createClickHouseRequestLogStore } from './clickhouse-store';
 import type { RequestLogStore } from './port';
 import { createPostgresRequestLogStore } from './postgres-store';
-import type { RequestLogRecord } from './record';
 
 export { type BatchingWriterOptions, createBatchingLedgerWriter, type LedgerWriter } from './batching-writer';
 export {
