@@ -24,11 +24,16 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   const model = await deps.resolveModel(request.model);
   if (!model) throw new AppError(404, 'Model not found');
   const settings = await deps.settings();
-  // Limits come after the model checks, so a refused model counts against nothing, and
-  // before the cache, so cached answers are limited like any other (spec rule 6).
-  const admission = await deps.limiter.admit(limitSubject(call.principal), deps.now(), {
-    failClosed: settings.rateLimitFailClosed,
-  });
+  const cacheKey = await cacheKeyFor(call, settings, deps);
+  // Limits come after the model checks, so a refused model counts against nothing, and apply
+  // to cached answers like any other (spec rule 6). Admission and the cache read go out
+  // together (one round trip's wait, not two); a refused request ignores what the cache said.
+  const [admission, hit] = await Promise.all([
+    deps.limiter.admit(limitSubject(call.principal), deps.now(), {
+      failClosed: settings.rateLimitFailClosed,
+    }),
+    cacheKey ? readCache(cacheKey, deps) : null,
+  ]);
   if (!admission.ok) throw tooManyRequests(`Rate limited: ${admission.label}`, admission.retryAfterSeconds);
   const exchange: Exchange = {
     endpoint: call.endpoint,
@@ -37,8 +42,6 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     model,
     startedAt,
   };
-  const cacheKey = await cacheKeyFor(call, settings, deps);
-  const hit = cacheKey ? await readCache(cacheKey, deps) : null;
   if (hit) return withHeaders(replayCached(hit, exchange, call, deps), admission.headers);
   try {
     return withHeaders(await forward(exchange, call, deps, settings, cacheKey), admission.headers);
