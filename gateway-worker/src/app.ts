@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { onGatewayError, onGatewayNotFound } from './errors';
 import { authenticate } from './middleware/authenticate';
 import { healthRoutes } from './routes/health';
+import { mcpRoutes } from './routes/mcp';
 import { modelsRoutes } from './routes/models';
 import { proxyRoutes } from './routes/proxy';
 import { usageRoute } from './routes/usage';
@@ -36,5 +37,6 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   app.use('/mcp', authenticate());
   app.route('/v1/models', modelsRoutes);
   app.route('/v1', proxyRoutes);
+  app.route('/mcp', mcpRoutes);
   return app;
 }

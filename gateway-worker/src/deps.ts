@@ -6,6 +6,7 @@ import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
+import { buildMcpDeps } from './mcp-deps';
 import { buildModelDeps } from './model-deps';
 import type { GatewayBindings, GatewayDeps } from './types';
 
@@ -32,6 +33,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
     ...buildModelDeps(config, db, redis),
+    mcp: buildMcpDeps(config, db, redis),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };
 }

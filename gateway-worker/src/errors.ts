@@ -1,14 +1,18 @@
 import { AppError } from '@sluice/shared/http/app-error';
+import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
  * The gateway's one error envelope, {error: {message, type}}. The messages endpoint's
- * clients also expect a top-level type: "error", so that route gets it added here.
+ * clients also expect a top-level type: "error", so that route gets it added here; /mcp gets
+ * JSON-RPC error objects.
  */
 function render(c: Context, error: AppError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  // /mcp speaks JSON-RPC: its clients read {jsonrpc, id, error: {code, message}}.
+  if (c.req.path === '/mcp') return c.json(rpcErrorBody(error), error.status as ContentfulStatusCode);
   const envelope = { error: { message: error.message, type: error.type } };
   const body = c.req.path === '/v1/messages' ? { type: 'error', ...envelope } : envelope;
   return c.json(body, error.status as ContentfulStatusCode);

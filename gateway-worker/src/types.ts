@@ -2,6 +2,7 @@ import type { Db } from '@sluice/shared/db/types';
 import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
+import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { Redis } from '@upstash/redis';
 
@@ -14,6 +15,7 @@ export interface GatewayDeps {
   auth: GatewayAuthDeps;
   proxy: ProxyDeps;
   usage: UsageDeps;
+  mcp: MethodDeps;
   storeTimeoutMs: number;
 }
 

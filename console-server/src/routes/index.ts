@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { bumpRoutingVersionAfterChange } from '../middleware/bump-routing-version';
+import { bumpMcpVersionAfterChange, bumpRoutingVersionAfterChange } from '../middleware/bump-version';
 import type { ConsoleEnv } from '../types';
 import { adminUsersRoutes } from './admin-users';
 import { auditRoutes } from './audit';
@@ -25,6 +25,7 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/users', adminUsersRoutes);
   app.use('/api/admin/providers/*', bumpRoutingVersionAfterChange());
   app.use('/api/admin/models/*', bumpRoutingVersionAfterChange());
+  app.use('/api/mcp/*', bumpMcpVersionAfterChange());
   app.route('/api/admin/providers', providersRoutes);
   app.route('/api/admin/models', modelsRoutes);
   app.route('/api/admin/settings', settingsRoutes);

@@ -91,3 +91,21 @@ export async function listMcpToolsWithServer(db: Db): Promise<Array<McpToolRow &
     .orderBy(asc(mcpServers.name), asc(mcpTools.name));
   return rows.map((r) => ({ ...r.tool, serverName: r.serverName }));
 }
+
+/** Active servers and their stored tools, for the gateway's catalog. */
+export async function loadActiveMcpCatalogRows(
+  db: Db,
+): Promise<{ servers: McpServerRow[]; tools: McpToolRow[] }> {
+  const servers = await db
+    .select()
+    .from(mcpServers)
+    .where(eq(mcpServers.isActive, true))
+    .orderBy(asc(mcpServers.name));
+  const tools = await db
+    .select({ tool: mcpTools })
+    .from(mcpTools)
+    .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId))
+    .where(eq(mcpServers.isActive, true))
+    .orderBy(asc(mcpServers.name), asc(mcpTools.name));
+  return { servers, tools: tools.map((r) => r.tool) };
+}

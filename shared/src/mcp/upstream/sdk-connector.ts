@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { withDeadline } from '../../util/deadline';
 import {
   type McpResult,
@@ -12,6 +13,10 @@ import {
   UpstreamMcpUnavailable,
 } from '../ports';
 import { authenticatedFetch } from './auth';
+
+const passThroughValidator: jsonSchemaValidator = {
+  getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) as never,
+};
 
 /** How Sluice introduces itself to upstream servers. */
 const CLIENT_INFO = { name: 'sluice-gateway', version: '0.1.0' };
@@ -83,11 +88,17 @@ function sessionOf(client: Client, transport: Transport, timeoutMs: number): Ups
  * streamable-HTTP session another isolate opened (the SDK skips initialize when the transport
  * already has a session id). Failing to connect is UpstreamMcpUnavailable (the caller's 502).
  */
-export function createSdkConnector(fetchImpl: typeof fetch = fetch): UpstreamMcpConnector {
+export function createSdkConnector(
+  options: { fetch?: typeof fetch; validateToolOutput?: boolean } = {},
+): UpstreamMcpConnector {
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  // The gateway passes results through as the upstream sent them; validating them against the
+  // tool's output schema is the client's business (and Ajv's code generation is barred in workerd).
+  const jsonSchemaValidator = options.validateToolOutput === false ? passThroughValidator : undefined;
   return {
     async connect(server, { timeoutMs, resumeSessionId }) {
       const transport = transportFor(server, fetchImpl, resumeSessionId);
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
       try {
         await withDeadline(
           client.connect(transport, { timeout: timeoutMs }),

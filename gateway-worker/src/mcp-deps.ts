@@ -1,0 +1,33 @@
+import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
+import type { StoreEnv } from '@sluice/shared/config/env';
+import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
+import type { Db } from '@sluice/shared/db/types';
+import { createCatalogCache } from '@sluice/shared/mcp/gateway/catalog';
+import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
+import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
+import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
+import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
+import type { Redis } from '@upstash/redis';
+
+/** Upstream MCP calls get longer than a store call: tools may run a while. */
+const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
+
+function warn(message: string, fields: Record<string, unknown> = {}): void {
+  console.warn(JSON.stringify({ level: 'WARN', target: 'mcp', message, ...fields }));
+}
+
+/** The /mcp endpoint's ports, built once per isolate. */
+export function buildMcpDeps(config: StoreEnv, db: Db, redis: Redis): MethodDeps {
+  let secretBox: Promise<SecretBox> | undefined;
+  return {
+    sessions: createRedisSessionStore(redis),
+    catalog: createCatalogCache(db, redis),
+    connector: createSdkConnector({ validateToolOutput: false }),
+    targetOf: async (server: McpServerRow) => {
+      secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
+      return toMcpServerTarget(server, await secretBox);
+    },
+    timeoutMs: MCP_UPSTREAM_TIMEOUT_MS,
+    warn,
+  };
+}

@@ -1,0 +1,39 @@
+import { AppError } from '@sluice/shared/http/app-error';
+import { handleMcpDelete, handleMcpPost, SESSION_HEADER } from '@sluice/shared/mcp/gateway/handle-mcp';
+import { McpRpcError, RPC } from '@sluice/shared/mcp/gateway/jsonrpc';
+import { type Context, Hono } from 'hono';
+import type { GatewayEnv } from '../types';
+
+async function readJsonRpcBody(c: Context<GatewayEnv>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new McpRpcError(400, RPC.parseError, 'Parse error: the body must be JSON', null);
+  }
+}
+
+/** /mcp over streamable HTTP; the protocol itself lives in shared/src/mcp/gateway. */
+export const mcpRoutes = new Hono<GatewayEnv>()
+  .post('/', async (c) =>
+    handleMcpPost(
+      {
+        principal: c.var.principal,
+        sessionId: c.req.header(SESSION_HEADER) ?? null,
+        accept: c.req.header('accept') ?? '',
+        body: await readJsonRpcBody(c),
+      },
+      c.var.deps.mcp,
+    ),
+  )
+  .delete('/', async (c) =>
+    handleMcpDelete(
+      { principal: c.var.principal, sessionId: c.req.header(SESSION_HEADER) ?? null },
+      c.var.deps.mcp,
+    ),
+  )
+  // No server-initiated stream: the gateway sends nothing unasked (allowed by the transport).
+  .get('/', () => {
+    throw new AppError(405, 'GET /mcp is not supported; POST JSON-RPC requests', {
+      headers: { allow: 'POST, DELETE' },
+    });
+  });

@@ -1,0 +1,167 @@
+import type { Principal } from '../../gateway/principal';
+import type { McpResult } from '../ports';
+import {
+  type JsonRpcId,
+  type JsonRpcRequest,
+  jsonRpcRequestSchema,
+  jsonRpcResponseSchema,
+  McpRpcError,
+  RPC,
+  RpcFault,
+  rpcErrorBody,
+  rpcFaultBody,
+  rpcResult,
+} from './jsonrpc';
+import { callMethod, type MethodDeps } from './methods';
+import type { SessionContext } from './upstream-calls';
+
+/** Protocol versions /mcp speaks, newest first; an unknown request gets the newest. */
+export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export const SESSION_HEADER = 'mcp-session-id';
+const SERVER_INFO = { name: 'sluice', version: '0.1.0' };
+
+export interface McpPost {
+  principal: Principal;
+  sessionId: string | null;
+  accept: string;
+  body: unknown;
+}
+
+const json = (body: unknown, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+const sseEvent = (body: unknown): string => `event: message\ndata: ${JSON.stringify(body)}\n\n`;
+
+/** JSON unless the client accepts only an event stream. */
+function answer(accept: string, body: unknown, headers: Record<string, string> = {}): Response {
+  if (accept.includes('text/event-stream') && !accept.includes('application/json')) {
+    return new Response(sseEvent(body), { headers: { 'content-type': 'text/event-stream', ...headers } });
+  }
+  return json(body, headers);
+}
+
+function idOf(body: unknown): JsonRpcId | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDeps): Promise<Response> {
+  if (message.id === undefined)
+    throw new McpRpcError(400, RPC.invalidRequest, 'initialize must be a request', null);
+  const requested = message.params?.protocolVersion;
+  const protocolVersion =
+    typeof requested === 'string' && MCP_PROTOCOL_VERSIONS.includes(requested)
+      ? requested
+      : MCP_PROTOCOL_VERSIONS[0]!;
+  const keyId = post.principal.kind === 'api_key' ? post.principal.keyId : null;
+  const sessionId = await deps.sessions.create({
+    userId: post.principal.userId,
+    keyId,
+    protocolVersion,
+    upstream: {},
+  });
+  const result = {
+    protocolVersion,
+    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+    serverInfo: SERVER_INFO,
+  };
+  return answer(post.accept, rpcResult(message.id, result), { [SESSION_HEADER]: sessionId });
+}
+
+/** The caller's own open session: 400 without the header, 404 when unknown, closed or expired. */
+async function requireSession(
+  post: Pick<McpPost, 'principal' | 'sessionId'>,
+  deps: MethodDeps,
+  id: JsonRpcId | null,
+) {
+  if (!post.sessionId)
+    throw new McpRpcError(400, RPC.invalidRequest, 'Mcp-Session-Id header is required', id);
+  const record = await deps.sessions.open(post.sessionId);
+  if (!record || record.userId !== post.principal.userId) {
+    throw new McpRpcError(404, -32001, 'Session not found', id);
+  }
+  return { id: post.sessionId, record } satisfies SessionContext;
+}
+
+/** tools/call with a progressToken, to a client that takes event streams: progress, then the result. */
+function streamed(
+  message: JsonRpcRequest & { id: JsonRpcId },
+  session: SessionContext,
+  deps: MethodDeps,
+): Response {
+  const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (value: unknown) => controller.enqueue(encoder.encode(sseEvent(value)));
+      const onProgress = (progress: McpResult) =>
+        send({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, ...progress },
+        });
+      try {
+        send(rpcResult(message.id, await callMethod({ ...call(message, session), onProgress }, deps)));
+      } catch (error) {
+        if (error instanceof RpcFault) send(rpcFaultBody(message.id, error));
+        else if (error instanceof McpRpcError) send(rpcErrorBody(error));
+        else send(rpcFaultBody(message.id, new RpcFault(RPC.internalError, 'Internal error')));
+      }
+      controller.close();
+    },
+  });
+  return new Response(body, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
+}
+
+function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionContext) {
+  return { id: message.id, method: message.method, params: message.params ?? {}, session };
+}
+
+/**
+ * POST /mcp (streamable HTTP, JSON-RPC 2.0): initialize opens a session (Mcp-Session-Id);
+ * everything else needs it. Notifications and client responses are accepted (202). Protocol
+ * errors are JSON-RPC error objects; HTTP-level ones (400, 404, 502) are thrown as McpRpcError
+ * for the gateway's onError, which renders them as JSON-RPC errors too.
+ */
+export async function handleMcpPost(post: McpPost, deps: MethodDeps): Promise<Response> {
+  if (Array.isArray(post.body)) {
+    throw new McpRpcError(400, RPC.invalidRequest, 'JSON-RPC batches are not supported', null);
+  }
+  const parsed = jsonRpcRequestSchema.safeParse(post.body);
+  if (!parsed.success) {
+    if (jsonRpcResponseSchema.safeParse(post.body).success) return new Response(null, { status: 202 });
+    const where = parsed.error.issues.map((i) => i.path.join('.') || 'body').join(', ');
+    throw new McpRpcError(400, RPC.invalidRequest, `Invalid JSON-RPC request (${where})`, idOf(post.body));
+  }
+  const message = parsed.data;
+  if (message.method === 'initialize') return initialize(message, post, deps);
+  const session = await requireSession(post, deps, message.id ?? null);
+  if (message.id === undefined) return new Response(null, { status: 202 });
+  const request = { ...message, id: message.id };
+  const wantsProgress =
+    (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
+  if (message.method === 'tools/call' && wantsProgress && post.accept.includes('text/event-stream')) {
+    return streamed(request, session, deps);
+  }
+  try {
+    return answer(post.accept, rpcResult(request.id, await callMethod(call(request, session), deps)));
+  } catch (error) {
+    if (error instanceof RpcFault) return answer(post.accept, rpcFaultBody(request.id, error));
+    throw error;
+  }
+}
+
+/** DELETE /mcp: 204 and the session is closed; 400 without the header, 404 when unknown. */
+export async function handleMcpDelete(
+  post: Pick<McpPost, 'principal' | 'sessionId'>,
+  deps: MethodDeps,
+): Promise<Response> {
+  const session = await requireSession(post, deps, null);
+  await deps.sessions.close(session.id);
+  return new Response(null, { status: 204 });
+}

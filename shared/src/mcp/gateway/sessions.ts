@@ -1,0 +1,56 @@
+import type { RedisPort } from '../../stores/redis-port';
+
+/**
+ * MCP sessions live in Redis, not in an isolate, so any gateway isolate or instance serves any
+ * request of a session. The record expires after `idleMs` without use; every use renews it.
+ */
+export interface McpSessionRecord {
+  userId: string;
+  keyId: string | null;
+  protocolVersion: string;
+  /** Upstream streamable-HTTP session ids by server id, opened lazily and reused. */
+  upstream: Record<string, string>;
+}
+
+export interface McpSessionStore {
+  create(record: McpSessionRecord): Promise<string>;
+  /** The record, renewed; null when unknown, closed or expired. */
+  open(id: string): Promise<McpSessionRecord | null>;
+  save(id: string, record: McpSessionRecord): Promise<void>;
+  /** False when there was no such session. */
+  close(id: string): Promise<boolean>;
+}
+
+export const MCP_SESSION_PREFIX = 'sluice:mcp:session:';
+/** MCP session lifetime: 30 minutes without a request (the spec leaves it open). */
+export const MCP_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+const SESSION_ID = /^[0-9a-f-]{36}$/;
+
+export function createRedisSessionStore(
+  redis: Pick<RedisPort, 'get' | 'set' | 'del' | 'pexpire'>,
+  idleMs = MCP_SESSION_IDLE_MS,
+): McpSessionStore {
+  const key = (id: string) => `${MCP_SESSION_PREFIX}${id}`;
+  return {
+    async create(record) {
+      const id = crypto.randomUUID();
+      await redis.set(key(id), JSON.stringify(record), { px: idleMs });
+      return id;
+    },
+    async open(id) {
+      if (!SESSION_ID.test(id)) return null;
+      const stored = await redis.get<McpSessionRecord | string>(key(id));
+      if (stored === null || stored === undefined) return null;
+      await redis.pexpire(key(id), idleMs);
+      return typeof stored === 'string' ? (JSON.parse(stored) as McpSessionRecord) : stored;
+    },
+    async save(id, record) {
+      await redis.set(key(id), JSON.stringify(record), { px: idleMs });
+    },
+    async close(id) {
+      if (!SESSION_ID.test(id)) return false;
+      return (await redis.del(key(id))) > 0;
+    },
+  };
+}

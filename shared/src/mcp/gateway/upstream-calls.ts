@@ -1,0 +1,63 @@
+import type { McpServerRow } from '../../db/repos/mcp-repo';
+import type { McpServerTarget, UpstreamMcpConnector, UpstreamMcpSession } from '../ports';
+import type { McpSessionRecord, McpSessionStore } from './sessions';
+
+export interface UpstreamCallDeps {
+  connector: UpstreamMcpConnector;
+  targetOf(server: McpServerRow): Promise<McpServerTarget>;
+  sessions: McpSessionStore;
+  timeoutMs: number;
+}
+
+/** The client's session, as the calls of one request share it. */
+export interface SessionContext {
+  id: string;
+  record: McpSessionRecord;
+}
+
+/**
+ * Runs `work` on an upstream session of `server`: the streamable-HTTP session this client
+ * session opened before (resumed without initialize, from any isolate), or a new one that is
+ * remembered in the client session. A resumed session the upstream no longer knows is replaced
+ * once. Legacy SSE cannot be resumed elsewhere: each call opens its own. The upstream client is
+ * closed after the call (its session stays open upstream until the client session ends).
+ */
+export async function withUpstream<T>(
+  deps: UpstreamCallDeps,
+  context: SessionContext,
+  server: McpServerRow,
+  work: (session: UpstreamMcpSession) => Promise<T>,
+): Promise<T> {
+  const target = await deps.targetOf(server);
+  const resumeId =
+    server.transportType === 'streamable_http' ? context.record.upstream[server.id] : undefined;
+  if (resumeId) {
+    const resumed = await deps.connector.connect(target, {
+      timeoutMs: deps.timeoutMs,
+      resumeSessionId: resumeId,
+    });
+    try {
+      return await work(resumed);
+    } catch (error) {
+      if (!isUnknownSession(error)) throw error;
+    } finally {
+      await resumed.close().catch(() => {});
+    }
+  }
+  const fresh = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs });
+  try {
+    if (fresh.sessionId && server.transportType === 'streamable_http') {
+      context.record.upstream[server.id] = fresh.sessionId;
+      await deps.sessions.save(context.id, context.record);
+    }
+    return await work(fresh);
+  } finally {
+    await fresh.close().catch(() => {});
+  }
+}
+
+/** The upstream answered 404 to a session id it no longer knows. */
+function isUnknownSession(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : String(error);
+  return /\b404\b|session not found/i.test(text);
+}

@@ -1,0 +1,236 @@
+// SPEC: POST /mcp, DELETE /mcp, MCP session states; Errors for /mcp (400, 401, 404, 502).
+// Issue 6 › Gateway /mcp: the official @modelcontextprotocol/sdk Client (streamable HTTP) with a
+// Sluice key against the gateway, which fronts server-everything and a credential-checking
+// server of ours: initialize, aggregated and namespaced lists, calls (with progress), resources,
+// prompts, ping, DELETE, a closed session, and one session served by two gateway instances.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  GUARDED_TOOLS,
+  type RunningMcpServer,
+  startEverything,
+  startGuardedServer,
+} from '../fakes/mcp-servers';
+import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
+import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
+
+let h: ProxyHarness;
+let second: GatewayHarness;
+const running: RunningMcpServer[] = [];
+
+function fetchThrough(gateway: GatewayHarness): typeof fetch {
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    gateway.app.request(input instanceof Request ? input : String(input), init)) as typeof fetch;
+}
+
+async function connect(options: { gateway?: GatewayHarness; sessionId?: string } = {}) {
+  const transport = new StreamableHTTPClientTransport(new URL('http://gateway.test/mcp'), {
+    fetch: fetchThrough(options.gateway ?? h.gateway),
+    requestInit: { headers: { authorization: `Bearer ${h.apiKey}` } },
+    sessionId: options.sessionId,
+  });
+  const client = new Client({ name: 'sluice-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+async function raw(method: string, body?: unknown, headers: Record<string, string> = {}) {
+  return h.gateway.app.request('/mcp', {
+    method,
+    headers: {
+      authorization: `Bearer ${h.apiKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+beforeAll(async () => {
+  h = await proxyHarness('gateway_mcp');
+  second = gatewayHarness(h.gateway.env);
+  const everything = await startEverything('streamableHttp');
+  const guarded = await startGuardedServer({ type: 'bearer', secret: 'guarded-secret' });
+  running.push(everything, guarded);
+  for (const server of [
+    { name: 'everything', endpoint_url: everything.url },
+    { name: 'guarded', endpoint_url: guarded.url, auth_type: 'bearer', auth_secret: 'guarded-secret' },
+  ]) {
+    const created = await h.admin('POST', '/api/mcp/servers', server);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const found = await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`);
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+  }
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.close()));
+  await h?.close();
+});
+
+describe('/mcp with the official SDK client', () => {
+  it('initializes, lists namespaced tools in a stable order, and routes calls with credentials', async () => {
+    const { client, transport } = await connect();
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(client.getServerVersion()).toMatchObject({ name: 'sluice' });
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toContain('everything__echo');
+    expect(names.filter((n) => n.startsWith('guarded__'))).toEqual(
+      GUARDED_TOOLS.map((t) => `guarded__${t}`).sort(),
+    );
+    expect((await client.listTools()).tools).toEqual(tools);
+
+    const echo = await client.callTool({
+      name: 'everything__echo',
+      arguments: { message: 'through sluice' },
+    });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: through sluice' }]);
+    const alpha = await client.callTool({ name: 'guarded__alpha', arguments: { text: 'x' } });
+    expect(alpha.content).toEqual([{ type: 'text', text: 'alpha: x' }]);
+    await client.ping();
+    await client.close();
+  });
+
+  it('streams progress of a long-running tool', async () => {
+    const { client } = await connect();
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress) },
+    );
+    expect(progress).toEqual([1, 2, 3]);
+    expect(JSON.stringify(result.content)).toContain('Long running operation completed');
+    await client.close();
+  });
+
+  it('aggregates resources and prompts, and reads a resource from its server', async () => {
+    const { client } = await connect();
+    const { resources } = await client.listResources();
+    expect(resources.length).toBeGreaterThan(0);
+    const read = await client.readResource({ uri: resources[0]!.uri });
+    expect(read.contents[0]?.uri).toBe(resources[0]!.uri);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(prompts.every((p) => p.name.startsWith('everything__'))).toBe(true);
+    await client.close();
+  });
+
+  it('serves one session from two gateway instances alternately', async () => {
+    const first = await connect();
+    const sessionId = first.transport.sessionId;
+    const onSecond = await connect({ gateway: second, sessionId });
+    const a = await first.client.callTool({ name: 'everything__echo', arguments: { message: 'a' } });
+    const b = await onSecond.client.callTool({ name: 'everything__echo', arguments: { message: 'b' } });
+    expect([a.content, b.content]).toEqual([
+      [{ type: 'text', text: 'Echo: a' }],
+      [{ type: 'text', text: 'Echo: b' }],
+    ]);
+    await first.client.close();
+    await onSecond.client.close();
+  });
+
+  it('closes a session with DELETE; the closed session is then 404', async () => {
+    const { client, transport } = await connect();
+    const sessionId = transport.sessionId!;
+    await transport.terminateSession();
+    const after = await raw(
+      'POST',
+      { jsonrpc: '2.0', id: 9, method: 'ping' },
+      { 'mcp-session-id': sessionId },
+    );
+    expect(after.status).toBe(404);
+    expect(await after.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32001, message: 'Session not found' },
+    });
+    expect((await raw('DELETE', undefined, { 'mcp-session-id': sessionId })).status).toBe(404);
+    await client.close();
+  });
+});
+
+describe('/mcp errors', () => {
+  async function session(): Promise<string> {
+    const init = await raw('POST', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    expect(init.status).toBe(200);
+    expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(
+      '2025-06-18',
+    );
+    return init.headers.get('mcp-session-id')!;
+  }
+
+  it('400 for malformed JSON and JSON-RPC; JSON-RPC errors for unknown methods and bad params', async () => {
+    const id = await session();
+    const headers = { 'mcp-session-id': id };
+    const notJson = await raw('POST', '{"jsonrpc":', headers);
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    const noMethod = await raw('POST', { jsonrpc: '2.0', id: 2 }, headers);
+    expect(noMethod.status).toBe(400);
+    expect(await noMethod.json()).toMatchObject({ id: 2, error: { code: -32600 } });
+    expect((await raw('POST', [{ jsonrpc: '2.0', id: 3, method: 'ping' }], headers)).status).toBe(400);
+    const unknown = await raw('POST', { jsonrpc: '2.0', id: 4, method: 'no/such' }, headers);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({ id: 4, error: { code: -32601 } });
+    const badTool = await raw(
+      'POST',
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'nope__x' } },
+      headers,
+    );
+    expect(await badTool.json()).toMatchObject({
+      id: 5,
+      error: { code: -32602, message: 'Unknown tool: nope__x' },
+    });
+    const notification = await raw('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    expect(notification.status).toBe(202);
+  });
+
+  it('400 without a session header, 404 for an unknown session, 401 without a key, 405 for GET', async () => {
+    expect((await raw('POST', { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(400);
+    const unknown = await raw(
+      'POST',
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { 'mcp-session-id': crypto.randomUUID() },
+    );
+    expect(unknown.status).toBe(404);
+    const anonymous = await h.gateway.app.request('/mcp', { method: 'POST', body: '{}' });
+    expect(anonymous.status).toBe(401);
+    expect((await raw('GET')).status).toBe(405);
+  });
+
+  it('502 when the owning server cannot be reached', async () => {
+    const dead = await h.admin('POST', '/api/mcp/servers', {
+      name: 'dead',
+      endpoint_url: 'http://127.0.0.1:9/mcp',
+    });
+    // Tools as if discovered earlier, while it was up.
+    const { replaceMcpTools } = await import('../../shared/src/db/repos/mcp-repo');
+    await replaceMcpTools(h.console.deps.db, dead.body.id, [
+      { name: 'gone', description: null, inputSchema: {} },
+    ]);
+    await h.admin('PATCH', `/api/mcp/servers/${dead.body.id}`, { description: 'down' }); // bumps the catalog version
+    await new Promise((r) => setTimeout(r, 1_100));
+    const id = await session();
+    const res = await raw(
+      'POST',
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'dead__gone' } },
+      {
+        'mcp-session-id': id,
+      },
+    );
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({
+      id: 7,
+      error: { code: -32603, message: expect.stringContaining('dead') },
+    });
+  });
+});
