@@ -153,6 +153,54 @@ describe('/mcp with the official SDK client', () => {
   });
 });
 
+describe('sessions and the registry', () => {
+  it('routes to a legacy SSE server too', async () => {
+    const sse = await startEverything('sse');
+    running.push(sse);
+    const created = await h.admin('POST', '/api/mcp/servers', {
+      name: 'legacy',
+      endpoint_url: sse.url,
+      transport_type: 'sse',
+    });
+    expect((await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100)); // the catalog version is read once a second
+    const { client } = await connect();
+    const echo = await client.callTool({ name: 'legacy__echo', arguments: { message: 'over sse' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
+    await client.close();
+  });
+
+  it('deleting a server terminates the sessions that used only it; others lose just its tools', async () => {
+    const doomedServer = await startGuardedServer({ type: 'bearer', secret: 'doomed-secret' });
+    running.push(doomedServer);
+    const created = await h.admin('POST', '/api/mcp/servers', {
+      name: 'doomed',
+      endpoint_url: doomedServer.url,
+      auth_type: 'bearer',
+      auth_secret: 'doomed-secret',
+    });
+    await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const onlyDoomed = await connect();
+    const both = await connect();
+    await onlyDoomed.client.callTool({ name: 'doomed__alpha', arguments: { text: '1' } });
+    await both.client.callTool({ name: 'doomed__alpha', arguments: { text: '2' } });
+    await both.client.callTool({ name: 'everything__echo', arguments: { message: '3' } });
+
+    expect((await h.admin('DELETE', `/api/mcp/servers/${created.body.id}`)).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const ping = (sessionId: string | undefined) =>
+      raw('POST', { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId ?? '' });
+    expect((await ping(onlyDoomed.transport.sessionId)).status).toBe(404);
+    expect((await ping(both.transport.sessionId)).status).toBe(200);
+    const gone = await both.client.callTool({ name: 'doomed__alpha', arguments: {} }).catch((e: Error) => e);
+    expect(String(gone)).toContain('Unknown tool: doomed__alpha');
+    expect((await both.client.listTools()).tools.some((t) => t.name.startsWith('doomed__'))).toBe(false);
+    await onlyDoomed.client.close();
+    await both.client.close();
+  });
+});
+
 describe('/mcp errors', () => {
   async function session(): Promise<string> {
     const init = await raw('POST', {

@@ -92,20 +92,17 @@ export async function listMcpToolsWithServer(db: Db): Promise<Array<McpToolRow &
   return rows.map((r) => ({ ...r.tool, serverName: r.serverName }));
 }
 
-/** Active servers and their stored tools, for the gateway's catalog. */
+/** Active servers and their stored tools, and the ids of all registered servers, for the gateway. */
 export async function loadActiveMcpCatalogRows(
   db: Db,
-): Promise<{ servers: McpServerRow[]; tools: McpToolRow[] }> {
-  const servers = await db
-    .select()
-    .from(mcpServers)
-    .where(eq(mcpServers.isActive, true))
-    .orderBy(asc(mcpServers.name));
+): Promise<{ servers: McpServerRow[]; tools: McpToolRow[]; registeredIds: string[] }> {
+  const all = await db.select().from(mcpServers).orderBy(asc(mcpServers.name));
+  const servers = all.filter((s) => s.isActive);
   const tools = await db
     .select({ tool: mcpTools })
     .from(mcpTools)
     .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId))
     .where(eq(mcpServers.isActive, true))
     .orderBy(asc(mcpServers.name), asc(mcpTools.name));
-  return { servers, tools: tools.map((r) => r.tool) };
+  return { servers, tools: tools.map((r) => r.tool), registeredIds: all.map((s) => s.id) };
 }

@@ -19,6 +19,8 @@ export interface CatalogTool {
 
 export interface McpCatalog {
   servers: McpServerRow[];
+  /** Every registered server, active or not: a session's server missing here was deleted. */
+  registeredIds: Set<string>;
   tools: CatalogTool[];
   toolByName: Map<string, CatalogTool>;
   serverByName: Map<string, McpServerRow>;
@@ -26,7 +28,11 @@ export interface McpCatalog {
 
 export const publicName = (server: string, name: string): string => `${server}${NAME_SEPARATOR}${name}`;
 
-export function buildCatalog(servers: McpServerRow[], tools: McpToolRow[]): McpCatalog {
+export function buildCatalog(
+  servers: McpServerRow[],
+  tools: McpToolRow[],
+  registeredIds: string[],
+): McpCatalog {
   const byId = new Map(servers.map((s) => [s.id, s]));
   const entries: CatalogTool[] = [];
   for (const tool of tools) {
@@ -36,6 +42,7 @@ export function buildCatalog(servers: McpServerRow[], tools: McpToolRow[]): McpC
   entries.sort((a, b) => (a.publicName < b.publicName ? -1 : a.publicName > b.publicName ? 1 : 0));
   return {
     servers,
+    registeredIds: new Set(registeredIds),
     tools: entries,
     toolByName: new Map(entries.map((e) => [e.publicName, e])),
     serverByName: new Map(servers.map((s) => [s.name, s])),
@@ -49,7 +56,7 @@ export function createCatalogCache(db: Db, redis: Pick<RedisPort, 'get'> | null)
     versionKey: MCP_VERSION_KEY,
     load: async () => {
       const rows = await loadActiveMcpCatalogRows(db);
-      return buildCatalog(rows.servers, rows.tools);
+      return buildCatalog(rows.servers, rows.tools, rows.registeredIds);
     },
   });
   return () => cached('catalog');

@@ -19,6 +19,8 @@ import type { SessionContext } from './upstream-calls';
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const SESSION_HEADER = 'mcp-session-id';
 const SERVER_INFO = { name: 'sluice', version: '0.1.0' };
+/** The code MCP servers commonly answer an unknown session with. */
+const SESSION_NOT_FOUND = -32001;
 
 export interface McpPost {
   principal: Principal;
@@ -71,7 +73,11 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
   return answer(post.accept, rpcResult(message.id, result), { [SESSION_HEADER]: sessionId });
 }
 
-/** The caller's own open session: 400 without the header, 404 when unknown, closed or expired. */
+/**
+ * The caller's own open session: 400 without the header, 404 when unknown, closed, expired or
+ * terminated. Deleting a server terminates the sessions that used it: it is dropped from each
+ * session on its next request, and a session left with none of the servers it used is closed.
+ */
 async function requireSession(
   post: Pick<McpPost, 'principal' | 'sessionId'>,
   deps: MethodDeps,
@@ -80,8 +86,20 @@ async function requireSession(
   if (!post.sessionId)
     throw new McpRpcError(400, RPC.invalidRequest, 'Mcp-Session-Id header is required', id);
   const record = await deps.sessions.open(post.sessionId);
-  if (!record || record.userId !== post.principal.userId) {
-    throw new McpRpcError(404, -32001, 'Session not found', id);
+  const notFound = new McpRpcError(404, SESSION_NOT_FOUND, 'Session not found', id);
+  if (!record || record.userId !== post.principal.userId) throw notFound;
+  const used = Object.keys(record.upstream);
+  if (used.length > 0) {
+    const { registeredIds } = await deps.catalog();
+    const gone = used.filter((serverId) => !registeredIds.has(serverId));
+    if (gone.length === used.length) {
+      await deps.sessions.close(post.sessionId);
+      throw notFound;
+    }
+    if (gone.length > 0) {
+      for (const serverId of gone) delete record.upstream[serverId];
+      await deps.sessions.save(post.sessionId, record);
+    }
   }
   return { id: post.sessionId, record } satisfies SessionContext;
 }

@@ -8,7 +8,7 @@ export interface McpSessionRecord {
   userId: string;
   keyId: string | null;
   protocolVersion: string;
-  /** Upstream streamable-HTTP session ids by server id, opened lazily and reused. */
+  /** Servers this session used, by id: the upstream session id to resume, or '' (none to resume). */
   upstream: Record<string, string>;
 }
 

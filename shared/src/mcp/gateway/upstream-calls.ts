@@ -46,8 +46,11 @@ export async function withUpstream<T>(
   }
   const fresh = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs });
   try {
-    if (fresh.sessionId && server.transportType === 'streamable_http') {
-      context.record.upstream[server.id] = fresh.sessionId;
+    // Remembered for every server the session uses (empty when there is nothing to resume):
+    // deleting a server ends the sessions bound to it (handle-mcp.ts).
+    const remembered = server.transportType === 'streamable_http' ? (fresh.sessionId ?? '') : '';
+    if (context.record.upstream[server.id] !== remembered) {
+      context.record.upstream[server.id] = remembered;
       await deps.sessions.save(context.id, context.record);
     }
     return await work(fresh);
