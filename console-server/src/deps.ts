@@ -6,6 +6,7 @@ import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
 import { subjectLimits } from '@sluice/shared/limits/definitions';
 import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
+import { createMcpLogStore } from '@sluice/shared/mcp/log/index';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { createClickHouse, ensureClickHouseDatabase, pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
@@ -69,6 +70,18 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     }),
     mcpConnector: createSdkConnector(),
     mcpTimeoutMs: 15_000,
+    // Lazy like the mirror: nothing reaches ClickHouse (table created) until the first use.
+    mcpLogs: createMcpLogStore({
+      db,
+      clickhouse:
+        clickhouse && clickhouseConfig
+          ? {
+              client: clickhouse,
+              database: clickhouseConfig.database,
+              ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
+            }
+          : null,
+    }),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     startedAt: Date.now(),
   };

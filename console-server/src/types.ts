@@ -6,7 +6,7 @@ import type { Db } from '@sluice/shared/db/types';
 import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import type { Limiter } from '@sluice/shared/limits/limiter';
-import type { UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
+import type { McpLogStore, UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
 import type { Redis } from '@upstash/redis';
 
 /** Everything the console's routes need, built once by buildDeps. */
@@ -34,6 +34,8 @@ export interface ConsoleDeps {
   mcpConnector: UpstreamMcpConnector;
   /** Deadline for connecting to and listing an MCP server. */
   mcpTimeoutMs: number;
+  /** The gateway's tools/call log (GET /api/mcp/logs): ClickHouse when configured, else Postgres. */
+  mcpLogs: McpLogStore;
   storeTimeoutMs: number;
   startedAt: number;
 }

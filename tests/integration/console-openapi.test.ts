@@ -238,6 +238,8 @@ async function tourMcp(token: string, userToken: string): Promise<void> {
   await api('POST', `/api/mcp/servers/${MISSING_ID}/discover`, { token });
   await api('GET', '/api/mcp/tools', { token: userToken });
   await api('GET', '/api/mcp/tools');
+  await api('GET', `/api/mcp/logs?server_id=${server.body.id}&sort_by=duration_ms&limit=10`, { token });
+  await api('GET', '/api/mcp/logs?limit=201', { token });
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
 }

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import type { McpLogRecord } from '@sluice/shared/mcp/ports';
 import { discoverMcpTools } from '@sluice/shared/mcp/registry/discover';
 import {
   createMcpServer,
@@ -22,6 +23,9 @@ import {
 } from '../openapi';
 import {
   McpDiscoverySchema,
+  McpLogPageSchema,
+  type McpLogQueryParams,
+  McpLogQuerySchema,
   McpServerListItemSchema,
   McpServerListSchema,
   McpServerSchema,
@@ -115,6 +119,53 @@ const toolsRoute = createRoute({
   responses: { 200: jsonResponse(McpToolListSchema, 'Tools by server, then name'), ...errorResponses(401) },
 });
 
+const logsRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/logs',
+  summary: "The gateway's tools/call log, newest (or slowest) first",
+  description:
+    'Filters combine with AND; tool_name is exact; from/to are inclusive ISO 8601 instants (a bare date ' +
+    'is 00:00 UTC). sort_by created_at (default) or duration_ms, always descending, ties by id. ' +
+    'limit is 1..200 (default 50; larger is 422, not clamped), offset defaults to 0.',
+  request: { query: McpLogQuerySchema },
+  responses: {
+    200: jsonResponse(McpLogPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
+});
+
+/** The validated query as the store's filter (dates parsed, names camelCased). */
+function mcpLogFilter(query: McpLogQueryParams) {
+  return {
+    userId: query.user_id,
+    serverId: query.server_id,
+    toolName: query.tool_name,
+    status: query.status,
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to),
+    sortBy: query.sort_by,
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+function toMcpLogEntry(record: McpLogRecord) {
+  return {
+    id: record.id,
+    created_at: record.createdAt.toISOString(),
+    user_id: record.userId,
+    api_key_id: record.apiKeyId,
+    server_id: record.serverId,
+    server_name: record.serverName,
+    tool_name: record.toolName,
+    status: record.status,
+    duration_ms: record.durationMs,
+    error: record.error,
+  };
+}
+
 export const mcpRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listMcpServers(c.var.deps.db), 200))
   .openapi(createServerRoute, async (c) =>
@@ -133,4 +184,12 @@ export const mcpRoutes = createRouter()
     const deps = { ...c.var.deps, connector: c.var.deps.mcpConnector, timeoutMs: c.var.deps.mcpTimeoutMs };
     return c.json(await discoverMcpTools(deps, c.req.valid('param').id, auditActor(c)), 200);
   })
-  .openapi(toolsRoute, async (c) => c.json(await listMcpTools(c.var.deps.db), 200));
+  .openapi(toolsRoute, async (c) => c.json(await listMcpTools(c.var.deps.db), 200))
+  .openapi(logsRoute, async (c) => {
+    const query = c.req.valid('query');
+    const { total, entries } = await c.var.deps.mcpLogs.list(mcpLogFilter(query));
+    return c.json(
+      { total, offset: query.offset, limit: query.limit, entries: entries.map(toMcpLogEntry) },
+      200,
+    );
+  });

@@ -1,7 +1,13 @@
 import { z } from '@hono/zod-openapi';
+import {
+  DEFAULT_MCP_LOG_LIMIT,
+  MAX_MCP_LOG_LIMIT,
+  MCP_LOG_SORTS,
+  MCP_LOG_STATUSES,
+} from '@sluice/shared/mcp/log/filter';
 import { MCP_AUTH_TYPES, MCP_TRANSPORTS } from '@sluice/shared/mcp/registry/schemas';
 
-/** Response shapes of the MCP registry endpoints. auth_secret never appears in any of them. */
+/** Shapes of the MCP registry and call-log endpoints. auth_secret never appears in any of them. */
 
 const serverFields = {
   id: z.uuid(),
@@ -54,3 +60,54 @@ export const McpToolListSchema = z
     }),
   )
   .openapi('McpToolList');
+
+/** An instant with an explicit zone, or a date (00:00 UTC of that day), as the audit search takes. */
+const isoInstant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()])
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a valid ISO 8601 date or date-time');
+
+/** GET /api/mcp/logs query. A limit above 200 is refused (422), not clamped. */
+export const McpLogQuerySchema = z
+  .object({
+    user_id: z.uuid().optional().openapi({ description: 'Only calls made by this user' }),
+    server_id: z.uuid().optional().openapi({ description: 'Only calls to this server' }),
+    tool_name: z.string().min(1).max(256).optional().openapi({ description: 'Exact tool name' }),
+    status: z.enum(MCP_LOG_STATUSES).optional(),
+    from: isoInstant.optional().openapi({ description: 'Inclusive lower bound on created_at' }),
+    to: isoInstant.optional().openapi({ description: 'Inclusive upper bound on created_at' }),
+    sort_by: z
+      .enum(MCP_LOG_SORTS)
+      .default('created_at')
+      .openapi({ description: 'Always descending; ties by id descending' }),
+    limit: z.coerce.number().int().min(1).max(MAX_MCP_LOG_LIMIT).default(DEFAULT_MCP_LOG_LIMIT),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .refine((v) => !v.from || !v.to || Date.parse(v.from) <= Date.parse(v.to), {
+    path: ['from'],
+    message: 'must not be after to',
+  });
+export type McpLogQueryParams = z.infer<typeof McpLogQuerySchema>;
+
+export const McpLogEntrySchema = z
+  .object({
+    id: z.uuid(),
+    created_at: z.string(),
+    user_id: z.uuid().nullable(),
+    api_key_id: z.uuid().nullable(),
+    server_id: z.uuid(),
+    server_name: z.string().openapi({ description: 'As it was at call time; the server may be gone' }),
+    tool_name: z.string(),
+    status: z.enum(MCP_LOG_STATUSES),
+    duration_ms: z.number().int(),
+    error: z.string().nullable(),
+  })
+  .openapi('McpLogEntry');
+
+export const McpLogPageSchema = z
+  .object({
+    total: z.number().int().openapi({ description: 'Calls matching the filters' }),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    entries: z.array(McpLogEntrySchema),
+  })
+  .openapi('McpLogPage');

@@ -1,0 +1,44 @@
+import type { ClickHouseClient } from '@clickhouse/client-web';
+import type { Db } from '../../db/types';
+import type { McpLogStore } from '../ports';
+import { createClickHouseMcpLogStore } from './clickhouse-store';
+import { createPostgresMcpLogStore } from './postgres-store';
+
+export {
+  type ClickHouseMcpLogStoreOptions,
+  createClickHouseMcpLogStore,
+  ensureMcpLogTable,
+  MCP_LOG_TABLE,
+} from './clickhouse-store';
+export {
+  DEFAULT_MCP_LOG_LIMIT,
+  MAX_MCP_LOG_LIMIT,
+  MCP_LOG_SORTS,
+  MCP_LOG_STATUSES,
+  type McpLogQuery,
+  mcpLogQuery,
+} from './filter';
+export { createPostgresMcpLogStore } from './postgres-store';
+
+export interface McpLogStoreOptions {
+  db: Db;
+  /** When given, the MCP call log lives in ClickHouse instead of Postgres. */
+  clickhouse?: {
+    client: ClickHouseClient;
+    database: string;
+    /** Creates the database before the table (see ensureClickHouseDatabase). */
+    ensureDatabase?: () => Promise<void>;
+  } | null;
+}
+
+/** The MCP call log: ClickHouse when configured, otherwise the Postgres `mcp_logs` table. */
+export function createMcpLogStore(options: McpLogStoreOptions): McpLogStore {
+  const { clickhouse } = options;
+  if (clickhouse) {
+    return createClickHouseMcpLogStore(clickhouse.client, {
+      database: clickhouse.database,
+      ensureDatabase: clickhouse.ensureDatabase,
+    });
+  }
+  return createPostgresMcpLogStore(options.db);
+}

@@ -1,0 +1,72 @@
+import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { mcpLogs } from '../../db/schema';
+import type { Db } from '../../db/types';
+import type { McpLogRecord, McpLogStore } from '../ports';
+import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
+
+/** Postgres allows 65,535 bind parameters per statement; 10 columns per row stay well below. */
+const ROWS_PER_STATEMENT = 1_000;
+
+/**
+ * The MCP call log in Postgres (`mcp_logs`), for deployments without ClickHouse. One statement
+ * per batch of rows, so it runs on the Neon HTTP driver as well as on a Pool.
+ */
+export function createPostgresMcpLogStore(db: Db): McpLogStore {
+  return {
+    async insert(records) {
+      records.forEach(checkMcpLogRecord);
+      for (let start = 0; start < records.length; start += ROWS_PER_STATEMENT) {
+        await db.insert(mcpLogs).values(records.slice(start, start + ROWS_PER_STATEMENT).map(toRecord));
+      }
+    },
+    async list(filter) {
+      const query = mcpLogQuery(filter);
+      const where = whereOf(query);
+      const [rows, [counted]] = await Promise.all([
+        db
+          .select()
+          .from(mcpLogs)
+          .where(where)
+          .orderBy(...orderOf(query))
+          .limit(query.limit)
+          .offset(query.offset),
+        db.select({ total: count() }).from(mcpLogs).where(where),
+      ]);
+      return { total: Number(counted?.total ?? 0), entries: rows.map(toRecord) };
+    },
+  };
+}
+
+function whereOf(query: McpLogQuery): SQL | undefined {
+  const conditions = [
+    query.userId === undefined ? undefined : eq(mcpLogs.userId, query.userId),
+    query.serverId === undefined ? undefined : eq(mcpLogs.serverId, query.serverId),
+    query.toolName === undefined ? undefined : eq(mcpLogs.toolName, query.toolName),
+    query.status === undefined ? undefined : eq(mcpLogs.status, query.status),
+    query.from === undefined ? undefined : gte(mcpLogs.createdAt, query.from),
+    query.to === undefined ? undefined : lte(mcpLogs.createdAt, query.to),
+  ];
+  return and(...conditions);
+}
+
+/** Always descending; the id breaks ties so paging is stable. */
+function orderOf(query: McpLogQuery): SQL[] {
+  const first = query.sortBy === 'duration_ms' ? mcpLogs.durationMs : mcpLogs.createdAt;
+  return [desc(first), desc(mcpLogs.id)];
+}
+
+/** Copies exactly the record's fields (the table's columns have the same names). */
+function toRecord(row: McpLogRecord): McpLogRecord {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    userId: row.userId,
+    apiKeyId: row.apiKeyId,
+    serverId: row.serverId,
+    serverName: row.serverName,
+    toolName: row.toolName,
+    status: row.status,
+    durationMs: row.durationMs,
+    error: row.error,
+  };
+}
