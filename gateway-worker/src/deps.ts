@@ -1,9 +1,11 @@
 import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { findApiKeyForAuth } from '@sluice/shared/db/repos/api-keys-repo';
+import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import { createKeyAuthCache } from '@sluice/shared/keys/auth-cache';
 import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
+import { createSettingsReader } from '@sluice/shared/settings/settings-cache';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
 import { buildMcpDeps } from './mcp-deps';
@@ -22,6 +24,14 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   });
   // Redis in front of Postgres for every key lookup; the console invalidates on each change.
   const keyCache = createKeyAuthCache(redis, (hash) => findApiKeyForAuth(db, hash));
+  const settings = createSettingsReader({
+    load: () => loadSettings(db),
+    redis,
+    onError: (e) =>
+      console.warn(
+        JSON.stringify({ level: 'WARN', target: 'settings', message: 'settings', error: String(e) }),
+      ),
+  });
   return {
     db,
     redis,
@@ -32,8 +42,8 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    ...buildModelDeps(config, db, redis),
-    mcp: buildMcpDeps(config, db, redis),
+    ...buildModelDeps(config, db, redis, settings),
+    mcp: buildMcpDeps(config, db, redis, settings),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };
 }

@@ -7,6 +7,7 @@ import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
+import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import type { Redis } from '@upstash/redis';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
@@ -17,10 +18,14 @@ function warn(message: string, fields: Record<string, unknown> = {}): void {
 }
 
 /** The /mcp endpoint's ports, built once per isolate. */
-export function buildMcpDeps(config: StoreEnv, db: Db, redis: Redis): MethodDeps {
+export function buildMcpDeps(config: StoreEnv, db: Db, redis: Redis, settings: SettingsReader): MethodDeps {
   let secretBox: Promise<SecretBox> | undefined;
   return {
-    sessions: createRedisSessionStore(redis),
+    sessions: createRedisSessionStore(
+      redis,
+      async () => (await settings.get()).mcp_session_idle_seconds * 1000,
+    ),
+    toolAccess: async () => (await settings.get()).mcp_tool_access,
     catalog: createCatalogCache(db, redis),
     connector: createSdkConnector({ validateToolOutput: false }),
     targetOf: async (server: McpServerRow) => {

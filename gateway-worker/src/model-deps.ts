@@ -1,6 +1,5 @@
 import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
 import type { StoreEnv } from '@sluice/shared/config/env';
-import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import type { Db } from '@sluice/shared/db/types';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
@@ -16,7 +15,7 @@ import { createResponseCache } from '@sluice/shared/proxy/response-cache';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import { resolveModelRoutes } from '@sluice/shared/routing/resolve';
 import { createCachedResolver } from '@sluice/shared/routing/route-cache';
-import { createSettingsReader } from '@sluice/shared/settings/settings-cache';
+import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import { createClickHouse, ensureClickHouseDatabase } from '@sluice/shared/stores/clickhouse';
 import { wireFormats } from '@sluice/shared/wire/index';
 import type { Redis } from '@upstash/redis';
@@ -65,12 +64,8 @@ export function buildModelDeps(
   config: StoreEnv,
   db: Db,
   redis: Redis,
+  settings: SettingsReader,
 ): { proxy: ProxyDeps; usage: UsageDeps } {
-  const settings = createSettingsReader({
-    load: () => loadSettings(db),
-    redis,
-    onError: (e) => warn('settings', { error: String(e) }),
-  });
   const requestLog = requestLogStoreFor(config, db);
   const ledger = createBatchingLedgerWriter(requestLog, {
     onError: (error, records) =>

@@ -24,10 +24,10 @@ function fetchThrough(gateway: GatewayHarness): typeof fetch {
     gateway.app.request(input instanceof Request ? input : String(input), init)) as typeof fetch;
 }
 
-async function connect(options: { gateway?: GatewayHarness; sessionId?: string } = {}) {
+async function connect(options: { gateway?: GatewayHarness; sessionId?: string; apiKey?: string } = {}) {
   const transport = new StreamableHTTPClientTransport(new URL('http://gateway.test/mcp'), {
     fetch: fetchThrough(options.gateway ?? h.gateway),
-    requestInit: { headers: { authorization: `Bearer ${h.apiKey}` } },
+    requestInit: { headers: { authorization: `Bearer ${options.apiKey ?? h.apiKey}` } },
     sessionId: options.sessionId,
   });
   const client = new Client({ name: 'sluice-test', version: '1.0.0' });
@@ -198,6 +198,49 @@ describe('sessions and the registry', () => {
     expect((await both.client.listTools()).tools.some((t) => t.name.startsWith('doomed__'))).toBe(false);
     await onlyDoomed.client.close();
     await both.client.close();
+  });
+});
+
+describe('settings', () => {
+  it('security.mcp_tool_access limits what a role lists and calls; admins keep everything', async () => {
+    const email = 'mcp-member@example.com';
+    const password = 'mcp-member-password';
+    await h.admin('POST', '/api/admin/users', { email, display_name: 'M', password, role: 'user' });
+    const login = await h.console.call('POST', '/api/auth/login', { body: { email, password } });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const keyRes = await h.console.call('POST', '/api/keys', { token, body: { name: 'member mcp' } });
+    const { key } = (await keyRes.json()) as { key: string };
+    const set = await h.admin('PATCH', '/api/admin/settings', {
+      settings: { mcp_tool_access: { user: ['everything__echo', 'guarded__*'] } },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100)); // the settings version is read once a second
+    try {
+      const member = await connect({ apiKey: key });
+      const names = (await member.client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(['everything__echo', ...GUARDED_TOOLS.map((t) => `guarded__${t}`).sort()]);
+      const refused = await member.client
+        .callTool({ name: 'everything__get-sum', arguments: { a: 1, b: 2 } })
+        .catch((e: Error) => e);
+      expect(String(refused)).toContain('Tool not allowed: everything__get-sum');
+      const admin = await connect();
+      expect((await admin.client.listTools()).tools.map((t) => t.name)).toContain('everything__get-sum');
+      await member.client.close();
+      await admin.client.close();
+    } finally {
+      await h.admin('PATCH', '/api/admin/settings', { settings: { mcp_tool_access: {} } });
+    }
+  });
+
+  it('general.mcp_session_idle_seconds sets how long an idle session lives', async () => {
+    await h.admin('PATCH', '/api/admin/settings', { settings: { mcp_session_idle_seconds: 120 } });
+    await new Promise((r) => setTimeout(r, 1_100));
+    const { client, transport } = await connect();
+    const ttl = await h.gateway.deps.redis.pttl(`sluice:mcp:session:${transport.sessionId}`);
+    expect(ttl).toBeGreaterThan(110_000);
+    expect(ttl).toBeLessThanOrEqual(120_000);
+    await h.admin('PATCH', '/api/admin/settings', { settings: { mcp_session_idle_seconds: 1800 } });
+    await client.close();
   });
 });
 

@@ -98,6 +98,22 @@ export const SETTING_DEFINITIONS = {
     description: 'MCP tool inspection rules',
   }),
   content: setting({ category: 'security', schema: jsonObject, default: {}, description: 'Content rules' }),
+  mcp_tool_access: setting({
+    category: 'security',
+    schema: z.partialRecord(
+      z.enum(['operator', 'user', 'viewer', 'service']),
+      z
+        .array(
+          z
+            .string()
+            .regex(/^(\*|[a-z0-9][a-z0-9_-]*__(\*|[^\s]+))$/, 'must be *, <server>__* or <server>__<tool>'),
+        )
+        .max(500),
+    ),
+    default: {},
+    description:
+      'MCP tools each role may list and call through /mcp: patterns *, <server>__* or <server>__<tool>. A role not listed may use every tool; admins always may',
+  }),
   rate_limit_fail_closed: setting({
     category: 'security',
     schema: z.boolean(),
@@ -142,6 +158,12 @@ export const SETTING_DEFINITIONS = {
     schema: positiveInt,
     default: 30,
     description: 'Retention of request and MCP logs',
+  }),
+  mcp_session_idle_seconds: setting({
+    category: 'general',
+    schema: z.number().int().min(60).max(86_400),
+    default: 1800,
+    description: 'An MCP session on /mcp ends after this long without a request',
   }),
   site_name: setting({
     category: 'general',

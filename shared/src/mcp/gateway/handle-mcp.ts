@@ -108,6 +108,7 @@ async function requireSession(
 function streamed(
   message: JsonRpcRequest & { id: JsonRpcId },
   session: SessionContext,
+  principal: Principal,
   deps: MethodDeps,
 ): Response {
   const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
@@ -122,7 +123,9 @@ function streamed(
           params: { progressToken: token, ...progress },
         });
       try {
-        send(rpcResult(message.id, await callMethod({ ...call(message, session), onProgress }, deps)));
+        send(
+          rpcResult(message.id, await callMethod({ ...call(message, session, principal), onProgress }, deps)),
+        );
       } catch (error) {
         if (error instanceof RpcFault) send(rpcFaultBody(message.id, error));
         else if (error instanceof McpRpcError) send(rpcErrorBody(error));
@@ -136,8 +139,14 @@ function streamed(
   });
 }
 
-function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionContext) {
-  return { id: message.id, method: message.method, params: message.params ?? {}, session };
+function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionContext, principal: Principal) {
+  return {
+    id: message.id,
+    method: message.method,
+    params: message.params ?? {},
+    session,
+    role: principal.role,
+  };
 }
 
 /**
@@ -164,10 +173,13 @@ export async function handleMcpPost(post: McpPost, deps: MethodDeps): Promise<Re
   const wantsProgress =
     (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
   if (message.method === 'tools/call' && wantsProgress && post.accept.includes('text/event-stream')) {
-    return streamed(request, session, deps);
+    return streamed(request, session, post.principal, deps);
   }
   try {
-    return answer(post.accept, rpcResult(request.id, await callMethod(call(request, session), deps)));
+    return answer(
+      post.accept,
+      rpcResult(request.id, await callMethod(call(request, session, post.principal), deps)),
+    );
   } catch (error) {
     if (error instanceof RpcFault) return answer(post.accept, rpcFaultBody(request.id, error));
     throw error;

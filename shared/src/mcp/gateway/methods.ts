@@ -1,10 +1,14 @@
+import type { UserRole } from '../../db/schema/users';
 import { type McpResult, UpstreamMcpUnavailable } from '../ports';
+import { type McpToolAccess, mayUseTool } from './access';
 import { type McpCatalog, publicName } from './catalog';
 import { type JsonRpcId, McpRpcError, RPC, RpcFault } from './jsonrpc';
 import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upstream-calls';
 
 export interface MethodDeps extends UpstreamCallDeps {
   catalog(): Promise<McpCatalog>;
+  /** security.mcp_tool_access, as the settings cache has it. */
+  toolAccess(): Promise<McpToolAccess>;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
@@ -13,6 +17,8 @@ export interface MethodCall {
   method: string;
   params: Record<string, unknown>;
   session: SessionContext;
+  /** The caller's role (an API key's owner's): decides which tools it sees and may call. */
+  role: UserRole;
   /** Progress notifications of a tools/call, when the client asked for them. */
   onProgress?: (params: McpResult) => void;
 }
@@ -42,6 +48,9 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
   }
   const entry = (await deps.catalog()).toolByName.get(name);
   if (!entry) throw new RpcFault(RPC.invalidParams, `Unknown tool: ${name}`);
+  if (!mayUseTool(call.role, name, await deps.toolAccess())) {
+    throw new RpcFault(RPC.invalidParams, `Tool not allowed: ${name}`);
+  }
   try {
     return await withUpstream(deps, call.session, entry.server, (upstream) =>
       upstream.callTool(entry.tool.name, args as Record<string, unknown>, call.onProgress),
@@ -98,13 +107,15 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
     case 'ping':
       return {};
     case 'tools/list': {
-      const { tools } = await deps.catalog();
+      const [{ tools }, access] = await Promise.all([deps.catalog(), deps.toolAccess()]);
       return {
-        tools: tools.map((t) => ({
-          name: t.publicName,
-          description: t.tool.description ?? '',
-          inputSchema: t.tool.inputSchema,
-        })),
+        tools: tools
+          .filter((t) => mayUseTool(call.role, t.publicName, access))
+          .map((t) => ({
+            name: t.publicName,
+            description: t.tool.description ?? '',
+            inputSchema: t.tool.inputSchema,
+          })),
       };
     }
     case 'tools/call':

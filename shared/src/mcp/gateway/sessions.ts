@@ -22,31 +22,30 @@ export interface McpSessionStore {
 }
 
 export const MCP_SESSION_PREFIX = 'sluice:mcp:session:';
-/** MCP session lifetime: 30 minutes without a request (the spec leaves it open). */
-export const MCP_SESSION_IDLE_MS = 30 * 60 * 1000;
 
 const SESSION_ID = /^[0-9a-f-]{36}$/;
 
+/** `idleMs`: the session lifetime without a request (setting general.mcp_session_idle_seconds). */
 export function createRedisSessionStore(
   redis: Pick<RedisPort, 'get' | 'set' | 'del' | 'pexpire'>,
-  idleMs = MCP_SESSION_IDLE_MS,
+  idleMs: () => Promise<number>,
 ): McpSessionStore {
   const key = (id: string) => `${MCP_SESSION_PREFIX}${id}`;
   return {
     async create(record) {
       const id = crypto.randomUUID();
-      await redis.set(key(id), JSON.stringify(record), { px: idleMs });
+      await redis.set(key(id), JSON.stringify(record), { px: await idleMs() });
       return id;
     },
     async open(id) {
       if (!SESSION_ID.test(id)) return null;
       const stored = await redis.get<McpSessionRecord | string>(key(id));
       if (stored === null || stored === undefined) return null;
-      await redis.pexpire(key(id), idleMs);
+      await redis.pexpire(key(id), await idleMs());
       return typeof stored === 'string' ? (JSON.parse(stored) as McpSessionRecord) : stored;
     },
     async save(id, record) {
-      await redis.set(key(id), JSON.stringify(record), { px: idleMs });
+      await redis.set(key(id), JSON.stringify(record), { px: await idleMs() });
     },
     async close(id) {
       if (!SESSION_ID.test(id)) return false;
