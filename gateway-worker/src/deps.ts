@@ -8,6 +8,7 @@ import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
 import { createSettingsReader } from '@sluice/shared/settings/settings-cache';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
+import { clickhouseTargetFor } from './analytics-target';
 import { buildMcpDeps } from './mcp-deps';
 import { buildModelDeps } from './model-deps';
 import type { GatewayBindings, GatewayDeps } from './types';
@@ -24,6 +25,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   });
   // Redis in front of Postgres for every key lookup; the console invalidates on each change.
   const keyCache = createKeyAuthCache(redis, (hash) => findApiKeyForAuth(db, hash));
+  const clickhouse = clickhouseTargetFor(config);
   const settings = createSettingsReader({
     load: () => loadSettings(db),
     redis,
@@ -42,8 +44,8 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    ...buildModelDeps(config, db, redis, settings),
-    mcp: buildMcpDeps(config, db, redis, settings),
+    ...buildModelDeps(config, db, redis, settings, clickhouse),
+    mcp: buildMcpDeps(config, db, redis, settings, clickhouse),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };
 }

@@ -2,13 +2,17 @@ import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box'
 import type { StoreEnv } from '@sluice/shared/config/env';
 import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
 import type { Db } from '@sluice/shared/db/types';
+import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import { createCatalogCache } from '@sluice/shared/mcp/gateway/catalog';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
+import { createMcpLogStore } from '@sluice/shared/mcp/log/index';
+import type { McpLogRecord } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import type { Redis } from '@upstash/redis';
+import type { ClickHouseTarget } from './analytics-target';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
 const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -18,8 +22,18 @@ function warn(message: string, fields: Record<string, unknown> = {}): void {
 }
 
 /** The /mcp endpoint's ports, built once per isolate. */
-export function buildMcpDeps(config: StoreEnv, db: Db, redis: Redis, settings: SettingsReader): MethodDeps {
+export function buildMcpDeps(
+  config: StoreEnv,
+  db: Db,
+  redis: Redis,
+  settings: SettingsReader,
+  clickhouse: ClickHouseTarget | null,
+): MethodDeps {
   let secretBox: Promise<SecretBox> | undefined;
+  const callLog = createBatchingLedgerWriter<McpLogRecord>(createMcpLogStore({ db, clickhouse }), {
+    onError: (error, records) =>
+      warn('MCP call log write failed', { error: String(error), lost: records.length }),
+  });
   return {
     sessions: createRedisSessionStore(
       redis,
@@ -32,6 +46,7 @@ export function buildMcpDeps(config: StoreEnv, db: Db, redis: Redis, settings: S
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
       return toMcpServerTarget(server, await secretBox);
     },
+    logCall: (record) => callLog.write(record),
     timeoutMs: MCP_UPSTREAM_TIMEOUT_MS,
     warn,
   };

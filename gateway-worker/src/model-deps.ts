@@ -4,7 +4,6 @@ import type { Db } from '@sluice/shared/db/types';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import { createRequestLogStore } from '@sluice/shared/ledger/index';
-import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createLimitsCache } from '@sluice/shared/limits/limits-cache';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
@@ -16,30 +15,12 @@ import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import { resolveModelRoutes } from '@sluice/shared/routing/resolve';
 import { createCachedResolver } from '@sluice/shared/routing/route-cache';
 import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
-import { createClickHouse, ensureClickHouseDatabase } from '@sluice/shared/stores/clickhouse';
 import { wireFormats } from '@sluice/shared/wire/index';
 import type { Redis } from '@upstash/redis';
+import type { ClickHouseTarget } from './analytics-target';
 
 function warn(message: string, fields: Record<string, unknown> = {}): void {
   console.warn(JSON.stringify({ level: 'WARN', target: 'proxy', message, ...fields }));
-}
-
-/** Where request-log rows go: ClickHouse when it is configured, else Postgres. */
-function requestLogStoreFor(config: StoreEnv, db: Db): RequestLogStore {
-  const clickhouseConfig = config.CLICKHOUSE_URL
-    ? {
-        url: config.CLICKHOUSE_URL,
-        username: config.CLICKHOUSE_USER,
-        password: config.CLICKHOUSE_PASSWORD,
-        database: config.CLICKHOUSE_DATABASE,
-      }
-    : null;
-  const clickhouse = clickhouseConfig && {
-    client: createClickHouse(clickhouseConfig),
-    database: clickhouseConfig.database,
-    ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
-  };
-  return createRequestLogStore({ db, clickhouse });
 }
 
 /** Opens each sealed provider key once per isolate; a rotated key is a new sealed value. */
@@ -65,8 +46,9 @@ export function buildModelDeps(
   db: Db,
   redis: Redis,
   settings: SettingsReader,
+  clickhouse: ClickHouseTarget | null,
 ): { proxy: ProxyDeps; usage: UsageDeps } {
-  const requestLog = requestLogStoreFor(config, db);
+  const requestLog = createRequestLogStore({ db, clickhouse });
   const ledger = createBatchingLedgerWriter(requestLog, {
     onError: (error, records) =>
       warn('request log write failed', { error: String(error), lost: records.length }),

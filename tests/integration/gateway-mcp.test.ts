@@ -201,6 +201,34 @@ describe('sessions and the registry', () => {
   });
 });
 
+describe('the MCP call log', () => {
+  it('holds every routed tools/call with user, key, server, tool, status, duration and error', async () => {
+    const { client } = await connect();
+    await client.callTool({ name: 'guarded__beta', arguments: { text: 'logged' } });
+    const failed = await client
+      .callTool({ name: 'everything__get-sum', arguments: { a: 'x' } })
+      .catch((e) => e);
+    expect(failed).toBeDefined();
+    await client.close();
+    const logs = async (query: string) => (await h.admin('GET', `/api/mcp/logs?${query}`)).body;
+    await expect.poll(async () => (await logs('tool_name=beta')).total, { timeout: 5000 }).toBe(1);
+    const [beta] = (await logs('tool_name=beta')).entries;
+    expect(beta).toMatchObject({
+      api_key_id: h.keyId,
+      server_name: 'guarded',
+      tool_name: 'beta',
+      status: 'success',
+      error: null,
+    });
+    expect(beta.user_id).toEqual(expect.any(String));
+    expect(beta.duration_ms).toBeGreaterThanOrEqual(0);
+    await expect
+      .poll(async () => (await logs('tool_name=get-sum&status=error')).total, { timeout: 5000 })
+      .toBe(1);
+    expect((await logs('tool_name=get-sum&status=error')).entries[0].error).toEqual(expect.any(String));
+  });
+});
+
 describe('settings', () => {
   it('security.mcp_tool_access limits what a role lists and calls; admins keep everything', async () => {
     const email = 'mcp-member@example.com';

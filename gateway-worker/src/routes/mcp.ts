@@ -2,6 +2,7 @@ import { AppError } from '@sluice/shared/http/app-error';
 import { handleMcpDelete, handleMcpPost, SESSION_HEADER } from '@sluice/shared/mcp/gateway/handle-mcp';
 import { McpRpcError, RPC } from '@sluice/shared/mcp/gateway/jsonrpc';
 import { type Context, Hono } from 'hono';
+import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
 
 async function readJsonRpcBody(c: Context<GatewayEnv>): Promise<unknown> {
@@ -18,6 +19,7 @@ export const mcpRoutes = new Hono<GatewayEnv>()
     handleMcpPost(
       {
         principal: c.var.principal,
+        waitUntil: backgroundFor(c),
         sessionId: c.req.header(SESSION_HEADER) ?? null,
         accept: c.req.header('accept') ?? '',
         body: await readJsonRpcBody(c),

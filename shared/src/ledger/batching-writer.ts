@@ -1,17 +1,21 @@
-import type { RequestLogStore } from './port';
 import type { RequestLogRecord } from './record';
 
-export interface LedgerWriter {
+export interface LedgerWriter<R = RequestLogRecord> {
   /** Stores one record; never rejects (failures go to onError). Hand it to waitUntil. */
-  write(record: RequestLogRecord): Promise<void>;
+  write(record: R): Promise<void>;
 }
 
-export interface BatchingWriterOptions {
+/** Any store that appends records in batches: the request log, the MCP call log. */
+export interface BatchInsert<R> {
+  insert(records: readonly R[]): Promise<void>;
+}
+
+export interface BatchingWriterOptions<R = RequestLogRecord> {
   /** A batch is sent as soon as it holds this many records… */
   maxBatch?: number;
   /** …or this long after its first record arrived. */
   maxDelayMs?: number;
-  onError(error: unknown, records: readonly RequestLogRecord[]): void;
+  onError(error: unknown, records: readonly R[]): void;
 }
 
 /**
@@ -20,17 +24,17 @@ export interface BatchingWriterOptions {
  * holding its record has been stored (or has failed and been reported), so a request's
  * waitUntil keeps the isolate alive exactly until its record is safe. Never rejects.
  */
-export function createBatchingLedgerWriter(
-  store: RequestLogStore,
-  options: BatchingWriterOptions,
-): LedgerWriter {
+export function createBatchingLedgerWriter<R = RequestLogRecord>(
+  store: BatchInsert<R>,
+  options: BatchingWriterOptions<R>,
+): LedgerWriter<R> {
   const maxBatch = options.maxBatch ?? 200;
   const maxDelayMs = options.maxDelayMs ?? 200;
-  let pending: RequestLogRecord[] = [];
+  let pending: R[] = [];
   let sent: Promise<void> | null = null;
   let sendNow: (() => void) | null = null;
 
-  const send = async (batch: RequestLogRecord[]): Promise<void> => {
+  const send = async (batch: R[]): Promise<void> => {
     try {
       await store.insert(batch);
     } catch (error) {

@@ -24,6 +24,8 @@ const SESSION_NOT_FOUND = -32001;
 
 export interface McpPost {
   principal: Principal;
+  /** For work after the response (the call log). */
+  waitUntil(work: Promise<unknown>): void;
   sessionId: string | null;
   accept: string;
   body: unknown;
@@ -108,7 +110,7 @@ async function requireSession(
 function streamed(
   message: JsonRpcRequest & { id: JsonRpcId },
   session: SessionContext,
-  principal: Principal,
+  post: McpPost,
   deps: MethodDeps,
 ): Response {
   const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
@@ -123,9 +125,7 @@ function streamed(
           params: { progressToken: token, ...progress },
         });
       try {
-        send(
-          rpcResult(message.id, await callMethod({ ...call(message, session, principal), onProgress }, deps)),
-        );
+        send(rpcResult(message.id, await callMethod({ ...call(message, session, post), onProgress }, deps)));
       } catch (error) {
         if (error instanceof RpcFault) send(rpcFaultBody(message.id, error));
         else if (error instanceof McpRpcError) send(rpcErrorBody(error));
@@ -139,13 +139,15 @@ function streamed(
   });
 }
 
-function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionContext, principal: Principal) {
+function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionContext, post: McpPost) {
+  const { id, method } = message;
   return {
-    id: message.id,
-    method: message.method,
+    id,
+    method,
     params: message.params ?? {},
     session,
-    role: principal.role,
+    role: post.principal.role,
+    waitUntil: post.waitUntil,
   };
 }
 
@@ -173,13 +175,10 @@ export async function handleMcpPost(post: McpPost, deps: MethodDeps): Promise<Re
   const wantsProgress =
     (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
   if (message.method === 'tools/call' && wantsProgress && post.accept.includes('text/event-stream')) {
-    return streamed(request, session, post.principal, deps);
+    return streamed(request, session, post, deps);
   }
   try {
-    return answer(
-      post.accept,
-      rpcResult(request.id, await callMethod(call(request, session, post.principal), deps)),
-    );
+    return answer(post.accept, rpcResult(request.id, await callMethod(call(request, session, post), deps)));
   } catch (error) {
     if (error instanceof RpcFault) return answer(post.accept, rpcFaultBody(request.id, error));
     throw error;

@@ -1,5 +1,5 @@
 import type { UserRole } from '../../db/schema/users';
-import { type McpResult, UpstreamMcpUnavailable } from '../ports';
+import { type McpLogRecord, type McpResult, UpstreamMcpUnavailable } from '../ports';
 import { type McpToolAccess, mayUseTool } from './access';
 import { type McpCatalog, publicName } from './catalog';
 import { type JsonRpcId, McpRpcError, RPC, RpcFault } from './jsonrpc';
@@ -7,6 +7,8 @@ import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upst
 
 export interface MethodDeps extends UpstreamCallDeps {
   catalog(): Promise<McpCatalog>;
+  /** Appends a tools/call to the MCP call log; resolves once stored (hand it to waitUntil). */
+  logCall(record: McpLogRecord): Promise<void>;
   /** security.mcp_tool_access, as the settings cache has it. */
   toolAccess(): Promise<McpToolAccess>;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -19,6 +21,8 @@ export interface MethodCall {
   session: SessionContext;
   /** The caller's role (an API key's owner's): decides which tools it sees and may call. */
   role: UserRole;
+  /** Keeps the isolate alive for work after the response (the call log). */
+  waitUntil(work: Promise<unknown>): void;
   /** Progress notifications of a tools/call, when the client asked for them. */
   onProgress?: (params: McpResult) => void;
 }
@@ -51,13 +55,39 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
   if (!mayUseTool(call.role, name, await deps.toolAccess())) {
     throw new RpcFault(RPC.invalidParams, `Tool not allowed: ${name}`);
   }
+  const started = Date.now();
+  const log = (error: string | null) =>
+    call.waitUntil(
+      deps.logCall({
+        id: crypto.randomUUID(),
+        createdAt: new Date(started),
+        userId: call.session.record.userId,
+        apiKeyId: call.session.record.keyId,
+        serverId: entry.server.id,
+        serverName: entry.server.name,
+        toolName: entry.tool.name,
+        status: error === null ? 'success' : 'error',
+        durationMs: Date.now() - started,
+        error,
+      }),
+    );
   try {
-    return await withUpstream(deps, call.session, entry.server, (upstream) =>
+    const result = await withUpstream(deps, call.session, entry.server, (upstream) =>
       upstream.callTool(entry.tool.name, args as Record<string, unknown>, call.onProgress),
     );
+    log(result.isError === true ? toolErrorText(result) : null);
+    return result;
   } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
     failure(call.id, error);
   }
+}
+
+/** What a tool said when it reported an error (isError), for the log. */
+function toolErrorText(result: McpResult): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  const text = content.map((c) => (c as { text?: unknown }).text).filter((t) => typeof t === 'string');
+  return text.join(' ').slice(0, 1000) || 'tool reported an error';
 }
 
 /** Asks every active server, skipping (and logging) those that fail: one bad server must not hide the rest. */

@@ -1,0 +1,26 @@
+import type { ClickHouseClient } from '@clickhouse/client-web';
+import type { StoreEnv } from '@sluice/shared/config/env';
+import { createClickHouse, ensureClickHouseDatabase } from '@sluice/shared/stores/clickhouse';
+
+/** Where the logs go when ClickHouse is configured; null sends them to Postgres. */
+export interface ClickHouseTarget {
+  client: ClickHouseClient;
+  database: string;
+  ensureDatabase: () => Promise<void>;
+}
+
+/** One client per isolate, shared by the request log and the MCP call log. */
+export function clickhouseTargetFor(config: StoreEnv): ClickHouseTarget | null {
+  if (!config.CLICKHOUSE_URL) return null;
+  const clickhouseConfig = {
+    url: config.CLICKHOUSE_URL,
+    username: config.CLICKHOUSE_USER,
+    password: config.CLICKHOUSE_PASSWORD,
+    database: config.CLICKHOUSE_DATABASE,
+  };
+  return {
+    client: createClickHouse(clickhouseConfig),
+    database: clickhouseConfig.database,
+    ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
+  };
+}
