@@ -1,15 +1,10 @@
-import type { ClickHouseClient } from '@clickhouse/client-web';
+import type { ClickHouseTarget } from '@sluice/shared/analytics/target';
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { createClickHouse, ensureClickHouseDatabase } from '@sluice/shared/stores/clickhouse';
 
-/** Where the logs go when ClickHouse is configured; null sends them to Postgres. */
-export interface ClickHouseTarget {
-  client: ClickHouseClient;
-  database: string;
-  ensureDatabase: () => Promise<void>;
-}
+export type { ClickHouseTarget };
 
-/** One client per isolate, shared by the request log and the MCP call log. */
+/** One client per isolate, shared by the request log and the MCP call log; null: logs in Postgres. */
 export function clickhouseTargetFor(config: StoreEnv): ClickHouseTarget | null {
   if (!config.CLICKHOUSE_URL) return null;
   const clickhouseConfig = {

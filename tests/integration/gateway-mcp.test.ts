@@ -18,6 +18,8 @@ import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 let h: ProxyHarness;
 let second: GatewayHarness;
 const running: RunningMcpServer[] = [];
+/** Server ids of this run: ClickHouse keeps the call logs of earlier runs. */
+const serverIds: Record<string, string> = {};
 
 function fetchThrough(gateway: GatewayHarness): typeof fetch {
   return ((input: string | URL | Request, init?: RequestInit) =>
@@ -60,6 +62,7 @@ beforeAll(async () => {
   ]) {
     const created = await h.admin('POST', '/api/mcp/servers', server);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+    serverIds[server.name] = created.body.id;
     const found = await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`);
     expect(found.status, JSON.stringify(found.body)).toBe(200);
   }
@@ -211,8 +214,9 @@ describe('the MCP call log', () => {
     expect(failed).toBeDefined();
     await client.close();
     const logs = async (query: string) => (await h.admin('GET', `/api/mcp/logs?${query}`)).body;
-    await expect.poll(async () => (await logs('tool_name=beta')).total, { timeout: 5000 }).toBe(1);
-    const [beta] = (await logs('tool_name=beta')).entries;
+    const betaQuery = `server_id=${serverIds.guarded}&tool_name=beta`;
+    await expect.poll(async () => (await logs(betaQuery)).total, { timeout: 5000 }).toBe(1);
+    const [beta] = (await logs(betaQuery)).entries;
     expect(beta).toMatchObject({
       api_key_id: h.keyId,
       server_name: 'guarded',
@@ -222,10 +226,9 @@ describe('the MCP call log', () => {
     });
     expect(beta.user_id).toEqual(expect.any(String));
     expect(beta.duration_ms).toBeGreaterThanOrEqual(0);
-    await expect
-      .poll(async () => (await logs('tool_name=get-sum&status=error')).total, { timeout: 5000 })
-      .toBe(1);
-    expect((await logs('tool_name=get-sum&status=error')).entries[0].error).toEqual(expect.any(String));
+    const sumQuery = `server_id=${serverIds.everything}&tool_name=get-sum&status=error`;
+    await expect.poll(async () => (await logs(sumQuery)).total, { timeout: 5000 }).toBe(1);
+    expect((await logs(sumQuery)).entries[0].error).toEqual(expect.any(String));
   });
 });
 

@@ -1,5 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client-web';
-import type { Db } from '../db/types';
+import type { AnalyticsStoreOptions } from '../analytics/target';
 import { createClickHouseRequestLogStore } from './clickhouse-store';
 import type { RequestLogStore } from './port';
 import { createPostgresRequestLogStore } from './postgres-store';
@@ -21,16 +20,7 @@ export {
 export { createPostgresRequestLogStore } from './postgres-store';
 export { REQUEST_LOG_ENDPOINTS, type RequestLogEndpoint, type RequestLogRecord } from './record';
 
-export interface RequestLogStoreOptions {
-  db: Db;
-  /** When given, the request log lives in ClickHouse instead of Postgres. */
-  clickhouse?: {
-    client: ClickHouseClient;
-    database: string;
-    /** Creates the database before the table (see ensureClickHouseDatabase). */
-    ensureDatabase?: () => Promise<void>;
-  } | null;
-}
+export type RequestLogStoreOptions = AnalyticsStoreOptions;
 
 /** The request log: ClickHouse when configured, otherwise the Postgres `request_logs` table. */
 export function createRequestLogStore(options: RequestLogStoreOptions): RequestLogStore {

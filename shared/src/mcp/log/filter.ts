@@ -10,17 +10,8 @@ const MAX_DURATION_MS = 2 ** 31 - 1;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A filter with its defaults applied and every value checked, the same for both adapters. */
-export interface McpLogQuery {
-  userId?: string;
-  serverId?: string;
-  toolName?: string;
-  status?: 'success' | 'error';
-  from?: Date;
-  to?: Date;
-  sortBy: 'duration_ms' | 'created_at';
-  limit: number;
-  offset: number;
-}
+export type McpLogQuery = Omit<McpLogFilter, 'sortBy' | 'limit' | 'offset'> &
+  Required<Pick<McpLogFilter, 'sortBy' | 'limit' | 'offset'>>;
 
 /**
  * Validates a filter (RangeError on a bad value) and applies the defaults. The HTTP layer

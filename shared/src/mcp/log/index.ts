@@ -1,5 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client-web';
-import type { Db } from '../../db/types';
+import type { AnalyticsStoreOptions } from '../../analytics/target';
 import type { McpLogStore } from '../ports';
 import { createClickHouseMcpLogStore } from './clickhouse-store';
 import { createPostgresMcpLogStore } from './postgres-store';
@@ -20,16 +19,7 @@ export {
 } from './filter';
 export { createPostgresMcpLogStore } from './postgres-store';
 
-export interface McpLogStoreOptions {
-  db: Db;
-  /** When given, the MCP call log lives in ClickHouse instead of Postgres. */
-  clickhouse?: {
-    client: ClickHouseClient;
-    database: string;
-    /** Creates the database before the table (see ensureClickHouseDatabase). */
-    ensureDatabase?: () => Promise<void>;
-  } | null;
-}
+export type McpLogStoreOptions = AnalyticsStoreOptions;
 
 /** The MCP call log: ClickHouse when configured, otherwise the Postgres `mcp_logs` table. */
 export function createMcpLogStore(options: McpLogStoreOptions): McpLogStore {

@@ -1,10 +1,13 @@
 // SPEC: Limits 1, 3. DESIGN: Gateway hot path › Admit — limits are exact across every isolate and
 // instance. Two gateway workers, each in its own workerd, share one key's 50 requests/1m: 200
 // concurrent requests split across both admit exactly 50, and /v1/usage agrees. Revoking the key
-// then takes effect on both at once.
+// then takes effect on both at once, and one MCP session is served by both alternately.
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unstable_startWorker } from 'wrangler';
+import { startEverything } from '../fakes/mcp-servers';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 type Worker = Awaited<ReturnType<typeof unstable_startWorker>>;
@@ -52,7 +55,7 @@ async function startReadyGateway(env: Record<string, string>, name: string): Pro
 }
 
 beforeAll(async () => {
-  h = await proxyHarness('limits_two_gateways');
+  h = await proxyHarness('two_gateways');
   // A generous store deadline: on a loaded CI machine a 1.5 s one could fail open and admit
   // uncounted requests; this file is about atomicity, limits-engine.test.ts about deadlines.
   const env = { ...h.gateway.env, SLUICE_STORE_TIMEOUT_MS: '15000' };
@@ -65,7 +68,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('one limit, two gateway instances', () => {
+describe('two gateway instances', () => {
   it('admits exactly 50 of 200 concurrent requests against 50 requests/1m', async () => {
     const rules = await h.admin('PUT', `/api/admin/limits/api_key/${h.keyId}/rules`, {
       rules: [{ kind: 'requests', window: '1m', limit: 50 }],
@@ -133,6 +136,50 @@ describe('one limit, two gateway instances', () => {
     for (let i = 0; i < 3; i++) onB.push((await call(workers[1]!, i)).status);
     expect(onA).toEqual([200, 200, 200, 200, 200]);
     expect(onB).toEqual([429, 429, 429]);
+  });
+
+  it('serves one MCP session from both instances alternately (issue 6)', async () => {
+    const everything = await startEverything('streamableHttp');
+    try {
+      const server = await h.admin('POST', '/api/mcp/servers', {
+        name: 'everything',
+        endpoint_url: everything.url,
+      });
+      expect((await h.admin('POST', `/api/mcp/servers/${server.body.id}/discover`)).status).toBe(200);
+      const through = (worker: Worker) =>
+        ((input: string | URL | Request, init?: RequestInit) =>
+          worker.fetch(input instanceof Request ? input.url : String(input), init as never)) as typeof fetch;
+      const clientOn = async (worker: Worker, sessionId?: string) => {
+        const transport = new StreamableHTTPClientTransport(new URL('http://gateway/mcp'), {
+          fetch: through(worker),
+          requestInit: { headers: { authorization: `Bearer ${h.apiKey}` } },
+          sessionId,
+        });
+        const client = new Client({ name: 'two-gateways', version: '1.0.0' });
+        await client.connect(transport);
+        return { client, transport };
+      };
+      const a = await clientOn(workers[0]!);
+      const b = await clientOn(workers[1]!, a.transport.sessionId);
+      const answers: unknown[] = [];
+      for (const [i, side] of [a, b, a, b].entries()) {
+        const result = await side.client.callTool({
+          name: 'everything__echo',
+          arguments: { message: `turn ${i}` },
+        });
+        answers.push(result.content);
+      }
+      expect(answers).toEqual([0, 1, 2, 3].map((i) => [{ type: 'text', text: `Echo: turn ${i}` }]));
+      await b.transport.terminateSession();
+      const closed = await a.client
+        .callTool({ name: 'everything__echo', arguments: { message: 'x' } })
+        .catch((e) => e);
+      expect(String(closed)).toMatch(/404|Session not found/);
+      await a.client.close();
+      await b.client.close();
+    } finally {
+      await everything.close();
+    }
   });
 
   it('refuses a revoked key on both instances on the very next request (issue 3)', async () => {
