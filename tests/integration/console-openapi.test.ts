@@ -49,6 +49,12 @@ async function tourIdentity(): Promise<{ admin: string; user: string }> {
   await api('POST', '/api/auth/refresh', { body: { refresh_token: login.body.refresh_token } });
   await api('POST', '/api/auth/refresh', { body: { refresh_token: 'rt_nope' } });
   await api('GET', '/api/auth/me', { token: init.body.access_token });
+  // SSO is not configured here: authorize and callback say so (500); the rest of it is console-sso.test.ts.
+  await api('GET', '/api/auth/sso/authorize');
+  await api('GET', '/api/auth/sso/callback');
+  await api('GET', '/api/auth/sso/callback?code=c&state=s');
+  await api('POST', '/api/auth/sso/exchange', { body: { code: 'unknown' } });
+  await api('POST', '/api/auth/sso/exchange', { body: {} });
   await api('GET', '/api/auth/me');
   const userLogin = await api('POST', '/api/auth/login', {
     body: { email: user.email, password: user.password },

@@ -14,12 +14,14 @@ import { providersRoutes } from './providers';
 import { rolesRoutes } from './roles';
 import { settingsRoutes } from './settings';
 import { setupRoutes } from './setup';
+import { ssoRoutes } from './sso';
 import { teamsRoutes } from './teams';
 
 /** Every /api router, mounted in one place. */
 export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/health', healthRoutes);
   app.route('/api/setup', setupRoutes);
+  app.route('/api/auth/sso', ssoRoutes);
   app.route('/api/auth', authRoutes);
   app.route('/api/keys', keysRoutes);
   app.route('/api/admin/users', adminUsersRoutes);
