@@ -137,6 +137,7 @@ describe('SSO sign-in through a real OpenID Provider', () => {
   });
 
   it('refuses an unverified email and a domain that is not allowed, with an audit record', async () => {
+    const before = await failuresFor(null);
     const unverified = await browse(person('eve', { email_verified: false }));
     const res = await callback(unverified);
     expect(res.status).toBe(401);
@@ -175,11 +176,12 @@ describe('SSO sign-in through a real OpenID Provider', () => {
 describe('ID tokens the provider did not sign for us', () => {
   let fake: Server;
   let fakeIssuer: string;
+  let published: Awaited<ReturnType<typeof generateKeyPair>>;
   let idToken: (nonce: string) => Promise<string>;
 
   beforeAll(async () => {
     // A stand-in issuer whose token endpoint answers with the token the test chooses.
-    const published = await generateKeyPair('RS256', { extractable: true });
+    published = await generateKeyPair('RS256', { extractable: true });
     const jwk = { ...(await exportJWK(published.publicKey)), kid: 'published', alg: 'RS256', use: 'sig' };
     fake = createServer(async (req, res) => {
       const url = new URL(req.url ?? '/', fakeIssuer);
@@ -237,10 +239,16 @@ describe('ID tokens the provider did not sign for us', () => {
     );
   });
 
-  it('refuses a token for another audience', async () => {
-    const other = await generateKeyPair('RS256');
-    idToken = (nonce) => sign(other.privateKey, 'unknown-kid', 'someone-else', nonce);
+  it('refuses a token for another audience, and one for another nonce; accepts the right one', async () => {
+    idToken = (nonce) => sign(published.privateKey, 'published', 'someone-else', nonce);
+    const wrongAudience = await attempt();
+    expect(wrongAudience.status).toBe(401);
+    expect(((await wrongAudience.json()) as { error: { message: string } }).error.message).toContain('aud');
+    idToken = () => sign(published.privateKey, 'published', idp.clientId, 'another-nonce');
     expect((await attempt()).status).toBe(401);
+    // The control: the same stand-in, signing correctly, signs the person in.
+    idToken = (nonce) => sign(published.privateKey, 'published', idp.clientId, nonce);
+    expect((await attempt()).status).toBe(200);
   });
 });
 
