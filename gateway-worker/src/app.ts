@@ -3,8 +3,10 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { onGatewayError, onGatewayNotFound } from './errors';
 import { authenticate } from './middleware/authenticate';
+import { recordHttpMetrics } from './middleware/metrics';
 import { healthRoutes } from './routes/health';
 import { mcpRoutes } from './routes/mcp';
+import { metricsRoute } from './routes/metrics';
 import { modelsRoutes } from './routes/models';
 import { proxyRoutes } from './routes/proxy';
 import { usageRoute } from './routes/usage';
@@ -30,7 +32,9 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
       },
     }),
   );
+  app.use('*', recordHttpMetrics());
   app.route('/health', healthRoutes);
+  app.get('/metrics', metricsRoute);
   // Before the /v1/* middleware: usage takes only API keys and is not a use of the key.
   app.get('/v1/usage', authenticate({ allowJwt: false, countsAsUse: false }), usageRoute);
   app.use('/v1/*', authenticate());

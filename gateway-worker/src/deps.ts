@@ -5,6 +5,7 @@ import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import { createKeyAuthCache } from '@sluice/shared/keys/auth-cache';
 import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
+import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
 import { createSettingsReader } from '@sluice/shared/settings/settings-cache';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
@@ -26,6 +27,19 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   // Redis in front of Postgres for every key lookup; the console invalidates on each change.
   const keyCache = createKeyAuthCache(redis, (hash) => findApiKeyForAuth(db, hash));
   const clickhouse = clickhouseTargetFor(config);
+  const metrics = createRedisMetricsStore(redis, {
+    key: config.SLUICE_METRICS_KEY,
+    onError: (error, lost) =>
+      console.warn(
+        JSON.stringify({
+          level: 'WARN',
+          target: 'metrics',
+          message: 'samples lost',
+          lost,
+          error: String(error),
+        }),
+      ),
+  });
   const settings = createSettingsReader({
     load: () => loadSettings(db),
     redis,
@@ -44,8 +58,9 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    ...buildModelDeps(config, db, redis, settings, clickhouse),
+    ...buildModelDeps(config, db, redis, settings, clickhouse, metrics),
     mcp: buildMcpDeps(config, db, redis, settings, clickhouse),
+    metrics,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };
 }

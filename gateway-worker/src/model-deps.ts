@@ -8,6 +8,8 @@ import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createLimitsCache } from '@sluice/shared/limits/limits-cache';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
+import { exchangeSamples, refusalSamples } from '@sluice/shared/metrics/samples';
+import type { MetricsStore } from '@sluice/shared/metrics/store';
 import { googleBedrockProviders } from '@sluice/shared/providers/registry-google-bedrock';
 import { openAiAnthropicAdapters } from '@sluice/shared/providers/registry-openai-anthropic';
 import { createResponseCache } from '@sluice/shared/proxy/response-cache';
@@ -47,6 +49,7 @@ export function buildModelDeps(
   redis: Redis,
   settings: SettingsReader,
   clickhouse: ClickHouseTarget | null,
+  metrics: MetricsStore,
 ): { proxy: ProxyDeps; usage: UsageDeps } {
   const requestLog = createRequestLogStore({ db, clickhouse });
   const ledger = createBatchingLedgerWriter(requestLog, {
@@ -66,9 +69,20 @@ export function buildModelDeps(
     resolveModel: createCachedResolver({ resolve: (name) => resolveModelRoutes(db, name), redis }),
     revealProviderKey: providerKeyOpener(config.SLUICE_ENCRYPTION_KEY),
     routeCaps: createRouteCaps(createSlidingWindowLimiter(redis)),
-    limiter,
+    limiter: {
+      addTokens: (subject, tokens, nowMs) => limiter.addTokens(subject, tokens, nowMs),
+      // Refusals are counted by label; the batch joins the request's own metrics flush.
+      admit: async (subject, nowMs, options) => {
+        const admission = await limiter.admit(subject, nowMs, options);
+        if (!admission.ok) void metrics.record(refusalSamples(admission.label));
+        return admission;
+      },
+    },
     cache: createResponseCache(redis),
-    writeLog: (record) => ledger.write(record),
+    // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
+    writeLog: async (record) => {
+      await Promise.all([ledger.write(record), metrics.record(exchangeSamples(record))]);
+    },
     settings: async () => {
       const values = await settings.get();
       return {

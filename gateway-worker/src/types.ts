@@ -3,6 +3,7 @@ import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
+import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { Redis } from '@upstash/redis';
 
@@ -16,6 +17,7 @@ export interface GatewayDeps {
   proxy: ProxyDeps;
   usage: UsageDeps;
   mcp: MethodDeps;
+  metrics: MetricsStore;
   storeTimeoutMs: number;
 }
 

@@ -28,6 +28,11 @@ export const storeEnvSchema = z.object({
   NEON_LOCAL_HTTP: optionalUrl,
   SLUICE_JWT_SECRET: z.string().min(32, 'SLUICE_JWT_SECRET must be at least 32 characters'),
   SLUICE_ENCRYPTION_KEY: z.string().min(1, 'SLUICE_ENCRYPTION_KEY is required'),
+  /** The Redis hash /metrics is kept in: one per deployment sharing a Redis. */
+  SLUICE_METRICS_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]+$/)
+    .default('sluice:metrics'),
   /** Upper bound on any single store call, so a hung store cannot hang a request. */
   SLUICE_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
 });

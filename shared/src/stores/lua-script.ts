@@ -11,7 +11,7 @@ export interface LuaScript {
 }
 
 export async function runScript<T>(
-  redis: RedisPort,
+  redis: Pick<RedisPort, 'eval' | 'evalsha'>,
   script: LuaScript,
   keys: string[],
   args: (string | number)[],

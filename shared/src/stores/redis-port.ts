@@ -6,5 +6,16 @@ import type { Redis } from '@upstash/redis';
  */
 export type RedisPort = Pick<
   Redis,
-  'eval' | 'evalsha' | 'scriptLoad' | 'get' | 'set' | 'del' | 'ping' | 'incr' | 'pexpire' | 'pttl' | 'mget'
+  | 'eval'
+  | 'evalsha'
+  | 'scriptLoad'
+  | 'get'
+  | 'set'
+  | 'del'
+  | 'ping'
+  | 'incr'
+  | 'pexpire'
+  | 'pttl'
+  | 'mget'
+  | 'hgetall'
 >;

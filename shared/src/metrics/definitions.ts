@@ -1,0 +1,82 @@
+/**
+ * The gateway's Prometheus metrics. Samples are accumulated per isolate and added to one Redis
+ * hash in batches (see store.ts), so a scrape of any instance sees the whole deployment.
+ */
+export type MetricType = 'counter' | 'histogram';
+
+export interface MetricDef {
+  name: string;
+  type: MetricType;
+  help: string;
+}
+
+export const METRICS = {
+  httpRequests: {
+    name: 'http_requests_total',
+    type: 'counter',
+    help: 'HTTP requests by method, route pattern and status',
+  },
+  httpDuration: {
+    name: 'http_request_duration_seconds',
+    type: 'histogram',
+    help: 'Time to the response headers, by method and route pattern',
+  },
+  errors: { name: 'sluice_errors_total', type: 'counter', help: 'Error responses by error type' },
+  tokens: {
+    name: 'sluice_tokens_total',
+    type: 'counter',
+    help: 'Tokens by model and kind (prompt, completion), as upstreams reported them',
+  },
+  cacheHits: {
+    name: 'sluice_cache_hits_total',
+    type: 'counter',
+    help: 'Model requests answered from the response cache',
+  },
+  limitRefusals: {
+    name: 'sluice_rate_limited_total',
+    type: 'counter',
+    help: 'Requests refused by a limit, by the limit that refused (e.g. user:requests/1m)',
+  },
+  upstreamDuration: {
+    name: 'sluice_upstream_duration_seconds',
+    type: 'histogram',
+    help: 'Time to the upstream response headers, by provider',
+  },
+} as const satisfies Record<string, MetricDef>;
+
+/** Seconds; the last bucket (+Inf) is implied. */
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+export type Labels = Record<string, string>;
+
+/** One increment of one series: `field` is the sample name with its label set, as exposed. */
+export interface MetricSample {
+  field: string;
+  value: number;
+}
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+export function seriesField(sampleName: string, labels: Labels): string {
+  const names = Object.keys(labels).sort();
+  if (names.length === 0) return sampleName;
+  return `${sampleName}{${names.map((n) => `${n}="${escapeLabel(labels[n] ?? '')}"`).join(',')}}`;
+}
+
+export function counter(def: MetricDef, labels: Labels, value = 1): MetricSample[] {
+  return value > 0 ? [{ field: seriesField(def.name, labels), value }] : [];
+}
+
+/** Cumulative buckets (every le ≥ the value, and +Inf), the sum and the count. */
+export function observe(def: MetricDef, labels: Labels, seconds: number): MetricSample[] {
+  const samples = DURATION_BUCKETS.filter((le) => seconds <= le).map((le) => ({
+    field: seriesField(`${def.name}_bucket`, { ...labels, le: String(le) }),
+    value: 1,
+  }));
+  samples.push({ field: seriesField(`${def.name}_bucket`, { ...labels, le: '+Inf' }), value: 1 });
+  samples.push({ field: seriesField(`${def.name}_sum`, labels), value: seconds });
+  samples.push({ field: seriesField(`${def.name}_count`, labels), value: 1 });
+  return samples;
+}

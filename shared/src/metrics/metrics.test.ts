@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { counter, METRICS, observe, seriesField } from './definitions';
+import { renderExposition } from './exposition';
+import { ADD_SAMPLES_SCRIPT } from './store';
+
+describe('metric samples', () => {
+  it('escape label values and sort label names', () => {
+    expect(seriesField('m', { b: 'x"y', a: 'back\\slash\nnew' })).toBe(
+      'm{a="back\\\\slash\\nnew",b="x\\"y"}',
+    );
+    expect(counter(METRICS.errors, { type: 'x' }, 0)).toEqual([]);
+  });
+
+  it('observe fills every bucket at or above the value, +Inf, sum and count', () => {
+    const samples = observe(METRICS.httpDuration, { endpoint: '/e' }, 0.3);
+    const fields = samples.map((s) => s.field);
+    expect(fields).toContain('http_request_duration_seconds_bucket{endpoint="/e",le="0.5"}');
+    expect(fields).not.toContain('http_request_duration_seconds_bucket{endpoint="/e",le="0.25"}');
+    expect(fields).toContain('http_request_duration_seconds_bucket{endpoint="/e",le="+Inf"}');
+    expect(samples.find((s) => s.field.includes('_sum'))?.value).toBe(0.3);
+  });
+});
+
+describe('exposition', () => {
+  it('writes HELP and TYPE once per metric, histogram buckets in le order before sum and count', () => {
+    const stored: Record<string, number> = {};
+    for (const s of [
+      ...observe(METRICS.httpDuration, { endpoint: '/e' }, 2),
+      ...counter(METRICS.errors, { type: 't' }),
+    ]) {
+      stored[s.field] = s.value;
+    }
+    const text = renderExposition(stored);
+    expect(text.match(/# TYPE http_request_duration_seconds histogram/g)).toHaveLength(1);
+    const lines = text.split('\n').filter((l) => l.startsWith('http_request_duration_seconds'));
+    expect(lines[0]).toBe('http_request_duration_seconds_bucket{endpoint="/e",le="2.5"} 1');
+    expect(lines.at(-3)).toBe('http_request_duration_seconds_bucket{endpoint="/e",le="+Inf"} 1');
+    expect(lines.at(-2)).toBe('http_request_duration_seconds_sum{endpoint="/e"} 2');
+    expect(text).toContain('sluice_errors_total{type="t"} 1');
+  });
+
+  it('has the SHA-1 of the add script', () => {
+    expect(createHash('sha1').update(ADD_SAMPLES_SCRIPT.source).digest('hex')).toBe(ADD_SAMPLES_SCRIPT.sha1);
+  });
+});

@@ -1,0 +1,57 @@
+import type { RequestLogRecord } from '../ledger/record';
+import { counter, METRICS, type MetricSample, observe } from './definitions';
+
+/** Error types as the gateway's envelope names them, by status. */
+const ERROR_TYPE_BY_STATUS: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  499: 'client_closed_request',
+  502: 'upstream_error',
+  503: 'service_unavailable',
+};
+
+/** One HTTP exchange: the request counter, its duration, and an error counter for 4xx/5xx. */
+export function httpSamples(
+  method: string,
+  endpoint: string,
+  status: number,
+  seconds: number,
+): MetricSample[] {
+  const samples = [
+    ...counter(METRICS.httpRequests, { method, endpoint, status: String(status) }),
+    ...observe(METRICS.httpDuration, { method, endpoint }, seconds),
+  ];
+  if (status >= 400) {
+    const type = ERROR_TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'client_error');
+    samples.push(...counter(METRICS.errors, { type }));
+  }
+  return samples;
+}
+
+/** A model request as its request-log row tells it: tokens, cache hit, upstream latency. */
+export function exchangeSamples(record: RequestLogRecord): MetricSample[] {
+  const model = record.model;
+  const samples = [
+    ...counter(METRICS.tokens, { model, kind: 'prompt' }, record.promptTokens),
+    ...counter(METRICS.tokens, { model, kind: 'completion' }, record.completionTokens),
+  ];
+  if (record.cacheHit) samples.push(...counter(METRICS.cacheHits, { model }));
+  if (record.upstreamLatencyMs !== null && record.provider) {
+    samples.push(
+      ...observe(METRICS.upstreamDuration, { provider: record.provider }, record.upstreamLatencyMs / 1000),
+    );
+  }
+  const routeCap =
+    record.statusCode === 429 ? /Rate limited: (route:\S+)/.exec(record.errorMessage ?? '')?.[1] : undefined;
+  if (routeCap) samples.push(...counter(METRICS.limitRefusals, { limit: routeCap }));
+  return samples;
+}
+
+/** A request refused at admission by the limit named `label`. */
+export function refusalSamples(label: string): MetricSample[] {
+  return counter(METRICS.limitRefusals, { limit: label });
+}
