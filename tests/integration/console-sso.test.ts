@@ -156,6 +156,7 @@ describe('SSO sign-in through a real OpenID Provider', () => {
     expect(await h.deps.db.select().from(users).where(eq(users.email, 'mallory@example.com'))).toHaveLength(
       0,
     );
+    expect(await failuresFor(null)).toBe(before + 2);
   });
 
   it('delivers a browser sign-in to the console page through a one-time code', async () => {
