@@ -1,7 +1,10 @@
+import type { JwtSigner } from '../auth/jwt';
 import { writeAudit } from '../db/repos/audit-repo';
 import { loadSettings } from '../db/repos/settings-repo';
-import { findUserByEmail, insertUser } from '../db/repos/users-repo';
+import { findUserByEmail, insertUser, type UserRow } from '../db/repos/users-repo';
+import type { Db } from '../db/types';
 import { conflict, tooManyRequests, unauthorized } from '../http/app-error';
+import type { SettingValues } from '../settings/definitions';
 import type { IdentityDeps, RequestMeta } from './ports';
 import type { LoginInput, RegisterInput } from './schemas';
 import { issueTokenPair, type TokenPair } from './tokens';
@@ -67,20 +70,34 @@ export async function login(
     throw unauthorized('Invalid email or password');
   }
   await deps.attempts.reset(attemptKey);
-  return deps.db.transaction(async (tx) => {
-    await writeAudit(tx, {
-      action: 'auth.login',
-      userId: user.id,
-      userEmail: user.email,
-      resourceType: 'user',
-      resourceId: user.id,
-      details: { method: 'password' },
-      ...meta,
-    });
-    const pair = await issueTokenPair(tx, deps.jwt, user, {
-      accessSeconds: settings.jwt_access_ttl_seconds,
-      refreshSeconds: settings.jwt_refresh_ttl_seconds,
-    });
-    return { ...pair, user: toUserView(user) };
+  return deps.db.transaction((tx) =>
+    completeSignIn(tx, deps.jwt, user, settings, { method: 'password', meta }),
+  );
+}
+
+/**
+ * The end of every successful sign-in (password or SSO), inside the caller's transaction: the
+ * auth.login audit record and a fresh token pair with the configured lifetimes.
+ */
+export async function completeSignIn(
+  tx: Db,
+  jwt: JwtSigner,
+  user: UserRow,
+  settings: Pick<SettingValues, 'jwt_access_ttl_seconds' | 'jwt_refresh_ttl_seconds'>,
+  how: { method: 'password' | 'sso'; meta: RequestMeta },
+): Promise<TokenPair & { user: UserView }> {
+  await writeAudit(tx, {
+    action: 'auth.login',
+    userId: user.id,
+    userEmail: user.email,
+    resourceType: 'user',
+    resourceId: user.id,
+    details: { method: how.method },
+    ...how.meta,
   });
+  const pair = await issueTokenPair(tx, jwt, user, {
+    accessSeconds: settings.jwt_access_ttl_seconds,
+    refreshSeconds: settings.jwt_refresh_ttl_seconds,
+  });
+  return { ...pair, user: toUserView(user) };
 }

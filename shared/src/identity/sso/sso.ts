@@ -8,9 +8,10 @@ import type { Db } from '../../db/types';
 import { AppError, badRequest, unauthorized } from '../../http/app-error';
 import { revealSecretSetting } from '../../settings/secrets';
 import type { RedisPort } from '../../stores/redis-port';
+import { completeSignIn } from '../accounts';
 import type { RequestMeta } from '../ports';
-import { issueTokenPair, type TokenPair } from '../tokens';
-import { toUserView, type UserView } from '../views';
+import type { TokenPair } from '../tokens';
+import type { UserView } from '../views';
 import { discover, exchangeCode, SsoRefused, userInfoClaims, verifyIdToken } from './oidc';
 import { createOneTimeStore } from './state-store';
 
@@ -213,20 +214,7 @@ async function signInUser(
         ...meta,
       });
     }
-    await writeAudit(tx, {
-      action: 'auth.login',
-      userId: user.id,
-      userEmail: user.email,
-      resourceType: 'user',
-      resourceId: user.id,
-      details: { method: 'sso' },
-      ...meta,
-    });
-    const pair = await issueTokenPair(tx, deps.jwt, user, {
-      accessSeconds: settings.jwt_access_ttl_seconds,
-      refreshSeconds: settings.jwt_refresh_ttl_seconds,
-    });
-    return { ...pair, user: toUserView(user) };
+    return completeSignIn(tx, deps.jwt, user, settings, { method: 'sso', meta });
   });
 }
 
