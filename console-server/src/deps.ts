@@ -3,6 +3,7 @@ import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { createSecretBox } from '@sluice/shared/auth/secret-box';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
+import { createRequestLogStore } from '@sluice/shared/ledger/index';
 import { subjectLimits } from '@sluice/shared/limits/definitions';
 import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
@@ -36,6 +37,15 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
       }
     : null;
   const clickhouse = clickhouseConfig ? createClickHouse(clickhouseConfig) : null;
+  // Where the log stores read and write: one client and database shared by all of them.
+  const logTarget =
+    clickhouse && clickhouseConfig
+      ? {
+          client: clickhouse,
+          database: clickhouseConfig.database,
+          ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
+        }
+      : null;
   return {
     db,
     pool,
@@ -71,17 +81,9 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     mcpConnector: createSdkConnector(),
     mcpTimeoutMs: 15_000,
     // Lazy like the mirror: nothing reaches ClickHouse (table created) until the first use.
-    mcpLogs: createMcpLogStore({
-      db,
-      clickhouse:
-        clickhouse && clickhouseConfig
-          ? {
-              client: clickhouse,
-              database: clickhouseConfig.database,
-              ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
-            }
-          : null,
-    }),
+    mcpLogs: createMcpLogStore({ db, clickhouse: logTarget }),
+    // The gateway writes it; the console only searches it. Same lazy ClickHouse target.
+    requestLogs: createRequestLogStore({ db, clickhouse: logTarget }),
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     startedAt: Date.now(),
   };

@@ -4,6 +4,7 @@ import type { AccessClaims, JwtSigner } from '@sluice/shared/auth/jwt';
 import type { SecretBox } from '@sluice/shared/auth/secret-box';
 import type { Db } from '@sluice/shared/db/types';
 import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
+import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import type { Limiter } from '@sluice/shared/limits/limiter';
 import type { McpLogStore, UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
@@ -36,6 +37,8 @@ export interface ConsoleDeps {
   mcpTimeoutMs: number;
   /** The gateway's tools/call log (GET /api/mcp/logs): ClickHouse when configured, else Postgres. */
   mcpLogs: McpLogStore;
+  /** The gateway's model-request log (GET /api/gateway/logs): ClickHouse when configured, else Postgres. */
+  requestLogs: RequestLogStore;
   storeTimeoutMs: number;
   startedAt: number;
 }

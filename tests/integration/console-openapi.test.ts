@@ -246,6 +246,8 @@ async function tourMcp(token: string, userToken: string): Promise<void> {
   await api('GET', '/api/mcp/tools');
   await api('GET', `/api/mcp/logs?server_id=${server.body.id}&sort_by=duration_ms&limit=10`, { token });
   await api('GET', '/api/mcp/logs?limit=201', { token });
+  await api('GET', '/api/gateway/logs?model=gpt-test&status_code=200&sort_by=cost_usd&limit=10', { token });
+  await api('GET', '/api/gateway/logs?from=2025-04-02&to=2025-04-01', { token });
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
 }

@@ -4,6 +4,7 @@ import type { ConsoleEnv } from '../types';
 import { adminUsersRoutes } from './admin-users';
 import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
+import { gatewayLogsRoutes } from './gateway-logs';
 import { healthRoutes } from './health';
 import { keysRoutes } from './keys';
 import { limitsRoutes } from './limits';
@@ -37,4 +38,5 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/permissions', permissionsRoutes);
   app.route('/api/mcp', mcpRoutes);
   app.route('/api/audit', auditRoutes);
+  app.route('/api/gateway/logs', gatewayLogsRoutes);
 }

@@ -62,7 +62,8 @@ export const McpToolListSchema = z
   .openapi('McpToolList');
 
 /** An instant with an explicit zone, or a date (00:00 UTC of that day), as the audit search takes. */
-const isoInstant = z
+/** A query-string instant: an ISO 8601 date-time with offset, or a date (00:00 UTC). */
+export const isoInstant = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()])
   .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a valid ISO 8601 date or date-time');
 

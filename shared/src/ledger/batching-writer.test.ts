@@ -14,6 +14,7 @@ function recordingStore(fail = false) {
     },
     list: async () => [],
     costSince: async () => 0,
+    search: async () => ({ total: 0, entries: [] }),
   };
   return { store, batches };
 }

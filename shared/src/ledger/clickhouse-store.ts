@@ -1,8 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
 import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+import { requestLogSearchSql } from './clickhouse-search';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogEndpoint, RequestLogRecord } from './record';
+import { requestLogSearchQuery } from './search-filter';
 
 export const REQUEST_LOG_TABLE = 'request_logs';
 
@@ -177,7 +179,7 @@ export function fromRequestLogRow(row: SelectedRequestLogRow): RequestLogRecord 
   };
 }
 
-/** The columns list() reads: all but created_at, whose seconds created_at_ms holds exactly. */
+/** The columns list() and search() read: all but created_at, whose seconds created_at_ms holds exactly. */
 const SELECTED_COLUMNS: readonly (keyof SelectedRequestLogRow)[] = [
   'id',
   'created_at_ms',
@@ -234,6 +236,8 @@ export function createClickHouseRequestLogStore(
     });
     return ready;
   };
+  const select = async <T>(query: ChSql): Promise<T[]> =>
+    (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
   return {
     async insert(records) {
       if (records.length === 0) return;
@@ -264,6 +268,15 @@ export function createClickHouseRequestLogStore(
       });
       const [row] = await result.json<{ total: number | string | null }>();
       return Number(row?.total ?? 0);
+    },
+    async search(filter) {
+      const query = requestLogSearchSql(table, columns, requestLogSearchQuery(filter));
+      await ensureTable();
+      const [rows, [counted]] = await Promise.all([
+        select<SelectedRequestLogRow>(query.rows),
+        select<{ total: string | number }>(query.count),
+      ]);
+      return { total: Number(counted?.total ?? 0), entries: rows.map(fromRequestLogRow) };
     },
   };
 }

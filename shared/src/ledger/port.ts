@@ -18,6 +18,33 @@ export interface RequestLogStore {
   list(filter?: RequestLogFilter): Promise<RequestLogRecord[]>;
   /** Total cost_usd of one key's or one user's requests since `since` (unpriced rows add 0). */
   costSince(filter: CostFilter): Promise<number>;
+  /** The admin search (GET /api/gateway/logs): one page and the total of every match. */
+  search(filter: RequestLogSearch): Promise<RequestLogSearchPage>;
+}
+
+/**
+ * The admin search (GET /api/gateway/logs). Every condition is exact and they combine with AND;
+ * from/to are inclusive. Checked by requestLogSearchQuery (search-filter.ts).
+ */
+export interface RequestLogSearch {
+  model?: string;
+  provider?: string;
+  userId?: string;
+  apiKeyId?: string;
+  statusCode?: number;
+  from?: Date;
+  to?: Date;
+  /** Always descending, ties by id descending; cost_usd puts unpriced (NULL) rows last. */
+  sortBy?: 'created_at' | 'cost_usd' | 'latency_ms';
+  /** 1..MAX_REQUEST_LOG_SEARCH_LIMIT; default DEFAULT_REQUEST_LOG_LIMIT. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface RequestLogSearchPage {
+  /** Rows matching the filter, whatever the page. */
+  total: number;
+  entries: RequestLogRecord[];
 }
 
 export type CostFilter = { since: Date } & ({ apiKeyId: string } | { userId: string });

@@ -1,8 +1,9 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import { requestLogs } from '../db/schema';
 import type { Db } from '../db/types';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogRecord } from './record';
+import { type RequestLogSearchQuery, requestLogSearchQuery } from './search-filter';
 
 /** Postgres allows 65,535 bind parameters per statement; 26 columns per row stay well below. */
 const ROWS_PER_STATEMENT = 1_000;
@@ -40,7 +41,45 @@ export function createPostgresRequestLogStore(db: Db): RequestLogStore {
         .where(and(who, gte(requestLogs.createdAt, filter.since)));
       return Number(row?.total ?? 0);
     },
+    async search(filter) {
+      const query = requestLogSearchQuery(filter);
+      const where = searchWhere(query);
+      const [rows, [counted]] = await Promise.all([
+        db
+          .select()
+          .from(requestLogs)
+          .where(where)
+          .orderBy(...searchOrder(query))
+          .limit(query.limit)
+          .offset(query.offset),
+        db.select({ total: count() }).from(requestLogs).where(where),
+      ]);
+      return { total: Number(counted?.total ?? 0), entries: rows.map(toRow) };
+    },
   };
+}
+
+function searchWhere(query: RequestLogSearchQuery): SQL | undefined {
+  return and(
+    query.model === undefined ? undefined : eq(requestLogs.model, query.model),
+    query.provider === undefined ? undefined : eq(requestLogs.provider, query.provider),
+    query.userId === undefined ? undefined : eq(requestLogs.userId, query.userId),
+    query.apiKeyId === undefined ? undefined : eq(requestLogs.apiKeyId, query.apiKeyId),
+    query.statusCode === undefined ? undefined : eq(requestLogs.statusCode, query.statusCode),
+    query.from === undefined ? undefined : gte(requestLogs.createdAt, query.from),
+    query.to === undefined ? undefined : lte(requestLogs.createdAt, query.to),
+  );
+}
+
+/**
+ * Always descending; the id breaks ties so paging is stable. Postgres puts NULLs first in a
+ * descending order, so unpriced rows are sent last explicitly (ClickHouse does the same).
+ */
+function searchOrder(query: RequestLogSearchQuery): SQL[] {
+  const byId = desc(requestLogs.id);
+  if (query.sortBy === 'cost_usd') return [sql`${requestLogs.costUsd} desc nulls last`, byId];
+  if (query.sortBy === 'latency_ms') return [desc(requestLogs.latencyMs), byId];
+  return [desc(requestLogs.createdAt), byId];
 }
 
 /** Copies exactly the record's fields (the table's columns have the same names). */

@@ -1,0 +1,85 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { RequestLogSearch } from '@sluice/shared/ledger/port';
+import type { RequestLogRecord } from '@sluice/shared/ledger/record';
+import { requireAdmin } from '../middleware/require-admin';
+import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
+import {
+  GatewayLogPageSchema,
+  type GatewayLogQueryParams,
+  GatewayLogQuerySchema,
+} from '../schemas/gateway-logs';
+
+const logsRoute = createRoute({
+  tags: ['gateway'],
+  security: bearerSecurity,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/',
+  summary: "The gateway's model-request log, newest (or costliest, or slowest) first",
+  description:
+    'Filters combine with AND; model and provider are exact; from/to are inclusive ISO 8601 instants ' +
+    '(a bare date is 00:00 UTC). sort_by created_at (default), cost_usd (unpriced rows last) or ' +
+    'latency_ms, always descending, ties by id. limit is 1..200 (default 50; larger is 422, not ' +
+    'clamped), offset defaults to 0.',
+  request: { query: GatewayLogQuerySchema },
+  responses: {
+    200: jsonResponse(GatewayLogPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
+});
+
+/** The validated query as the store's filter (dates parsed, names camelCased). */
+function requestLogSearch(query: GatewayLogQueryParams): RequestLogSearch {
+  return {
+    model: query.model,
+    provider: query.provider,
+    userId: query.user_id,
+    apiKeyId: query.api_key_id,
+    statusCode: query.status_code,
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to),
+    sortBy: query.sort_by,
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+function toGatewayLogEntry(record: RequestLogRecord) {
+  return {
+    id: record.id,
+    created_at: record.createdAt.toISOString(),
+    user_id: record.userId,
+    api_key_id: record.apiKeyId,
+    endpoint: record.endpoint,
+    model: record.model,
+    provider: record.provider,
+    provider_type: record.providerType,
+    upstream_model: record.upstreamModel,
+    route_id: record.routeId,
+    stream: record.stream,
+    status_code: record.statusCode,
+    error_type: record.errorType,
+    error_message: record.errorMessage,
+    prompt_tokens: record.promptTokens,
+    completion_tokens: record.completionTokens,
+    cached_tokens: record.cachedTokens,
+    total_tokens: record.totalTokens,
+    weighted_tokens: record.weightedTokens,
+    cost_usd: record.costUsd,
+    unpriced: record.unpriced,
+    latency_ms: record.latencyMs,
+    upstream_latency_ms: record.upstreamLatencyMs,
+    cache_hit: record.cacheHit,
+    attempts: record.attempts,
+    client_aborted: record.clientAborted,
+  };
+}
+
+export const gatewayLogsRoutes = createRouter().openapi(logsRoute, async (c) => {
+  const query = c.req.valid('query');
+  const { total, entries } = await c.var.deps.requestLogs.search(requestLogSearch(query));
+  return c.json(
+    { total, offset: query.offset, limit: query.limit, entries: entries.map(toGatewayLogEntry) },
+    200,
+  );
+});

@@ -1,0 +1,84 @@
+import { z } from '@hono/zod-openapi';
+import { DEFAULT_REQUEST_LOG_LIMIT } from '@sluice/shared/ledger/port';
+import { REQUEST_LOG_ENDPOINTS } from '@sluice/shared/ledger/record';
+import {
+  MAX_REQUEST_LOG_SEARCH_LIMIT,
+  MAX_STATUS_CODE,
+  MIN_STATUS_CODE,
+  REQUEST_LOG_SORTS,
+} from '@sluice/shared/ledger/search-filter';
+import { isoInstant } from './mcp';
+
+/** Shapes of the gateway request-log view (GET /api/gateway/logs). */
+
+const exactText = (description: string) => z.string().min(1).max(256).optional().openapi({ description });
+
+/** GET /api/gateway/logs query. A limit above 200 is refused (422), not clamped. */
+export const GatewayLogQuerySchema = z
+  .object({
+    model: exactText('Exact model name the client sent'),
+    provider: exactText('Exact provider name'),
+    user_id: z.uuid().optional().openapi({ description: 'Only requests by this user' }),
+    api_key_id: z.uuid().optional().openapi({ description: 'Only requests with this API key' }),
+    status_code: z.coerce.number().int().min(MIN_STATUS_CODE).max(MAX_STATUS_CODE).optional(),
+    from: isoInstant.optional().openapi({ description: 'Inclusive lower bound on created_at' }),
+    to: isoInstant.optional().openapi({ description: 'Inclusive upper bound on created_at' }),
+    sort_by: z
+      .enum(REQUEST_LOG_SORTS)
+      .default('created_at')
+      .openapi({ description: 'Always descending; ties by id descending; NULL costs last' }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_REQUEST_LOG_SEARCH_LIMIT)
+      .default(DEFAULT_REQUEST_LOG_LIMIT),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .refine((v) => !v.from || !v.to || Date.parse(v.from) <= Date.parse(v.to), {
+    path: ['from'],
+    message: 'must not be after to',
+  });
+export type GatewayLogQueryParams = z.infer<typeof GatewayLogQuerySchema>;
+
+const tokens = z.number().int();
+
+export const GatewayLogEntrySchema = z
+  .object({
+    id: z.uuid(),
+    created_at: z.string().openapi({ description: 'When the request started' }),
+    user_id: z.uuid().nullable(),
+    api_key_id: z.uuid().nullable(),
+    endpoint: z.enum(REQUEST_LOG_ENDPOINTS),
+    model: z.string().openapi({ description: 'The model name the client sent' }),
+    provider: z.string().nullable(),
+    provider_type: z.string().nullable(),
+    upstream_model: z.string().nullable(),
+    route_id: z.uuid().nullable(),
+    stream: z.boolean(),
+    status_code: z.number().int(),
+    error_type: z.string().nullable(),
+    error_message: z.string().nullable(),
+    prompt_tokens: tokens,
+    completion_tokens: tokens,
+    cached_tokens: tokens,
+    total_tokens: tokens,
+    weighted_tokens: tokens,
+    cost_usd: z.number().nullable().openapi({ description: 'Null when the model is unpriced' }),
+    unpriced: z.boolean(),
+    latency_ms: z.number().int(),
+    upstream_latency_ms: z.number().int().nullable(),
+    cache_hit: z.boolean(),
+    attempts: z.number().int(),
+    client_aborted: z.boolean(),
+  })
+  .openapi('GatewayLogEntry');
+
+export const GatewayLogPageSchema = z
+  .object({
+    total: z.number().int().openapi({ description: 'Requests matching the filters' }),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    entries: z.array(GatewayLogEntrySchema),
+  })
+  .openapi('GatewayLogPage');

@@ -1,0 +1,221 @@
+// Issue 7 › gateway request-log view: GET /api/gateway/logs (admin) over the configured store —
+// ClickHouse, and Postgres when CLICKHOUSE_URL is empty. Records go in through the console's own
+// store (deps.requestLogs, the same adapter the gateway writes with); every answer is also
+// checked against the OpenAPI document.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import type { RequestLogRecord } from '../../shared/src/ledger/record';
+import { createClickHouse } from '../../shared/src/stores/clickhouse';
+import { type ConsoleHarness, consoleHarness } from '../helpers/console';
+import { CLICKHOUSE_URL } from '../helpers/env';
+import { OpenApiConformance } from '../helpers/openapi-conformance';
+import { appEnv, freshDatabase } from '../helpers/stores';
+
+// Its own ClickHouse database, so totals are exact whatever else shares the server.
+const CH_DATABASE = 'sluice_it_console_gateway_logs';
+const USER = '8a000000-0000-4000-8000-000000000001';
+const KEY = '9a000000-0000-4000-8000-000000000001';
+const OTHER_KEY = '9b000000-0000-4000-8000-000000000002';
+const ROUTE = 'aa000000-0000-4000-8000-000000000001';
+const T0 = Date.UTC(2025, 3, 1, 10, 0, 0, 250);
+
+/** Twelve requests a minute apart: two models, two providers, a few failures and unpriced rows. */
+function records(): RequestLogRecord[] {
+  return Array.from({ length: 12 }, (_, i) => ({
+    id: `d${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
+    createdAt: new Date(T0 + i * 60_000),
+    userId: USER,
+    apiKeyId: i % 2 === 0 ? KEY : OTHER_KEY,
+    endpoint: i % 3 === 0 ? ('/v1/messages' as const) : ('/v1/chat/completions' as const),
+    model: i % 3 === 0 ? 'claude-test' : 'gpt-test',
+    provider: i % 3 === 0 ? 'anthropic' : 'openai-main',
+    providerType: i % 3 === 0 ? 'anthropic' : 'openai',
+    upstreamModel: null,
+    routeId: ROUTE,
+    stream: i % 2 === 1,
+    statusCode: i % 4 === 0 ? 502 : 200,
+    errorType: i % 4 === 0 ? 'upstream_error' : null,
+    errorMessage: i % 4 === 0 ? 'upstream said no' : null,
+    promptTokens: 10 * i,
+    completionTokens: 5 * i,
+    cachedTokens: 0,
+    totalTokens: 15 * i,
+    weightedTokens: 15 * i,
+    costUsd: i % 5 === 0 ? null : i / 100,
+    unpriced: i % 5 === 0,
+    latencyMs: (i * 37) % 100,
+    upstreamLatencyMs: i % 4 === 0 ? null : 10,
+    cacheHit: false,
+    attempts: 1,
+    clientAborted: false,
+    ...(i === 11 ? { userId: null, apiKeyId: null, provider: null, providerType: null, routeId: null } : {}),
+  }));
+}
+
+interface Reply {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field.
+  body: any;
+}
+
+type Query = Record<string, string | number>;
+
+describe.each<{ store: string; extra: Record<string, string> }>([
+  { store: 'clickhouse', extra: { CLICKHOUSE_DATABASE: CH_DATABASE } },
+  { store: 'postgres', extra: { CLICKHOUSE_URL: '' } },
+])('GET /api/gateway/logs ($store)', ({ store, extra }) => {
+  let h: ConsoleHarness;
+  let conformance: OpenApiConformance;
+  const problems: string[] = [];
+  let adminToken: string;
+  let userToken: string;
+  const seeded = records();
+
+  async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
+    const res = await h.call(method, path, options);
+    const text = await res.text();
+    const body = text === '' ? undefined : JSON.parse(text);
+    if (conformance) problems.push(...conformance.check({ method, path, status: res.status, body }));
+    return { status: res.status, body } as Reply;
+  }
+  const logs = (query: Query = {}, token = adminToken) => {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    return api('GET', `/api/gateway/logs?${search}`, { token });
+  };
+  const ids = (reply: Reply) => reply.body.entries.map((e: { id: string }) => e.id.slice(0, 8));
+
+  beforeAll(async () => {
+    if (store === 'clickhouse') {
+      const ch = createClickHouse({ url: CLICKHOUSE_URL, requestTimeoutMs: 10_000 });
+      await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE)}`.sql });
+      await ch.close();
+    }
+    h = await consoleHarness(appEnv(await freshDatabase(`sluice_it_console_gateway_logs_${store}`), extra));
+    conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+    const admin = { email: 'glogs-admin@example.com', display_name: 'A', password: 'glogs-admin-password' };
+    adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
+    const user = { email: 'glogs-user@example.com', display_name: 'U', password: 'glogs-user-password' };
+    await api('POST', '/api/auth/register', { body: user });
+    userToken = (
+      await api('POST', '/api/auth/login', { body: { email: user.email, password: user.password } })
+    ).body.access_token;
+    await h.deps.requestLogs.insert(seeded);
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('lists newest first with the total, offset 0 and limit 50 by default, in snake_case', async () => {
+    const res = await logs();
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 12, offset: 0, limit: 50 });
+    expect(ids(res)).toEqual(seeded.map((r) => r.id.slice(0, 8)).reverse());
+    expect(res.body.entries[0]).toEqual({
+      id: 'd0000011-0000-4000-8000-000000000000',
+      created_at: new Date(T0 + 11 * 60_000).toISOString(),
+      user_id: null,
+      api_key_id: null,
+      endpoint: '/v1/chat/completions',
+      model: 'gpt-test',
+      provider: null,
+      provider_type: null,
+      upstream_model: null,
+      route_id: null,
+      stream: true,
+      status_code: 200,
+      error_type: null,
+      error_message: null,
+      prompt_tokens: 110,
+      completion_tokens: 55,
+      cached_tokens: 0,
+      total_tokens: 165,
+      weighted_tokens: 165,
+      cost_usd: 0.11,
+      unpriced: false,
+      latency_ms: 7,
+      upstream_latency_ms: 10,
+      cache_hit: false,
+      attempts: 1,
+      client_aborted: false,
+    });
+    expect(res.body.entries.at(-1)).toMatchObject({
+      user_id: USER,
+      api_key_id: KEY,
+      route_id: ROUTE,
+      status_code: 502,
+      error_message: 'upstream said no',
+      cost_usd: null,
+      unpriced: true,
+    });
+  });
+
+  it('filters by model, provider, user, API key, status code and an inclusive date range', async () => {
+    expect((await logs({ model: 'claude-test' })).body.total).toBe(4);
+    expect((await logs({ model: 'claude' })).body.total).toBe(0);
+    expect((await logs({ provider: 'openai-main' })).body.total).toBe(7);
+    expect((await logs({ user_id: USER })).body.total).toBe(11);
+    expect(ids(await logs({ api_key_id: OTHER_KEY, model: 'claude-test' }))).toEqual([
+      'd0000009',
+      'd0000003',
+    ]);
+    expect(ids(await logs({ status_code: 502 }))).toEqual(['d0000008', 'd0000004', 'd0000000']);
+    expect(ids(await logs({ status_code: 502, provider: 'anthropic' }))).toEqual(['d0000000']);
+    const from = new Date(T0 + 2 * 60_000).toISOString();
+    const to = new Date(T0 + 4 * 60_000).toISOString();
+    expect(ids(await logs({ from, to }))).toEqual(['d0000004', 'd0000003', 'd0000002']);
+    expect((await logs({ from: '2025-04-01', to: '2025-04-01T10:00:00.250+00:00' })).body.total).toBe(1);
+    expect((await logs({ to: '2025-04-01T10:00:00.249Z' })).body.total).toBe(0);
+  });
+
+  it('sorts by cost_usd (unpriced last) and latency_ms, descending, ties by id', async () => {
+    const byCost = await logs({ sort_by: 'cost_usd' });
+    expect(ids(byCost).slice(0, 2)).toEqual(['d0000011', 'd0000009']);
+    expect(ids(byCost).slice(-3)).toEqual(['d0000010', 'd0000005', 'd0000000']);
+    const byLatency = await logs({ sort_by: 'latency_ms' });
+    const latencies = byLatency.body.entries.map((e: { latency_ms: number }) => e.latency_ms);
+    expect(latencies).toEqual([...latencies].sort((a, b) => b - a));
+    expect(latencies[0]).toBe(seeded.reduce((max, r) => Math.max(max, r.latencyMs), 0));
+  });
+
+  it('pages with limit and offset; the total stays that of every match', async () => {
+    const page = await logs({ limit: 5, offset: 5 });
+    expect(page.body).toMatchObject({ total: 12, limit: 5, offset: 5 });
+    expect(ids(page)).toEqual(['d0000006', 'd0000005', 'd0000004', 'd0000003', 'd0000002']);
+    const end = await logs({ limit: 200, offset: 12 });
+    expect(end.body).toEqual({ total: 12, offset: 12, limit: 200, entries: [] });
+  });
+
+  it('refuses bad parameters with 422', async () => {
+    const bads: Query[] = [
+      { limit: 201 },
+      { limit: 0 },
+      { limit: 'ten' },
+      { offset: -1 },
+      { status_code: 'ok' },
+      { status_code: 200.5 },
+      { status_code: 99 },
+      { sort_by: 'model' },
+      { user_id: 'not-a-uuid' },
+      { api_key_id: '123' },
+      { model: '' },
+      { from: 'yesterday' },
+      { from: '2025-04-02', to: '2025-04-01' },
+    ];
+    for (const bad of bads) {
+      const res = await logs(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(422);
+      expect(res.body.error.type).toBe('validation_error');
+    }
+  });
+
+  it('is for admins only: 401 without a token, 403 for a user', async () => {
+    expect((await logs({}, '')).status).toBe(401);
+    const res = await logs({}, userToken);
+    expect(res.status).toBe(403);
+    expect(res.body.error.type).toBe('permission_error');
+  });
+
+  it('answered as documented in the OpenAPI document', () => {
+    expect(problems).toEqual([]);
+  });
+});
