@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { bumpMcpVersionAfterChange, bumpRoutingVersionAfterChange } from '../middleware/bump-version';
 import type { ConsoleEnv } from '../types';
 import { adminUsersRoutes } from './admin-users';
+import { analyticsRoutes } from './analytics';
 import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { gatewayLogsRoutes } from './gateway-logs';
@@ -39,4 +40,5 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/mcp', mcpRoutes);
   app.route('/api/audit', auditRoutes);
   app.route('/api/gateway/logs', gatewayLogsRoutes);
+  app.route('/api/analytics', analyticsRoutes);
 }

@@ -15,6 +15,7 @@ function recordingStore(fail = false) {
     list: async () => [],
     costSince: async () => 0,
     search: async () => ({ total: 0, entries: [] }),
+    aggregate: async () => [],
   };
   return { store, batches };
 }

@@ -1,6 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
 import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+import { usageAggregateQuery } from './aggregate-query';
+import { fromUsageBucketRow, type SelectedUsageBucketRow, usageAggregateSql } from './clickhouse-aggregate';
 import { requestLogSearchSql } from './clickhouse-search';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogEndpoint, RequestLogRecord } from './record';
@@ -277,6 +279,11 @@ export function createClickHouseRequestLogStore(
         select<{ total: string | number }>(query.count),
       ]);
       return { total: Number(counted?.total ?? 0), entries: rows.map(fromRequestLogRow) };
+    },
+    async aggregate(filter) {
+      const query = usageAggregateSql(table, usageAggregateQuery(filter));
+      await ensureTable();
+      return (await select<SelectedUsageBucketRow>(query)).map(fromUsageBucketRow);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
 import type { RequestLogRecord } from './record';
 
 export interface RequestLogFilter {
@@ -20,6 +21,11 @@ export interface RequestLogStore {
   costSince(filter: CostFilter): Promise<number>;
   /** The admin search (GET /api/gateway/logs): one page and the total of every match. */
   search(filter: RequestLogSearch): Promise<RequestLogSearchPage>;
+  /**
+   * Usage and cost analytics (GET /api/analytics/*): rows grouped by UTC bucket start and model,
+   * only non-empty groups, in no particular order. Checked by usageAggregateQuery (aggregate-query.ts).
+   */
+  aggregate(query: UsageAggregateQuery): Promise<UsageBucketRow[]>;
 }
 
 /**

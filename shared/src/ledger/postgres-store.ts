@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import { requestLogs } from '../db/schema';
 import type { Db } from '../db/types';
+import { type UsageAggregateQuery, type UsageBucketRow, usageAggregateQuery } from './aggregate-query';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogRecord } from './record';
 import { type RequestLogSearchQuery, requestLogSearchQuery } from './search-filter';
@@ -56,7 +57,57 @@ export function createPostgresRequestLogStore(db: Db): RequestLogStore {
       ]);
       return { total: Number(counted?.total ?? 0), entries: rows.map(toRow) };
     },
+    async aggregate(input) {
+      const query = usageAggregateQuery(input);
+      const bucket = bucketSeconds(query);
+      const rows = await db
+        .select({
+          bucket,
+          model: requestLogs.model,
+          requests: sql<string | number>`count(*)`,
+          promptTokens: sql<string | number>`sum(${requestLogs.promptTokens})`,
+          completionTokens: sql<string | number>`sum(${requestLogs.completionTokens})`,
+          totalTokens: sql<string | number>`sum(${requestLogs.totalTokens})`,
+          costUsd: sql<string | number | null>`sum(${requestLogs.costUsd})`,
+          unpricedRequests: sql<string | number>`count(*) - count(${requestLogs.costUsd})`,
+          latencyMsSum: sql<string | number>`sum(${requestLogs.latencyMs})`,
+        })
+        .from(requestLogs)
+        .where(
+          and(
+            gte(requestLogs.createdAt, query.from),
+            lte(requestLogs.createdAt, query.to),
+            query.model === undefined ? undefined : eq(requestLogs.model, query.model),
+            query.userId === undefined ? undefined : eq(requestLogs.userId, query.userId),
+          ),
+        )
+        .groupBy(bucket, requestLogs.model);
+      return rows.map(
+        (row): UsageBucketRow => ({
+          bucketStart: new Date(Number(row.bucket) * 1000),
+          model: row.model,
+          requests: Number(row.requests),
+          promptTokens: Number(row.promptTokens),
+          completionTokens: Number(row.completionTokens),
+          totalTokens: Number(row.totalTokens),
+          costUsd: Number(row.costUsd ?? 0),
+          unpricedRequests: Number(row.unpricedRequests),
+          latencyMsSum: Number(row.latencyMsSum),
+        }),
+      );
+    },
   };
+}
+
+/**
+ * The bucket start as Unix seconds, truncated in UTC whatever the session time zone
+ * (date_trunc('week') starts on Monday). The unit is one of three fixed literals.
+ */
+function bucketSeconds(query: UsageAggregateQuery): SQL<string | number> {
+  const unit = sql.raw(`'${query.groupBy === 'hour' ? 'hour' : query.groupBy === 'day' ? 'day' : 'week'}'`);
+  return sql<
+    string | number
+  >`extract(epoch from date_trunc(${unit}, ${requestLogs.createdAt} at time zone 'UTC'))::bigint`;
 }
 
 function searchWhere(query: RequestLogSearchQuery): SQL | undefined {

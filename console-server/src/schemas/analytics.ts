@@ -1,0 +1,120 @@
+import { z } from '@hono/zod-openapi';
+import { MAX_USAGE_RANGE_MS, USAGE_GROUP_BYS } from '@sluice/shared/ledger/aggregate-query';
+import { isoInstant } from './mcp';
+
+/** Shapes of the usage and cost analytics (GET /api/analytics/*). */
+
+/** Default window when `from` is omitted: the last 7 days. */
+export const DEFAULT_ANALYTICS_WINDOW_MS = 7 * 86_400_000;
+
+/** from/to with their defaults applied (to = now, from = 7 days before now). */
+export function analyticsRange(
+  query: { from?: string; to?: string },
+  now = Date.now(),
+): { from: Date; to: Date } {
+  return {
+    from: new Date(query.from === undefined ? now - DEFAULT_ANALYTICS_WINDOW_MS : Date.parse(query.from)),
+    to: new Date(query.to === undefined ? now : Date.parse(query.to)),
+  };
+}
+
+const range = {
+  from: isoInstant
+    .optional()
+    .openapi({ description: 'Inclusive lower bound on created_at; default 7 days ago' }),
+  to: isoInstant.optional().openapi({ description: 'Inclusive upper bound on created_at; default now' }),
+  model: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .openapi({ description: 'Exact model name; default all models' }),
+};
+
+function checkRange(
+  v: { from?: string; to?: string; group_by?: (typeof USAGE_GROUP_BYS)[number] },
+  ctx: z.RefinementCtx,
+): void {
+  const { from, to } = analyticsRange(v);
+  if (!Number.isFinite(from.getTime()) || !Number.isFinite(to.getTime())) return;
+  if (from.getTime() > to.getTime()) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
+    return;
+  }
+  const groupBy = v.group_by ?? 'week';
+  if (to.getTime() - from.getTime() > MAX_USAGE_RANGE_MS[groupBy]) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['to'],
+      message: 'range too long: hour buckets cover at most 31 days, day 366 days, week 5 years',
+    });
+  }
+}
+
+/** GET /api/analytics/usage and /costs query. */
+export const AnalyticsSeriesQuerySchema = z
+  .object({
+    ...range,
+    group_by: z.enum(USAGE_GROUP_BYS).default('day').openapi({
+      description: 'Bucket size: hour (≤ 31 days), day (≤ 366 days) or week (Monday, ≤ 5 years)',
+    }),
+  })
+  .superRefine(checkRange);
+export type AnalyticsSeriesQuery = z.infer<typeof AnalyticsSeriesQuerySchema>;
+
+/** GET /api/analytics/usage/stats and /costs/stats query (at most 5 years). */
+export const AnalyticsStatsQuerySchema = z.object(range).superRefine(checkRange);
+export type AnalyticsStatsQuery = z.infer<typeof AnalyticsStatsQuerySchema>;
+
+const period = z.string().openapi({ description: 'ISO 8601 UTC start of the bucket' });
+const count = z.number().int();
+
+export const UsageSeriesSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        period,
+        request_count: count,
+        prompt_tokens: count,
+        completion_tokens: count,
+        total_tokens: count,
+      }),
+    ),
+  })
+  .openapi('UsageSeries');
+
+export const UsageStatsSchema = z
+  .object({
+    total_requests: count,
+    total_tokens: count,
+    avg_latency_ms: z.number().nullable().openapi({ description: 'Null when there were no requests' }),
+    models: z.record(z.string(), z.object({ requests: count, tokens: count })),
+  })
+  .openapi('UsageStats');
+
+const usd = z.number().openapi({ description: 'US dollars; unpriced requests add 0' });
+const unpriced = count.openapi({ description: 'Requests of unpriced models (cost unknown, not $0)' });
+
+export const CostSeriesSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        period,
+        total_cost_usd: usd,
+        by_model: z.record(z.string(), z.number()),
+        unpriced_requests: unpriced,
+      }),
+    ),
+  })
+  .openapi('CostSeries');
+
+export const CostStatsSchema = z
+  .object({
+    total_cost_usd: usd,
+    avg_daily_cost_usd: z
+      .number()
+      .openapi({ description: 'total_cost_usd / UTC days in [from, to] (at least 1)' }),
+    by_model: z.record(z.string(), z.number()),
+    unpriced_requests: unpriced,
+  })
+  .openapi('CostStats');

@@ -1,0 +1,64 @@
+import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
+import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
+
+/**
+ * A group as 18.16 returns it: 64-bit integers (and counts) are JSON strings. Aliases never
+ * reuse a column name: 18.16 would substitute the alias inside the aggregate (error 184).
+ */
+export interface SelectedUsageBucketRow {
+  bucket: string | number;
+  model: string;
+  requests: string | number;
+  prompt_tokens_sum: string | number;
+  completion_tokens_sum: string | number;
+  total_tokens_sum: string | number;
+  cost_usd_sum: string | number | null;
+  unpriced_requests: string | number;
+  latency_ms_sum: string | number;
+}
+
+/**
+ * SQL for a checked aggregate over `table` (18.16: no server-side parameters, so every value is
+ * formatted by chSql). Buckets are computed on created_at in UTC (toStartOfHour, toStartOfDay,
+ * toMonday) and returned as Unix seconds; bounds compare created_at_ms, exact to the millisecond.
+ */
+export function usageAggregateSql(table: ChSql, query: UsageAggregateQuery): ChSql {
+  const conditions = [
+    // created_at_ms is unsigned: a lower bound before 1970 is no bound, an upper one matches nothing.
+    chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
+    query.to.getTime() < 0 ? chSql`0` : chSql`created_at_ms <= ${query.to.getTime()}`,
+    query.model === undefined ? null : chSql`model = ${query.model}`,
+    query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
+  ].filter((condition): condition is ChSql => condition !== null);
+  return chSql`SELECT toUInt32(${bucketOf(query)}) AS bucket, model,
+      count() AS requests,
+      sum(prompt_tokens) AS prompt_tokens_sum,
+      sum(completion_tokens) AS completion_tokens_sum,
+      sum(total_tokens) AS total_tokens_sum,
+      sum(cost_usd) AS cost_usd_sum,
+      countIf(isNull(cost_usd)) AS unpriced_requests,
+      sum(toUInt64(latency_ms)) AS latency_ms_sum
+    FROM ${table} WHERE ${chJoin(conditions, chSql` AND `)}
+    GROUP BY bucket, model`;
+}
+
+function bucketOf(query: UsageAggregateQuery): ChSql {
+  if (query.groupBy === 'hour') return chSql`toStartOfHour(created_at)`;
+  if (query.groupBy === 'day') return chSql`toStartOfDay(created_at)`;
+  // created_at is DateTime('UTC'), so these truncate in UTC; toMonday gives a Date, made midnight UTC.
+  return chSql`toDateTime(toMonday(created_at), 'UTC')`;
+}
+
+export function fromUsageBucketRow(row: SelectedUsageBucketRow): UsageBucketRow {
+  return {
+    bucketStart: new Date(Number(row.bucket) * 1000),
+    model: row.model,
+    requests: Number(row.requests),
+    promptTokens: Number(row.prompt_tokens_sum),
+    completionTokens: Number(row.completion_tokens_sum),
+    totalTokens: Number(row.total_tokens_sum),
+    costUsd: Number(row.cost_usd_sum ?? 0),
+    unpricedRequests: Number(row.unpriced_requests),
+    latencyMsSum: Number(row.latency_ms_sum),
+  };
+}
