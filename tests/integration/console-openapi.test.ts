@@ -168,6 +168,8 @@ async function tourSettingsAndAudit(token: string, userToken: string): Promise<v
   await api('GET', '/api/audit/logs?q=provider.create&limit=10', { token });
   await api('GET', '/api/audit/logs?limit=1001', { token });
   await api('GET', '/api/audit/logs', { token: userToken });
+  await api('GET', '/api/admin/platform-logs?action=provider.create&limit=10', { token });
+  await api('GET', '/api/admin/platform-logs?limit=201', { token });
 }
 
 async function tourLimits(token: string, userToken: string): Promise<void> {

@@ -12,6 +12,7 @@ import { limitsRoutes } from './limits';
 import { mcpRoutes } from './mcp';
 import { modelsRoutes } from './models';
 import { permissionsRoutes } from './permissions';
+import { platformLogsRoutes } from './platform-logs';
 import { providersRoutes } from './providers';
 import { rolesRoutes } from './roles';
 import { settingsRoutes } from './settings';
@@ -39,6 +40,7 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/permissions', permissionsRoutes);
   app.route('/api/mcp', mcpRoutes);
   app.route('/api/audit', auditRoutes);
+  app.route('/api/admin/platform-logs', platformLogsRoutes);
   app.route('/api/gateway/logs', gatewayLogsRoutes);
   app.route('/api/analytics', analyticsRoutes);
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type AuditLogRow, countAuditLog, findAuditLog } from '../db/repos/audit-search-repo';
+import {
+  type AuditLogRow,
+  type AuditSearchFilter,
+  countAuditLog,
+  findAuditLog,
+} from '../db/repos/audit-search-repo';
 import type { Db } from '../db/types';
 
 export const AUDIT_PAGE_DEFAULT = 50;
@@ -60,12 +65,53 @@ export function toAuditEntry(row: AuditLogRow): AuditEntry {
   };
 }
 
+export const PLATFORM_LOG_PAGE_MAX = 200;
+
+/**
+ * GET /api/admin/platform-logs: the audit trail with exact filters (user_id, action, resource =
+ * the resource type, resource_id), paged like the other log views (default 50, max 200; above → 422).
+ */
+export const platformLogQuerySchema = z
+  .object({
+    user_id: z.uuid().optional(),
+    action: z.string().min(1).max(128).optional(),
+    resource: z.string().min(1).max(128).optional(),
+    resource_id: z.string().min(1).max(256).optional(),
+    from: isoInstant.optional(),
+    to: isoInstant.optional(),
+    limit: z.coerce.number().int().min(1).max(PLATFORM_LOG_PAGE_MAX).default(AUDIT_PAGE_DEFAULT),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .refine((v) => !v.from || !v.to || Date.parse(v.from) <= Date.parse(v.to), {
+    path: ['from'],
+    message: 'must not be after to',
+  });
+export type PlatformLogQuery = z.infer<typeof platformLogQuerySchema>;
+
+export function searchPlatformLog(db: Db, query: PlatformLogQuery): Promise<AuditPage> {
+  return searchAuditLog(db, {
+    ...query,
+    userId: query.user_id,
+    resourceType: query.resource,
+    resourceId: query.resource_id,
+  });
+}
+
 /** Postgres is the source of truth for audit search; the ClickHouse mirror is for analytics. */
-export async function searchAuditLog(db: Db, query: AuditQuery): Promise<AuditPage> {
-  const filter = {
+export async function searchAuditLog(
+  db: Db,
+  query: Pick<AuditQuery, 'limit' | 'offset' | 'from' | 'to'> &
+    Partial<Pick<AuditQuery, 'q'>> &
+    Pick<AuditSearchFilter, 'userId' | 'action' | 'resourceType' | 'resourceId'>,
+): Promise<AuditPage> {
+  const filter: AuditSearchFilter = {
     q: query.q,
     from: query.from ? new Date(query.from) : undefined,
     to: query.to ? new Date(query.to) : undefined,
+    userId: query.userId,
+    action: query.action,
+    resourceType: query.resourceType,
+    resourceId: query.resourceId,
   };
   const [total, rows] = await Promise.all([
     countAuditLog(db, filter),

@@ -1,4 +1,4 @@
-import { and, asc, desc, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import { auditLog } from '../schema';
 import type { Db } from '../types';
 
@@ -9,6 +9,11 @@ export interface AuditSearchFilter {
   q?: string;
   from?: Date;
   to?: Date;
+  /** Exact matches (the platform-logs view). */
+  userId?: string;
+  action?: string;
+  resourceType?: string;
+  resourceId?: string;
 }
 
 /**
@@ -44,6 +49,10 @@ export function auditSearchWhere(filter: AuditSearchFilter): SQL | undefined {
     q ? searchCondition(q) : undefined,
     filter.from ? gte(auditLog.createdAt, filter.from) : undefined,
     filter.to ? lte(auditLog.createdAt, filter.to) : undefined,
+    filter.userId ? eq(auditLog.userId, filter.userId) : undefined,
+    filter.action ? eq(auditLog.action, filter.action) : undefined,
+    filter.resourceType ? eq(auditLog.resourceType, filter.resourceType) : undefined,
+    filter.resourceId ? eq(auditLog.resourceId, filter.resourceId) : undefined,
   );
 }
 
