@@ -123,6 +123,7 @@ describe('SSO sign-in through a real OpenID Provider', () => {
     expect(await failuresFor(null)).toBe(before + 2);
     expect((await callback({ state })).status).toBe(400);
     expect((await callback({ code })).status).toBe(400);
+    expect(await failuresFor(null)).toBe(before + 4);
   });
 
   it('refuses a state older than nonce_ttl_seconds', async () => {
@@ -262,7 +263,9 @@ describe('without OIDC configured', () => {
       expect(((await start.json()) as { error: { message: string } }).error.message).toContain(
         'OIDC is not configured',
       );
+      const before = await failuresFor(null);
       expect((await callback({ code: 'c', state: 's' })).status).toBe(500);
+      expect(await failuresFor(null)).toBe(before + 1);
     } finally {
       await settings({ oidc_enabled: true });
     }

@@ -102,12 +102,12 @@ export async function startSso(deps: SsoDeps, options: { returnTo?: string } = {
   return url.toString();
 }
 
-async function signInFailed(
+async function auditFailure(
   deps: SsoDeps,
   meta: RequestMeta,
   email: string | null,
   reason: string,
-): Promise<never> {
+): Promise<void> {
   await writeAudit(deps.db, {
     action: 'auth.login_failed',
     userId: null,
@@ -117,6 +117,15 @@ async function signInFailed(
     details: { method: 'sso', reason },
     ...meta,
   });
+}
+
+async function signInFailed(
+  deps: SsoDeps,
+  meta: RequestMeta,
+  email: string | null,
+  reason: string,
+): Promise<never> {
+  await auditFailure(deps, meta, email, reason);
   throw unauthorized(`SSO sign-in failed: ${reason}`);
 }
 
@@ -145,8 +154,15 @@ export async function finishSso(
   query: { code?: string; state?: string },
   meta: RequestMeta,
 ): Promise<{ signIn: SsoSignIn; returnTo: string | null }> {
-  if (!query.code || !query.state) throw badRequest('code and state are required');
-  const { settings, clientSecret } = await oidcConfig(deps);
+  // Every failed callback leaves an auth.login_failed record, whatever its status.
+  if (!query.code || !query.state) {
+    await auditFailure(deps, meta, null, 'code or state missing');
+    throw badRequest('code and state are required');
+  }
+  const { settings, clientSecret } = await oidcConfig(deps).catch(async (error: unknown) => {
+    await auditFailure(deps, meta, null, error instanceof Error ? error.message : String(error));
+    throw error;
+  });
   const pending = await createOneTimeStore<PendingSignIn>(deps.redis, STATE_PREFIX).take(query.state);
   if (!pending) return signInFailed(deps, meta, null, 'unknown, expired or reused state');
   let claims: Claims;
