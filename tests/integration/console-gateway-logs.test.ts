@@ -3,13 +3,8 @@
 // store (deps.requestLogs, the same adapter the gateway writes with); every answer is also
 // checked against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import type { RequestLogRecord } from '../../shared/src/ledger/record';
-import { createClickHouse } from '../../shared/src/stores/clickhouse';
-import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { CLICKHOUSE_URL } from '../helpers/env';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
-import { appEnv, freshDatabase } from '../helpers/stores';
+import { LOG_VIEW_STORES, type LogQuery, type LogView, shortIds, startLogView } from '../helpers/log-view';
 
 // Its own ClickHouse database, so totals are exact whatever else shares the server.
 const CH_DATABASE = 'sluice_it_console_gateway_logs';
@@ -52,57 +47,23 @@ function records(): RequestLogRecord[] {
   }));
 }
 
-interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field.
-  body: any;
-}
-
-type Query = Record<string, string | number>;
-
-describe.each<{ store: string; extra: Record<string, string> }>([
-  { store: 'clickhouse', extra: { CLICKHOUSE_DATABASE: CH_DATABASE } },
-  { store: 'postgres', extra: { CLICKHOUSE_URL: '' } },
-])('GET /api/gateway/logs ($store)', ({ store, extra }) => {
-  let h: ConsoleHarness;
-  let conformance: OpenApiConformance;
-  const problems: string[] = [];
-  let adminToken: string;
-  let userToken: string;
+describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => {
+  let view: LogView;
   const seeded = records();
-
-  async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-    const res = await h.call(method, path, options);
-    const text = await res.text();
-    const body = text === '' ? undefined : JSON.parse(text);
-    if (conformance) problems.push(...conformance.check({ method, path, status: res.status, body }));
-    return { status: res.status, body } as Reply;
-  }
-  const logs = (query: Query = {}, token = adminToken) => {
-    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-    return api('GET', `/api/gateway/logs?${search}`, { token });
-  };
-  const ids = (reply: Reply) => reply.body.entries.map((e: { id: string }) => e.id.slice(0, 8));
+  const logs = (query: LogQuery = {}, token?: string) => view.logs(query, token);
+  const ids = shortIds;
 
   beforeAll(async () => {
-    if (store === 'clickhouse') {
-      const ch = createClickHouse({ url: CLICKHOUSE_URL, requestTimeoutMs: 10_000 });
-      await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE)}`.sql });
-      await ch.close();
-    }
-    h = await consoleHarness(appEnv(await freshDatabase(`sluice_it_console_gateway_logs_${store}`), extra));
-    conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
-    const admin = { email: 'glogs-admin@example.com', display_name: 'A', password: 'glogs-admin-password' };
-    adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
-    const user = { email: 'glogs-user@example.com', display_name: 'U', password: 'glogs-user-password' };
-    await api('POST', '/api/auth/register', { body: user });
-    userToken = (
-      await api('POST', '/api/auth/login', { body: { email: user.email, password: user.password } })
-    ).body.access_token;
-    await h.deps.requestLogs.insert(seeded);
+    view = await startLogView({
+      name: 'console_gateway_logs',
+      store,
+      clickhouseDatabase: CH_DATABASE,
+      path: '/api/gateway/logs',
+      seed: (h) => h.deps.requestLogs.insert(seeded),
+    });
   }, 60_000);
   afterAll(async () => {
-    await h?.close();
+    await view?.h.close();
   });
 
   it('lists newest first with the total, offset 0 and limit 50 by default, in snake_case', async () => {
@@ -186,7 +147,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
   });
 
   it('refuses bad parameters with 422', async () => {
-    const bads: Query[] = [
+    const bads: LogQuery[] = [
       { limit: 201 },
       { limit: 0 },
       { limit: 'ten' },
@@ -210,12 +171,12 @@ describe.each<{ store: string; extra: Record<string, string> }>([
 
   it('is for admins only: 401 without a token, 403 for a user', async () => {
     expect((await logs({}, '')).status).toBe(401);
-    const res = await logs({}, userToken);
+    const res = await logs({}, view.userToken);
     expect(res.status).toBe(403);
     expect(res.body.error.type).toBe('permission_error');
   });
 
   it('answered as documented in the OpenAPI document', () => {
-    expect(problems).toEqual([]);
+    expect(view.problems).toEqual([]);
   });
 });
