@@ -52,6 +52,8 @@ export const models = pgTable(
     /** USD per 1M tokens; null means unpriced. */
     inputPricePerMtok: numeric('input_price_per_mtok', { mode: 'number' }),
     outputPricePerMtok: numeric('output_price_per_mtok', { mode: 'number' }),
+    /** Null: cached input tokens are billed at the input price. */
+    cachedInputPricePerMtok: numeric('cached_input_price_per_mtok', { mode: 'number' }),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
