@@ -8,8 +8,10 @@ import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createLimitsCache } from '@sluice/shared/limits/limits-cache';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
+import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { exchangeSamples, refusalSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
+import { createPriceTableCache } from '@sluice/shared/pricing/price-cache';
 import { googleBedrockProviders } from '@sluice/shared/providers/registry-google-bedrock';
 import { openAiAnthropicAdapters } from '@sluice/shared/providers/registry-openai-anthropic';
 import { createResponseCache } from '@sluice/shared/proxy/response-cache';
@@ -52,9 +54,12 @@ export function buildModelDeps(
   metrics: MetricsStore,
 ): { proxy: ProxyDeps; usage: UsageDeps } {
   const requestLog = createRequestLogStore({ db, clickhouse });
+  // ClickHouse down: failed rows are retried with the next batch, the overflow is counted.
+  const drops = createDropReporter(metrics, 'request', warn);
   const ledger = createBatchingLedgerWriter(requestLog, {
     onError: (error, records) =>
-      warn('request log write failed', { error: String(error), lost: records.length }),
+      warn('request log write failed', { error: String(error), records: records.length }),
+    onDrop: drops.onDrop,
   });
   const limiter = createLimiter({
     redis,
@@ -62,11 +67,13 @@ export function buildModelDeps(
     timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     warn,
   });
+  // Routes carry their price-table entry from resolution: no per-request price lookup.
+  const prices = createPriceTableCache({ db, redis });
   const proxy: ProxyDeps = {
     fetch: (input, init) => fetch(input, init),
     formats: wireFormats,
     providers: { ...openAiAnthropicAdapters, ...googleBedrockProviders },
-    resolveModel: createCachedResolver({ resolve: (name) => resolveModelRoutes(db, name), redis }),
+    resolveModel: createCachedResolver({ resolve: (name) => resolveModelRoutes(db, name, prices), redis }),
     revealProviderKey: providerKeyOpener(config.SLUICE_ENCRYPTION_KEY),
     routeCaps: createRouteCaps(createSlidingWindowLimiter(redis)),
     limiter: {
@@ -82,6 +89,7 @@ export function buildModelDeps(
     // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
     writeLog: async (record) => {
       await Promise.all([ledger.write(record), metrics.record(exchangeSamples(record))]);
+      await drops.settled();
     },
     settings: async () => {
       const values = await settings.get();

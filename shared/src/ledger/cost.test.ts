@@ -87,4 +87,29 @@ describe('costUsd', () => {
       costUsd({ inputTokens: 10, outputTokens: 10 }, { inputPricePerMtok: 0, outputPricePerMtok: 0 }),
     ).toBe(0);
   });
+
+  it('bills cached input tokens once, at the cached price when there is one', () => {
+    const usage = { inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 400_000 };
+    // 600k uncached at $2.50 + 400k cached at $1.25.
+    expect(
+      costUsd(usage, { inputPricePerMtok: 2.5, outputPricePerMtok: 10, cachedInputPricePerMtok: 1.25 }),
+    ).toBe(2);
+    // No cached price: every input token at the input price (cached ones are not added twice).
+    expect(costUsd(usage, { inputPricePerMtok: 2.5, outputPricePerMtok: 10 })).toBe(2.5);
+    expect(
+      costUsd(usage, { inputPricePerMtok: 2.5, outputPricePerMtok: 10, cachedInputPricePerMtok: null }),
+    ).toBe(2.5);
+    expect(
+      costUsd(
+        { inputTokens: 1117, outputTokens: 46, cachedInputTokens: 1024 },
+        { inputPricePerMtok: 2.5, outputPricePerMtok: 10, cachedInputPricePerMtok: 1.25 },
+      ),
+    ).toBe(0.0019725);
+  });
+
+  it('never bills more cached tokens than input tokens, nor a negative count', () => {
+    const prices = { inputPricePerMtok: 4, outputPricePerMtok: 0, cachedInputPricePerMtok: 1 };
+    expect(costUsd({ inputTokens: 10, outputTokens: 0, cachedInputTokens: 50 }, prices)).toBe(0.00001);
+    expect(costUsd({ inputTokens: 10, outputTokens: 0, cachedInputTokens: -5 }, prices)).toBe(0.00004);
+  });
 });

@@ -10,6 +10,8 @@ export interface TokenPrices {
   inputPricePerMtok: number | null;
   /** USD per million output tokens; null means unpriced. */
   outputPricePerMtok: number | null;
+  /** USD per million cached input tokens; null or absent: billed at the input price. */
+  cachedInputPricePerMtok?: number | null;
 }
 
 /** Cost is kept to the nano-dollar: enough for any per-token price, and it hides float noise. */
@@ -21,12 +23,20 @@ export function weightedTokens(usage: Usage, weights: TokenWeights): number {
 }
 
 /**
- * The request's cost in USD from the model's per-million-token prices, rounded to 1e-9 USD.
- * Null when either price is missing: an unpriced model is recorded as such, never as 0.
+ * The request's cost in USD from per-million-token prices, rounded to 1e-9 USD. Null when the
+ * input or output price is missing: an unpriced request is recorded as such, never as 0.
+ * Every provider reports cached input tokens as a subset of inputTokens (canonical Usage), so
+ * they are billed once: at the cached price when there is one, the rest at the input price.
  */
 export function costUsd(usage: Usage, prices: TokenPrices): number | null {
   const { inputPricePerMtok, outputPricePerMtok } = prices;
   if (inputPricePerMtok === null || outputPricePerMtok === null) return null;
-  const usd = (usage.inputTokens / 1e6) * inputPricePerMtok + (usage.outputTokens / 1e6) * outputPricePerMtok;
+  const cached = Math.min(Math.max(usage.cachedInputTokens ?? 0, 0), usage.inputTokens);
+  const cachedPrice = prices.cachedInputPricePerMtok ?? inputPricePerMtok;
+  const usd =
+    ((usage.inputTokens - cached) * inputPricePerMtok +
+      cached * cachedPrice +
+      usage.outputTokens * outputPricePerMtok) /
+    1e6;
   return Math.round(usd * COST_SCALE) / COST_SCALE;
 }

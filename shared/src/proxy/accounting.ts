@@ -3,6 +3,7 @@ import type { Principal } from '../gateway/principal';
 import { costUsd, weightedTokens } from '../ledger/cost';
 import type { RequestLogRecord } from '../ledger/record';
 import { limitSubject } from '../limits/definitions';
+import { effectivePrice } from '../pricing/effective';
 import type { ModelEndpoint, ProxyDeps, ResolvedModel, ResolvedRoute } from './types';
 
 /** What the proxy knows about a request once it has resolved the model. */
@@ -27,14 +28,18 @@ export interface ExchangeResult {
 }
 
 /**
- * The request log row. Cost comes from the model's prices; an unpriced model records null
- * and the flag, never a silent 0. A cache hit cost nothing upstream, so its cost is 0 while
- * its tokens still count (they are what limits and budgets see).
+ * The request log row. Cost comes from the model's own prices, else the price-table entry of
+ * the answering route's upstream model (pricing/effective.ts); an unpriced request records
+ * null and the flag, never a silent 0. A request that failed before any route answered has no
+ * tokens; its first route stands in, so it is priced (at 0) exactly when the model normally
+ * is. A cache hit cost nothing upstream, so its cost is 0 while its tokens still count (they
+ * are what limits and budgets see).
  */
 export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: number): RequestLogRecord {
   const usage = result.usage ?? { inputTokens: 0, outputTokens: 0 };
   const { model, principal } = exchange;
-  const price = costUsd(usage, model);
+  const route = result.route ?? model.routes[0] ?? null;
+  const price = costUsd(usage, effectivePrice(model, route?.tablePrice ?? null));
   return {
     id: crypto.randomUUID(),
     createdAt: new Date(exchange.startedAt),

@@ -1,6 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { modelRoutes, models, type ProviderType, providers } from '../db/schema';
 import type { Db } from '../db/types';
+import { findPriceEntry } from '../pricing/match';
+import { EMPTY_PRICE_TABLE, type PriceEntry, type PriceTable } from '../pricing/types';
 import { parseDirectModelName } from './direct-name';
 
 /** One upstream a request for the model may go to. */
@@ -18,6 +20,8 @@ export interface ResolvedRoute {
   rpmCap: number | null;
   tpmCap: number | null;
   weight: number;
+  /** The price-table entry for upstreamModel (see pricing/match.ts); used when the model has no own prices. */
+  tablePrice: PriceEntry | null;
 }
 
 export interface ResolvedModel {
@@ -30,6 +34,8 @@ export interface ResolvedModel {
   outputWeight: number;
   inputPricePerMtok: number | null;
   outputPricePerMtok: number | null;
+  /** Null: cached input tokens are billed at the input price. */
+  cachedInputPricePerMtok: number | null;
   /** Never empty; tried in this order. */
   routes: ResolvedRoute[];
 }
@@ -41,7 +47,25 @@ export interface ResolvedModel {
  * can serve it. A configured model shadows direct addressing even while inactive, so
  * deactivating a model named like `openai/gpt-4o` really stops it.
  */
-export async function resolveModelRoutes(db: Db, modelName: string): Promise<ResolvedModel | null> {
+export async function resolveModelRoutes(
+  db: Db,
+  modelName: string,
+  priceTable: () => Promise<PriceTable> = async () => EMPTY_PRICE_TABLE,
+): Promise<ResolvedModel | null> {
+  // The price table comes from the isolate's cache (pricing/price-cache.ts), so the price of
+  // each route is looked up here, once per resolution, and travels with the cached result.
+  const [resolved, table] = await Promise.all([resolveUnpriced(db, modelName), priceTable()]);
+  if (!resolved) return null;
+  return {
+    ...resolved,
+    routes: resolved.routes.map((route) => ({
+      ...route,
+      tablePrice: findPriceEntry(table, route.upstreamModel),
+    })),
+  };
+}
+
+async function resolveUnpriced(db: Db, modelName: string): Promise<ResolvedModel | null> {
   const configured = await resolveConfigured(db, modelName);
   if (configured !== 'absent') return configured;
   return resolveDirect(db, modelName);
@@ -69,6 +93,7 @@ async function resolveConfigured(db: Db, name: string): Promise<ResolvedModel | 
             rpmCap: route.rpmCap,
             tpmCap: route.tpmCap,
             weight: route.weight,
+            tablePrice: null,
           },
         ]
       : [],
@@ -82,6 +107,7 @@ async function resolveConfigured(db: Db, name: string): Promise<ResolvedModel | 
     outputWeight: model.outputWeight,
     inputPricePerMtok: model.inputPricePerMtok,
     outputPricePerMtok: model.outputPricePerMtok,
+    cachedInputPricePerMtok: model.cachedInputPricePerMtok,
     routes,
   };
 }
@@ -102,8 +128,9 @@ async function resolveDirect(db: Db, name: string): Promise<ResolvedModel | null
     rpmCap: null,
     tpmCap: null,
     weight: 1,
+    tablePrice: null,
   };
-  // Unconfigured, so unweighted and unpriced.
+  // Unconfigured, so unweighted, and priced only through the price table.
   return {
     source: 'direct',
     modelId: null,
@@ -112,6 +139,7 @@ async function resolveDirect(db: Db, name: string): Promise<ResolvedModel | null
     outputWeight: 1,
     inputPricePerMtok: null,
     outputPricePerMtok: null,
+    cachedInputPricePerMtok: null,
     routes: [route],
   };
 }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { costUsd } from '../ledger/cost';
+import { effectivePrice } from './effective';
+import type { PriceEntry } from './types';
+
+const table: PriceEntry = {
+  model: 'gpt-4o',
+  vendor: 'openai',
+  inputPricePerMtok: 2.5,
+  outputPricePerMtok: 10,
+  cachedInputPricePerMtok: 1.25,
+};
+
+describe('effectivePrice', () => {
+  it("uses the model's own prices when both are set, over the table", () => {
+    const own = { inputPricePerMtok: 1, outputPricePerMtok: 2, cachedInputPricePerMtok: 0.5 };
+    expect(effectivePrice(own, table)).toEqual({
+      source: 'model',
+      inputPricePerMtok: 1,
+      outputPricePerMtok: 2,
+      cachedInputPricePerMtok: 0.5,
+      priceTableModel: null,
+    });
+    // A free model is priced (at 0), not unpriced.
+    expect(effectivePrice({ inputPricePerMtok: 0, outputPricePerMtok: 0 }, table).source).toBe('model');
+  });
+
+  it('falls back to the table entry when the model has no (or half a) price', () => {
+    for (const own of [
+      { inputPricePerMtok: null, outputPricePerMtok: null },
+      { inputPricePerMtok: 1, outputPricePerMtok: null, cachedInputPricePerMtok: 0.1 },
+    ]) {
+      expect(effectivePrice(own, table)).toEqual({
+        source: 'price_table',
+        inputPricePerMtok: 2.5,
+        outputPricePerMtok: 10,
+        cachedInputPricePerMtok: 1.25,
+        priceTableModel: 'gpt-4o',
+      });
+    }
+  });
+
+  it('is unpriced without either, and such a price costs null, never 0', () => {
+    const price = effectivePrice({ inputPricePerMtok: null, outputPricePerMtok: 3 }, null);
+    expect(price.source).toBe('none');
+    expect(costUsd({ inputTokens: 10, outputTokens: 10 }, price)).toBeNull();
+    expect(costUsd({ inputTokens: 0, outputTokens: 0 }, price)).toBeNull();
+  });
+
+  it('prices a request through the table with the cached rate', () => {
+    const price = effectivePrice({ inputPricePerMtok: null, outputPricePerMtok: null }, table);
+    expect(costUsd({ inputTokens: 2000, outputTokens: 100, cachedInputTokens: 1000 }, price)).toBe(0.00475);
+  });
+});

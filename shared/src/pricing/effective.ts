@@ -1,0 +1,58 @@
+import type { PriceEntry } from './types';
+
+/** Where a request's prices come from: the model's own, the price table, or nowhere. */
+export type PriceSource = 'model' | 'price_table' | 'none';
+
+/** A configured model's own prices (USD per 1M tokens); null where unset. */
+export interface OwnPrices {
+  inputPricePerMtok: number | null;
+  outputPricePerMtok: number | null;
+  cachedInputPricePerMtok?: number | null;
+}
+
+export interface EffectivePrice {
+  source: PriceSource;
+  /** Null exactly when source is 'none'. */
+  inputPricePerMtok: number | null;
+  outputPricePerMtok: number | null;
+  /** Null: cached input tokens are billed at the input price. */
+  cachedInputPricePerMtok: number | null;
+  /** The price-table entry used, when source is 'price_table'. */
+  priceTableModel: string | null;
+}
+
+export const UNPRICED: EffectivePrice = {
+  source: 'none',
+  inputPricePerMtok: null,
+  outputPricePerMtok: null,
+  cachedInputPricePerMtok: null,
+  priceTableModel: null,
+};
+
+/**
+ * The precedence: a model's own prices win when both its input and output prices are set
+ * (a half-priced model cannot price a request, so it defers to the table as an unpriced one
+ * does); otherwise the price-table entry matched for the route's upstream model; otherwise
+ * none, and the request is logged unpriced (cost null), never at $0.
+ */
+export function effectivePrice(own: OwnPrices, entry: PriceEntry | null): EffectivePrice {
+  if (own.inputPricePerMtok !== null && own.outputPricePerMtok !== null) {
+    return {
+      source: 'model',
+      inputPricePerMtok: own.inputPricePerMtok,
+      outputPricePerMtok: own.outputPricePerMtok,
+      cachedInputPricePerMtok: own.cachedInputPricePerMtok ?? null,
+      priceTableModel: null,
+    };
+  }
+  if (entry) {
+    return {
+      source: 'price_table',
+      inputPricePerMtok: entry.inputPricePerMtok,
+      outputPricePerMtok: entry.outputPricePerMtok,
+      cachedInputPricePerMtok: entry.cachedInputPricePerMtok,
+      priceTableModel: entry.model,
+    };
+  }
+  return UNPRICED;
+}

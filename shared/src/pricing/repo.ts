@@ -1,0 +1,50 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { modelPrices } from '../db/schema';
+import type { Db } from '../db/types';
+import type { PriceEntry } from './types';
+
+export type PriceRow = typeof modelPrices.$inferSelect;
+
+export function toPriceEntry(row: PriceRow): PriceEntry {
+  return {
+    model: row.model,
+    vendor: row.vendor,
+    inputPricePerMtok: row.inputPricePerMtok,
+    outputPricePerMtok: row.outputPricePerMtok,
+    cachedInputPricePerMtok: row.cachedInputPricePerMtok,
+  };
+}
+
+/** The whole table, by vendor then model: a few hundred rows at most. */
+export async function listPriceRows(db: Db): Promise<PriceRow[]> {
+  return db.select().from(modelPrices).orderBy(asc(modelPrices.vendor), asc(modelPrices.model));
+}
+
+export async function findPriceRow(db: Db, model: string, options: { lock?: boolean } = {}) {
+  const query = db.select().from(modelPrices).where(eq(modelPrices.model, model)).limit(1);
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** Create or replace by model name (the unique index decides). */
+export async function upsertPriceRow(db: Db, entry: PriceEntry): Promise<PriceRow> {
+  const values = {
+    model: entry.model,
+    vendor: entry.vendor,
+    inputPricePerMtok: entry.inputPricePerMtok,
+    outputPricePerMtok: entry.outputPricePerMtok,
+    cachedInputPricePerMtok: entry.cachedInputPricePerMtok,
+  };
+  const [row] = await db
+    .insert(modelPrices)
+    .values(values)
+    .onConflictDoUpdate({ target: modelPrices.model, set: { ...values, updatedAt: sql`now()` } })
+    .returning();
+  if (!row) throw new Error('price upsert returned no row');
+  return row;
+}
+
+export async function deletePriceRow(db: Db, model: string): Promise<PriceRow | undefined> {
+  const [row] = await db.delete(modelPrices).where(eq(modelPrices.model, model)).returning();
+  return row;
+}
