@@ -1,0 +1,103 @@
+import type { ClickHouseClient } from '@clickhouse/client-web';
+import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
+import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+
+export const ACCESS_LOG_TABLE = 'access_logs';
+export const APP_LOG_TABLE = 'app_logs';
+
+/**
+ * Both tables (ClickHouse 18.16): DateTime holds whole seconds (no DateTime64), so
+ * created_at_ms keeps the exact instant and orders rows. Partitioned by day so retention can
+ * drop whole days (ALTER TABLE … DROP PARTITION), ordered by (created_at, id) for range scans.
+ */
+export function accessLogTableDdl(database: string): ChSql {
+  return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, ACCESS_LOG_TABLE)} (
+    id String,
+    created_at DateTime('UTC'),
+    created_at_ms UInt64,
+    port UInt16,
+    method String,
+    path String,
+    status_code UInt16,
+    user_id Nullable(String),
+    latency_ms UInt32,
+    ip Nullable(String),
+    user_agent Nullable(String)
+  ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
+}
+
+/** level is the number (10..50) so a minimum level is a range; fields is the JSON text. */
+export function appLogTableDdl(database: string): ChSql {
+  return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, APP_LOG_TABLE)} (
+    id String,
+    created_at DateTime('UTC'),
+    created_at_ms UInt64,
+    level UInt8,
+    source Enum8('gateway' = 1, 'console' = 2),
+    target String,
+    message String,
+    fields String
+  ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
+}
+
+export interface ClickHouseServerLogOptions {
+  database: string;
+  /** Creates the database; it runs before the table is created (see ensureClickHouseDatabase). */
+  ensureDatabase?: () => Promise<void>;
+}
+
+// DateTime is unsigned seconds; 18.16 maps instants outside 1970..2105 to the zero date.
+const DATETIME_END_MS = Date.UTC(2106, 0, 1);
+
+/** created_at (Unix seconds, what JSONEachRow accepts for DateTime on 18.16) and the exact ms. */
+export function instantColumns(createdAt: Date, what: string): { created_at: number; created_at_ms: number } {
+  const ms = createdAt.getTime();
+  if (!(ms >= 0 && ms < DATETIME_END_MS)) {
+    throw new RangeError(`${what}: createdAt is outside 1970-01-01..2105-12-31`);
+  }
+  return { created_at: Math.floor(ms / 1000), created_at_ms: ms };
+}
+
+/**
+ * One log table: created on first use (once; again after a failed attempt), every name
+ * qualified with the database so one client can serve several.
+ */
+export function clickHouseLogTable(
+  client: ClickHouseClient,
+  options: ClickHouseServerLogOptions,
+  name: string,
+  ddl: (database: string) => ChSql,
+) {
+  let ready: Promise<void> | null = null;
+  const ensure = () => {
+    ready ??= (async () => {
+      await options.ensureDatabase?.();
+      await client.command({ query: ddl(options.database).sql });
+    })().catch((error: unknown) => {
+      ready = null;
+      throw error;
+    });
+    return ready;
+  };
+  return {
+    table: chIdent(options.database, name),
+    async insert(values: readonly object[]): Promise<void> {
+      if (values.length === 0) return;
+      await ensure();
+      await client.insert({
+        table: chIdent(options.database, name).sql,
+        values: [...values],
+        format: CLICKHOUSE_ROW_FORMAT,
+      });
+    },
+    async select<T>(query: ChSql): Promise<T[]> {
+      await ensure();
+      return (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
+    },
+  };
+}
+
+/** Case-insensitive substring test (UTF-8 aware, like Postgres ILIKE); no pattern characters. */
+export function chContains(column: ChSql, needle: string): ChSql {
+  return chSql`positionCaseInsensitiveUTF8(${column}, ${needle}) > 0`;
+}
