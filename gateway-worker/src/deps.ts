@@ -59,7 +59,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
     ...buildModelDeps(config, db, redis, settings, clickhouse, metrics),
-    mcp: buildMcpDeps(config, db, redis, settings, clickhouse),
+    mcp: buildMcpDeps(config, db, redis, settings, clickhouse, metrics),
     metrics,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };

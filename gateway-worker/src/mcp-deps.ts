@@ -10,6 +10,8 @@ import { createMcpLogStore } from '@sluice/shared/mcp/log/index';
 import type { McpLogRecord } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
+import { createDropReporter } from '@sluice/shared/metrics/dropped';
+import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import type { Redis } from '@upstash/redis';
 import type { ClickHouseTarget } from './analytics-target';
@@ -28,11 +30,14 @@ export function buildMcpDeps(
   redis: Redis,
   settings: SettingsReader,
   clickhouse: ClickHouseTarget | null,
+  metrics: MetricsStore,
 ): MethodDeps {
   let secretBox: Promise<SecretBox> | undefined;
+  const drops = createDropReporter(metrics, 'mcp', warn);
   const callLog = createBatchingLedgerWriter<McpLogRecord>(createMcpLogStore({ db, clickhouse }), {
     onError: (error, records) =>
-      warn('MCP call log write failed', { error: String(error), lost: records.length }),
+      warn('MCP call log write failed', { error: String(error), records: records.length }),
+    onDrop: drops.onDrop,
   });
   return {
     sessions: createRedisSessionStore(
@@ -46,7 +51,7 @@ export function buildMcpDeps(
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
       return toMcpServerTarget(server, await secretBox);
     },
-    logCall: (record) => callLog.write(record),
+    logCall: (record) => callLog.write(record).then(drops.settled),
     timeoutMs: MCP_UPSTREAM_TIMEOUT_MS,
     warn,
   };

@@ -1,4 +1,5 @@
 import { httpSamples } from '@sluice/shared/metrics/samples';
+import type { ActiveHandle } from '@sluice/shared/metrics/store';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { backgroundFor } from '../background';
@@ -7,15 +8,75 @@ import type { GatewayEnv } from '../types';
 /**
  * Counts every request by method, route pattern (never the raw path, so ids cannot explode the
  * series) and status, with the time to the response headers. Recorded after the response.
+ *
+ * It also keeps the active gauges: a request is in flight from its arrival until its response
+ * is complete, which for a streamed (SSE) response is when the body ends or the client leaves.
+ * Scrapes of /metrics are not counted, so every instance reports the same figure.
  */
 export function recordHttpMetrics(): MiddlewareHandler<GatewayEnv> {
   return async function recordHttpMetricsMiddleware(c, next) {
     const started = performance.now();
-    await next();
+    const metrics = c.var.deps.metrics;
+    const background = backgroundFor(c);
+    const request = c.req.path === '/metrics' ? null : metrics.start('requests');
+    if (request) background(request.published);
+    let streaming = false;
+    try {
+      await next();
+      const body = c.res.body;
+      if (request && body && c.res.headers.get('content-type')?.startsWith('text/event-stream')) {
+        const stream = metrics.start('streams');
+        background(stream.published);
+        c.res = new Response(untilBodyEnds(body, stream, request, background), c.res);
+        streaming = true;
+      }
+    } finally {
+      if (request && !streaming) background(request.end());
+    }
     // The route that answered (a middleware's pattern, such as /v1/*, when one refused first).
     const answered = routePath(c);
     const endpoint = answered === '/*' || answered === '*' || answered === '' ? 'unmatched' : answered;
     const samples = httpSamples(c.req.method, endpoint, c.res.status, (performance.now() - started) / 1000);
-    backgroundFor(c)(c.var.deps.metrics.record(samples));
+    background(metrics.record(samples));
   };
+}
+
+/**
+ * The same body, ending both handles when it is done, fails or is cancelled (a cancel is
+ * passed on, so the proxy still sees the client leave). Each chunk may republish the counts
+ * so a long stream keeps its isolate's figures fresh.
+ */
+function untilBodyEnds(
+  body: ReadableStream<Uint8Array>,
+  stream: ActiveHandle,
+  request: ActiveHandle,
+  background: (task: Promise<unknown>) => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const end = () => {
+    void stream.end();
+    background(request.end());
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          end();
+          controller.close();
+          return;
+        }
+        const touched = request.touch();
+        if (touched) background(touched);
+        controller.enqueue(value);
+      } catch (error) {
+        end();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
 }

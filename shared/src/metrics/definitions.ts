@@ -2,7 +2,7 @@
  * The gateway's Prometheus metrics. Samples are accumulated per isolate and added to one Redis
  * hash in batches (see store.ts), so a scrape of any instance sees the whole deployment.
  */
-export type MetricType = 'counter' | 'histogram';
+export type MetricType = 'counter' | 'gauge' | 'histogram';
 
 export interface MetricDef {
   name: string;
@@ -41,6 +41,21 @@ export const METRICS = {
     name: 'sluice_upstream_duration_seconds',
     type: 'histogram',
     help: 'Time to the upstream response headers, by provider',
+  },
+  analyticsDropped: {
+    name: 'sluice_analytics_dropped_records_total',
+    type: 'counter',
+    help: 'Log records given up because the analytics store kept failing, by log (request, mcp, …)',
+  },
+  activeRequests: {
+    name: 'sluice_active_requests',
+    type: 'gauge',
+    help: 'Requests in flight across live gateway isolates (scrapes excluded), streams until their end',
+  },
+  activeStreams: {
+    name: 'sluice_active_streams',
+    type: 'gauge',
+    help: 'Streamed (SSE) responses still open across live gateway isolates',
   },
 } as const satisfies Record<string, MetricDef>;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { counter, METRICS, observe, seriesField } from './definitions';
 import { renderExposition } from './exposition';
-import { ADD_SAMPLES_SCRIPT } from './store';
+import { FLUSH_SCRIPT, READ_ACTIVE_SCRIPT } from './store';
 
 describe('metric samples', () => {
   it('escape label values and sort label names', () => {
@@ -40,7 +40,14 @@ describe('exposition', () => {
     expect(text).toContain('sluice_errors_total{type="t"} 1');
   });
 
-  it('has the SHA-1 of the add script', () => {
-    expect(createHash('sha1').update(ADD_SAMPLES_SCRIPT.source).digest('hex')).toBe(ADD_SAMPLES_SCRIPT.sha1);
+  it('has the SHA-1 of its scripts', () => {
+    for (const script of [FLUSH_SCRIPT, READ_ACTIVE_SCRIPT]) {
+      expect(createHash('sha1').update(script.source).digest('hex')).toBe(script.sha1);
+    }
+  });
+
+  it('writes a gauge as a gauge', () => {
+    const text = renderExposition({ sluice_active_streams: 2 });
+    expect(text).toContain('# TYPE sluice_active_streams gauge\nsluice_active_streams 2\n');
   });
 });

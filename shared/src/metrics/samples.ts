@@ -55,3 +55,8 @@ export function exchangeSamples(record: RequestLogRecord): MetricSample[] {
 export function refusalSamples(label: string): MetricSample[] {
   return counter(METRICS.limitRefusals, { limit: label });
 }
+
+/** Records of one log (request, mcp, access, app) the analytics store never got. */
+export function droppedSamples(log: string, count: number): MetricSample[] {
+  return counter(METRICS.analyticsDropped, { log }, count);
+}

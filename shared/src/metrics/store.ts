@@ -1,55 +1,156 @@
 import { createBatchingLedgerWriter } from '../ledger/batching-writer';
 import { type LuaScript, runScript } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
-import type { MetricSample } from './definitions';
+import { type ActiveKind, createActiveCounter, LUA_NOW_MS } from './active';
+import { METRICS, type MetricSample } from './definitions';
 
-/** Adds every field's amount to the hash in one call. ARGV: field, amount, field, amount, … */
-export const ADD_SAMPLES_SCRIPT: LuaScript = {
-  name: 'metrics-add',
-  source: `for i = 1, #ARGV, 2 do
+/**
+ * The flush: adds the samples (KEYS[1], as ADD_SAMPLES_SCRIPT) and, when ARGV[1] names an
+ * isolate, sets its field of the active-gauges hash (KEYS[2]) to "requests streams ms" with
+ * Redis's own clock. ARGV: isolate, requests, streams, then field, amount, field, amount, …
+ */
+export const FLUSH_SCRIPT: LuaScript = {
+  name: 'metrics-flush',
+  source: `${LUA_NOW_MS}
+if ARGV[1] ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. string.format('%d', now))
+end
+for i = 4, #ARGV, 2 do
   redis.call('HINCRBYFLOAT', KEYS[1], ARGV[i], ARGV[i + 1])
 end
-return #ARGV / 2`,
-  sha1: 'e793bf0e604d269a71a5815e015fa6fa1490e0f2',
+return (#ARGV - 3) / 2`,
+  sha1: 'ce8400f6870d0cd3df5777a8aa458f5c579911c9',
+};
+
+/**
+ * Sums the active gauges of the isolates that published within ARGV[1] ms and deletes the
+ * older fields (isolates that were evicted, or went idle long ago). Returns {requests, streams}.
+ */
+export const READ_ACTIVE_SCRIPT: LuaScript = {
+  name: 'metrics-active',
+  source: `${LUA_NOW_MS}
+local cutoff = now - tonumber(ARGV[1])
+local fields = redis.call('HGETALL', KEYS[1])
+local requests, streams = 0, 0
+for i = 1, #fields, 2 do
+  local r, s, at = string.match(fields[i + 1], '^(%d+) (%d+) (%d+)$')
+  if at == nil or tonumber(at) < cutoff then
+    redis.call('HDEL', KEYS[1], fields[i])
+  else
+    requests = requests + tonumber(r)
+    streams = streams + tonumber(s)
+  end
+end
+return {requests, streams}`,
+  sha1: '2e4ef8a4aa804fc7b7da25cd37ac9151d5a6027a',
 };
 
 export const METRICS_KEY = 'sluice:metrics';
 
+/** An isolate's figures count for this long after it last published them. */
+export const ACTIVE_TTL_MS = 60_000;
+/** While anything is in flight, an isolate republishes at least this often (see start()). */
+export const ACTIVE_REFRESH_MS = 15_000;
+
+export interface ActiveHandle {
+  /** Resolves when the new count is in Redis (hand it to waitUntil). */
+  published: Promise<void>;
+  /** Stops counting it (idempotent); resolves when that is in Redis. */
+  end(): Promise<void>;
+  /** Republishes when the last publish is getting old (call it as a long stream moves). */
+  touch(): Promise<void> | null;
+}
+
 export interface MetricsStore {
   /** Queues samples; resolves when the batch holding them is in Redis (hand it to waitUntil). */
   record(samples: readonly MetricSample[]): Promise<void>;
-  /** Every series of the deployment, as stored. */
+  /** Every series of the deployment, as stored, with the active gauges summed over live isolates. */
   read(): Promise<Record<string, number>>;
+  /** Counts one request or stream in flight in this isolate until end(). */
+  start(kind: ActiveKind): ActiveHandle;
 }
+
+export interface RedisMetricsStoreOptions {
+  key?: string;
+  onError(error: unknown, lost: number): void;
+  /** Names this isolate's field of the active-gauges hash; random by default. */
+  isolateId?: string;
+  activeTtlMs?: number;
+  activeRefreshMs?: number;
+}
+
+/** Queued to make a flush happen for the gauges alone; adds nothing. */
+const GAUGE_TICK: MetricSample = { field: '', value: 0 };
 
 /**
  * Metrics across isolates: each isolate batches its samples (at most one Redis call per 200 ms
  * and per 500 samples, summed per series first) into one hash that every scrape reads. A sample
- * lost with its isolate before a flush is lost: counts are a lower bound by at most 200 ms.
+ * lost with its isolate before a flush is lost: counts are a lower bound by at most 200 ms, and a
+ * failed flush is not retried (a retry after a timeout could count twice).
+ *
+ * Active gauges: not inc/dec counters in Redis, because an isolate evicted mid-request (or a
+ * lost flush) would leave a +1 there for ever. Each isolate instead publishes its current counts
+ * (one hash field, set with every flush it makes anyway) and a scrape sums the fields fresher
+ * than activeTtlMs, deleting the rest: a dead isolate's figures vanish within that time.
  */
 export function createRedisMetricsStore(
   redis: Pick<RedisPort, 'eval' | 'evalsha' | 'hgetall'>,
-  options: { key?: string; onError(error: unknown, lost: number): void },
+  options: RedisMetricsStoreOptions,
 ): MetricsStore {
   const key = options.key ?? METRICS_KEY;
+  const activeKey = `${key}:active`;
+  const isolate = options.isolateId ?? crypto.randomUUID();
+  const ttlMs = options.activeTtlMs ?? ACTIVE_TTL_MS;
+  const refreshMs = options.activeRefreshMs ?? ACTIVE_REFRESH_MS;
+  const active = createActiveCounter();
+  let publishedAt = 0;
   const writer = createBatchingLedgerWriter<MetricSample>(
     {
       async insert(samples) {
         const sums = new Map<string, number>();
-        for (const s of samples) sums.set(s.field, (sums.get(s.field) ?? 0) + s.value);
+        for (const s of samples) {
+          if (s !== GAUGE_TICK) sums.set(s.field, (sums.get(s.field) ?? 0) + s.value);
+        }
+        const counts = active.snapshot();
+        const gauges = active.used() ? [isolate, counts.requests, counts.streams] : ['', 0, 0];
         const args = [...sums].flatMap(([field, value]) => [field, String(value)]);
-        await runScript(redis, ADD_SAMPLES_SCRIPT, [key], args);
+        await runScript(redis, FLUSH_SCRIPT, [key, activeKey], [...gauges, ...args]);
+        if (active.used()) publishedAt = Date.now();
       },
     },
-    { maxBatch: 500, maxDelayMs: 200, onError: (error, lost) => options.onError(error, lost.length) },
+    {
+      maxBatch: 500,
+      maxDelayMs: 200,
+      maxBuffered: 0,
+      onError: (error, lost) => options.onError(error, lost.filter((s) => s !== GAUGE_TICK).length),
+    },
   );
+  const publish = () => writer.write(GAUGE_TICK);
   return {
     async record(samples) {
       await Promise.all(samples.map((s) => writer.write(s)));
     },
     async read() {
-      const stored = (await redis.hgetall<Record<string, string | number>>(key)) ?? {};
-      return Object.fromEntries(Object.entries(stored).map(([f, v]) => [f, Number(v)]));
+      const [stored, counts] = await Promise.all([
+        redis.hgetall<Record<string, string | number>>(key),
+        runScript<[number, number]>(redis, READ_ACTIVE_SCRIPT, [activeKey], [ttlMs]),
+      ]);
+      return {
+        ...Object.fromEntries(Object.entries(stored ?? {}).map(([f, v]) => [f, Number(v)])),
+        [METRICS.activeRequests.name]: Number(counts[0]),
+        [METRICS.activeStreams.name]: Number(counts[1]),
+      };
+    },
+    start(kind) {
+      const stop = active.start(kind);
+      return {
+        published: publish(),
+        end() {
+          stop();
+          return publish();
+        },
+        touch: () => (Date.now() - publishedAt >= refreshMs ? publish() : null),
+      };
     },
   };
 }
