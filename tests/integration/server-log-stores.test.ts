@@ -87,7 +87,7 @@ function appFixtures(): AppLogRecord[] {
 const byNewest = <R extends { id: string; createdAt: Date }>(a: R, b: R) =>
   b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 const has = (text: string | null, needle: string) =>
-  text !== null && text.toLowerCase().includes(needle.toLowerCase());
+  text?.toLowerCase().includes(needle.toLowerCase()) === true;
 const inRange = (at: Date, from?: Date, to?: Date) =>
   (from === undefined || at.getTime() >= from.getTime()) &&
   (to === undefined || at.getTime() <= to.getTime());
