@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '@sluice/shared/http/app-error';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { onConsoleError, onConsoleNotFound } from './errors';
 import { type RequestMetaOptions, requestMeta } from './middleware/request-meta';
@@ -8,7 +9,10 @@ import type { ConsoleDeps, ConsoleEnv } from './types';
 
 export const CONSOLE_BODY_LIMIT_BYTES = 1024 * 1024;
 
-export interface ConsoleAppOptions extends RequestMetaOptions {}
+export interface ConsoleAppOptions extends RequestMetaOptions {
+  /** Serves the web UI for non-/api GETs (console-server/src/ui-static.ts); none in tests. */
+  ui?: MiddlewareHandler;
+}
 
 export function createConsoleApp(
   deps: ConsoleDeps,
@@ -31,6 +35,7 @@ export function createConsoleApp(
       },
     }),
   );
+  if (options.ui) app.use('*', options.ui);
   registerApiRoutes(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -6,6 +6,7 @@ import type { Child } from './processes';
 import { spawnConsole, spawnGateway } from './processes';
 import { loadOrCreateSecrets } from './secrets';
 import { resolveStores } from './stores';
+import { ensureUiBuild } from './ui-build';
 
 export interface StackOptions {
   gatewayPort: number;
@@ -36,6 +37,9 @@ export function stackOptionsFromEnv(env: NodeJS.ProcessEnv): StackOptions {
 
 /** Stores → migrations → sidecar → gateway (wrangler dev) and console; stops in reverse. */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
+  await ensureUiBuild((line) => {
+    if (!options.quiet) console.log(line);
+  });
   const stores = await resolveStores(options.env, options.dataDir);
   const children: Child[] = [];
   const sidecar = await startSidecar({
@@ -73,6 +77,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const banner = [
       'Sluice is running',
       `  gateway: ${gatewayUrl}   (model API under /v1, readiness at /health/ready)`,
+      `  web UI:  ${consoleUrl}/   (open in a browser; the first visit runs the setup wizard)`,
       `  console: ${consoleUrl}   (management API under /api; start at /api/setup/status)`,
       ...stores.describe.map((line) => `  ${line}`),
       `  sidecar: 127.0.0.1:${sidecar.port} (Neon and Upstash protocols for local drivers)`,

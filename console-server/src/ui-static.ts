@@ -1,0 +1,30 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { MiddlewareHandler } from 'hono';
+
+/** Where `npm run build -w @sluice/console-ui` writes the web UI. */
+export const DEFAULT_UI_DIR = join(import.meta.dirname, '..', 'ui', 'dist');
+
+/**
+ * Serves the built web UI at `/`: a GET for a file under the build directory answers the
+ * file; any other non-/api GET answers index.html (the single-page app routes in the browser).
+ * /api is never touched, so API 404s keep the JSON envelope. Undefined without a build.
+ */
+export function uiStatic(dir: string = DEFAULT_UI_DIR): MiddlewareHandler | undefined {
+  const indexFile = join(dir, 'index.html');
+  if (!existsSync(indexFile)) return undefined;
+  const files = serveStatic({ root: dir });
+  return async (c, next) => {
+    const { method, path } = c.req;
+    if ((method !== 'GET' && method !== 'HEAD') || path === '/api' || path.startsWith('/api/')) return next();
+    let missing = false;
+    const served = await files(c, async () => {
+      missing = true;
+    });
+    if (!missing && served) return served;
+    // Read per request: a rebuild replaces index.html (new asset hashes) without a restart.
+    c.header('cache-control', 'no-cache');
+    return c.html(readFileSync(indexFile, 'utf8'));
+  };
+}

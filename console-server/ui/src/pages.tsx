@@ -1,0 +1,108 @@
+import type { ReactNode } from 'react';
+import { Placeholder } from './components/Placeholder';
+import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
+import { ExpiringKeysPage } from './pages/keys/ExpiringKeysPage';
+import { KeysPage } from './pages/keys/KeysPage';
+import { GatewayLogsPage } from './pages/logs/GatewayLogsPage';
+import { ModelsPage } from './pages/models/ModelsPage';
+import { ProvidersPage } from './pages/providers/ProvidersPage';
+
+export type NavGroup = 'Overview' | 'Gateway' | 'MCP' | 'Logs' | 'Administration';
+
+export interface PageDef {
+  /** Route path under the signed-in layout, without a leading slash. */
+  path: string;
+  label: string;
+  group: NavGroup;
+  /** Only admins see the nav entry and may open the route. */
+  admin: boolean;
+  element: ReactNode;
+  /** A route without a nav entry (reached from another page). */
+  hidden?: boolean;
+}
+
+/**
+ * Every signed-in screen: the router and the navigation are both built from this list.
+ * To add a screen: write pages/<area>/<Name>Page.tsx and add (or replace) its entry here.
+ */
+export const PAGES: PageDef[] = [
+  { path: 'analytics', label: 'Analytics', group: 'Overview', admin: false, element: <AnalyticsPage /> },
+  { path: 'keys', label: 'API keys', group: 'Gateway', admin: false, element: <KeysPage /> },
+  {
+    path: 'keys/expiring',
+    label: 'Expiring keys',
+    group: 'Gateway',
+    admin: false,
+    element: <ExpiringKeysPage />,
+  },
+  { path: 'providers', label: 'Providers', group: 'Gateway', admin: true, element: <ProvidersPage /> },
+  { path: 'models', label: 'Models & routes', group: 'Gateway', admin: true, element: <ModelsPage /> },
+  { path: 'limits', label: 'Limits', group: 'Gateway', admin: true, element: <Placeholder title="Limits" /> },
+  {
+    path: 'mcp/servers',
+    label: 'MCP servers',
+    group: 'MCP',
+    admin: true,
+    element: <Placeholder title="MCP servers" />,
+  },
+  {
+    path: 'mcp/tools',
+    label: 'MCP tools',
+    group: 'MCP',
+    admin: false,
+    element: <Placeholder title="MCP tools" />,
+  },
+  { path: 'logs/gateway', label: 'Gateway logs', group: 'Logs', admin: false, element: <GatewayLogsPage /> },
+  {
+    path: 'logs/mcp',
+    label: 'MCP logs',
+    group: 'Logs',
+    admin: false,
+    element: <Placeholder title="MCP logs" />,
+  },
+  {
+    path: 'logs/access',
+    label: 'Access logs',
+    group: 'Logs',
+    admin: true,
+    element: <Placeholder title="Access logs" />,
+  },
+  {
+    path: 'logs/app',
+    label: 'App logs',
+    group: 'Logs',
+    admin: true,
+    element: <Placeholder title="App logs" />,
+  },
+  {
+    path: 'logs/platform',
+    label: 'Platform logs',
+    group: 'Logs',
+    admin: true,
+    element: <Placeholder title="Platform logs" />,
+  },
+  {
+    path: 'logs/audit',
+    label: 'Audit logs',
+    group: 'Logs',
+    admin: true,
+    element: <Placeholder title="Audit logs" />,
+  },
+  {
+    path: 'users',
+    label: 'Users',
+    group: 'Administration',
+    admin: true,
+    element: <Placeholder title="Users" />,
+  },
+  {
+    path: 'settings',
+    label: 'Settings',
+    group: 'Administration',
+    admin: true,
+    element: <Placeholder title="Settings" />,
+  },
+];
+
+export const NAV_GROUPS: NavGroup[] = ['Overview', 'Gateway', 'MCP', 'Logs', 'Administration'];
+export const HOME_PATH = '/analytics';

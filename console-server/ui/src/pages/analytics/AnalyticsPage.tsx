@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function AnalyticsPage() {
+  return <Placeholder title="AnalyticsPage" />;
+}

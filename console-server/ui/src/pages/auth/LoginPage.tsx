@@ -1,0 +1,56 @@
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { applyApiErrors, FormAlert } from '../../api/forms';
+import { useAuth } from '../../auth/AuthProvider';
+import { HOME_PATH } from '../../pages';
+import { AuthCard } from './AuthCard';
+
+export function LoginPage() {
+  const { session, signIn } = useAuth();
+  const navigate = useNavigate();
+  const from = (useLocation().state as { from?: string } | null)?.from ?? HOME_PATH;
+  const [alert, setAlert] = useState<string | null>(null);
+  const form = useForm({ mode: 'uncontrolled', initialValues: { email: '', password: '' } });
+  const login = useMutation({
+    mutationFn: (body: { email: string; password: string }) => unwrap(api.POST('/api/auth/login', { body })),
+    onSuccess: (tokens) => {
+      signIn(tokens);
+      navigate(from, { replace: true });
+    },
+    onError: (error) => setAlert(applyApiErrors(form, error)),
+  });
+  if (session) return <Navigate to={from} replace />;
+  return (
+    <AuthCard title="Sign in" subtitle="Sluice management console">
+      <form
+        onSubmit={form.onSubmit((values) => {
+          setAlert(null);
+          login.mutate(values);
+        })}
+      >
+        <Stack>
+          <FormAlert message={alert} />
+          <TextInput
+            label="Email"
+            autoComplete="username"
+            {...form.getInputProps('email')}
+            key={form.key('email')}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            {...form.getInputProps('password')}
+            key={form.key('password')}
+          />
+          <Button type="submit" loading={login.isPending}>
+            Sign in
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function ModelsPage() {
+  return <Placeholder title="ModelsPage" />;
+}

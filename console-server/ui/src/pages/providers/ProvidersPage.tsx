@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function ProvidersPage() {
+  return <Placeholder title="ProvidersPage" />;
+}
