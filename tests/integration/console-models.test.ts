@@ -91,8 +91,8 @@ describe('POST /api/admin/models', () => {
     const res = await asAdmin('POST', '/api/admin/models', {
       name: 'gpt-house',
       routes: [
-        { provider_id: beta, upstream_model: 'gpt-4o', rpm_cap: 60, tpm_cap: 100_000 },
-        { provider_id: alpha, upstream_model: 'gpt-4o-mini', weight: 3, is_active: false },
+        { provider_id: beta, upstream_model: 'house-4o', rpm_cap: 60, tpm_cap: 100_000 },
+        { provider_id: alpha, upstream_model: 'house-4o-mini', weight: 3, is_active: false },
       ],
     });
     expect(res.status).toBe(201);
@@ -107,10 +107,10 @@ describe('POST /api/admin/models', () => {
       is_active: true,
     });
     expect(res.body.routes).toMatchObject([
-      { provider_id: beta, provider_name: 'p-beta', upstream_model: 'gpt-4o', position: 0, rpm_cap: 60 },
+      { provider_id: beta, provider_name: 'p-beta', upstream_model: 'house-4o', position: 0, rpm_cap: 60 },
       {
         provider_id: alpha,
-        upstream_model: 'gpt-4o-mini',
+        upstream_model: 'house-4o-mini',
         position: 1,
         rpm_cap: null,
         weight: 3,
@@ -224,11 +224,11 @@ describe('PATCH /api/admin/models/{id}', () => {
       name: 'gpt-home',
       output_price_per_mtok: null,
       is_active: true,
-      routes: [{ provider_id: alpha, upstream_model: 'gpt-4.1' }],
+      routes: [{ provider_id: alpha, upstream_model: 'house-4.1' }],
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'gpt-home', is_priced: false });
-    expect(res.body.routes).toMatchObject([{ provider_id: alpha, upstream_model: 'gpt-4.1', position: 0 }]);
+    expect(res.body.routes).toMatchObject([{ provider_id: alpha, upstream_model: 'house-4.1', position: 0 }]);
   });
 
   it('refuses a rename onto an existing name with 409, also when two renames race', async () => {
@@ -386,6 +386,7 @@ describe('resolveModelRoutes', () => {
           rpmCap: 10,
           tpmCap: 2000,
           weight: 5,
+          tablePrice: null,
         },
         expect.objectContaining({ providerId: beta, upstreamModel: 'fallback', rpmCap: null, weight: 1 }),
       ]);

@@ -113,6 +113,16 @@ async function tourModels(token: string, providerId: string): Promise<void> {
   await api('POST', '/api/admin/models', { token, body: { name: 'has space' } });
   await api('GET', '/api/admin/models', { token });
   await api('GET', '/api/admin/models/unpriced', { token });
+  const price = { vendor: 'tour', input_price_per_mtok: 1, output_price_per_mtok: 2 };
+  await api('GET', '/api/admin/model-prices', { token });
+  await api('PUT', '/api/admin/model-prices/tour-upstream', { token, body: price });
+  await api('PUT', '/api/admin/model-prices/tour-upstream', { token, body: { ...price, vendor: 'tour2' } });
+  await api('PUT', '/api/admin/model-prices/tour-upstream', {
+    token,
+    body: { ...price, input_price_per_mtok: -1 },
+  });
+  await api('DELETE', '/api/admin/model-prices/tour-upstream', { token });
+  await api('DELETE', '/api/admin/model-prices/tour-upstream', { token });
   await api('GET', `/api/admin/models/${m.body.id}`, { token });
   await api('GET', `/api/admin/models/${MISSING_ID}`, { token });
   await api('PATCH', `/api/admin/models/${m.body.id}`, {

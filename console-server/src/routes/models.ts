@@ -35,7 +35,7 @@ const unpricedRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/unpriced',
-  summary: 'Models missing an input or output price (their cost cannot be computed)',
+  summary: 'Models whose requests are logged unpriced: no own prices and no price-table entry',
   responses: { 200: jsonResponse(ModelListSchema, 'Unpriced models by name'), ...errorResponses(401, 403) },
 });
 

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { PROVIDER_TYPES } from '@sluice/shared/db/schema/providers';
 import { USER_ROLES } from '@sluice/shared/db/schema/users';
+import { EffectivePriceSchema } from './model-prices';
 
 /** Response shapes of the admin users, providers and models endpoints. */
 export const AdminUserSchema = z
@@ -48,6 +49,7 @@ export const ModelRouteSchema = z
       .openapi({ description: 'Weighted tokens per sliding minute; null: none' }),
     weight: z.number().int(),
     is_active: z.boolean(),
+    effective_price: EffectivePriceSchema,
   })
   .openapi('ModelRoute');
 
@@ -59,7 +61,16 @@ export const ModelSchema = z
     output_weight: z.number(),
     input_price_per_mtok: z.number().nullable(),
     output_price_per_mtok: z.number().nullable(),
-    is_priced: z.boolean().openapi({ description: 'Both prices are set' }),
+    cached_input_price_per_mtok: z
+      .number()
+      .nullable()
+      .openapi({ description: 'Null: cached input tokens are billed at the input price' }),
+    is_priced: z.boolean().openapi({
+      description: "Requests get a cost: the model's own prices, or a price-table entry (effective_price)",
+    }),
+    effective_price: EffectivePriceSchema.openapi({
+      description: 'What requests on the first active route are billed at, and where that comes from',
+    }),
     is_active: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),

@@ -21,6 +21,9 @@ function toPatch(input: UpdateModelInput): Partial<ModelInsert> {
   if (input.output_weight !== undefined) patch.outputWeight = input.output_weight;
   if (input.input_price_per_mtok !== undefined) patch.inputPricePerMtok = input.input_price_per_mtok;
   if (input.output_price_per_mtok !== undefined) patch.outputPricePerMtok = input.output_price_per_mtok;
+  if (input.cached_input_price_per_mtok !== undefined) {
+    patch.cachedInputPricePerMtok = input.cached_input_price_per_mtok;
+  }
   if (input.is_active !== undefined) patch.isActive = input.is_active;
   return patch;
 }

@@ -10,6 +10,8 @@ import {
 } from '../db/repos/models-admin-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
+import { listPriceRows, toPriceEntry } from '../pricing/repo';
+import { type PriceTable, toPriceTable } from '../pricing/types';
 import type { AuditActor } from '../users/ports';
 import { describeRoutes, toNewRoutes } from './route-input';
 import type { CreateModelInput } from './schemas';
@@ -21,20 +23,32 @@ function groupByModel(routes: ModelRouteRow[]): Map<string, ModelRouteRow[]> {
   return grouped;
 }
 
-/** Models by name with their ordered routes; `unpricedOnly` keeps those missing a price. */
+async function loadPriceTable(db: Db): Promise<PriceTable> {
+  return toPriceTable((await listPriceRows(db)).map(toPriceEntry));
+}
+
+/**
+ * Models by name with their ordered routes; `unpricedOnly` keeps those whose requests would be
+ * logged unpriced (no own prices, and no price-table entry for the route normally used).
+ */
 export async function listModels(db: Db, options: { unpricedOnly?: boolean } = {}): Promise<ModelView[]> {
-  const rows = await listModelRows(db, options);
-  const routes = groupByModel(
-    await listRouteRows(db, options.unpricedOnly ? rows.map((m) => m.id) : undefined),
-  );
-  return rows.map((m) => toModelView(m, routes.get(m.id) ?? []));
+  const [rows, routeRows, prices] = await Promise.all([
+    listModelRows(db),
+    listRouteRows(db),
+    loadPriceTable(db),
+  ]);
+  const routes = groupByModel(routeRows);
+  const views = rows.map((m) => toModelView(m, routes.get(m.id) ?? [], prices));
+  return options.unpricedOnly ? views.filter((m) => !m.is_priced) : views;
 }
 
 /** The model as stored now; also used after a change, inside its transaction. */
 export async function getModel(db: Db, id: string): Promise<ModelView> {
   const model = await findModelById(db, id);
   if (!model) throw notFound('Model not found');
-  return toModelView(model, await listRouteRows(db, [model.id]));
+  // One after the other: this also runs inside a change's transaction (one connection).
+  const routes = await listRouteRows(db, [model.id]);
+  return toModelView(model, routes, await loadPriceTable(db));
 }
 
 export async function createModel(db: Db, input: CreateModelInput, actor: AuditActor): Promise<ModelView> {
@@ -46,6 +60,7 @@ export async function createModel(db: Db, input: CreateModelInput, actor: AuditA
       outputWeight: input.output_weight,
       inputPricePerMtok: input.input_price_per_mtok,
       outputPricePerMtok: input.output_price_per_mtok,
+      cachedInputPricePerMtok: input.cached_input_price_per_mtok,
       isActive: input.is_active,
     });
     if (!model) throw conflict('Model name already exists');

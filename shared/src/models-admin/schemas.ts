@@ -9,8 +9,8 @@ export const modelNameSchema = z.string().min(1).max(200).regex(/^\S+$/, 'must n
 const positiveInt = z.number().int().positive().max(INT4_MAX);
 /** Token weights multiply counted tokens for limits; zero would make a model free of limits. */
 const tokenWeight = z.number().positive().max(1_000_000);
-/** USD per million tokens; null marks the model unpriced. */
-const price = z.number().nonnegative().max(1_000_000).nullable();
+/** USD per million tokens; null marks the model unpriced (the price table may still price it). */
+export const price = z.number().nonnegative().max(1_000_000).nullable();
 
 export const routeInputSchema = z.object({
   provider_id: z.uuid(),
@@ -31,6 +31,8 @@ export const createModelInputSchema = z.object({
   output_weight: tokenWeight.default(1),
   input_price_per_mtok: price.default(null),
   output_price_per_mtok: price.default(null),
+  /** Null: cached input tokens are billed at the input price. */
+  cached_input_price_per_mtok: price.default(null),
   is_active: z.boolean().default(true),
   routes: routeListSchema.default([]),
 });
@@ -44,6 +46,7 @@ export const updateModelInputSchema = z
     output_weight: tokenWeight.optional(),
     input_price_per_mtok: price.optional(),
     output_price_per_mtok: price.optional(),
+    cached_input_price_per_mtok: price.optional(),
     is_active: z.boolean().optional(),
     routes: routeListSchema.optional(),
   })

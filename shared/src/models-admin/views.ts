@@ -1,4 +1,17 @@
 import type { ModelRouteRow, ModelRow } from '../db/repos/models-admin-repo';
+import { type EffectivePrice, effectivePrice, type PriceSource } from '../pricing/effective';
+import { findPriceEntry } from '../pricing/match';
+import type { PriceTable } from '../pricing/types';
+
+/** What a request would be billed at, and where that price comes from. */
+export interface EffectivePriceView {
+  source: PriceSource;
+  input_price_per_mtok: number | null;
+  output_price_per_mtok: number | null;
+  cached_input_price_per_mtok: number | null;
+  /** The price-table entry used, when source is price_table. */
+  price_table_model: string | null;
+}
 
 export interface ModelRouteView {
   id: string;
@@ -10,6 +23,8 @@ export interface ModelRouteView {
   tpm_cap: number | null;
   weight: number;
   is_active: boolean;
+  /** Requests this route serves are billed at this. */
+  effective_price: EffectivePriceView;
 }
 
 export interface ModelView {
@@ -19,15 +34,28 @@ export interface ModelView {
   output_weight: number;
   input_price_per_mtok: number | null;
   output_price_per_mtok: number | null;
-  /** Both prices set: cost can be computed for this model's requests. */
+  cached_input_price_per_mtok: number | null;
+  /** The model's requests get a cost: its own prices, or a price-table entry (effective_price). */
   is_priced: boolean;
+  /** The price of requests on its first active route (the one normally used). */
+  effective_price: EffectivePriceView;
   is_active: boolean;
   created_at: string;
   updated_at: string;
   routes: ModelRouteView[];
 }
 
-function toRouteView(route: ModelRouteRow): ModelRouteView {
+function toPriceView(price: EffectivePrice): EffectivePriceView {
+  return {
+    source: price.source,
+    input_price_per_mtok: price.inputPricePerMtok,
+    output_price_per_mtok: price.outputPricePerMtok,
+    cached_input_price_per_mtok: price.cachedInputPricePerMtok,
+    price_table_model: price.priceTableModel,
+  };
+}
+
+function toRouteView(route: ModelRouteRow, price: EffectivePrice): ModelRouteView {
   return {
     id: route.id,
     provider_id: route.providerId,
@@ -38,11 +66,21 @@ function toRouteView(route: ModelRouteRow): ModelRouteView {
     tpm_cap: route.tpmCap,
     weight: route.weight,
     is_active: route.isActive,
+    effective_price: toPriceView(price),
   };
 }
 
-/** `routes` are this model's routes, in position order. */
-export function toModelView(model: ModelRow, routes: ModelRouteRow[]): ModelView {
+/**
+ * `routes` are this model's routes, in position order. Prices follow the gateway's precedence
+ * (pricing/effective.ts): the model's own, else the table entry of the route's upstream model.
+ */
+export function toModelView(model: ModelRow, routes: ModelRouteRow[], prices: PriceTable): ModelView {
+  const routePrices = routes.map((r) => effectivePrice(model, findPriceEntry(prices, r.upstreamModel)));
+  const main = Math.max(
+    0,
+    routes.findIndex((r) => r.isActive),
+  );
+  const price = routePrices[main] ?? effectivePrice(model, null);
   return {
     id: model.id,
     name: model.name,
@@ -50,10 +88,12 @@ export function toModelView(model: ModelRow, routes: ModelRouteRow[]): ModelView
     output_weight: model.outputWeight,
     input_price_per_mtok: model.inputPricePerMtok,
     output_price_per_mtok: model.outputPricePerMtok,
-    is_priced: model.inputPricePerMtok !== null && model.outputPricePerMtok !== null,
+    cached_input_price_per_mtok: model.cachedInputPricePerMtok,
+    is_priced: price.source !== 'none',
+    effective_price: toPriceView(price),
     is_active: model.isActive,
     created_at: model.createdAt.toISOString(),
     updated_at: model.updatedAt.toISOString(),
-    routes: routes.map(toRouteView),
+    routes: routes.map((r, i) => toRouteView(r, routePrices[i] ?? effectivePrice(model, null))),
   };
 }

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { modelRoutes, models, providers } from '../schema';
 import type { Db } from '../types';
 
@@ -27,13 +27,8 @@ export interface NewRoute {
   isActive: boolean;
 }
 
-export async function listModelRows(db: Db, options: { unpricedOnly?: boolean } = {}): Promise<ModelRow[]> {
-  const unpriced = or(isNull(models.inputPricePerMtok), isNull(models.outputPricePerMtok));
-  return db
-    .select()
-    .from(models)
-    .where(options.unpricedOnly ? unpriced : undefined)
-    .orderBy(asc(models.name));
+export async function listModelRows(db: Db): Promise<ModelRow[]> {
+  return db.select().from(models).orderBy(asc(models.name));
 }
 
 export async function findModelById(db: Db, id: string, options: { lock?: boolean } = {}) {

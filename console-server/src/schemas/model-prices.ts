@@ -1,0 +1,43 @@
+import { z } from '@hono/zod-openapi';
+
+const usd = (description: string) => z.number().openapi({ description });
+
+/** One price-table entry. */
+export const ModelPriceSchema = z
+  .object({
+    model: z.string().openapi({ description: 'Upstream model name, lower-cased', example: 'gpt-4o' }),
+    vendor: z.string().openapi({ example: 'openai' }),
+    input_price_per_mtok: usd('USD per 1M input tokens'),
+    output_price_per_mtok: usd('USD per 1M output tokens'),
+    cached_input_price_per_mtok: z
+      .number()
+      .nullable()
+      .openapi({ description: 'USD per 1M cached input tokens; null: billed at the input price' }),
+    updated_at: z.string(),
+  })
+  .openapi('ModelPrice');
+
+export const ModelPriceListSchema = z.array(ModelPriceSchema).openapi('ModelPriceList');
+
+/** Where a model's (or route's) price comes from, and what it is. */
+export const EffectivePriceSchema = z
+  .object({
+    source: z.enum(['model', 'price_table', 'none']).openapi({
+      description:
+        "model: the model's own prices; price_table: the entry matching the route's upstream model; " +
+        'none: requests are logged unpriced (cost null)',
+    }),
+    input_price_per_mtok: z.number().nullable(),
+    output_price_per_mtok: z.number().nullable(),
+    cached_input_price_per_mtok: z.number().nullable(),
+    price_table_model: z.string().nullable().openapi({ description: 'The matched entry (price_table only)' }),
+  })
+  .openapi('EffectivePrice');
+
+export const PriceModelParams = z.object({
+  model: z.string().openapi({
+    param: { name: 'model', in: 'path' },
+    description: 'Upstream model name (percent-encode a slash)',
+    example: 'gpt-4o',
+  }),
+});

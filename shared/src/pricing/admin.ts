@@ -1,0 +1,97 @@
+import { writeAudit } from '../db/repos/audit-repo';
+import type { Db } from '../db/types';
+import { notFound, unprocessable } from '../http/app-error';
+import type { AuditActor } from '../users/ports';
+import { deletePriceRow, findPriceRow, listPriceRows, type PriceRow, upsertPriceRow } from './repo';
+import { type PriceInput, priceModelSchema } from './schemas';
+
+/** One price-table entry as the console shows it. */
+export interface PriceView {
+  model: string;
+  vendor: string;
+  input_price_per_mtok: number;
+  output_price_per_mtok: number;
+  cached_input_price_per_mtok: number | null;
+  updated_at: string;
+}
+
+function toView(row: PriceRow): PriceView {
+  return {
+    model: row.model,
+    vendor: row.vendor,
+    input_price_per_mtok: row.inputPricePerMtok,
+    output_price_per_mtok: row.outputPricePerMtok,
+    cached_input_price_per_mtok: row.cachedInputPricePerMtok,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** A path segment as a table key; a malformed one is a 422 (PUT) like any other bad input. */
+export function parsePriceModel(raw: string): string {
+  const parsed = priceModelSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.map((i) => ({ path: 'model', message: i.message }));
+  throw unprocessable(`Invalid request: model ${details[0]?.message ?? 'is invalid'}`, details);
+}
+
+export async function listPrices(db: Db): Promise<PriceView[]> {
+  return (await listPriceRows(db)).map(toView);
+}
+
+function pricesOf(row: PriceRow | PriceInput) {
+  return 'inputPricePerMtok' in row
+    ? {
+        vendor: row.vendor,
+        input_price_per_mtok: row.inputPricePerMtok,
+        output_price_per_mtok: row.outputPricePerMtok,
+        cached_input_price_per_mtok: row.cachedInputPricePerMtok,
+      }
+    : row;
+}
+
+/**
+ * Create or replace one entry. The audit record keeps the old and new prices, since a price
+ * change silently changes every future request's cost. `created` tells 201 from 200.
+ */
+export async function putPrice(
+  db: Db,
+  rawModel: string,
+  input: PriceInput,
+  actor: AuditActor,
+): Promise<{ price: PriceView; created: boolean }> {
+  const model = parsePriceModel(rawModel);
+  return db.transaction(async (tx) => {
+    const before = await findPriceRow(tx, model, { lock: true });
+    const row = await upsertPriceRow(tx, {
+      model,
+      vendor: input.vendor,
+      inputPricePerMtok: input.input_price_per_mtok,
+      outputPricePerMtok: input.output_price_per_mtok,
+      cachedInputPricePerMtok: input.cached_input_price_per_mtok,
+    });
+    await writeAudit(tx, {
+      ...actor,
+      action: before ? 'model_price.update' : 'model_price.create',
+      resourceType: 'model_price',
+      resourceId: model,
+      details: { model, ...(before && { before: pricesOf(before) }), after: pricesOf(input) },
+    });
+    return { price: toView(row), created: !before };
+  });
+}
+
+export async function deletePrice(db: Db, rawModel: string, actor: AuditActor): Promise<void> {
+  const parsed = priceModelSchema.safeParse(rawModel);
+  if (!parsed.success) throw notFound('Price not found');
+  await db.transaction(async (tx) => {
+    const row = await deletePriceRow(tx, parsed.data);
+    if (!row) throw notFound('Price not found');
+    await writeAudit(tx, {
+      ...actor,
+      action: 'model_price.delete',
+      resourceType: 'model_price',
+      resourceId: row.model,
+      details: { model: row.model, before: pricesOf(row) },
+    });
+  });
+}
