@@ -150,7 +150,8 @@ function expectedSeries(rows: RequestLogRecord[], from: string, to: string, grou
 
 function costByModel(rs: RequestLogRecord[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const r of rs) out[r.model] = (out[r.model] ?? 0) + (r.costUsd ?? 0);
+  // A model whose requests are all unpriced has no entry (its cost is unknown, not $0).
+  for (const r of rs) if (r.costUsd !== null) out[r.model] = (out[r.model] ?? 0) + r.costUsd;
   return out;
 }
 
@@ -332,7 +333,8 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       costs.body.data.reduce((n: number, p: { total_cost_usd: number }) => n + p.total_cost_usd, 0),
     ).toBeCloseTo(0.05, 10);
     const costStats = await get('/costs/stats', { from: FROM, to: TO }, userToken);
-    expectCloseRecord(costStats.body.by_model, { 'ana-a': 0.05, 'ana-b': 0 });
+    // The caller's only ana-b request is unpriced: no $0 entry, it is counted instead.
+    expectCloseRecord(costStats.body.by_model, { 'ana-a': 0.05 });
     expect(costStats.body.unpriced_requests).toBe(1);
   });
 

@@ -123,10 +123,17 @@ export function usageStats(rows: readonly UsageBucketRow[]): UsageStats {
   };
 }
 
-/** Sums cost per model. A Map, then own properties, so a model named __proto__ is just a key. */
+/**
+ * Sums cost per model. A model none of whose requests was priced is left out: its cost is
+ * unknown, not $0 (those requests are in unpriced_requests). A Map, then own properties, so a
+ * model named __proto__ is just a key.
+ */
 function costByModel(rows: readonly UsageBucketRow[]): Record<string, number> {
   const byModel = new Map<string, number>();
-  for (const row of rows) byModel.set(row.model, (byModel.get(row.model) ?? 0) + row.costUsd);
+  for (const row of rows) {
+    if (row.requests > row.unpricedRequests)
+      byModel.set(row.model, (byModel.get(row.model) ?? 0) + row.costUsd);
+  }
   return Object.fromEntries(byModel);
 }
 
