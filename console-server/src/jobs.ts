@@ -1,4 +1,8 @@
+import type { ClickHouseTarget } from '@sluice/shared/analytics/target';
+import { parseStoreEnv } from '@sluice/shared/config/env';
 import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
+import { type RetentionDeps, retentionSummary, runRetention } from '@sluice/shared/retention/run';
+import { createClickHouse, ensureClickHouseDatabase } from '@sluice/shared/stores/clickhouse';
 import type { ConsoleDeps } from './types';
 
 export const KEY_JOBS_INTERVAL_MS = 60_000;
@@ -9,7 +13,7 @@ export const KEY_JOBS_INTERVAL_MS = 60_000;
  * The timer is unref'd so it never keeps the process alive; returns a stop function.
  */
 export function startKeyJobs(
-  deps: Pick<ConsoleDeps, 'db' | 'redis'>,
+  deps: Pick<ConsoleDeps, 'db' | 'redis' | 'logger'>,
   intervalMs = KEY_JOBS_INTERVAL_MS,
 ): () => void {
   let running = false;
@@ -20,12 +24,10 @@ export function startKeyJobs(
     try {
       const result = await runKeyJobs({ db: deps.db, redis: deps.redis }, new Date());
       if (result.expired + result.disabled + result.rotated > 0) {
-        console.log(JSON.stringify({ level: 'INFO', target: 'key-jobs', ...result }));
+        deps.logger.child('key-jobs').info('key jobs ran', { ...result });
       }
     } catch (error) {
-      console.error(
-        JSON.stringify({ level: 'ERROR', target: 'key-jobs', message: 'failed', error: String(error) }),
-      );
+      deps.logger.child('key-jobs').error('failed', { error: String(error) });
     } finally {
       running = false;
     }
@@ -33,4 +35,62 @@ export function startKeyJobs(
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+export const RETENTION_INTERVAL_MS = 3_600_000;
+
+/**
+ * Removes log rows older than data_retention_days (request, MCP, access and app logs, in
+ * Postgres and ClickHouse) once an hour, and once shortly after start. The gateway's Cron
+ * Trigger may run the same job; both at once is safe (see shared/src/retention). Unref'd;
+ * returns a stop function.
+ */
+export function startRetentionJob(
+  deps: RetentionDeps,
+  intervalMs = RETENTION_INTERVAL_MS,
+  firstRunMs = 60_000,
+): () => void {
+  let running = false;
+  const tick = async () => {
+    if (running) return; // a large first purge may outlast the interval
+    running = true;
+    try {
+      const summary = retentionSummary(await runRetention(deps, new Date()));
+      if (summary) console.log(JSON.stringify({ level: 'INFO', target: 'retention', ...summary }));
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: 'ERROR', target: 'retention', message: 'failed', error: String(error) }),
+      );
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(() => void tick(), firstRunMs);
+  const timer = setInterval(() => void tick(), intervalMs);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
+
+/**
+ * The ClickHouse database the logs live in, for the retention job: a client of its own, so a
+ * long DROP/DELETE never waits behind the routes' queries. Null without CLICKHOUSE_URL.
+ */
+export function retentionTarget(env: Record<string, unknown>): ClickHouseTarget | null {
+  const config = parseStoreEnv(env);
+  if (!config.CLICKHOUSE_URL) return null;
+  const clickhouseConfig = {
+    url: config.CLICKHOUSE_URL,
+    username: config.CLICKHOUSE_USER,
+    password: config.CLICKHOUSE_PASSWORD,
+    database: config.CLICKHOUSE_DATABASE,
+  };
+  return {
+    client: createClickHouse(clickhouseConfig),
+    database: clickhouseConfig.database,
+    ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
+  };
 }

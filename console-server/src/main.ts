@@ -3,7 +3,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { startAuditMirrorJob } from '@sluice/shared/audit/mirror-job';
 import { createConsoleApp } from './app';
 import { buildDeps } from './deps';
-import { startKeyJobs } from './jobs';
+import { retentionTarget, startKeyJobs, startRetentionJob } from './jobs';
 import { uiStatic } from './ui-static';
 
 const port = Number(process.env.SLUICE_CONSOLE_PORT ?? 3001);
@@ -12,6 +12,8 @@ const hostname = process.env.SLUICE_CONSOLE_HOST ?? '127.0.0.1';
 const deps = await buildDeps(process.env);
 startAuditMirrorJob({ db: deps.db, mirror: deps.auditMirror }); // no-op without ClickHouse
 const stopKeyJobs = startKeyJobs(deps); // API-key expiry, inactivity and automatic rotation
+// Hourly: log rows older than data_retention_days, in Postgres and ClickHouse.
+const stopRetention = startRetentionJob({ db: deps.db, clickhouse: retentionTarget(process.env) });
 const ui = uiStatic(process.env.SLUICE_CONSOLE_UI_DIR || undefined);
 const app = createConsoleApp(deps, {
   ui,
@@ -27,6 +29,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
 
 function shutdown(): void {
   stopKeyJobs();
+  stopRetention();
   server.close();
   void deps.pool.end().finally(() => process.exit(0));
   setTimeout(() => process.exit(0), 3000).unref();

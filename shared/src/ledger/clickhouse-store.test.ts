@@ -73,7 +73,9 @@ describe('ClickHouse request log rows', () => {
   it('creates a partitioned MergeTree under a quoted database name', () => {
     const ddl = requestLogTableDdl('sluice').sql;
     expect(ddl).toContain('CREATE TABLE IF NOT EXISTS `sluice`.`request_logs`');
-    expect(ddl).toContain('ENGINE = MergeTree() PARTITION BY toYYYYMM(created_at) ORDER BY (created_at, id)');
+    expect(ddl).toContain(
+      'ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)',
+    );
     expect(() => requestLogTableDdl('x`; DROP TABLE y')).toThrow(TypeError);
   });
 });

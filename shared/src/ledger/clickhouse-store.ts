@@ -14,6 +14,7 @@ export const REQUEST_LOG_TABLE = 'request_logs';
  * The request log in ClickHouse (18.16-compatible). DateTime holds whole seconds on 18.16 (no
  * DateTime64), so created_at_ms keeps the exact instant and orders rows; there are no booleans,
  * so flags are UInt8. Token counts are Int64, which come back as JSON strings.
+ * Partitioned by day: retention (retention/clickhouse.ts) drops whole days, as 18.16 has no TTL.
  */
 export function requestLogTableDdl(database: string): ChSql {
   return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, REQUEST_LOG_TABLE)} (
@@ -44,7 +45,7 @@ export function requestLogTableDdl(database: string): ChSql {
     cache_hit UInt8,
     attempts UInt32,
     client_aborted UInt8
-  ) ENGINE = MergeTree() PARTITION BY toYYYYMM(created_at) ORDER BY (created_at, id)`;
+  ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
 }
 
 /** Creates `<database>.request_logs` if it is missing. The database must exist. */

@@ -157,7 +157,7 @@ export const SETTING_DEFINITIONS = {
     category: 'general',
     schema: positiveInt,
     default: 30,
-    description: 'Retention of request and MCP logs',
+    description: 'Retention of request, MCP, access and app logs (days; audit records: audit_retention_days)',
   }),
   mcp_session_idle_seconds: setting({
     category: 'general',

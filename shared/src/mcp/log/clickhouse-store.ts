@@ -10,6 +10,7 @@ export const MCP_LOG_TABLE = 'mcp_logs';
  * The MCP call log in ClickHouse (18.16-compatible). DateTime holds whole seconds on 18.16 (no
  * DateTime64), so created_at_ms keeps the exact instant and orders rows; status is an Enum8 so
  * a value outside the two is refused, like the Postgres check constraint.
+ * Partitioned by day: retention (retention/clickhouse.ts) drops whole days, as 18.16 has no TTL.
  */
 export function mcpLogTableDdl(database: string): ChSql {
   return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, MCP_LOG_TABLE)} (
@@ -24,7 +25,7 @@ export function mcpLogTableDdl(database: string): ChSql {
     status Enum8('success' = 1, 'error' = 2),
     duration_ms UInt32,
     error Nullable(String)
-  ) ENGINE = MergeTree() PARTITION BY toYYYYMM(created_at) ORDER BY (created_at, id)`;
+  ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
 }
 
 /** Creates `<database>.mcp_logs` if it is missing. The database must exist. */

@@ -1,0 +1,59 @@
+import type { ClickHouseTarget } from '../analytics/target';
+import { loadSettings } from '../db/repos/settings-repo';
+import type { Db } from '../db/types';
+import { type ClickHouseLogTable, purgeClickHouseLogs, type TablePurge } from './clickhouse';
+import { retentionCutoff } from './cutoff';
+import { type PostgresLogTable, type PostgresPurgeOptions, purgePostgresLogs } from './postgres';
+
+export interface RetentionDeps {
+  /** Any driver: every statement stands alone. */
+  db: Db;
+  /** The analytics database, when configured. */
+  clickhouse?: ClickHouseTarget | null;
+}
+
+export interface RetentionResult {
+  days: number;
+  cutoff: Date;
+  /** Rows deleted per Postgres table. */
+  postgres: Record<PostgresLogTable, number>;
+  /** Null without ClickHouse. */
+  clickhouse: Record<ClickHouseLogTable, TablePurge> | null;
+}
+
+/**
+ * Removes the request, MCP, access and app log rows older than data_retention_days (read
+ * afresh on each run, so a changed setting applies at the next run). Postgres tables are
+ * purged even with ClickHouse configured: they may hold rows from before it was. Audit records
+ * are not touched (audit_retention_days). Safe to run from the console and the cron at once.
+ */
+export async function runRetention(
+  deps: RetentionDeps,
+  now: Date,
+  options: PostgresPurgeOptions = {},
+): Promise<RetentionResult> {
+  const days = (await loadSettings(deps.db)).data_retention_days;
+  const cutoff = retentionCutoff(now, days);
+  const postgres = await purgePostgresLogs(deps.db, cutoff, options);
+  let clickhouse: RetentionResult['clickhouse'] = null;
+  if (deps.clickhouse) {
+    // 18.16 refuses every request naming a database that does not exist yet.
+    await deps.clickhouse.ensureDatabase?.();
+    clickhouse = await purgeClickHouseLogs(deps.clickhouse.client, deps.clickhouse.database, cutoff);
+  }
+  return { days, cutoff, postgres, clickhouse };
+}
+
+/** A one-line summary for the job's log: what was removed, nothing when nothing was. */
+export function retentionSummary(result: RetentionResult): Record<string, unknown> | null {
+  const deleted = Object.values(result.postgres).reduce((a, b) => a + b, 0);
+  const tables = Object.entries(result.clickhouse ?? {}).filter(
+    ([, t]) => t.dropped.length > 0 || t.deleting,
+  );
+  if (deleted === 0 && tables.length === 0) return null;
+  return {
+    cutoff: result.cutoff.toISOString(),
+    postgres_deleted: result.postgres,
+    clickhouse: Object.fromEntries(tables),
+  };
+}
