@@ -3,9 +3,16 @@ import { Placeholder } from './components/Placeholder';
 import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
 import { ExpiringKeysPage } from './pages/keys/ExpiringKeysPage';
 import { KeysPage } from './pages/keys/KeysPage';
+import { AuditLogsPage } from './pages/logs/AuditLogsPage';
 import { GatewayLogsPage } from './pages/logs/GatewayLogsPage';
+import { McpLogsPage } from './pages/logs/McpLogsPage';
+import { PlatformLogsPage } from './pages/logs/PlatformLogsPage';
+import { McpServersPage } from './pages/mcp/McpServersPage';
+import { McpToolsPage } from './pages/mcp/McpToolsPage';
 import { ModelsPage } from './pages/models/ModelsPage';
 import { ProvidersPage } from './pages/providers/ProvidersPage';
+import { SettingsPage } from './pages/settings/SettingsPage';
+import { UsersPage } from './pages/users/UsersPage';
 
 export type NavGroup = 'Overview' | 'Gateway' | 'MCP' | 'Logs' | 'Administration';
 
@@ -43,22 +50,22 @@ export const PAGES: PageDef[] = [
     label: 'MCP servers',
     group: 'MCP',
     admin: true,
-    element: <Placeholder title="MCP servers" />,
+    element: <McpServersPage />,
   },
   {
     path: 'mcp/tools',
     label: 'MCP tools',
     group: 'MCP',
     admin: false,
-    element: <Placeholder title="MCP tools" />,
+    element: <McpToolsPage />,
   },
   { path: 'logs/gateway', label: 'Gateway logs', group: 'Logs', admin: false, element: <GatewayLogsPage /> },
   {
     path: 'logs/mcp',
     label: 'MCP logs',
     group: 'Logs',
-    admin: false,
-    element: <Placeholder title="MCP logs" />,
+    admin: true,
+    element: <McpLogsPage />,
   },
   {
     path: 'logs/access',
@@ -79,28 +86,28 @@ export const PAGES: PageDef[] = [
     label: 'Platform logs',
     group: 'Logs',
     admin: true,
-    element: <Placeholder title="Platform logs" />,
+    element: <PlatformLogsPage />,
   },
   {
     path: 'logs/audit',
     label: 'Audit logs',
     group: 'Logs',
     admin: true,
-    element: <Placeholder title="Audit logs" />,
+    element: <AuditLogsPage />,
   },
   {
     path: 'users',
     label: 'Users',
     group: 'Administration',
     admin: true,
-    element: <Placeholder title="Users" />,
+    element: <UsersPage />,
   },
   {
     path: 'settings',
     label: 'Settings',
     group: 'Administration',
     admin: true,
-    element: <Placeholder title="Settings" />,
+    element: <SettingsPage />,
   },
 ];
 

@@ -1,0 +1,31 @@
+import { api, unwrap } from '../../api/client';
+import type { QueryParams } from '../../api/types';
+import { AUDIT_COLUMNS } from './audit-columns';
+import { type FilterField, LogView } from './LogView';
+
+const filters: FilterField[] = [
+  { name: 'q', label: 'Search', kind: 'text', placeholder: 'Words or prefixes, e.g. key.revoke' },
+  { name: 'from', label: 'From', kind: 'datetime' },
+  { name: 'to', label: 'To', kind: 'datetime' },
+];
+
+/** Full-text search over the audit trail (GET /api/audit/logs). */
+export function AuditLogsPage() {
+  return (
+    <LogView
+      title="Audit logs"
+      description="Management actions and sign-ins, newest first. Search matches words of the action, resource, user email and details."
+      queryKey="audit-logs"
+      filters={filters}
+      columns={AUDIT_COLUMNS}
+      fetchPage={(query) =>
+        unwrap(
+          api.GET('/api/audit/logs', { params: { query: query as QueryParams<'/api/audit/logs', 'get'> } }),
+        )
+      }
+      rowKey={(e) => e.id}
+      drawerTitle={(e) => e.action}
+      pageSizes={[25, 50, 100, 200, 500, 1000]}
+    />
+  );
+}

@@ -1,0 +1,160 @@
+import { Button, Group, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { type GetInputPropsReturnType, useForm } from '@mantine/form';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import { applyApiErrors, FormAlert } from '../../api/forms';
+import { type Column, DataTable } from '../../components/DataTable';
+import { DetailDrawer } from '../../components/DetailDrawer';
+import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
+import { localInputToIso } from '../../lib/format';
+
+/** One filter input; `name` is the API's query parameter, so a 422 lands on it. */
+export interface FilterField {
+  name: string;
+  label: string;
+  kind: 'text' | 'select' | 'datetime';
+  options?: Array<{ value: string; label: string }>;
+  placeholder?: string;
+}
+
+/** The page shape every log view answers. */
+export interface LogPage<E> {
+  total: number;
+  offset: number;
+  limit: number;
+  entries: E[];
+}
+
+export type LogQuery = Record<string, string | number>;
+
+interface Props<E> {
+  title: string;
+  description?: ReactNode;
+  /** Cache key of this view; filters and paging are appended. */
+  queryKey: string;
+  filters: FilterField[];
+  columns: Column<E>[];
+  /** Fetches one page; `query` holds only the filters that are set, plus limit and offset. */
+  fetchPage: (query: LogQuery) => Promise<LogPage<E>>;
+  rowKey: (entry: E) => string;
+  drawerTitle: (entry: E) => ReactNode;
+  pageSizes?: number[];
+}
+
+/** Filter values as typed: datetime inputs become ISO instants, empty ones are dropped. */
+function toQuery(filters: FilterField[], values: Record<string, string>): LogQuery {
+  const query: LogQuery = {};
+  for (const f of filters) {
+    const raw = values[f.name]?.trim() ?? '';
+    if (raw === '') continue;
+    // An unparseable date is sent as typed, so the API's message is the one shown.
+    query[f.name] = f.kind === 'datetime' ? (localInputToIso(raw) ?? raw) : raw;
+  }
+  return query;
+}
+
+/**
+ * The one log screen: a filter form whose fields are the API's query parameters, a table,
+ * offset paging and a drawer with every field of the clicked entry. A 422 on a filter is
+ * shown under that filter.
+ */
+export function LogView<E extends object>(props: Props<E>) {
+  const { filters, fetchPage, queryKey } = props;
+  const empty = Object.fromEntries(filters.map((f) => [f.name, '']));
+  const form = useForm<Record<string, string>>({ initialValues: empty });
+  const [applied, setApplied] = useState<LogQuery>({});
+  const [page, setPage] = useState({ offset: 0, limit: 50 });
+  const [selected, setSelected] = useState<E | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const query = useQuery({
+    queryKey: [queryKey, applied, page],
+    queryFn: () => fetchPage({ ...applied, ...page }),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const { error } = query;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form object is stable; react to new errors only
+  useEffect(() => {
+    setAlert(error ? applyApiErrors(form, error) : null);
+  }, [error]);
+  const submit = form.onSubmit((values) => {
+    form.clearErrors();
+    setApplied(toQuery(filters, values));
+    setPage((p) => ({ ...p, offset: 0 }));
+  });
+  const reset = () => {
+    form.setValues(empty);
+    form.clearErrors();
+    setApplied({});
+    setPage((p) => ({ ...p, offset: 0 }));
+  };
+  return (
+    <>
+      <PageHeader title={props.title} description={props.description} />
+      <Paper withBorder p="sm" mb="md">
+        <form onSubmit={submit} data-testid="log-filters">
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+            {filters.map((f) => (
+              <FilterInput key={f.name} field={f} inputProps={form.getInputProps(f.name)} />
+            ))}
+          </SimpleGrid>
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={reset}>
+              Reset
+            </Button>
+            <Button type="submit">Apply filters</Button>
+          </Group>
+        </form>
+      </Paper>
+      <FormAlert message={alert} />
+      <DataTable
+        columns={props.columns}
+        rows={query.data?.entries}
+        rowKey={props.rowKey}
+        loading={query.isPending}
+        empty="No entries match."
+        onRowClick={setSelected}
+        testId="log-table"
+      />
+      {query.data && (
+        <Pager
+          total={query.data.total}
+          offset={query.data.offset}
+          limit={query.data.limit}
+          onChange={setPage}
+          pageSizes={props.pageSizes}
+        />
+      )}
+      <DetailDrawer
+        title={selected ? props.drawerTitle(selected) : ''}
+        record={selected as Record<string, unknown> | null}
+        onClose={() => setSelected(null)}
+      />
+    </>
+  );
+}
+
+function FilterInput({ field, inputProps }: { field: FilterField; inputProps: GetInputPropsReturnType }) {
+  if (field.kind === 'select') {
+    return (
+      <Select
+        label={field.label}
+        data={field.options ?? []}
+        clearable
+        placeholder={field.placeholder ?? 'Any'}
+        {...inputProps}
+        value={inputProps.value || null}
+        onChange={(v) => inputProps.onChange(v ?? '')}
+      />
+    );
+  }
+  return (
+    <TextInput
+      label={field.label}
+      type={field.kind === 'datetime' ? 'datetime-local' : 'text'}
+      placeholder={field.placeholder}
+      {...inputProps}
+    />
+  );
+}

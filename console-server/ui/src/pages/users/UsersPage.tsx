@@ -1,0 +1,72 @@
+import { Badge, Button } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import type { Schemas } from '../../api/types';
+import { type Column, DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryError } from '../../components/QueryError';
+import { formatDate } from '../../lib/format';
+import { roleHelp } from './roles';
+import { USERS_QUERY, UserCreateModal } from './UserCreateModal';
+import { UserEditModal } from './UserEditModal';
+
+type User = Schemas['AdminUser'];
+
+/** All users: create, change role, (de)activate. */
+export function UsersPage() {
+  const users = useQuery({ queryKey: USERS_QUERY, queryFn: () => unwrap(api.GET('/api/admin/users')) });
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<User | null>(null);
+  const columns: Column<User>[] = [
+    { key: 'email', header: 'Email', render: (u) => u.email },
+    { key: 'name', header: 'Display name', render: (u) => u.display_name },
+    {
+      key: 'role',
+      header: 'Role',
+      render: (u) => (
+        <Badge variant="light" color={u.role === 'admin' ? 'grape' : 'blue'} title={roleHelp(u.role)}>
+          {u.role}
+        </Badge>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (u) => (
+        <Badge variant="dot" color={u.is_active ? 'teal' : 'gray'}>
+          {u.is_active ? 'active' : 'inactive'}
+        </Badge>
+      ),
+    },
+    { key: 'created', header: 'Created', render: (u) => formatDate(u.created_at) },
+    {
+      key: 'actions',
+      header: '',
+      render: (u) => (
+        <Button size="xs" variant="light" onClick={() => setEditing(u)}>
+          Edit
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        description="Accounts of the console and their roles."
+        actions={<Button onClick={() => setCreating(true)}>Create user</Button>}
+      />
+      <QueryError error={users.error} />
+      <DataTable
+        columns={columns}
+        rows={users.data}
+        rowKey={(u) => u.id}
+        loading={users.isPending}
+        testId="users-table"
+      />
+      <UserCreateModal opened={creating} onClose={() => setCreating(false)} />
+      <UserEditModal user={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}
