@@ -12,8 +12,9 @@ writeFileSync(join(dir, 'index.html'), '<!doctype html><title>ui</title>');
 writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Deps are read only by API handlers; these requests reach none that needs them.
-const app = createConsoleApp({} as ConsoleDeps, { ui: uiStatic(dir) });
+// These requests reach no handler that reads deps; the access log is the only one written.
+const recordAccess = async () => {};
+const app = createConsoleApp({ recordAccess } as unknown as ConsoleDeps, { ui: uiStatic(dir) });
 
 describe('the console serves the built web UI', () => {
   it('answers files from the build and index.html for every other non-/api page', async () => {

@@ -1,5 +1,137 @@
-import { Placeholder } from '../../components/Placeholder';
+import { Anchor, Badge, Button, Code, Group, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { errorMessage } from '../../api/errors';
+import type { Schemas } from '../../api/types';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { type Column, DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryError } from '../../components/QueryError';
+import { formatDate, formatNumber } from '../../lib/format';
+import { KeyCreateModal } from './KeyCreateModal';
+import { KeyEditModal } from './KeyEditModal';
+import { KeyRotateModal } from './KeyRotateModal';
+import { KEYS_QUERY, keyStatus } from './key-queries';
+
+type ApiKey = Schemas['ApiKey'];
+const STATUS_COLOR = { active: 'teal', expiring: 'yellow', expired: 'gray' } as const;
 
 export function KeysPage() {
-  return <Placeholder title="KeysPage" />;
+  const keys = useQuery({ queryKey: KEYS_QUERY, queryFn: () => unwrap(api.GET('/api/keys')) });
+  const queryClient = useQueryClient();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<ApiKey | null>(null);
+  const [rotating, setRotating] = useState<ApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const revoke = useMutation({
+    mutationFn: (id: string) => unwrap(api.DELETE('/api/keys/{id}', { params: { path: { id } } })),
+    onSuccess: () => {
+      notifications.show({ message: `Key "${revoking?.name}" revoked`, color: 'teal' });
+      setRevoking(null);
+      void queryClient.invalidateQueries({ queryKey: KEYS_QUERY });
+    },
+    onError: (error) =>
+      notifications.show({ title: 'Revoke failed', message: errorMessage(error), color: 'red' }),
+  });
+  const columns: Column<ApiKey>[] = [
+    { key: 'name', header: 'Name', render: (k) => <Text fw={500}>{k.name}</Text> },
+    { key: 'prefix', header: 'Prefix', render: (k) => <Code>{k.prefix}…</Code> },
+    {
+      key: 'models',
+      header: 'Allowed models',
+      render: (k) =>
+        k.allowed_models ? (
+          <Group gap={4}>
+            {k.allowed_models.map((m) => (
+              <Badge key={m} variant="light" size="sm">
+                {m}
+              </Badge>
+            ))}
+          </Group>
+        ) : (
+          <Text size="sm" c="dimmed">
+            All models
+          </Text>
+        ),
+    },
+    {
+      key: 'rpm',
+      header: 'RPM',
+      render: (k) => (k.rate_limit_rpm === null ? 'unlimited' : formatNumber(k.rate_limit_rpm)),
+    },
+    { key: 'expires', header: 'Expires', render: (k) => formatDate(k.expires_at, 'never') },
+    { key: 'used', header: 'Last used', render: (k) => formatDate(k.last_used_at, 'never') },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (k) => {
+        const status = keyStatus(k.expires_at);
+        return (
+          <Badge color={STATUS_COLOR[status]} variant="light">
+            {status === 'expiring' ? 'expiring soon' : status}
+          </Badge>
+        );
+      },
+    },
+    {
+      key: 'actions',
+      header: '',
+      render: (k) => (
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          <Button size="compact-sm" variant="subtle" onClick={() => setEditing(k)}>
+            Edit
+          </Button>
+          <Button size="compact-sm" variant="subtle" onClick={() => setRotating(k)}>
+            Rotate
+          </Button>
+          <Button size="compact-sm" variant="subtle" color="red" onClick={() => setRevoking(k)}>
+            Revoke
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys authenticate calls to the gateway.{' '}
+            <Anchor component={Link} to="/keys/expiring" size="sm">
+              See keys expiring soon
+            </Anchor>
+          </>
+        }
+        actions={<Button onClick={() => setCreating(true)}>Create key</Button>}
+      />
+      <QueryError error={keys.error} />
+      <DataTable
+        columns={columns}
+        rows={keys.data}
+        rowKey={(k) => k.id}
+        loading={keys.isPending}
+        empty="No keys yet."
+        testId="keys-table"
+      />
+      <KeyCreateModal opened={creating} onClose={() => setCreating(false)} />
+      <KeyEditModal apiKey={editing} onClose={() => setEditing(null)} />
+      <KeyRotateModal apiKey={rotating} onClose={() => setRotating(null)} />
+      <ConfirmModal
+        opened={revoking !== null}
+        title="Revoke key"
+        confirmLabel="Revoke key"
+        danger
+        loading={revoke.isPending}
+        onConfirm={() => revoking && revoke.mutate(revoking.id)}
+        onClose={() => setRevoking(null)}
+      >
+        Revoke <b>{revoking?.name}</b> ({revoking?.prefix}…)? Every client using it gets 401 from now on. This
+        cannot be undone.
+      </ConfirmModal>
+    </>
+  );
 }

@@ -1,5 +1,205 @@
-import { Placeholder } from '../../components/Placeholder';
+import { Badge, Button, Group, NumberInput, Select, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import type { QueryParams, Schemas } from '../../api/types';
+import { type Column, DataTable } from '../../components/DataTable';
+import { DetailDrawer } from '../../components/DetailDrawer';
+import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
+import { QueryError } from '../../components/QueryError';
+import { formatDate, formatNumber, formatUsd, localInputToIso, optionalInt } from '../../lib/format';
+
+type Entry = Schemas['GatewayLogEntry'];
+type Query = QueryParams<'/api/gateway/logs', 'get'>;
+
+interface Filters {
+  model: string;
+  provider: string;
+  user_id: string;
+  api_key_id: string;
+  status_code: number | string;
+  from: string;
+  to: string;
+  sort_by: NonNullable<Query['sort_by']>;
+}
+
+const EMPTY: Filters = {
+  model: '',
+  provider: '',
+  user_id: '',
+  api_key_id: '',
+  status_code: '',
+  from: '',
+  to: '',
+  sort_by: 'created_at',
+};
+
+function toQuery(f: Filters, page: { offset: number; limit: number }): Query {
+  const q: Query = { sort_by: f.sort_by, limit: page.limit, offset: page.offset };
+  if (f.model) q.model = f.model;
+  if (f.provider) q.provider = f.provider;
+  if (f.user_id) q.user_id = f.user_id;
+  if (f.api_key_id) q.api_key_id = f.api_key_id;
+  const status = optionalInt(f.status_code);
+  if (status !== undefined) q.status_code = status;
+  const from = localInputToIso(f.from);
+  const to = localInputToIso(f.to);
+  if (from) q.from = from;
+  if (to) q.to = to;
+  return q;
+}
+
+const columns: Column<Entry>[] = [
+  { key: 'time', header: 'Time', render: (e) => formatDate(e.created_at) },
+  { key: 'model', header: 'Model', render: (e) => e.model },
+  { key: 'provider', header: 'Provider', render: (e) => e.provider ?? '—' },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (e) => (
+      <Badge color={e.status_code < 400 ? 'teal' : e.status_code < 500 ? 'yellow' : 'red'} variant="light">
+        {e.status_code}
+      </Badge>
+    ),
+  },
+  { key: 'tokens', header: 'Tokens', render: (e) => formatNumber(e.total_tokens) },
+  {
+    key: 'cost',
+    header: 'Cost',
+    render: (e) =>
+      e.unpriced ? (
+        <Text size="sm" c="orange">
+          unpriced
+        </Text>
+      ) : (
+        formatUsd(e.cost_usd)
+      ),
+  },
+  { key: 'latency', header: 'Latency', render: (e) => `${e.latency_ms} ms` },
+  {
+    key: 'endpoint',
+    header: 'Endpoint',
+    render: (e) => (
+      <Text size="xs">
+        {e.endpoint}
+        {e.stream ? ' (stream)' : ''}
+      </Text>
+    ),
+  },
+];
 
 export function GatewayLogsPage() {
-  return <Placeholder title="GatewayLogsPage" />;
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState({ offset: 0, limit: 50 });
+  const [selected, setSelected] = useState<Entry | null>(null);
+  const query = toQuery(filters, page);
+  const logs = useQuery({
+    queryKey: ['gateway-logs', query],
+    queryFn: () => unwrap(api.GET('/api/gateway/logs', { params: { query } })),
+    placeholderData: (previous) => previous,
+  });
+  const set = (field: keyof Filters) => (value: string | number | null) =>
+    setDraft((d) => ({ ...d, [field]: value ?? '' }));
+  const apply = () => {
+    setFilters(draft);
+    setPage((p) => ({ ...p, offset: 0 }));
+  };
+  return (
+    <>
+      <PageHeader title="Gateway logs" description="Every model request through the gateway." />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply();
+        }}
+      >
+        <Group align="flex-end" mb="md" wrap="wrap" gap="xs">
+          <TextInput
+            label="Model"
+            w={150}
+            value={draft.model}
+            onChange={(e) => set('model')(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Provider"
+            w={150}
+            value={draft.provider}
+            onChange={(e) => set('provider')(e.currentTarget.value)}
+          />
+          <TextInput
+            label="API key id"
+            w={150}
+            value={draft.api_key_id}
+            onChange={(e) => set('api_key_id')(e.currentTarget.value)}
+          />
+          <TextInput
+            label="User id"
+            w={150}
+            value={draft.user_id}
+            onChange={(e) => set('user_id')(e.currentTarget.value)}
+          />
+          <NumberInput
+            label="Status"
+            w={90}
+            allowDecimal={false}
+            value={draft.status_code}
+            onChange={set('status_code')}
+          />
+          <TextInput
+            type="datetime-local"
+            label="From"
+            value={draft.from}
+            onChange={(e) => set('from')(e.currentTarget.value)}
+          />
+          <TextInput
+            type="datetime-local"
+            label="To"
+            value={draft.to}
+            onChange={(e) => set('to')(e.currentTarget.value)}
+          />
+          <Select
+            label="Sort by"
+            w={130}
+            allowDeselect={false}
+            data={[
+              { value: 'created_at', label: 'Newest' },
+              { value: 'cost_usd', label: 'Cost' },
+              { value: 'latency_ms', label: 'Latency' },
+            ]}
+            value={draft.sort_by}
+            onChange={set('sort_by')}
+          />
+          <Button type="submit">Apply</Button>
+          <Button
+            variant="default"
+            onClick={() => {
+              setDraft(EMPTY);
+              setFilters(EMPTY);
+            }}
+          >
+            Reset
+          </Button>
+          <Button variant="subtle" onClick={() => void logs.refetch()} loading={logs.isFetching}>
+            Refresh
+          </Button>
+        </Group>
+      </form>
+      <QueryError error={logs.error} />
+      <DataTable
+        columns={columns}
+        rows={logs.data?.entries}
+        rowKey={(e) => e.id}
+        loading={logs.isPending}
+        empty="No requests match."
+        onRowClick={setSelected}
+        testId="gateway-logs-table"
+      />
+      {logs.data && (
+        <Pager total={logs.data.total} offset={logs.data.offset} limit={page.limit} onChange={setPage} />
+      )}
+      <DetailDrawer title="Gateway request" record={selected} onClose={() => setSelected(null)} />
+    </>
+  );
 }

@@ -1,5 +1,143 @@
-import { Placeholder } from '../../components/Placeholder';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { errorMessage } from '../../api/errors';
+import type { Schemas } from '../../api/types';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { type Column, DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryError } from '../../components/QueryError';
+import { ModelEditorModal } from './ModelEditorModal';
+
+type Model = Schemas['Model'];
+const money = (n: number | null) => (n === null ? '—' : `$${n}`);
+const SOURCE_LABEL = { model: 'own prices', price_table: 'price table', none: 'unpriced' } as const;
+
+function PriceCell({ m }: { m: Model }) {
+  const p = m.effective_price;
+  return (
+    <Stack gap={2}>
+      <Text size="sm">
+        in {money(p.input_price_per_mtok)} · out {money(p.output_price_per_mtok)}
+        {p.cached_input_price_per_mtok !== null && ` · cached ${money(p.cached_input_price_per_mtok)}`}
+      </Text>
+      <Badge size="xs" variant="light" color={m.is_priced ? 'gray' : 'red'}>
+        {SOURCE_LABEL[p.source]}
+      </Badge>
+    </Stack>
+  );
+}
 
 export function ModelsPage() {
-  return <Placeholder title="ModelsPage" />;
+  const models = useQuery({ queryKey: ['models'], queryFn: () => unwrap(api.GET('/api/admin/models')) });
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<{ model: Model | null } | null>(null);
+  const [deleting, setDeleting] = useState<Model | null>(null);
+  const remove = useMutation({
+    mutationFn: (id: string) => unwrap(api.DELETE('/api/admin/models/{id}', { params: { path: { id } } })),
+    onSuccess: () => {
+      setDeleting(null);
+      void queryClient.invalidateQueries({ queryKey: ['models'] });
+    },
+    onError: (error) =>
+      notifications.show({ title: 'Delete failed', message: errorMessage(error), color: 'red' }),
+  });
+  const unpriced = (models.data ?? []).filter((m) => !m.is_priced);
+  const columns: Column<Model>[] = [
+    { key: 'name', header: 'Model', render: (m) => <Text fw={500}>{m.name}</Text> },
+    {
+      key: 'routes',
+      header: 'Routes',
+      render: (m) =>
+        m.routes.length === 0 ? (
+          <Text size="sm" c="red">
+            no route
+          </Text>
+        ) : (
+          <Stack gap={0}>
+            {[...m.routes]
+              .sort((a, b) => a.position - b.position)
+              .map((r) => (
+                <Text key={r.id} size="sm" c={r.is_active ? undefined : 'dimmed'}>
+                  {r.position + 1}. {r.provider_name} → {r.upstream_model}
+                  {r.rpm_cap !== null && ` · ${r.rpm_cap} rpm`}
+                  {r.tpm_cap !== null && ` · ${r.tpm_cap} tpm`}
+                  {r.weight !== 1 && ` · weight ${r.weight}`}
+                </Text>
+              ))}
+          </Stack>
+        ),
+    },
+    { key: 'price', header: 'Price per 1M tokens', render: (m) => <PriceCell m={m} /> },
+    {
+      key: 'active',
+      header: 'Status',
+      render: (m) => (
+        <Badge color={m.is_active ? 'teal' : 'gray'} variant="light">
+          {m.is_active ? 'active' : 'inactive'}
+        </Badge>
+      ),
+    },
+    {
+      key: 'actions',
+      header: '',
+      render: (m) => (
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          <Button size="compact-sm" variant="subtle" onClick={() => setEditing({ model: m })}>
+            Edit
+          </Button>
+          <Button size="compact-sm" variant="subtle" color="red" onClick={() => setDeleting(m)}>
+            Delete
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader
+        title="Models & routes"
+        description="The models clients can call, where each is routed, its caps and its prices."
+        actions={<Button onClick={() => setEditing({ model: null })}>Add model</Button>}
+      />
+      <QueryError error={models.error} />
+      {unpriced.length > 0 && (
+        <Alert
+          color="orange"
+          mb="md"
+          title={`${unpriced.length} unpriced model${unpriced.length > 1 ? 's' : ''}`}
+          data-testid="unpriced-alert"
+        >
+          Requests to {unpriced.map((m) => m.name).join(', ')} are logged without a cost. Set prices on the
+          model or add a price-table entry for its upstream model.
+        </Alert>
+      )}
+      <DataTable
+        columns={columns}
+        rows={models.data}
+        rowKey={(m) => m.id}
+        loading={models.isPending}
+        empty="No models yet."
+        testId="models-table"
+      />
+      <ModelEditorModal
+        opened={editing !== null}
+        model={editing?.model ?? null}
+        onClose={() => setEditing(null)}
+      />
+      <ConfirmModal
+        opened={deleting !== null}
+        title="Delete model"
+        confirmLabel="Delete model"
+        danger
+        loading={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onClose={() => setDeleting(null)}
+      >
+        Delete <b>{deleting?.name}</b> and its routes? Clients calling it get 404.
+      </ConfirmModal>
+    </>
+  );
 }

@@ -1,0 +1,134 @@
+import {
+  Button,
+  Divider,
+  Group,
+  Modal,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { applyApiErrors, FormAlert } from '../../api/forms';
+import type { Schemas } from '../../api/types';
+import { type ModelValues, modelBody, modelValues } from './model-form';
+import { RoutesEditor } from './RoutesEditor';
+
+type Model = Schemas['Model'];
+
+export function ModelEditorModal({
+  opened,
+  model,
+  onClose,
+}: {
+  opened: boolean;
+  model: Model | null;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={model ? `Edit model "${model.name}"` : 'Add model'}
+      size="80rem"
+    >
+      {opened && <ModelEditor model={model} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const providers = useQuery({
+    queryKey: ['providers'],
+    queryFn: () => unwrap(api.GET('/api/admin/providers')),
+  });
+  const [alert, setAlert] = useState<string | null>(null);
+  const form = useForm<ModelValues>({ initialValues: modelValues(model) });
+  const save = useMutation({
+    mutationFn: (v: ModelValues) =>
+      model
+        ? unwrap(
+            api.PATCH('/api/admin/models/{id}', { params: { path: { id: model.id } }, body: modelBody(v) }),
+          )
+        : unwrap(api.POST('/api/admin/models', { body: modelBody(v) })),
+    onSuccess: (m) => {
+      void queryClient.invalidateQueries({ queryKey: ['models'] });
+      notifications.show({ message: `Model "${m.name}" saved`, color: 'teal' });
+      onClose();
+    },
+    onError: (error) => setAlert(applyApiErrors(form, error)),
+  });
+  const providerOptions = (providers.data ?? []).map((p) => ({
+    value: p.id,
+    label: p.is_active ? p.display_name : `${p.display_name} (inactive)`,
+  }));
+  return (
+    <form
+      onSubmit={form.onSubmit((v) => {
+        setAlert(null);
+        save.mutate(v);
+      })}
+    >
+      <Stack>
+        <FormAlert message={alert} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label="Model name"
+            description="What clients send as `model`"
+            {...form.getInputProps('name')}
+          />
+          <Switch label="Active" mt="lg" {...form.getInputProps('is_active', { type: 'checkbox' })} />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <NumberInput
+            label="Input price (USD / 1M tokens)"
+            description="Empty: use the price table"
+            decimalScale={6}
+            {...form.getInputProps('input_price_per_mtok')}
+          />
+          <NumberInput
+            label="Output price (USD / 1M tokens)"
+            description="Empty: use the price table"
+            decimalScale={6}
+            {...form.getInputProps('output_price_per_mtok')}
+          />
+          <NumberInput
+            label="Cached input price (USD / 1M tokens)"
+            description="Empty: cached tokens billed at the input price"
+            decimalScale={6}
+            {...form.getInputProps('cached_input_price_per_mtok')}
+          />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <NumberInput
+            label="Input token weight"
+            description="For weighted-token limits"
+            decimalScale={4}
+            {...form.getInputProps('input_weight')}
+          />
+          <NumberInput
+            label="Output token weight"
+            decimalScale={4}
+            {...form.getInputProps('output_weight')}
+          />
+        </SimpleGrid>
+        <Divider />
+        <RoutesEditor form={form} providers={providerOptions} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {model ? 'Save model' : 'Add model'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

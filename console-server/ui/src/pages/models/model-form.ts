@@ -1,0 +1,88 @@
+import type { RequestBody, Schemas } from '../../api/types';
+import { optionalInt } from '../../lib/format';
+
+export interface RouteValues {
+  key: string;
+  provider_id: string;
+  upstream_model: string;
+  rpm_cap: number | string;
+  tpm_cap: number | string;
+  weight: number | string;
+  is_active: boolean;
+}
+
+export interface ModelValues {
+  name: string;
+  input_price_per_mtok: number | string;
+  output_price_per_mtok: number | string;
+  cached_input_price_per_mtok: number | string;
+  input_weight: number | string;
+  output_weight: number | string;
+  is_active: boolean;
+  routes: RouteValues[];
+}
+
+type ModelBody = RequestBody<'/api/admin/models', 'post'>;
+
+let nextKey = 0;
+export function emptyRoute(): RouteValues {
+  nextKey += 1;
+  return {
+    key: `new-${nextKey}`,
+    provider_id: '',
+    upstream_model: '',
+    rpm_cap: '',
+    tpm_cap: '',
+    weight: 1,
+    is_active: true,
+  };
+}
+
+const orEmpty = (n: number | null | undefined) => n ?? '';
+
+export function modelValues(model: Schemas['Model'] | null): ModelValues {
+  return {
+    name: model?.name ?? '',
+    input_price_per_mtok: orEmpty(model?.input_price_per_mtok),
+    output_price_per_mtok: orEmpty(model?.output_price_per_mtok),
+    cached_input_price_per_mtok: orEmpty(model?.cached_input_price_per_mtok),
+    input_weight: model?.input_weight ?? 1,
+    output_weight: model?.output_weight ?? 1,
+    is_active: model?.is_active ?? true,
+    routes: (model?.routes ?? [])
+      .slice()
+      .sort((a, b) => a.position - b.position)
+      .map((r) => ({
+        key: r.id,
+        provider_id: r.provider_id,
+        upstream_model: r.upstream_model,
+        rpm_cap: orEmpty(r.rpm_cap),
+        tpm_cap: orEmpty(r.tpm_cap),
+        weight: r.weight,
+        is_active: r.is_active,
+      })),
+  };
+}
+
+const price = (v: number | string) => (v === '' ? null : Number(v));
+
+/** The body for POST /api/admin/models and PATCH /api/admin/models/{id}: routes in display order. */
+export function modelBody(v: ModelValues): ModelBody {
+  return {
+    name: v.name,
+    input_price_per_mtok: price(v.input_price_per_mtok),
+    output_price_per_mtok: price(v.output_price_per_mtok),
+    cached_input_price_per_mtok: price(v.cached_input_price_per_mtok),
+    input_weight: Number(v.input_weight),
+    output_weight: Number(v.output_weight),
+    is_active: v.is_active,
+    routes: v.routes.map((r) => ({
+      provider_id: r.provider_id,
+      upstream_model: r.upstream_model,
+      rpm_cap: optionalInt(r.rpm_cap) ?? null,
+      tpm_cap: optionalInt(r.tpm_cap) ?? null,
+      weight: Number(r.weight),
+      is_active: r.is_active,
+    })),
+  };
+}
