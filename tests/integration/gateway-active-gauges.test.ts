@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { unstable_startWorker } from 'wrangler';
 import { createRedisMetricsStore } from '../../shared/src/metrics/store';
 import { createUpstash } from '../../shared/src/stores/upstash';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
@@ -186,6 +188,52 @@ describe('active gauges through two gateway instances', () => {
       },
       { timeout: 5_000, interval: 100 },
     );
+  });
+
+  it('count a stream served by the worker in workerd (another process) in an in-process scrape', async () => {
+    const worker = await unstable_startWorker({
+      name: 'active-gauges',
+      entrypoint: join(import.meta.dirname, '../../gateway-worker/src/worker.ts'),
+      compatibilityDate: '2026-04-01',
+      compatibilityFlags: ['enable_request_signal'],
+      bindings: Object.fromEntries(
+        Object.entries(a.env).map(([key, value]) => [key, { type: 'plain_text' as const, value }]),
+      ),
+      dev: {
+        server: { hostname: '127.0.0.1', port: 0 },
+        inspector: false,
+        watch: false,
+        logLevel: 'warn',
+        persist: false,
+      },
+    });
+    try {
+      await worker.ready;
+      const res = await fetch(new URL('/v1/chat/completions', await worker.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm-held', stream: true, messages: [{ role: 'user', content: 'wd' }] }),
+      });
+      expect(res.status).toBe(200);
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('held');
+      await vi.waitFor(async () => expect(value(await scrape(b), 'sluice_active_streams')).toBe(1), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      upstream.release();
+      let rest = '';
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        rest += new TextDecoder().decode(chunk.value);
+      }
+      expect(rest).toContain('[DONE]');
+      await vi.waitFor(async () => expect(value(await scrape(b), 'sluice_active_streams')).toBe(0), {
+        timeout: 10_000,
+        interval: 100,
+      });
+    } finally {
+      await worker.dispose();
+    }
   });
 
   it('end a stream the client cancels', async () => {
