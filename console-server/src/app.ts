@@ -3,6 +3,7 @@ import { AppError } from '@sluice/shared/http/app-error';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { onConsoleError, onConsoleNotFound } from './errors';
+import { recordAccessLog } from './middleware/access-log';
 import { type RequestMetaOptions, requestMeta } from './middleware/request-meta';
 import { registerApiRoutes } from './routes';
 import type { ConsoleDeps, ConsoleEnv } from './types';
@@ -26,6 +27,8 @@ export function createConsoleApp(
     await next();
   });
   app.use('*', requestMeta(options));
+  // Before everything that can refuse (413, 401, 404), so every request is recorded.
+  app.use('*', recordAccessLog());
   app.use(
     '/api/*',
     bodyLimit({

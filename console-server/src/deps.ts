@@ -9,6 +9,7 @@ import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createMcpLogStore } from '@sluice/shared/mcp/log/index';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
+import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
 import { createClickHouse, ensureClickHouseDatabase, pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
@@ -46,6 +47,8 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
           ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
         }
       : null;
+  // Access and app logs of the console itself, on the same lazy target.
+  const logs = buildServerLogs('console', env, { db, clickhouse: logTarget });
   return {
     db,
     pool,
@@ -75,8 +78,7 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
       limitsOf: async (subject) =>
         subjectLimits(await loadStoredLimits(db, subject.keyId, subject.userId), subject),
       timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
-      warn: (message, fields) =>
-        console.warn(JSON.stringify({ level: 'WARN', target: 'limits', message, ...fields })),
+      warn: (message, fields) => logs.logger.child('limits').warn(message, fields),
     }),
     mcpConnector: createSdkConnector(),
     mcpTimeoutMs: 15_000,
@@ -84,6 +86,7 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     mcpLogs: createMcpLogStore({ db, clickhouse: logTarget }),
     // The gateway writes it; the console only searches it. Same lazy ClickHouse target.
     requestLogs: createRequestLogStore({ db, clickhouse: logTarget }),
+    ...logs,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     startedAt: Date.now(),
   };

@@ -2,6 +2,7 @@ import { AppError } from '@sluice/shared/http/app-error';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ConsoleEnv } from './types';
 
 /** The console's one error envelope: {error: {message, type, details?}}. */
 function render(c: Context, error: AppError): Response {
@@ -24,15 +25,11 @@ export const onConsoleError: ErrorHandler = (err, c) => {
     );
     return render(c, known);
   }
-  console.error(
-    JSON.stringify({
-      level: 'ERROR',
-      target: 'console',
-      message: 'unhandled error',
-      error: String(err),
-      stack: (err as Error).stack,
-    }),
-  );
+  const fields = { error: String(err), stack: (err as Error).stack };
+  // The deps are set by the first middleware; printing stays the fallback if they are not.
+  const logger = (c as Context<ConsoleEnv>).var.deps?.logger;
+  if (logger) logger.child('console').error('unhandled error', fields);
+  else console.error(JSON.stringify({ level: 'ERROR', target: 'console', message: 'unhandled error' }));
   return render(c, new AppError(500, 'Internal server error'));
 };
 

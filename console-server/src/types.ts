@@ -8,6 +8,8 @@ import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import type { Limiter } from '@sluice/shared/limits/limiter';
 import type { McpLogStore, UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
+import type { Logger } from '@sluice/shared/server-logs/logger';
+import type { AccessLogRecord, AccessLogStore, AppLogStore } from '@sluice/shared/server-logs/records';
 import type { Redis } from '@upstash/redis';
 
 /** Everything the console's routes need, built once by buildDeps. */
@@ -39,6 +41,14 @@ export interface ConsoleDeps {
   mcpLogs: McpLogStore;
   /** The gateway's model-request log (GET /api/gateway/logs): ClickHouse when configured, else Postgres. */
   requestLogs: RequestLogStore;
+  /** Both servers' access log (GET /api/admin/access-logs): ClickHouse when configured, else Postgres. */
+  accessLogs: AccessLogStore;
+  /** Both servers' application log (GET /api/admin/app-logs), same target. */
+  appLogs: AppLogStore;
+  /** Structured logs: printed, and stored in the app log at SLUICE_LOG_LEVEL and above. */
+  logger: Logger;
+  /** Stores one access-log record in the next batch; never rejects. */
+  recordAccess(record: AccessLogRecord): Promise<void>;
   storeTimeoutMs: number;
   startedAt: number;
 }

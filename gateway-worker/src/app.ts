@@ -2,6 +2,7 @@ import { AppError } from '@sluice/shared/http/app-error';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { onGatewayError, onGatewayNotFound } from './errors';
+import { recordAccessLog } from './middleware/access-log';
 import { authenticate } from './middleware/authenticate';
 import { recordHttpMetrics } from './middleware/metrics';
 import { healthRoutes } from './routes/health';
@@ -23,6 +24,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     c.set('deps', deps);
     await next();
   });
+  // Outermost after the deps, so refusals (413, 401, 404) are recorded too.
+  app.use('*', recordAccessLog());
   app.use(
     '*',
     bodyLimit({

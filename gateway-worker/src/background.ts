@@ -4,19 +4,17 @@ import type { GatewayEnv } from './types';
 /**
  * Runs work after the response: waitUntil on workerd keeps the isolate alive for it. Under
  * app.request() (tests) there is no execution context and the promise simply runs on.
+ * Each task is followed by the logger's flush, so app-log lines written before or during it
+ * (a warning from the stream's end, say) are stored before the isolate may be frozen.
  */
 export function backgroundFor(c: Context<GatewayEnv>): (task: Promise<unknown>) => void {
   return (task) => {
-    const logged = task.catch((error: unknown) => {
-      console.warn(
-        JSON.stringify({
-          level: 'WARN',
-          target: 'gateway',
-          message: 'background task failed',
-          error: String(error),
-        }),
-      );
-    });
+    const { logger } = c.var.deps;
+    const logged = task
+      .catch((error: unknown) => {
+        logger.child('gateway').warn('background task failed', { error: String(error) });
+      })
+      .then(() => logger.flush());
     try {
       c.executionCtx.waitUntil(logged);
     } catch {

@@ -6,6 +6,7 @@ import { createKeyAuthCache } from '@sluice/shared/keys/auth-cache';
 import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
 import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
+import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
 import { createSettingsReader } from '@sluice/shared/settings/settings-cache';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
@@ -27,26 +28,16 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   // Redis in front of Postgres for every key lookup; the console invalidates on each change.
   const keyCache = createKeyAuthCache(redis, (hash) => findApiKeyForAuth(db, hash));
   const clickhouse = clickhouseTargetFor(config);
+  // Access and app logs on the same target as the request log (ClickHouse, else Postgres).
+  const { logger, recordAccess } = buildServerLogs('gateway', env, { db, clickhouse });
   const metrics = createRedisMetricsStore(redis, {
     key: config.SLUICE_METRICS_KEY,
-    onError: (error, lost) =>
-      console.warn(
-        JSON.stringify({
-          level: 'WARN',
-          target: 'metrics',
-          message: 'samples lost',
-          lost,
-          error: String(error),
-        }),
-      ),
+    onError: (error, lost) => logger.child('metrics').warn('samples lost', { lost, error: String(error) }),
   });
   const settings = createSettingsReader({
     load: () => loadSettings(db),
     redis,
-    onError: (e) =>
-      console.warn(
-        JSON.stringify({ level: 'WARN', target: 'settings', message: 'settings', error: String(e) }),
-      ),
+    onError: (e) => logger.child('settings').warn('settings', { error: String(e) }),
   });
   return {
     db,
@@ -58,9 +49,11 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    ...buildModelDeps(config, db, redis, settings, clickhouse, metrics),
-    mcp: buildMcpDeps(config, db, redis, settings, clickhouse, metrics),
+    ...buildModelDeps(config, db, redis, settings, clickhouse, metrics, logger.child('proxy')),
+    mcp: buildMcpDeps(config, db, redis, settings, clickhouse, metrics, logger.child('mcp')),
     metrics,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+    logger,
+    recordAccess,
   };
 }

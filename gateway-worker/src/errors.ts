@@ -3,6 +3,7 @@ import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { GatewayEnv } from './types';
 
 /**
  * The gateway's one error envelope, {error: {message, type}}. The messages endpoint's
@@ -23,9 +24,10 @@ export const onGatewayError: ErrorHandler = (err, c) => {
   if (err instanceof HTTPException && err.status < 500) {
     return render(c, new AppError(err.status === 413 ? 413 : 400, err.message));
   }
-  console.error(
-    JSON.stringify({ level: 'ERROR', target: 'gateway', message: 'unhandled error', error: String(err) }),
-  );
+  // The deps are set by the first middleware; printing stays the fallback if they are not.
+  const logger = (c as Context<GatewayEnv>).var.deps?.logger;
+  if (logger) logger.child('gateway').error('unhandled error', { error: String(err) });
+  else console.error(JSON.stringify({ level: 'ERROR', target: 'gateway', message: 'unhandled error' }));
   return render(c, new AppError(500, 'Internal server error'));
 };
 

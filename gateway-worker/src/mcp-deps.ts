@@ -12,16 +12,13 @@ import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
+import type { Logger } from '@sluice/shared/server-logs/logger';
 import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import type { Redis } from '@upstash/redis';
 import type { ClickHouseTarget } from './analytics-target';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
 const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
-
-function warn(message: string, fields: Record<string, unknown> = {}): void {
-  console.warn(JSON.stringify({ level: 'WARN', target: 'mcp', message, ...fields }));
-}
 
 /** The /mcp endpoint's ports, built once per isolate. */
 export function buildMcpDeps(
@@ -31,7 +28,9 @@ export function buildMcpDeps(
   settings: SettingsReader,
   clickhouse: ClickHouseTarget | null,
   metrics: MetricsStore,
+  log: Logger,
 ): MethodDeps {
+  const warn = (message: string, fields: Record<string, unknown> = {}) => log.warn(message, fields);
   let secretBox: Promise<SecretBox> | undefined;
   const drops = createDropReporter(metrics, 'mcp', warn);
   const callLog = createBatchingLedgerWriter<McpLogRecord>(createMcpLogStore({ db, clickhouse }), {

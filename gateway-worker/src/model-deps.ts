@@ -18,14 +18,11 @@ import { createResponseCache } from '@sluice/shared/proxy/response-cache';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import { resolveModelRoutes } from '@sluice/shared/routing/resolve';
 import { createCachedResolver } from '@sluice/shared/routing/route-cache';
+import type { Logger } from '@sluice/shared/server-logs/logger';
 import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import { wireFormats } from '@sluice/shared/wire/index';
 import type { Redis } from '@upstash/redis';
 import type { ClickHouseTarget } from './analytics-target';
-
-function warn(message: string, fields: Record<string, unknown> = {}): void {
-  console.warn(JSON.stringify({ level: 'WARN', target: 'proxy', message, ...fields }));
-}
 
 /** Opens each sealed provider key once per isolate; a rotated key is a new sealed value. */
 function providerKeyOpener(encryptionKey: string): (sealed: string) => Promise<string> {
@@ -52,7 +49,9 @@ export function buildModelDeps(
   settings: SettingsReader,
   clickhouse: ClickHouseTarget | null,
   metrics: MetricsStore,
+  log: Logger,
 ): { proxy: ProxyDeps; usage: UsageDeps } {
+  const warn = (message: string, fields: Record<string, unknown> = {}) => log.warn(message, fields);
   const requestLog = createRequestLogStore({ db, clickhouse });
   // ClickHouse down: failed rows are retried with the next batch, the overflow is counted.
   const drops = createDropReporter(metrics, 'request', warn);

@@ -5,6 +5,8 @@ import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
+import type { Logger } from '@sluice/shared/server-logs/logger';
+import type { AccessLogRecord } from '@sluice/shared/server-logs/records';
 import type { Redis } from '@upstash/redis';
 
 /** Worker bindings (wrangler vars and secrets). Parsed by buildDeps. */
@@ -19,6 +21,10 @@ export interface GatewayDeps {
   mcp: MethodDeps;
   metrics: MetricsStore;
   storeTimeoutMs: number;
+  /** Structured logs: printed, and stored in the app log (hand flush() to waitUntil). */
+  logger: Logger;
+  /** Stores one access-log record in the next batch; never rejects. Hand it to waitUntil. */
+  recordAccess(record: AccessLogRecord): Promise<void>;
 }
 
 export type GatewayEnv = {

@@ -32,15 +32,12 @@ export default {
    * time. Safe alongside the console's own timer: each transition happens at most once.
    */
   scheduled(event: ScheduledEvent, env: GatewayBindings, ctx: ExecutionContext): void {
-    const { db, redis } = depsFor(env);
+    const { db, redis, logger } = depsFor(env);
+    const log = logger.child('key-jobs');
     const job = runKeyJobs({ db, redis }, new Date(event.scheduledTime)).then(
-      (result) =>
-        console.log(JSON.stringify({ level: 'INFO', target: 'key-jobs', cron: event.cron, ...result })),
-      (error: unknown) =>
-        console.error(
-          JSON.stringify({ level: 'ERROR', target: 'key-jobs', message: 'failed', error: String(error) }),
-        ),
+      (result) => log.info('key jobs ran', { cron: event.cron, ...result }),
+      (error: unknown) => log.error('failed', { error: String(error) }),
     );
-    ctx.waitUntil(job);
+    ctx.waitUntil(job.then(() => logger.flush()));
   },
 };

@@ -14,9 +14,7 @@ function bumpVersionAfterChange(versionKey: string, target: string): MiddlewareH
     await next();
     if (c.req.method === 'GET' || c.res.status >= 400) return;
     await bumpVersion(c.var.deps.redis, versionKey).catch((error: unknown) => {
-      console.warn(
-        JSON.stringify({ level: 'WARN', target, message: 'version bump failed', error: String(error) }),
-      );
+      c.var.deps.logger.child(target).warn('version bump failed', { error: String(error) });
     });
   };
 }

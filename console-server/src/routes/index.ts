@@ -16,6 +16,7 @@ import { permissionsRoutes } from './permissions';
 import { platformLogsRoutes } from './platform-logs';
 import { providersRoutes } from './providers';
 import { rolesRoutes } from './roles';
+import { accessLogsRoutes, appLogsRoutes } from './server-logs';
 import { settingsRoutes } from './settings';
 import { setupRoutes } from './setup';
 import { ssoRoutes } from './sso';
@@ -44,6 +45,8 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/mcp', mcpRoutes);
   app.route('/api/audit', auditRoutes);
   app.route('/api/admin/platform-logs', platformLogsRoutes);
+  app.route('/api/admin/access-logs', accessLogsRoutes);
+  app.route('/api/admin/app-logs', appLogsRoutes);
   app.route('/api/gateway/logs', gatewayLogsRoutes);
   app.route('/api/analytics', analyticsRoutes);
 }

@@ -1,0 +1,111 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { AccessLogRecord, AppLogRecord, LogLevel } from '@sluice/shared/server-logs/records';
+import { requireAdmin } from '../middleware/require-admin';
+import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
+import {
+  AccessLogPageSchema,
+  AccessLogQuerySchema,
+  AppLogPageSchema,
+  AppLogQuerySchema,
+} from '../schemas/server-logs';
+
+const PAGING =
+  'from/to are inclusive ISO 8601 instants (a bare date is 00:00 UTC). Newest first, ties by id. ' +
+  'limit is 1..200 (default 50; larger is 422, not clamped), offset defaults to 0.';
+
+const accessLogsRoute = createRoute({
+  tags: ['logs'],
+  security: bearerSecurity,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/',
+  summary: 'Every HTTP request to the gateway (port 3000) and the console (port 3001)',
+  description:
+    'Filters combine with AND. method and status_code, port and user_id are exact (method in any case); ' +
+    `path is a case-insensitive substring; q matches the path or the user agent. ${PAGING}`,
+  request: { query: AccessLogQuerySchema },
+  responses: {
+    200: jsonResponse(AccessLogPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
+});
+
+const appLogsRoute = createRoute({
+  tags: ['logs'],
+  security: bearerSecurity,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/',
+  summary: "Both servers' structured application logs",
+  description:
+    'level is a minimum (WARN lists WARN and ERROR; TRACE and DEBUG are stored only when ' +
+    `SLUICE_LOG_LEVEL allows them); target and q are case-insensitive substrings. ${PAGING}`,
+  request: { query: AppLogQuerySchema },
+  responses: {
+    200: jsonResponse(AppLogPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
+});
+
+const dateOf = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
+
+function toAccessEntry(record: AccessLogRecord) {
+  return {
+    id: record.id,
+    created_at: record.createdAt.toISOString(),
+    port: record.port,
+    method: record.method,
+    path: record.path,
+    status_code: record.statusCode,
+    user_id: record.userId,
+    latency_ms: record.latencyMs,
+    ip: record.ip,
+    user_agent: record.userAgent,
+  };
+}
+
+function toAppEntry(record: AppLogRecord) {
+  return {
+    id: record.id,
+    created_at: record.createdAt.toISOString(),
+    level: record.level,
+    source: record.source,
+    target: record.target,
+    message: record.message,
+    fields: record.fields,
+  };
+}
+
+export const accessLogsRoutes = createRouter().openapi(accessLogsRoute, async (c) => {
+  const query = c.req.valid('query');
+  const { total, entries } = await c.var.deps.accessLogs.search({
+    method: query.method,
+    path: query.path,
+    statusCode: query.status_code,
+    port: query.port,
+    userId: query.user_id,
+    q: query.q,
+    from: dateOf(query.from),
+    to: dateOf(query.to),
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return c.json(
+    { total, offset: query.offset, limit: query.limit, entries: entries.map(toAccessEntry) },
+    200,
+  );
+});
+
+export const appLogsRoutes = createRouter().openapi(appLogsRoute, async (c) => {
+  const query = c.req.valid('query');
+  const { total, entries } = await c.var.deps.appLogs.search({
+    level: query.level as LogLevel | undefined,
+    target: query.target,
+    q: query.q,
+    from: dateOf(query.from),
+    to: dateOf(query.to),
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return c.json({ total, offset: query.offset, limit: query.limit, entries: entries.map(toAppEntry) }, 200);
+});

@@ -1,0 +1,39 @@
+import type { Principal } from '@sluice/shared/gateway/principal';
+import { GATEWAY_PORT } from '@sluice/shared/server-logs/records';
+import type { MiddlewareHandler } from 'hono';
+import { backgroundFor } from '../background';
+import type { GatewayEnv } from '../types';
+
+/** Longer paths and user agents are cut: a log row should stay small whatever a client sends. */
+const MAX_PATH = 2048;
+const MAX_USER_AGENT = 512;
+
+/**
+ * One access-log record per request: method, the path as sent (percent-encoded, no query
+ * string), status, the authenticated user, time to the response headers, client IP and user
+ * agent. The port is the service's nominal 3000 (SPEC), whatever it listens on. Nothing is
+ * awaited on the way in; the record joins a batch after the response, through waitUntil.
+ */
+export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {
+  return async function accessLogMiddleware(c, next) {
+    const createdAt = new Date();
+    const started = performance.now();
+    await next();
+    const principal = c.get('principal') as Principal | undefined;
+    backgroundFor(c)(
+      c.var.deps.recordAccess({
+        id: crypto.randomUUID(),
+        createdAt,
+        port: GATEWAY_PORT,
+        method: c.req.method,
+        path: new URL(c.req.url).pathname.slice(0, MAX_PATH),
+        statusCode: c.res.status,
+        userId: principal?.userId ?? null,
+        latencyMs: Math.max(0, Math.round(performance.now() - started)),
+        // Set by Cloudflare in front of Workers; absent elsewhere (the gateway sees no socket).
+        ip: c.req.header('cf-connecting-ip')?.slice(0, 64) ?? null,
+        userAgent: c.req.header('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
+      }),
+    );
+  };
+}
