@@ -3,6 +3,7 @@ import { Placeholder } from './components/Placeholder';
 import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
 import { ExpiringKeysPage } from './pages/keys/ExpiringKeysPage';
 import { KeysPage } from './pages/keys/KeysPage';
+import { LimitsPage } from './pages/limits/LimitsPage';
 import { AuditLogsPage } from './pages/logs/AuditLogsPage';
 import { GatewayLogsPage } from './pages/logs/GatewayLogsPage';
 import { McpLogsPage } from './pages/logs/McpLogsPage';
@@ -44,7 +45,7 @@ export const PAGES: PageDef[] = [
   },
   { path: 'providers', label: 'Providers', group: 'Gateway', admin: true, element: <ProvidersPage /> },
   { path: 'models', label: 'Models & routes', group: 'Gateway', admin: true, element: <ModelsPage /> },
-  { path: 'limits', label: 'Limits', group: 'Gateway', admin: true, element: <Placeholder title="Limits" /> },
+  { path: 'limits', label: 'Limits', group: 'Gateway', admin: true, element: <LimitsPage /> },
   {
     path: 'mcp/servers',
     label: 'MCP servers',
