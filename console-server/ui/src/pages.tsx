@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Placeholder } from './components/Placeholder';
 import { AnalyticsPage } from './pages/analytics/AnalyticsPage';
 import { ExpiringKeysPage } from './pages/keys/ExpiringKeysPage';
 import { KeysPage } from './pages/keys/KeysPage';
 import { LimitsPage } from './pages/limits/LimitsPage';
+import { AccessLogsPage } from './pages/logs/AccessLogsPage';
+import { AppLogsPage } from './pages/logs/AppLogsPage';
 import { AuditLogsPage } from './pages/logs/AuditLogsPage';
 import { GatewayLogsPage } from './pages/logs/GatewayLogsPage';
 import { McpLogsPage } from './pages/logs/McpLogsPage';
@@ -73,14 +74,14 @@ export const PAGES: PageDef[] = [
     label: 'Access logs',
     group: 'Logs',
     admin: true,
-    element: <Placeholder title="Access logs" />,
+    element: <AccessLogsPage />,
   },
   {
     path: 'logs/app',
     label: 'App logs',
     group: 'Logs',
     admin: true,
-    element: <Placeholder title="App logs" />,
+    element: <AppLogsPage />,
   },
   {
     path: 'logs/platform',
