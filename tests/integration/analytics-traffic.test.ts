@@ -62,7 +62,7 @@ interface Planned {
   shiftMs: number;
 }
 
-/** Every (model, call) pair comes up; shifts spread the traffic over 24 hours of 4 days. */
+/** Every (model, call) pair comes up; shifts spread the traffic over the last ~70 hours. */
 function plan(): Planned[] {
   return Array.from({ length: REQUESTS }, (_, i) => ({
     model: MIX[i % MIX.length] as string,
@@ -221,7 +221,8 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     expect(rows.some((r) => r.model === 'm-nope')).toBe(false);
     expect(rows.filter((r) => r.cache_hit)).toHaveLength(6);
     const days = new Set(rows.map((r) => r.created_at.slice(0, 10)));
-    expect(days.size).toBeGreaterThanOrEqual(4);
+    // Shifts reach back 69 h 42 min: at least three UTC days, four before 21:42.
+    expect(days.size).toBeGreaterThanOrEqual(3);
   });
 
   it('priced every row by the precedence: own prices, price table, or unpriced (null, never $0)', () => {
