@@ -1,5 +1,8 @@
+import { parseStoreEnv } from '@sluice/shared/config/env';
 import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
+import { retentionSummary, runRetention } from '@sluice/shared/retention/run';
 import type { ExecutionContext } from 'hono';
+import { clickhouseTargetFor } from './analytics-target';
 import { createGatewayApp } from './app';
 import { buildDeps } from './deps';
 import type { GatewayBindings, GatewayDeps } from './types';
@@ -14,6 +17,9 @@ function depsFor(env: GatewayBindings): GatewayDeps {
   return deps;
 }
 
+/** The schedule (wrangler.toml [triggers]) that runs log retention; keep the two in step. */
+export const RETENTION_CRON = '17 * * * *';
+
 /** The part of workerd's ScheduledController the handler reads. */
 interface ScheduledEvent {
   scheduledTime: number;
@@ -27,17 +33,26 @@ export default {
   },
 
   /**
-   * Cron Trigger (see the commented [triggers] in wrangler.toml): expiry, inactivity and
-   * automatic rotation of API keys, for deployments where no console process runs all the
-   * time. Safe alongside the console's own timer: each transition happens at most once.
+   * Cron Triggers (see the commented [triggers] in wrangler.toml), for deployments where no
+   * console process runs all the time. RETENTION_CRON removes log rows older than
+   * data_retention_days; any other schedule runs the API-key jobs (expiry, inactivity,
+   * automatic rotation). Both are safe alongside the console's own timers.
    */
   scheduled(event: ScheduledEvent, env: GatewayBindings, ctx: ExecutionContext): void {
     const { db, redis, logger } = depsFor(env);
-    const log = logger.child('key-jobs');
-    const job = runKeyJobs({ db, redis }, new Date(event.scheduledTime)).then(
-      (result) => log.info('key jobs ran', { cron: event.cron, ...result }),
-      (error: unknown) => log.error('failed', { error: String(error) }),
-    );
+    const job =
+      event.cron === RETENTION_CRON
+        ? runRetention(
+            { db, clickhouse: clickhouseTargetFor(parseStoreEnv(env)) },
+            new Date(event.scheduledTime),
+          ).then(
+            (result) => logger.child('retention').info('retention ran', { ...retentionSummary(result) }),
+            (error: unknown) => logger.child('retention').error('failed', { error: String(error) }),
+          )
+        : runKeyJobs({ db, redis }, new Date(event.scheduledTime)).then(
+            (result) => logger.child('key-jobs').info('key jobs ran', { cron: event.cron, ...result }),
+            (error: unknown) => logger.child('key-jobs').error('failed', { error: String(error) }),
+          );
     ctx.waitUntil(job.then(() => logger.flush()));
   },
 };

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import ws from 'ws';
+import worker, { RETENTION_CRON } from '../../gateway-worker/src/worker';
 import { type ChSql, chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import { writeSettings } from '../../shared/src/db/repos/settings-repo';
 import { accessLogs, appLogs } from '../../shared/src/db/schema';
@@ -29,7 +30,7 @@ import {
 } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';
-import { freshDatabase } from '../helpers/stores';
+import { appEnv, freshDatabase } from '../helpers/stores';
 
 const CH_DAILY = 'sluice_r_retention';
 const CH_MONTHLY = 'sluice_r_retention_monthly';
@@ -213,8 +214,11 @@ describe('retention in ClickHouse (18.16: no TTL)', () => {
       runRetention({ db, clickhouse: { client: ch, database: CH_DAILY } }, NOW),
       runRetention({ db, clickhouse: { client: ch, database: CH_DAILY } }, NOW),
     ]);
-    expect(result.clickhouse?.request_logs.dropped).toEqual(['20250510', '20250514']);
-    expect(result.clickhouse?.mcp_logs.dropped).toEqual(['20250510', '20250514']);
+    // Each partition is dropped by one runner or both (the second DROP is a no-op).
+    const dropped = (table: 'request_logs' | 'mcp_logs') =>
+      [...new Set([result, concurrent].flatMap((r) => r.clickhouse?.[table].dropped ?? []))].sort();
+    expect(dropped('request_logs')).toEqual(['20250510', '20250514']);
+    expect(dropped('mcp_logs')).toEqual(['20250510', '20250514']);
     // The access and app log tables were never created in this database: skipped.
     expect(result.clickhouse?.access_logs).toEqual({ dropped: [], deleting: false });
     // Whole partitions are gone from system.parts; the cutoff's own day stays, with only its
@@ -273,5 +277,28 @@ describe('retention in ClickHouse (18.16: no TTL)', () => {
     } finally {
       await writeSettings(db, [{ key: 'data_retention_days', value: 30 }], null);
     }
+  });
+});
+
+describe("the gateway's Cron Trigger", () => {
+  it('runs retention on RETENTION_CRON, in Postgres and ClickHouse', async () => {
+    const postgres = createPostgresRequestLogStore(db);
+    const clickhouse = createClickHouseRequestLogStore(ch, { database: CH_DAILY });
+    const rows = ['2025-05-01T00:00:00Z', '2025-06-10T00:00:00Z'].map((v) => requestLog(at(v)));
+    await postgres.insert(rows);
+    await clickhouse.insert(rows);
+    expect(await activePartitions(CH_DAILY, 'request_logs')).toContain('20250501');
+    const tasks: Promise<unknown>[] = [];
+    worker.scheduled(
+      { cron: RETENTION_CRON, scheduledTime: NOW.getTime() },
+      appEnv(databaseUrl, { CLICKHOUSE_DATABASE: CH_DAILY }),
+      { waitUntil: (task: Promise<unknown>) => tasks.push(task), passThroughOnException: () => {} } as never,
+    );
+    await Promise.all(tasks);
+    expect(await instants(postgres)).toEqual(iso(['2025-06-10T00:00:00Z', '2025-06-15T12:00:00Z']));
+    expect(await activePartitions(CH_DAILY, 'request_logs')).not.toContain('20250501');
+    expect((await clickhouse.list({ limit: 200 })).map((r) => r.createdAt.toISOString())).not.toContain(
+      '2025-05-01T00:00:00.000Z',
+    );
   });
 });
