@@ -5,9 +5,18 @@
 // and user, and a WARN the proxy logs must show up in the app log. Every answer is checked
 // against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import type { AccessLogRecord, AppLogRecord } from '../../shared/src/server-logs/records';
+import { createClickHouse } from '../../shared/src/stores/clickhouse';
+import { CLICKHOUSE_URL } from '../helpers/env';
 import { LOG_VIEW_STORES, type LogQuery, type LogView, shortIds, startLogView } from '../helpers/log-view';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
+
+async function dropClickHouseDatabase(database: string): Promise<void> {
+  const ch = createClickHouse({ url: CLICKHOUSE_URL, requestTimeoutMs: 10_000 });
+  await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(database)}`.sql });
+  await ch.close();
+}
 
 const USER = '8a000000-0000-4000-8000-000000000001';
 const T0 = Date.UTC(2025, 3, 1, 10, 0, 0, 250);
@@ -243,6 +252,9 @@ describe('real traffic through the gateway and the console', () => {
   let adminId: string;
 
   beforeAll(async () => {
+    // The harness's ClickHouse database outlives a run: start from an empty one, so only this
+    // run's requests can match.
+    await dropClickHouseDatabase('sluice_it_l_server_logs_traffic');
     h = await proxyHarness('l_server_logs_traffic');
     adminId = (await h.admin('GET', '/api/auth/me')).body.id;
   }, 60_000);

@@ -4,7 +4,16 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unstable_startWorker } from 'wrangler';
+import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import { createClickHouse } from '../../shared/src/stores/clickhouse';
+import { CLICKHOUSE_URL } from '../helpers/env';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
+
+async function dropClickHouseDatabase(database: string): Promise<void> {
+  const ch = createClickHouse({ url: CLICKHOUSE_URL, requestTimeoutMs: 10_000 });
+  await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(database)}`.sql });
+  await ch.close();
+}
 
 type Worker = Awaited<ReturnType<typeof unstable_startWorker>>;
 
@@ -32,6 +41,9 @@ function startGateway(env: Record<string, string>): Promise<Worker> {
 }
 
 beforeAll(async () => {
+  // The harness's ClickHouse database outlives a run: start from an empty one, so only this
+  // run's requests can match.
+  await dropClickHouseDatabase('sluice_it_l_server_logs_workerd');
   h = await proxyHarness('l_server_logs_workerd');
   // Once more if the runtime fails to start: on a loaded machine workerd now and then does not.
   for (let attempt = 1; ; attempt++) {
@@ -88,7 +100,7 @@ describe('gateway in workerd', () => {
       status_code: 200,
       port: 3000,
     });
-    expect(entry.user_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(entry.user_id).toBe((await h.admin('GET', '/api/auth/me')).body.id);
     const [anonymous] = await found('/api/admin/access-logs?port=3000&q=workerd-access-log&status_code=401');
     expect(anonymous).toMatchObject({ method: 'GET', path: '/v1/models', user_id: null });
   });

@@ -117,11 +117,28 @@ describe('createLogger', () => {
         target: 'server-logs',
         message: 'app log write failed',
         error: 'Error: store down',
-        lost: 1,
+        records: 1,
       },
     ]);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(h.batches).toHaveLength(1);
+  });
+
+  it('cuts a long store error short (driver errors carry the whole batch)', async () => {
+    const printed: string[] = [];
+    const logger = createLogger({
+      source: 'gateway',
+      target: 'gateway',
+      store: { insert: () => Promise.reject(new Error('x'.repeat(5000))) },
+      echo: (_level, line) => printed.push(line),
+      maxDelayMs: 1,
+    });
+    logger.info('one');
+    await logger.flush();
+    const failure = JSON.parse(printed[1] ?? '{}');
+    expect(failure.message).toBe('app log write failed');
+    expect(failure.error).toHaveLength(501);
+    expect(failure.error.startsWith('Error: xxx')).toBe(true);
   });
 
   it('never throws when the store throws synchronously or the echo throws', async () => {

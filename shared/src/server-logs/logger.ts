@@ -37,6 +37,12 @@ export interface LoggerOptions {
   maxDelayMs?: number;
 }
 
+/** A store error as text, cut short: driver errors can carry a whole batch's parameters. */
+export function errorText(error: unknown): string {
+  const text = String(error);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
 export const consoleEcho: LogEcho = (level, line) => {
   if (level === 'ERROR') console.error(line);
   else if (level === 'WARN') console.warn(line);
@@ -109,8 +115,8 @@ export function createLogger(options: LoggerOptions): Logger {
         maxDelayMs: options.maxDelayMs,
         onError: (error, records) =>
           print('WARN', 'server-logs', 'app log write failed', {
-            error: String(error),
-            lost: records.length,
+            error: errorText(error),
+            records: records.length,
           }),
       })
     : null;

@@ -1,7 +1,7 @@
 import type { AnalyticsStoreOptions } from '../analytics/target';
 import { createBatchingLedgerWriter } from '../ledger/batching-writer';
 import { createAccessLogStore, createAppLogStore } from './index';
-import { createLogger, type Logger, logLevelFromEnv } from './logger';
+import { createLogger, errorText, type Logger, logLevelFromEnv } from './logger';
 import type { AccessLogRecord, AccessLogStore, AppLogSource, AppLogStore } from './records';
 
 export interface ServerLogs {
@@ -30,7 +30,7 @@ export function buildServerLogs(
   const serverLogs = logger.child('server-logs');
   const access = createBatchingLedgerWriter<AccessLogRecord>(accessLogs, {
     onError: (error, records) =>
-      serverLogs.warn('access log write failed', { error: String(error), lost: records.length }),
+      serverLogs.warn('access log write failed', { error: errorText(error), records: records.length }),
   });
   return { accessLogs, appLogs, logger, recordAccess: (record) => access.write(record) };
 }
