@@ -5,6 +5,7 @@ import type { ExecutionContext } from 'hono';
 import { clickhouseTargetFor } from './analytics-target';
 import { createGatewayApp } from './app';
 import { buildDeps } from './deps';
+import { RETENTION_CRON } from './schedules';
 import type { GatewayBindings, GatewayDeps } from './types';
 
 // Dependencies are built once per isolate and reused across requests; bindings do not
@@ -16,9 +17,6 @@ function depsFor(env: GatewayBindings): GatewayDeps {
   deps ??= buildDeps(env);
   return deps;
 }
-
-/** The schedule (wrangler.toml [triggers]) that runs log retention; keep the two in step. */
-export const RETENTION_CRON = '17 * * * *';
 
 /** The part of workerd's ScheduledController the handler reads. */
 interface ScheduledEvent {
