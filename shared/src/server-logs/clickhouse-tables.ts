@@ -58,6 +58,14 @@ export function instantColumns(createdAt: Date, what: string): { created_at: num
   return { created_at: Math.floor(ms / 1000), created_at_ms: ms };
 }
 
+export interface ClickHouseLogTable {
+  /** The qualified table name. */
+  table: ChSql;
+  /** JSONEachRow insert of prepared rows (none: no round trip). */
+  insert(values: readonly object[]): Promise<void>;
+  select<T>(query: ChSql): Promise<T[]>;
+}
+
 /**
  * One log table: created on first use (once; again after a failed attempt), every name
  * qualified with the database so one client can serve several.
@@ -67,7 +75,7 @@ export function clickHouseLogTable(
   options: ClickHouseServerLogOptions,
   name: string,
   ddl: (database: string) => ChSql,
-) {
+): ClickHouseLogTable {
   let ready: Promise<void> | null = null;
   const ensure = () => {
     ready ??= (async () => {
