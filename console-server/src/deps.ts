@@ -1,13 +1,12 @@
 import { createClickHouseAuditMirror } from '@sluice/shared/analytics/audit-mirror';
+import { createAnalyticsStore } from '@sluice/shared/analytics/store';
 import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { createSecretBox } from '@sluice/shared/auth/secret-box';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
-import { createRequestLogStore } from '@sluice/shared/ledger/index';
 import { subjectLimits } from '@sluice/shared/limits/definitions';
 import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
-import { createMcpLogStore } from '@sluice/shared/mcp/log/index';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
 import { createClickHouse, ensureClickHouseDatabase, pingClickHouse } from '@sluice/shared/stores/clickhouse';
@@ -47,8 +46,10 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
           ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
         }
       : null;
-  // Access and app logs of the console itself, on the same lazy target.
-  const logs = buildServerLogs('console', env, { db, clickhouse: logTarget });
+  // Lazy: nothing reaches ClickHouse (tables created) until a log is first written or read.
+  const analytics = createAnalyticsStore({ db, clickhouse: logTarget });
+  // Access and app logs of the console itself.
+  const logs = buildServerLogs('console', env, analytics);
   return {
     db,
     pool,
@@ -82,10 +83,9 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     }),
     mcpConnector: createSdkConnector(),
     mcpTimeoutMs: 15_000,
-    // Lazy like the mirror: nothing reaches ClickHouse (table created) until the first use.
-    mcpLogs: createMcpLogStore({ db, clickhouse: logTarget }),
-    // The gateway writes it; the console only searches it. Same lazy ClickHouse target.
-    requestLogs: createRequestLogStore({ db, clickhouse: logTarget }),
+    mcpLogs: analytics.mcpCalls,
+    // The gateway writes it; the console only searches it.
+    requestLogs: analytics.requests,
     ...logs,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     startedAt: Date.now(),

@@ -1,3 +1,4 @@
+import { createAnalyticsStore } from '@sluice/shared/analytics/store';
 import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { findApiKeyForAuth } from '@sluice/shared/db/repos/api-keys-repo';
@@ -5,6 +6,7 @@ import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import { createKeyAuthCache } from '@sluice/shared/keys/auth-cache';
 import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
+import { droppedSamples } from '@sluice/shared/metrics/samples';
 import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
 import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
 import { createSettingsReader } from '@sluice/shared/settings/settings-cache';
@@ -27,9 +29,16 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   });
   // Redis in front of Postgres for every key lookup; the console invalidates on each change.
   const keyCache = createKeyAuthCache(redis, (hash) => findApiKeyForAuth(db, hash));
-  const clickhouse = clickhouseTargetFor(config);
-  // Access and app logs on the same target as the request log (ClickHouse, else Postgres).
-  const { logger, recordAccess } = buildServerLogs('gateway', env, { db, clickhouse });
+  // One analytics store for every log this isolate writes: ClickHouse when configured, else Postgres.
+  const analytics = createAnalyticsStore({ db, clickhouse: clickhouseTargetFor(config) });
+  const { logger, recordAccess } = buildServerLogs(
+    'gateway',
+    env,
+    analytics,
+    (log, count) =>
+      // Rides on the isolate's next metrics flush; a lost count is not worth a round trip.
+      void metrics.record(droppedSamples(log, count)),
+  );
   const metrics = createRedisMetricsStore(redis, {
     key: config.SLUICE_METRICS_KEY,
     onError: (error, lost) => logger.child('metrics').warn('samples lost', { lost, error: String(error) }),
@@ -49,8 +58,8 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    ...buildModelDeps(config, db, redis, settings, clickhouse, metrics, logger.child('proxy')),
-    mcp: buildMcpDeps(config, db, redis, settings, clickhouse, metrics, logger.child('mcp')),
+    ...buildModelDeps(config, db, redis, settings, analytics.requests, metrics, logger.child('proxy')),
+    mcp: buildMcpDeps(config, db, redis, settings, analytics.mcpCalls, metrics, logger.child('mcp')),
     metrics,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     logger,

@@ -6,8 +6,7 @@ import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-write
 import { createCatalogCache } from '@sluice/shared/mcp/gateway/catalog';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
-import { createMcpLogStore } from '@sluice/shared/mcp/log/index';
-import type { McpLogRecord } from '@sluice/shared/mcp/ports';
+import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
@@ -15,7 +14,6 @@ import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { Logger } from '@sluice/shared/server-logs/logger';
 import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import type { Redis } from '@upstash/redis';
-import type { ClickHouseTarget } from './analytics-target';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
 const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
@@ -26,14 +24,14 @@ export function buildMcpDeps(
   db: Db,
   redis: Redis,
   settings: SettingsReader,
-  clickhouse: ClickHouseTarget | null,
+  callLogStore: McpLogStore,
   metrics: MetricsStore,
   log: Logger,
 ): MethodDeps {
   const warn = (message: string, fields: Record<string, unknown> = {}) => log.warn(message, fields);
   let secretBox: Promise<SecretBox> | undefined;
   const drops = createDropReporter(metrics, 'mcp', warn);
-  const callLog = createBatchingLedgerWriter<McpLogRecord>(createMcpLogStore({ db, clickhouse }), {
+  const callLog = createBatchingLedgerWriter<McpLogRecord>(callLogStore, {
     onError: (error, records) =>
       warn('MCP call log write failed', { error: String(error), records: records.length }),
     onDrop: drops.onDrop,

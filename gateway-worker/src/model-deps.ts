@@ -3,7 +3,7 @@ import type { StoreEnv } from '@sluice/shared/config/env';
 import type { Db } from '@sluice/shared/db/types';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
-import { createRequestLogStore } from '@sluice/shared/ledger/index';
+import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createLimitsCache } from '@sluice/shared/limits/limits-cache';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
@@ -22,7 +22,6 @@ import type { Logger } from '@sluice/shared/server-logs/logger';
 import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
 import { wireFormats } from '@sluice/shared/wire/index';
 import type { Redis } from '@upstash/redis';
-import type { ClickHouseTarget } from './analytics-target';
 
 /** Opens each sealed provider key once per isolate; a rotated key is a new sealed value. */
 function providerKeyOpener(encryptionKey: string): (sealed: string) => Promise<string> {
@@ -47,12 +46,11 @@ export function buildModelDeps(
   db: Db,
   redis: Redis,
   settings: SettingsReader,
-  clickhouse: ClickHouseTarget | null,
+  requestLog: RequestLogStore,
   metrics: MetricsStore,
   log: Logger,
 ): { proxy: ProxyDeps; usage: UsageDeps } {
   const warn = (message: string, fields: Record<string, unknown> = {}) => log.warn(message, fields);
-  const requestLog = createRequestLogStore({ db, clickhouse });
   // ClickHouse down: failed rows are retried with the next batch, the overflow is counted.
   const drops = createDropReporter(metrics, 'request', warn);
   const ledger = createBatchingLedgerWriter(requestLog, {

@@ -49,7 +49,7 @@ describe('gateway with ClickHouse unreachable', () => {
       const dropWarnings = () =>
         warnings
           .map((line) => JSON.parse(line) as Record<string, unknown>)
-          .filter((entry) => entry.message === 'analytics records dropped');
+          .filter((entry) => entry.message === 'analytics records dropped' && entry.log === 'request');
       // Every WARN's count reaches the metric (the scrape may come before the last flush).
       const text = await vi.waitFor(
         async () => {

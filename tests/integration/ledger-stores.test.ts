@@ -6,10 +6,10 @@ import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import ws from 'ws';
 import { type ChSql, chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import { createAnalyticsStore } from '../../shared/src/analytics/store';
 import {
   createBatchingLedgerWriter,
   createClickHouseRequestLogStore,
-  createRequestLogStore,
   type RequestLogRecord,
   type RequestLogStore,
 } from '../../shared/src/ledger';
@@ -178,12 +178,12 @@ beforeAll(async () => {
   }
   await ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE });
 
-  stores['neon-http'] = createRequestLogStore({ db: createHttpDb(httpUrl) });
-  stores['neon-pool'] = createRequestLogStore({ db: pooled.db });
-  stores.clickhouse = createRequestLogStore({
+  stores['neon-http'] = createAnalyticsStore({ db: createHttpDb(httpUrl) }).requests;
+  stores['neon-pool'] = createAnalyticsStore({ db: pooled.db }).requests;
+  stores.clickhouse = createAnalyticsStore({
     db: createHttpDb(httpUrl),
     clickhouse: { client: ch, database: CH_DATABASE },
-  });
+  }).requests;
 });
 
 afterAll(async () => {
@@ -312,7 +312,7 @@ describe('ClickHouse request log table', () => {
     expect(row?.n).toBe('0');
   });
 
-  it('is what createRequestLogStore picks when ClickHouse is given: nothing goes to Postgres', async () => {
+  it('is what createAnalyticsStore picks when ClickHouse is given: nothing goes to Postgres', async () => {
     // stores.clickhouse was built with the neon-http database as well.
     expect(await stores.clickhouse.list({ apiKeyId: WRITER_KEY })).toEqual([written.clickhouse]);
     expect(await stores['neon-http'].list({ apiKeyId: WRITER_KEY })).toEqual([written['neon-http']]);
@@ -325,10 +325,10 @@ describe('ClickHouse request log table', () => {
       if (calls === 1) throw new Error('ClickHouse unavailable');
       await ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE_C });
     };
-    const store = createRequestLogStore({
+    const store = createAnalyticsStore({
       db: undefined as never,
       clickhouse: { client: ch, database: CH_DATABASE_C, ensureDatabase },
-    });
+    }).requests;
     const first = record({ id: crypto.randomUUID(), createdAt: new Date(T0) });
     await expect(store.insert([first])).rejects.toThrow('ClickHouse unavailable');
     expect(await chTableExists(CH_DATABASE_C)).toBe(false);

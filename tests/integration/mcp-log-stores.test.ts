@@ -6,7 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import ws from 'ws';
 import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { createMcpLogStore } from '../../shared/src/mcp/log/index';
+import { createAnalyticsStore } from '../../shared/src/analytics/store';
 import type { McpLogFilter, McpLogRecord, McpLogStore } from '../../shared/src/mcp/ports';
 import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
@@ -97,17 +97,17 @@ beforeAll(async () => {
   for (const database of [CH_DATABASE, CH_DATABASE_LAZY]) {
     await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(database)}`.sql });
   }
-  stores['neon-http'] = createMcpLogStore({ db: createHttpDb(httpUrl) });
-  stores['neon-pool'] = createMcpLogStore({ db: pooled.db });
-  // No db: createMcpLogStore must not touch Postgres when ClickHouse is configured.
-  stores.clickhouse = createMcpLogStore({
+  stores['neon-http'] = createAnalyticsStore({ db: createHttpDb(httpUrl) }).mcpCalls;
+  stores['neon-pool'] = createAnalyticsStore({ db: pooled.db }).mcpCalls;
+  // No db: createAnalyticsStore must not touch Postgres when ClickHouse is configured.
+  stores.clickhouse = createAnalyticsStore({
     db: undefined as never,
     clickhouse: {
       client: ch,
       database: CH_DATABASE,
       ensureDatabase: () => ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE }),
     },
-  });
+  }).mcpCalls;
 });
 
 afterAll(async () => {
@@ -243,10 +243,10 @@ describe('ClickHouse MCP log table', () => {
       if (calls === 1) throw new Error('ClickHouse unavailable');
       await ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE_LAZY });
     };
-    const store = createMcpLogStore({
+    const store = createAnalyticsStore({
       db: undefined as never,
       clickhouse: { client: ch, database: CH_DATABASE_LAZY, ensureDatabase },
-    });
+    }).mcpCalls;
     await expect(store.list({})).rejects.toThrow('ClickHouse unavailable');
     const record = call();
     await Promise.all([store.insert([record]), store.list({})]);

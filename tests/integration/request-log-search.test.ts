@@ -6,11 +6,8 @@ import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import ws from 'ws';
 import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import {
-  createRequestLogStore,
-  type RequestLogRecord,
-  type RequestLogStore,
-} from '../../shared/src/ledger/index';
+import { createAnalyticsStore } from '../../shared/src/analytics/store';
+import type { RequestLogRecord, RequestLogStore } from '../../shared/src/ledger/index';
 import type { RequestLogSearch } from '../../shared/src/ledger/port';
 import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
@@ -139,17 +136,17 @@ beforeAll(async () => {
   pooled = createPooledDb(poolUrl, 2);
   ch = createClickHouse({ url: CLICKHOUSE_URL, database: 'default', requestTimeoutMs: 10_000 });
   await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE)}`.sql });
-  stores['neon-http'] = createRequestLogStore({ db: createHttpDb(httpUrl) });
-  stores['neon-pool'] = createRequestLogStore({ db: pooled.db });
-  // No db: createRequestLogStore must not touch Postgres when ClickHouse is configured.
-  stores.clickhouse = createRequestLogStore({
+  stores['neon-http'] = createAnalyticsStore({ db: createHttpDb(httpUrl) }).requests;
+  stores['neon-pool'] = createAnalyticsStore({ db: pooled.db }).requests;
+  // No db: createAnalyticsStore must not touch Postgres when ClickHouse is configured.
+  stores.clickhouse = createAnalyticsStore({
     db: undefined as never,
     clickhouse: {
       client: ch,
       database: CH_DATABASE,
       ensureDatabase: () => ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE }),
     },
-  });
+  }).requests;
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import { createAnalyticsStore } from '../../shared/src/analytics/store';
 import type { AnalyticsStoreOptions } from '../../shared/src/analytics/target';
 import {
   type AccessLogRecord,
@@ -13,8 +14,6 @@ import {
   type AppLogRecord,
   type AppLogSearch,
   type AppLogStore,
-  createAccessLogStore,
-  createAppLogStore,
   LOG_LEVELS,
 } from '../../shared/src/server-logs/index';
 import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
@@ -154,7 +153,7 @@ describe.each(['postgres', 'clickhouse'] as const)('access log store (%s)', (nam
     expect(await store.search(filter), JSON.stringify(filter)).toEqual(accessModel(stored, filter));
 
   beforeAll(() => {
-    store = createAccessLogStore(targets[name]);
+    store = createAnalyticsStore(targets[name]).access;
   });
 
   it('is empty before the first insert; an empty batch is a no-op', async () => {
@@ -298,7 +297,7 @@ describe.each(['postgres', 'clickhouse'] as const)('app log store (%s)', (name) 
     expect(await store.search(filter), JSON.stringify(filter)).toEqual(appModel(stored, filter));
 
   beforeAll(() => {
-    store = createAppLogStore(targets[name]);
+    store = createAnalyticsStore(targets[name]).app;
   });
 
   it('round-trips every field (fields as JSON), newest first with ties by id descending', async () => {

@@ -1,9 +1,10 @@
+import { createClickHouseAnalyticsStore, createPostgresAnalyticsStore } from '../analytics/store';
 import type { ClickHouseTarget } from '../analytics/target';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { Db } from '../db/types';
-import { type ClickHouseLogTable, purgeClickHouseLogs, type TablePurge } from './clickhouse';
+import type { ClickHouseLogTable, TablePurge } from './clickhouse';
 import { retentionCutoff } from './cutoff';
-import { type PostgresLogTable, type PostgresPurgeOptions, purgePostgresLogs } from './postgres';
+import type { PostgresLogTable, PostgresPurgeOptions } from './postgres';
 
 export interface RetentionDeps {
   /** Any driver: every statement stands alone. */
@@ -34,13 +35,10 @@ export async function runRetention(
 ): Promise<RetentionResult> {
   const days = (await loadSettings(deps.db)).data_retention_days;
   const cutoff = retentionCutoff(now, days);
-  const postgres = await purgePostgresLogs(deps.db, cutoff, options);
-  let clickhouse: RetentionResult['clickhouse'] = null;
-  if (deps.clickhouse) {
-    // 18.16 refuses every request naming a database that does not exist yet.
-    await deps.clickhouse.ensureDatabase?.();
-    clickhouse = await purgeClickHouseLogs(deps.clickhouse.client, deps.clickhouse.database, cutoff);
-  }
+  const postgres = await createPostgresAnalyticsStore(deps.db, options).purgeBefore(cutoff);
+  const clickhouse = deps.clickhouse
+    ? await createClickHouseAnalyticsStore(deps.clickhouse).purgeBefore(cutoff)
+    : null;
   return { days, cutoff, postgres, clickhouse };
 }
 

@@ -30,6 +30,8 @@ export interface LoggerOptions {
   /** Lines below it are neither stored nor printed. Default INFO. */
   minLevel?: LogLevel;
   echo?: LogEcho;
+  /** Records given up after failed inserts (see the batching writer); printed either way. */
+  onDrop?: (count: number, error: unknown) => void;
   now?: () => Date;
   newId?: () => string;
   /** Passed to the batching writer (tests use short delays). */
@@ -118,6 +120,13 @@ export function createLogger(options: LoggerOptions): Logger {
             error: errorText(error),
             records: records.length,
           }),
+        onDrop: (count, error) => {
+          print('WARN', 'server-logs', 'app log records dropped', {
+            dropped: count,
+            error: errorText(error),
+          });
+          options.onDrop?.(count, error);
+        },
       })
     : null;
 

@@ -1,6 +1,5 @@
-import type { AnalyticsStoreOptions } from '../analytics/target';
+import type { AnalyticsStore } from '../analytics/store';
 import { createBatchingLedgerWriter } from '../ledger/batching-writer';
-import { createAccessLogStore, createAppLogStore } from './index';
 import { createLogger, errorText, type Logger, logLevelFromEnv } from './logger';
 import type { AccessLogRecord, AccessLogStore, AppLogSource, AppLogStore } from './records';
 
@@ -14,23 +13,37 @@ export interface ServerLogs {
 }
 
 /**
- * Both servers' logs, built once: the stores on the configured target (ClickHouse, else
- * Postgres), a logger at SLUICE_LOG_LEVEL (default INFO) and a batching access-log writer.
+ * Both servers' logs, built once: the access and app stores of the analytics store, a logger at SLUICE_LOG_LEVEL (default INFO) and a batching access-log writer.
  * A failed access-log batch is reported through the logger (an app-log line, printed too);
  * a failed app-log batch is only printed, so nothing loops.
  */
 export function buildServerLogs(
   source: AppLogSource,
   env: Record<string, unknown>,
-  target: AnalyticsStoreOptions,
+  stores: Pick<AnalyticsStore, 'access' | 'app'>,
+  /** Counts records the store never got (the gateway's sluice_analytics_dropped_records_total). */
+  countDropped?: (log: 'access' | 'app', count: number) => void,
 ): ServerLogs {
-  const accessLogs = createAccessLogStore(target);
-  const appLogs = createAppLogStore(target);
-  const logger = createLogger({ source, target: source, store: appLogs, minLevel: logLevelFromEnv(env) });
+  const { access: accessLogs, app: appLogs } = stores;
+  const logger = createLogger({
+    source,
+    target: source,
+    store: appLogs,
+    minLevel: logLevelFromEnv(env),
+    onDrop: (count) => countDropped?.('app', count),
+  });
   const serverLogs = logger.child('server-logs');
   const access = createBatchingLedgerWriter<AccessLogRecord>(accessLogs, {
     onError: (error, records) =>
       serverLogs.warn('access log write failed', { error: errorText(error), records: records.length }),
+    onDrop: (count, error) => {
+      serverLogs.warn('analytics records dropped', {
+        log: 'access',
+        dropped: count,
+        error: errorText(error),
+      });
+      countDropped?.('access', count);
+    },
   });
   return { accessLogs, appLogs, logger, recordAccess: (record) => access.write(record) };
 }
