@@ -14,8 +14,9 @@ class FirstRunFirstSequencer extends BaseSequencer {
 }
 
 /**
- * Three projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
- * through the real drivers and the dev sidecar), e2e (the stack started as `npm start` does).
+ * Four projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
+ * through the real drivers and the dev sidecar), e2e (the stack started as `npm start` does),
+ * ui (the web UI in a real browser against a stack of its own, so it shares no state with e2e).
  */
 export default defineConfig({
   test: {
@@ -45,9 +46,19 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          exclude: ['tests/e2e/ui-*.test.ts'],
           globalSetup: ['tests/setup/e2e-global.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'ui',
+          include: ['tests/e2e/ui-*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
           fileParallelism: false,
         },
       },

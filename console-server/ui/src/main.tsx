@@ -29,7 +29,7 @@ if (!root) throw new Error('no #root element');
 createRoot(root).render(
   <StrictMode>
     <MantineProvider theme={theme}>
-      <Notifications position="top-right" />
+      <Notifications position="bottom-right" autoClose={4000} />
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
           <BrowserRouter>

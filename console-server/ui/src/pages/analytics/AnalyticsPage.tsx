@@ -1,4 +1,4 @@
-import { AreaChart, BarChart } from '@mantine/charts';
+import { BarChart } from '@mantine/charts';
 import {
   Card,
   Group,
@@ -159,7 +159,7 @@ export function AnalyticsPage() {
         <Card withBorder>
           <Stack gap="xs">
             <Title order={5}>Cost (USD) by model</Title>
-            <AreaChart
+            <BarChart
               h={260}
               data={cost.rows}
               dataKey="period"

@@ -14,6 +14,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody } from '../../api/types';
 import { useAuth } from '../../auth/AuthProvider';
@@ -53,7 +54,7 @@ export function SetupWizard() {
     onError: (error) => {
       setAlert(applyApiErrors(form, error));
       // Issues on the admin fields: show the step they are on.
-      if (Object.keys(form.errors).some((k) => k.startsWith('admin.'))) setStep(0);
+      if (error instanceof ApiError && error.issues.some((i) => i.path.startsWith('admin.'))) setStep(0);
     },
   });
   const submit = form.onSubmit((v) => {
