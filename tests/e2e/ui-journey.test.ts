@@ -213,6 +213,24 @@ describe('the web UI in a real browser', () => {
     }
   });
 
+  it('refreshes an expired access token on a 401 and keeps the page', async () => {
+    await page.evaluate(() => {
+      const session = JSON.parse(localStorage.getItem('sluice.session') ?? '{}');
+      localStorage.setItem(
+        'sluice.session',
+        JSON.stringify({ ...session, access_token: 'expired.token.value' }),
+      );
+    });
+    errors.expectFailure('/api/', 401);
+    await page.reload();
+    await page.getByTestId('keys-table').waitFor();
+    expect(page.url()).toMatch(/\/keys$/);
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('sluice.session') ?? '{}').access_token,
+    );
+    expect(token).not.toBe('expired.token.value');
+  });
+
   it('signs out to the sign-in page and signs in again, back on the same page', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/login');
@@ -221,6 +239,33 @@ describe('the web UI in a real browser', () => {
     await screenshot(page, '11-sign-in');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/keys'); // back to the page the session ended on
+  });
+
+  it('shows a non-admin only their own sections', async () => {
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('sluice.session') ?? '{}').access_token,
+    );
+    const user = {
+      email: 'user@ui.example.com',
+      display_name: 'Plain User',
+      password: 'another long password',
+    };
+    const created = await fetch(`${stack.consoleUrl}/api/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(user),
+    });
+    expect(created.status).toBe(201);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('user-email').getByText(user.email).waitFor();
+    const links = await page.getByRole('navigation').getByRole('link').allTextContents();
+    expect(links).toEqual(expect.arrayContaining(['Analytics', 'API keys', 'MCP tools', 'Gateway logs']));
+    for (const admin of ['Providers', 'Models & routes', 'Users', 'Settings'])
+      expect(links).not.toContain(admin);
+    await screenshot(page, '12-user-navigation');
   });
 
   it('logged no console errors and no uncaught exceptions in the browser', () => {
