@@ -1,5 +1,6 @@
 import { createClickHouseAuditMirror } from '@sluice/shared/analytics/audit-mirror';
 import { createAnalyticsStore } from '@sluice/shared/analytics/store';
+import { clickhouseTargetFor } from '@sluice/shared/analytics/target';
 import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { createSecretBox } from '@sluice/shared/auth/secret-box';
 import { parseStoreEnv } from '@sluice/shared/config/env';
@@ -9,7 +10,7 @@ import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
-import { createClickHouse, ensureClickHouseDatabase, pingClickHouse } from '@sluice/shared/stores/clickhouse';
+import { pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
 import ws from 'ws';
@@ -27,25 +28,8 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     token: config.UPSTASH_REDIS_REST_TOKEN,
     timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   });
-  const clickhouseConfig = config.CLICKHOUSE_URL
-    ? {
-        url: config.CLICKHOUSE_URL,
-        username: config.CLICKHOUSE_USER,
-        password: config.CLICKHOUSE_PASSWORD,
-        database: config.CLICKHOUSE_DATABASE,
-        requestTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
-      }
-    : null;
-  const clickhouse = clickhouseConfig ? createClickHouse(clickhouseConfig) : null;
   // Where the log stores read and write: one client and database shared by all of them.
-  const logTarget =
-    clickhouse && clickhouseConfig
-      ? {
-          client: clickhouse,
-          database: clickhouseConfig.database,
-          ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
-        }
-      : null;
+  const logTarget = clickhouseTargetFor(config, config.SLUICE_STORE_TIMEOUT_MS);
   // Lazy: nothing reaches ClickHouse (tables created) until a log is first written or read.
   const analytics = createAnalyticsStore({ db, clickhouse: logTarget });
   // Access and app logs of the console itself.
@@ -59,20 +43,14 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     passwords: argon2Passwords,
     loginAttempts: createFixedWindowCounter(redis, 'sluice:login-failures'),
     setupCalls: createFixedWindowCounter(redis, 'sluice:setup-calls'),
-    pingAnalytics: clickhouse
+    pingAnalytics: logTarget
       ? async () => {
-          const result = await pingClickHouse(clickhouse);
+          const result = await pingClickHouse(logTarget.client);
           if (!result.ok) throw new Error('clickhouse ping failed');
         }
       : null,
     // Lazy: nothing reaches ClickHouse until the mirror job runs.
-    auditMirror:
-      clickhouse && clickhouseConfig
-        ? createClickHouseAuditMirror(clickhouse, {
-            database: clickhouseConfig.database,
-            ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
-          })
-        : null,
+    auditMirror: logTarget ? createClickHouseAuditMirror(logTarget.client, logTarget) : null,
     // Uncached: an admin reading usage right after a change must see the new definitions.
     limiter: createLimiter({
       redis,

@@ -1,8 +1,5 @@
-import type { ClickHouseTarget } from '@sluice/shared/analytics/target';
-import { parseStoreEnv } from '@sluice/shared/config/env';
 import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
 import { type RetentionDeps, retentionSummary, runRetention } from '@sluice/shared/retention/run';
-import { createClickHouse, ensureClickHouseDatabase } from '@sluice/shared/stores/clickhouse';
 import type { ConsoleDeps } from './types';
 
 export const KEY_JOBS_INTERVAL_MS = 60_000;
@@ -46,7 +43,7 @@ export const RETENTION_INTERVAL_MS = 3_600_000;
  * returns a stop function.
  */
 export function startRetentionJob(
-  deps: RetentionDeps,
+  deps: RetentionDeps & Pick<ConsoleDeps, 'logger'>,
   intervalMs = RETENTION_INTERVAL_MS,
   firstRunMs = 60_000,
 ): () => void {
@@ -56,11 +53,9 @@ export function startRetentionJob(
     running = true;
     try {
       const summary = retentionSummary(await runRetention(deps, new Date()));
-      if (summary) console.log(JSON.stringify({ level: 'INFO', target: 'retention', ...summary }));
+      if (summary) deps.logger.child('retention').info('old log rows removed', summary);
     } catch (error) {
-      console.error(
-        JSON.stringify({ level: 'ERROR', target: 'retention', message: 'failed', error: String(error) }),
-      );
+      deps.logger.child('retention').error('failed', { error: String(error) });
     } finally {
       running = false;
     }
@@ -72,25 +67,5 @@ export function startRetentionJob(
   return () => {
     clearTimeout(first);
     clearInterval(timer);
-  };
-}
-
-/**
- * The ClickHouse database the logs live in, for the retention job: a client of its own, so a
- * long DROP/DELETE never waits behind the routes' queries. Null without CLICKHOUSE_URL.
- */
-export function retentionTarget(env: Record<string, unknown>): ClickHouseTarget | null {
-  const config = parseStoreEnv(env);
-  if (!config.CLICKHOUSE_URL) return null;
-  const clickhouseConfig = {
-    url: config.CLICKHOUSE_URL,
-    username: config.CLICKHOUSE_USER,
-    password: config.CLICKHOUSE_PASSWORD,
-    database: config.CLICKHOUSE_DATABASE,
-  };
-  return {
-    client: createClickHouse(clickhouseConfig),
-    database: clickhouseConfig.database,
-    ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
   };
 }

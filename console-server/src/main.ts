@@ -1,9 +1,11 @@
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { clickhouseTargetFor } from '@sluice/shared/analytics/target';
 import { startAuditMirrorJob } from '@sluice/shared/audit/mirror-job';
+import { parseStoreEnv } from '@sluice/shared/config/env';
 import { createConsoleApp } from './app';
 import { buildDeps } from './deps';
-import { retentionTarget, startKeyJobs, startRetentionJob } from './jobs';
+import { startKeyJobs, startRetentionJob } from './jobs';
 import { uiStatic } from './ui-static';
 
 const port = Number(process.env.SLUICE_CONSOLE_PORT ?? 3001);
@@ -13,7 +15,12 @@ const deps = await buildDeps(process.env);
 startAuditMirrorJob({ db: deps.db, mirror: deps.auditMirror }); // no-op without ClickHouse
 const stopKeyJobs = startKeyJobs(deps); // API-key expiry, inactivity and automatic rotation
 // Hourly: log rows older than data_retention_days, in Postgres and ClickHouse.
-const stopRetention = startRetentionJob({ db: deps.db, clickhouse: retentionTarget(process.env) });
+// Its own ClickHouse client, so a long DROP/DELETE never waits behind the routes' queries.
+const stopRetention = startRetentionJob({
+  db: deps.db,
+  clickhouse: clickhouseTargetFor(parseStoreEnv(process.env)),
+  logger: deps.logger,
+});
 const ui = uiStatic(process.env.SLUICE_CONSOLE_UI_DIR || undefined);
 const app = createConsoleApp(deps, {
   ui,

@@ -1,4 +1,5 @@
 import { createAnalyticsStore } from '@sluice/shared/analytics/store';
+import { clickhouseTargetFor } from '@sluice/shared/analytics/target';
 import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { findApiKeyForAuth } from '@sluice/shared/db/repos/api-keys-repo';
@@ -12,7 +13,6 @@ import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
 import { createSettingsReader } from '@sluice/shared/settings/settings-cache';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
-import { clickhouseTargetFor } from './analytics-target';
 import { buildMcpDeps } from './mcp-deps';
 import { buildModelDeps } from './model-deps';
 import type { GatewayBindings, GatewayDeps } from './types';

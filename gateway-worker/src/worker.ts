@@ -1,8 +1,8 @@
+import { clickhouseTargetFor } from '@sluice/shared/analytics/target';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
 import { retentionSummary, runRetention } from '@sluice/shared/retention/run';
 import type { ExecutionContext } from 'hono';
-import { clickhouseTargetFor } from './analytics-target';
 import { createGatewayApp } from './app';
 import { buildDeps } from './deps';
 import { RETENTION_CRON } from './schedules';

@@ -1,5 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
+import type { StoreEnv } from '../config/env';
 import type { Db } from '../db/types';
+import { createClickHouse, ensureClickHouseDatabase } from '../stores/clickhouse';
 
 /** A ClickHouse database the logs go to. */
 export interface ClickHouseTarget {
@@ -13,4 +15,25 @@ export interface ClickHouseTarget {
 export interface AnalyticsStoreOptions {
   db: Db;
   clickhouse?: ClickHouseTarget | null;
+}
+
+/**
+ * The ClickHouse database the logs live in, from the store environment; null without
+ * CLICKHOUSE_URL (logs then go to Postgres). Each call makes its own client: a job that runs
+ * long DROP/DELETE statements should not queue behind the routes' queries.
+ */
+export function clickhouseTargetFor(config: StoreEnv, requestTimeoutMs?: number): ClickHouseTarget | null {
+  if (!config.CLICKHOUSE_URL) return null;
+  const clickhouseConfig = {
+    url: config.CLICKHOUSE_URL,
+    username: config.CLICKHOUSE_USER,
+    password: config.CLICKHOUSE_PASSWORD,
+    database: config.CLICKHOUSE_DATABASE,
+    requestTimeoutMs,
+  };
+  return {
+    client: createClickHouse(clickhouseConfig),
+    database: clickhouseConfig.database,
+    ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
+  };
 }

@@ -86,7 +86,7 @@ function whereOf(query: AccessLogQuery): ChSql {
   return conditions.length === 0 ? chSql`` : chSql`WHERE ${chJoin(conditions, chSql` AND `)}`;
 }
 
-/** The access log in ClickHouse; newest first, ties by id descending (as in Postgres). */
+/** The access log in ClickHouse. */
 export function createClickHouseAccessLogStore(
   client: ClickHouseClient,
   options: ClickHouseServerLogOptions,
@@ -100,13 +100,8 @@ export function createClickHouseAccessLogStore(
     },
     async search(search) {
       const query = accessLogQuery(search);
-      const where = whereOf(query);
-      const [rows, [counted]] = await Promise.all([
-        logs.select<SelectedAccessRow>(chSql`SELECT ${columns} FROM ${logs.table} ${where}
-          ORDER BY created_at_ms DESC, id DESC LIMIT ${query.offset}, ${query.limit}`),
-        logs.select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${logs.table} ${where}`),
-      ]);
-      return { total: Number(counted?.total ?? 0), entries: rows.map(fromRow) };
+      const { total, rows } = await logs.page<SelectedAccessRow>(columns, whereOf(query), query);
+      return { total, entries: rows.map(fromRow) };
     },
   };
 }

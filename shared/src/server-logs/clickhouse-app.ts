@@ -68,7 +68,7 @@ function whereOf(query: AppLogQuery): ChSql {
   return conditions.length === 0 ? chSql`` : chSql`WHERE ${chJoin(conditions, chSql` AND `)}`;
 }
 
-/** The application log in ClickHouse; newest first, ties by id descending (as in Postgres). */
+/** The application log in ClickHouse. */
 export function createClickHouseAppLogStore(
   client: ClickHouseClient,
   options: ClickHouseServerLogOptions,
@@ -82,13 +82,8 @@ export function createClickHouseAppLogStore(
     },
     async search(search) {
       const query = appLogQuery(search);
-      const where = whereOf(query);
-      const [rows, [counted]] = await Promise.all([
-        logs.select<SelectedAppRow>(chSql`SELECT ${columns} FROM ${logs.table} ${where}
-          ORDER BY created_at_ms DESC, id DESC LIMIT ${query.offset}, ${query.limit}`),
-        logs.select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${logs.table} ${where}`),
-      ]);
-      return { total: Number(counted?.total ?? 0), entries: rows.map(fromRow) };
+      const { total, rows } = await logs.page<SelectedAppRow>(columns, whereOf(query), query);
+      return { total, entries: rows.map(fromRow) };
     },
   };
 }

@@ -64,6 +64,12 @@ export interface ClickHouseLogTable {
   /** JSONEachRow insert of prepared rows (none: no round trip). */
   insert(values: readonly object[]): Promise<void>;
   select<T>(query: ChSql): Promise<T[]>;
+  /** One page, newest first with ties by id descending (as in Postgres), and the total of every match. */
+  page<T>(
+    columns: ChSql,
+    where: ChSql,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; rows: T[] }>;
 }
 
 /**
@@ -87,20 +93,30 @@ export function clickHouseLogTable(
     });
     return ready;
   };
+  const table = chIdent(options.database, name);
+  const select = async <T>(query: ChSql): Promise<T[]> => {
+    await ensure();
+    return (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
+  };
   return {
-    table: chIdent(options.database, name),
+    table,
     async insert(values: readonly object[]): Promise<void> {
       if (values.length === 0) return;
       await ensure();
       await client.insert({
-        table: chIdent(options.database, name).sql,
+        table: table.sql,
         values: [...values],
         format: CLICKHOUSE_ROW_FORMAT,
       });
     },
-    async select<T>(query: ChSql): Promise<T[]> {
-      await ensure();
-      return (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
+    select,
+    async page<T>(columns: ChSql, where: ChSql, { offset, limit }: { offset: number; limit: number }) {
+      const [rows, [counted]] = await Promise.all([
+        select<T>(chSql`SELECT ${columns} FROM ${table} ${where}
+          ORDER BY created_at_ms DESC, id DESC LIMIT ${offset}, ${limit}`),
+        select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${table} ${where}`),
+      ]);
+      return { total: Number(counted?.total ?? 0), rows };
     },
   };
 }
