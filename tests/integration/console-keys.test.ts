@@ -25,10 +25,13 @@ const LIST_FIELDS = [
   'created_at',
   'expires_at',
   'id',
+  'inactivity_timeout_days',
   'last_used_at',
   'name',
   'prefix',
   'rate_limit_rpm',
+  'rotation_interval_days',
+  'status',
 ];
 
 let h: ConsoleHarness;
@@ -423,6 +426,17 @@ describe('time-driven transitions (fake clock)', () => {
     expect(await sweepInactiveKeys(h.deps.db, h.deps.redis, later)).toBeGreaterThanOrEqual(1);
     expect(await rowOf(swept.body.id)).toMatchObject({ status: 'disabled', disabledAt: later });
     expect(await rowOf(busy.body.id)).toMatchObject({ status: 'active' });
+    // The owner's list says so, with the timeout that did it.
+    const listed = (await api('GET', '/api/keys', { token: users.alice.token })).body as Record<
+      string,
+      unknown
+    >[];
+    expect(listed.find((k) => k.id === swept.body.id)).toMatchObject({
+      status: 'disabled',
+      inactivity_timeout_days: 1,
+      rotation_interval_days: null,
+    });
+    expect(listed.find((k) => k.id === busy.body.id)).toMatchObject({ status: 'active' });
     expect(await auditFor(swept.body.id, 'key.disable')).toEqual([
       expect.objectContaining({ details: { automatic: true, reason: 'inactivity' } }),
     ]);

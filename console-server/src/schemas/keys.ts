@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { API_KEY_STATUSES } from '@sluice/shared/db/schema/api-keys';
 
 /**
  * Response shapes of /api/keys, exactly as the spec lists them. allowed_models is null for
@@ -27,6 +28,11 @@ export const ApiKeySchema = z
     expires_at: nullableTimestamp,
     created_at: timestamp,
     last_used_at: nullableTimestamp,
+    status: z.enum(API_KEY_STATUSES).openapi({
+      description: 'active, disabled (inactivity) or expired; revoked keys are not returned',
+    }),
+    rotation_interval_days: days.openapi({ description: 'Automatic rotation period; null: none' }),
+    inactivity_timeout_days: days.openapi({ description: 'Disabled after this long unused; null: never' }),
   })
   .openapi('ApiKey');
 

@@ -20,6 +20,10 @@ export interface KeyView {
   expires_at: string | null;
   created_at: string;
   last_used_at: string | null;
+  /** Beyond the spec's list shape: what a console shows next to each key. Revoked keys are not listed. */
+  status: ApiKeyRow['status'];
+  rotation_interval_days: number | null;
+  inactivity_timeout_days: number | null;
 }
 
 export function toKeyView(row: ApiKeyRow): KeyView {
@@ -32,6 +36,9 @@ export function toKeyView(row: ApiKeyRow): KeyView {
     expires_at: iso(row.expiresAt),
     created_at: row.createdAt.toISOString(),
     last_used_at: iso(row.lastUsedAt),
+    status: row.status,
+    rotation_interval_days: row.rotationIntervalDays,
+    inactivity_timeout_days: row.inactivityTimeoutDays,
   };
 }
 
