@@ -18,15 +18,17 @@ interface Values {
   inactivity_timeout_days: number | string;
 }
 
-/** Sends only what the user changed; empty days fields leave the key's setting alone. */
+/** Sends only what the user changed; emptied days fields clear that setting (null). */
 function patchBody(v: Values, key: Schemas['ApiKey']): RequestBody<'/api/keys/{id}', 'patch'> {
   const body: RequestBody<'/api/keys/{id}', 'patch'> = {
     allowed_models: v.allowed_models.length > 0 ? v.allowed_models : null,
     rate_limit_rpm: optionalInt(v.rate_limit_rpm) ?? null,
   };
   if (v.expires_in_days !== '') body.expires_in_days = optionalInt(v.expires_in_days);
-  if (v.rotation_interval_days !== '') body.rotation_interval_days = optionalInt(v.rotation_interval_days);
-  if (v.inactivity_timeout_days !== '') body.inactivity_timeout_days = optionalInt(v.inactivity_timeout_days);
+  const rotation = optionalInt(v.rotation_interval_days) ?? null;
+  if (rotation !== key.rotation_interval_days) body.rotation_interval_days = rotation;
+  const inactivity = optionalInt(v.inactivity_timeout_days) ?? null;
+  if (inactivity !== key.inactivity_timeout_days) body.inactivity_timeout_days = inactivity;
   if (JSON.stringify(body.allowed_models) === JSON.stringify(key.allowed_models)) delete body.allowed_models;
   return body;
 }
@@ -42,8 +44,8 @@ function EditForm({ apiKey, onClose }: { apiKey: Schemas['ApiKey']; onClose: () 
       allowed_models: apiKey.allowed_models ?? [],
       rate_limit_rpm: apiKey.rate_limit_rpm ?? defaults.rpm ?? '',
       expires_in_days: '',
-      rotation_interval_days: '',
-      inactivity_timeout_days: '',
+      rotation_interval_days: apiKey.rotation_interval_days ?? '',
+      inactivity_timeout_days: apiKey.inactivity_timeout_days ?? '',
     },
   });
   const save = useMutation({
@@ -87,13 +89,13 @@ function EditForm({ apiKey, onClose }: { apiKey: Schemas['ApiKey']; onClose: () 
         />
         <NumberInput
           label="Rotate automatically every (days)"
-          description="Empty: unchanged"
+          description="Empty: never"
           allowDecimal={false}
           {...form.getInputProps('rotation_interval_days')}
         />
         <NumberInput
           label="Disable after inactivity (days)"
-          description="Empty: unchanged"
+          description="Empty: never"
           allowDecimal={false}
           {...form.getInputProps('inactivity_timeout_days')}
         />

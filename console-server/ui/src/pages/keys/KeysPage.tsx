@@ -17,7 +17,13 @@ import { KeyRotateModal } from './KeyRotateModal';
 import { KEYS_QUERY, keyStatus } from './key-queries';
 
 type ApiKey = Schemas['ApiKey'];
-const STATUS_COLOR = { active: 'teal', expiring: 'yellow', expired: 'gray' } as const;
+const STATUS_COLOR = {
+  active: 'teal',
+  expiring: 'yellow',
+  expired: 'gray',
+  disabled: 'red',
+  revoked: 'gray',
+} as const;
 
 export function KeysPage() {
   const keys = useQuery({ queryKey: KEYS_QUERY, queryFn: () => unwrap(api.GET('/api/keys')) });
@@ -68,7 +74,8 @@ export function KeysPage() {
       key: 'status',
       header: 'Status',
       render: (k) => {
-        const status = keyStatus(k.expires_at);
+        // The server's status; an active key close to its expiry is flagged from expires_at.
+        const status = k.status === 'active' ? keyStatus(k.expires_at) : k.status;
         return (
           <Badge color={STATUS_COLOR[status]} variant="light">
             {status === 'expiring' ? 'expiring soon' : status}
