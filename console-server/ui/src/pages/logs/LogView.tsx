@@ -55,11 +55,19 @@ function toQuery(filters: FilterField[], values: Record<string, string>): LogQue
 }
 
 /**
+ * Keyed by view: the log pages share this component at one place in the tree, so without a
+ * key React would keep one page's filters and paging when the user opens another.
+ */
+export function LogView<E extends object>(props: Props<E>) {
+  return <LogViewBody key={props.queryKey} {...props} />;
+}
+
+/**
  * The one log screen: a filter form whose fields are the API's query parameters, a table,
  * offset paging and a drawer with every field of the clicked entry. A 422 on a filter is
  * shown under that filter.
  */
-export function LogView<E extends object>(props: Props<E>) {
+function LogViewBody<E extends object>(props: Props<E>) {
   const { filters, fetchPage, queryKey } = props;
   const empty = Object.fromEntries(filters.map((f) => [f.name, '']));
   const form = useForm<Record<string, string>>({ initialValues: empty });

@@ -38,6 +38,11 @@ export function SettingsCategoryForm({ category, fields, stored }: Props) {
     mutationFn: (settings: Record<string, unknown>) =>
       unwrap(api.PATCH('/api/admin/settings', { body: { settings } })),
     onSuccess: (result) => {
+      // A secret still reads as the mask, so the refetch changes nothing: empty its input here.
+      for (const key of result.updated) {
+        if (fields.some((f) => f.key === key && f.kind === 'secret'))
+          form.setFieldValue(`settings.${key}`, '');
+      }
       void queryClient.invalidateQueries({ queryKey: SETTINGS_QUERY });
       const keys = result.updated.join(', ');
       notifications.show({ color: 'teal', message: keys ? `Saved: ${keys}` : 'Nothing to change' });

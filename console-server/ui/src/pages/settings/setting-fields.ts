@@ -58,7 +58,9 @@ function kindOf(schema: JsonSchema | undefined, value: unknown): FieldKind {
   const t = schema ? types(schema) : new Set<string>();
   if (t.has('boolean') || typeof value === 'boolean') return 'boolean';
   if (t.has('integer') || t.has('number') || typeof value === 'number') return 'number';
-  if (values.length > 0) return 'select';
+  // A URL-or-empty setting is a free string with one enum alternative (''): not a choice list.
+  const freeString = variants(schema ?? {}).some((v) => [v.type].flat().includes('string') && !v.enum);
+  if (values.length > 0 && !freeString) return 'select';
   if (t.has('array') || Array.isArray(value)) return 'list';
   if (t.has('object') || (typeof value === 'object' && value !== null)) return 'json';
   return 'text';
@@ -93,7 +95,8 @@ export function settingFields(
     return {
       key,
       kind,
-      description: schema?.description,
+      // Secrets' documented description ends with how GET shows them; the input says that itself.
+      description: schema?.description?.replace(/: \*+ when set, else null$/, ''),
       options: options as string[] | undefined,
       range: rangeOf(schema),
     };

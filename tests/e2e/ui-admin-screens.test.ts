@@ -1,0 +1,422 @@
+// Issue 8's admin screens in a real browser (Debian's chromium through playwright-core): users,
+// limits (roles, teams, per-key rules and budgets with live usage), MCP servers, tools and logs,
+// the access, app, platform and audit logs, and settings. Each screen loads data created through
+// the API, performs a create or edit that the API then reflects, and shows a 422 at its field.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Redis from 'ioredis';
+import OpenAI from 'openai';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recreateDatabase } from '../../dev/db/migrations';
+import { type RunningMcpServer, startEverything } from '../fakes/mcp-servers';
+import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
+import { type BrowserErrors, launchBrowser, screenshot, watchErrors } from '../helpers/browser';
+import { pgUrl } from '../helpers/env';
+import { http } from '../helpers/http';
+import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
+
+// Own database and Redis db: nothing shared with other suites' stacks.
+const DATABASE = process.env.TEST_UI_ADMIN_DATABASE ?? 'ui2_admin_screens';
+const REDIS_URL = process.env.TEST_UI_ADMIN_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+const ADMIN = {
+  email: 'admin@ui2.example.com',
+  display_name: 'UI2 Admin',
+  password: 'correct horse battery',
+};
+const MEMBER = { email: 'member@ui2.example.com', display_name: 'Member', password: 'member password 1' };
+const OIDC_SECRET = 'oidc-client-secret-never-shown';
+const MODEL = 'ui2-model';
+
+let stack: StartedStack;
+let dataDir: string;
+let fakes: FakeUpstreams;
+let everything: RunningMcpServer;
+let browser: Browser;
+let page: Page;
+let errors: BrowserErrors;
+let token = '';
+let keyId = '';
+
+const api = (method: string, path: string, body?: unknown) =>
+  http(method, `${stack.consoleUrl}${path}`, { token, body });
+
+async function created(method: string, path: string, body: unknown) {
+  const res = await api(method, path, body);
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body;
+}
+
+/** Everything the screens should show, made through the API (and one gateway call each for /v1 and /mcp). */
+async function seed(): Promise<void> {
+  const setup = await http('POST', `${stack.consoleUrl}/api/setup/initialize`, { body: { admin: ADMIN } });
+  expect(setup.status).toBe(200);
+  token = setup.body.access_token;
+  await created('POST', '/api/admin/users', { ...MEMBER, role: 'user' });
+  await created('POST', '/api/admin/roles', {
+    name: 'seeded-role',
+    rules: [{ kind: 'requests', window: '1h', limit: 1000 }],
+  });
+  await created('POST', '/api/admin/teams', { name: 'seeded-team', description: 'made by the API' });
+  const provider = await created('POST', '/api/admin/providers', {
+    name: 'fake-openai',
+    display_name: 'Fake OpenAI',
+    provider_type: 'openai',
+    base_url: fakes.baseUrlFor('openai'),
+    api_key: fakes.apiKeyFor('openai'),
+  });
+  await created('POST', '/api/admin/models', {
+    name: MODEL,
+    routes: [{ provider_id: provider.id, upstream_model: 'test-model' }],
+  });
+  const key = await created('POST', '/api/keys', { name: 'limits key' });
+  keyId = key.id;
+  await created('PUT', `/api/admin/limits/api_key/${keyId}/rules`, {
+    rules: [{ kind: 'requests', window: '1m', limit: 50 }],
+  });
+  const openai = new OpenAI({ apiKey: key.key, baseURL: `${stack.gatewayUrl}/v1`, maxRetries: 0 });
+  await openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+  const server = await created('POST', '/api/mcp/servers', {
+    name: 'everything',
+    endpoint_url: everything.url,
+  });
+  await created('POST', `/api/mcp/servers/${server.id}/discover`, undefined);
+  const transport = new StreamableHTTPClientTransport(new URL(`${stack.gatewayUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key.key}` } },
+  });
+  const client = new Client({ name: 'ui2', version: '1.0.0' });
+  await client.connect(transport);
+  await client.callTool({ name: 'everything__echo', arguments: { message: 'logged' } });
+  await transport.terminateSession();
+  await client.close();
+  await created('PATCH', '/api/admin/settings', { settings: { oidc_client_secret: OIDC_SECRET } });
+}
+
+beforeAll(async () => {
+  await recreateDatabase(pgUrl(DATABASE));
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+  dataDir = mkdtempSync(join(tmpdir(), 'sluice-ui2-'));
+  fakes = await startFakeUpstreams();
+  everything = await startEverything('streamableHttp');
+  stack = await startStackProcess({ DATABASE_URL: pgUrl(DATABASE), REDIS_URL }, dataDir);
+  await seed();
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  errors = watchErrors(page);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (stack) await interrupt(stack);
+  await everything?.close();
+  await fakes?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// A failed step leaves a screenshot; the next one starts without a modal left open by it.
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `admin-failed-${context.task.name.split(':')[0]}`);
+});
+beforeEach(async () => {
+  if (page && (await page.getByRole('dialog').count()) > 0) await page.keyboard.press('Escape');
+});
+
+const nav = (label: string) =>
+  page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+const dialog = () => page.getByRole('dialog');
+
+/** The validation message Mantine renders under an input: the element with id `<input id>-error`. */
+async function fieldError(input: Locator): Promise<string> {
+  const id = await input.getAttribute('id');
+  const error = page.locator(`[id="${id}-error"]`);
+  await error.waitFor({ timeout: 10_000 });
+  return (await error.textContent()) ?? '';
+}
+
+async function pick(input: Locator, option: string): Promise<void> {
+  await input.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function signIn(email: string, password: string): Promise<void> {
+  await page.goto(`${stack.consoleUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/analytics');
+}
+
+const tableText = (testId: string) => page.getByTestId(testId).textContent();
+
+describe('admin screens in a real browser', () => {
+  it('signs in as the admin', async () => {
+    await signIn(ADMIN.email, ADMIN.password);
+  });
+
+  it('users: lists API-made users, creates one (422 at the password first), changes a role', async () => {
+    await nav('Users');
+    await page.getByTestId('users-table').getByText(MEMBER.email).waitFor();
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await dialog().getByLabel('Email').fill('carol@ui2.example.com');
+    await dialog().getByLabel('Display name').fill('Carol');
+    const password = dialog().getByLabel('Password');
+    await password.fill('short');
+    errors.expectFailure('/api/admin/users', 422);
+    await dialog().getByRole('button', { name: 'Create user' }).click();
+    expect(await fieldError(password)).toBe('must be at least 8 characters');
+    await screenshot(page, 'admin-01-users-422');
+    await password.fill('long enough password');
+    await dialog().getByRole('button', { name: 'Create user' }).click();
+    const row = page.getByTestId('users-table').getByRole('row').filter({ hasText: 'carol@ui2.example.com' });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await pick(dialog().getByRole('textbox', { name: 'Role' }), 'operator');
+    await dialog().getByRole('button', { name: 'Save' }).click();
+    await row.getByText('operator').waitFor();
+    await screenshot(page, 'admin-02-users');
+    const users = (await api('GET', '/api/admin/users')).body as Array<{ email: string; role: string }>;
+    expect(users.find((u) => u.email === 'carol@ui2.example.com')?.role).toBe('operator');
+  });
+
+  it('limits: roles load, a role is created with a rule (422 at the limit first), teams load', async () => {
+    await nav('Limits');
+    await page.getByTestId('roles-table').getByText('seeded-role').waitFor();
+    expect(await tableText('roles-table')).toContain('1,000 requests/1h');
+    await page.getByRole('button', { name: 'Create role' }).click();
+    await dialog().getByLabel('Name').fill('ui-role');
+    await dialog().getByRole('button', { name: 'Add rate limit' }).click();
+    const limit = dialog().getByLabel('Limit');
+    await limit.fill('-5');
+    errors.expectFailure('/api/admin/roles', 422);
+    await dialog().getByRole('button', { name: 'Create role' }).click();
+    expect(await fieldError(limit)).toBe('Too small: expected number to be >=0');
+    await limit.fill('250');
+    await dialog().getByRole('button', { name: 'Create role' }).click();
+    await page.getByTestId('roles-table').getByText('250 requests/1m').waitFor();
+    await screenshot(page, 'admin-03-limits-roles');
+    const roles = (await api('GET', '/api/admin/roles')).body as Array<{ name: string; rules: unknown[] }>;
+    expect(roles.find((r) => r.name === 'ui-role')?.rules).toEqual([
+      { kind: 'requests', window: '1m', limit: 250 },
+    ]);
+    await page.getByRole('tab', { name: 'Teams' }).click();
+    await page.getByTestId('teams-table').getByText('seeded-team').waitFor();
+  });
+
+  it("limits: a key's live usage shows as bars; a budget added in the UI is stored and shown", async () => {
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await pick(page.getByRole('textbox', { name: 'Your keys' }), (await keyOption()) ?? '');
+    const bar = page.getByTestId('usage-bar').filter({ hasText: 'requests / 1m' });
+    await expect.poll(() => bar.getByTestId('usage-figures').textContent()).toBe('1 / 50');
+    const form = page.getByTestId('subject-limits-form');
+    await form.getByRole('button', { name: 'Add budget' }).click();
+    const budget = form.getByLabel('Token budget');
+    await budget.fill('-1');
+    errors.expectFailure(`/api/admin/limits/api_key/${keyId}/budgets`, 422);
+    await form.getByRole('button', { name: 'Save limits' }).click();
+    expect(await fieldError(budget)).toBe('Too small: expected number to be >=0');
+    await budget.fill('100000');
+    await form.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByTestId('usage-bar').filter({ hasText: 'tokens / monthly' }).waitFor();
+    await screenshot(page, 'admin-04-limits-key-usage');
+    const budgets = await api('GET', `/api/admin/limits/api_key/${keyId}/budgets`);
+    expect(budgets.body.budgets).toEqual([{ period: 'monthly', limit_tokens: 100000 }]);
+  });
+
+  it('MCP servers: lists with tool counts, registers one (422 at the name first), discovers, deletes', async () => {
+    await nav('MCP servers');
+    const seeded = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'everything' });
+    await seeded.waitFor();
+    await page.getByRole('button', { name: 'Register server' }).click();
+    const name = dialog().getByLabel('Name');
+    await name.fill('Not A Slug');
+    await dialog().getByLabel('Endpoint URL').fill(everything.url);
+    errors.expectFailure('/api/mcp/servers', 422);
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    expect(await fieldError(name)).toBe('must be a lowercase slug');
+    await name.fill('second');
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    const row = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'second' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Discover' }).click();
+    await page.getByTestId('discover-result').getByText('echo', { exact: true }).waitFor();
+    await screenshot(page, 'admin-05-mcp-discover');
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    const servers = (await api('GET', '/api/mcp/servers')).body as Array<{
+      name: string;
+      tool_count: number;
+    }>;
+    const count = servers.find((s) => s.name === 'second')?.tool_count ?? 0;
+    expect(count).toBeGreaterThan(0);
+    expect(await row.textContent()).toContain(String(count));
+    await screenshot(page, 'admin-06-mcp-servers');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await dialog().getByText('live MCP sessions using this server are terminated').waitFor();
+    await dialog().getByRole('button', { name: 'Delete server' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
+  it('MCP tools: the browser lists discovered tools and shows an input schema as JSON', async () => {
+    await nav('MCP tools');
+    await page.getByLabel('Search').fill('echo');
+    const row = page.getByTestId('mcp-tools-table').getByRole('row').filter({ hasText: 'everything__echo' });
+    await row.click();
+    const schema = page.getByTestId('detail-table');
+    await schema.getByText('"message"', { exact: false }).first().waitFor();
+    await screenshot(page, 'admin-07-mcp-tool-schema');
+    await page.keyboard.press('Escape');
+  });
+
+  it('MCP logs: the gateway call is listed, filters apply, a bad user id shows at its field', async () => {
+    await nav('MCP logs');
+    await page.getByTestId('log-table').getByText('echo').first().waitFor();
+    await page.getByTestId('log-table').getByRole('row').nth(1).click();
+    await page.getByTestId('detail-table').getByText('everything').first().waitFor();
+    await screenshot(page, 'admin-08-mcp-log-drawer');
+    await page.keyboard.press('Escape');
+    await pick(page.getByRole('textbox', { name: 'Status' }), 'error');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByTestId('log-table').getByText('No entries match.').waitFor();
+    const user = page.getByLabel('User id');
+    await user.fill('not-a-uuid');
+    errors.expectFailure('/api/mcp/logs', 422);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    expect(await fieldError(user)).toBe('Invalid UUID');
+  });
+
+  it('access logs: requests made above are listed and filtered by path; a bad status shows at its field', async () => {
+    await nav('Access logs');
+    await page.getByLabel('Path contains').fill('/api/admin/users');
+    // Access logs are written in batches: apply again until the requests are in.
+    const paths = () => page.getByTestId('log-table').locator('tbody tr td:nth-child(4)').allTextContents();
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Apply filters' }).click();
+          const shown = await paths();
+          return shown.length > 0 && shown.every((p) => p.includes('/api/admin/users'));
+        },
+        { timeout: 30_000, interval: 1000 },
+      )
+      .toBe(true);
+    await page.getByTestId('log-table').getByRole('row').nth(1).click();
+    await page.getByTestId('detail-table').getByText('user_agent').waitFor();
+    await screenshot(page, 'admin-09-access-log-drawer');
+    await page.keyboard.press('Escape');
+    const status = page.getByLabel('Status code');
+    await status.fill('abc');
+    errors.expectFailure('/api/admin/access-logs', 422);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    expect(await fieldError(status)).toMatch(/expected number/);
+  });
+
+  it('app logs: the view loads with a pager; from after to shows at the From field', async () => {
+    await nav('App logs');
+    await page.getByTestId('pager-summary').waitFor();
+    await page.getByLabel('From', { exact: true }).fill('2026-02-02T00:00');
+    await page.getByLabel('To', { exact: true }).fill('2026-02-01T00:00');
+    errors.expectFailure('/api/admin/app-logs', 422);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    expect(await fieldError(page.getByLabel('From', { exact: true }))).toBe('must not be after to');
+    await screenshot(page, 'admin-10-app-logs');
+  });
+
+  it('platform logs: exact action filter lists the role creations with details in the drawer', async () => {
+    await nav('Platform logs');
+    await page.getByLabel('Action').fill('role.create');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => page.getByTestId('pager-summary').textContent()).toBe('1–2 of 2');
+    await page.getByTestId('log-table').getByRole('row').nth(1).click();
+    await page.getByTestId('detail-table').getByText('ui-role').first().waitFor();
+    await screenshot(page, 'admin-11-platform-log-drawer');
+    await page.keyboard.press('Escape');
+    const user = page.getByLabel('User id');
+    await user.fill('x');
+    errors.expectFailure('/api/admin/platform-logs', 422);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    expect(await fieldError(user)).toBe('Invalid UUID');
+  });
+
+  it("audit logs: full-text search finds a user's creation; from after to shows at its field", async () => {
+    await nav('Audit logs');
+    const everything = await page.getByTestId('pager-summary').textContent();
+    await page.getByLabel('Search').fill('carol@ui2.example.com');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => page.getByTestId('pager-summary').textContent()).not.toBe(everything);
+    const actions = await page.getByTestId('log-table').locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(actions).toContain('user.create');
+    await screenshot(page, 'admin-12-audit-logs');
+    await page.getByLabel('From', { exact: true }).fill('2026-02-02T00:00');
+    await page.getByLabel('To', { exact: true }).fill('2026-02-01T00:00');
+    errors.expectFailure('/api/audit/logs', 422);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    expect(await fieldError(page.getByLabel('From', { exact: true }))).toBe('must not be after to');
+  });
+
+  it('settings: a change is stored, an invalid value shows at its field, a secret stays write-only', async () => {
+    await nav('Settings');
+    await page.getByRole('tab', { name: 'general' }).click();
+    await page.getByLabel('site_name').fill('Sluice UI2');
+    await page.getByRole('button', { name: 'Save general' }).click();
+    await expect
+      .poll(async () => (await api('GET', '/api/admin/settings/category/general')).body.site_name)
+      .toBe('Sluice UI2');
+    await page.getByRole('tab', { name: 'auth' }).click();
+    const ttl = page.getByLabel('jwt_access_ttl_seconds');
+    await ttl.fill('10');
+    errors.expectFailure('/api/admin/settings', 422);
+    await page.getByRole('button', { name: 'Save auth' }).click();
+    expect(await fieldError(ttl)).toBe('Too small: expected number to be >=60');
+    await screenshot(page, 'admin-13-settings-422');
+    await page.getByRole('tab', { name: 'oidc' }).click();
+    const secret = page.getByLabel('oidc_client_secret');
+    expect(await secret.inputValue()).toBe('');
+    await page.getByText('a value is stored').waitFor();
+    expect(await page.content()).not.toContain(OIDC_SECRET);
+    await secret.fill('a-new-oidc-secret');
+    await page.getByRole('button', { name: 'Save oidc' }).click();
+    await expect.poll(() => secret.inputValue()).toBe('');
+    await screenshot(page, 'admin-14-settings-oidc');
+    const audit = await api('GET', '/api/admin/platform-logs?action=settings.update&limit=1');
+    expect(audit.body.entries[0].details.keys).toEqual(['oidc_client_secret']);
+    expect(JSON.stringify(audit.body)).not.toContain('a-new-oidc-secret');
+  });
+
+  it('a user sees their keys, usage and MCP tools, and no admin sections', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/login');
+    await signIn(MEMBER.email, MEMBER.password);
+    const links = await page.getByRole('navigation').getByRole('link').allTextContents();
+    expect(links).toEqual(expect.arrayContaining(['Analytics', 'API keys', 'MCP tools']));
+    for (const admin of [
+      'Users',
+      'Settings',
+      'Limits',
+      'MCP servers',
+      'MCP logs',
+      'Platform logs',
+      'Audit logs',
+    ])
+      expect(links).not.toContain(admin);
+    await nav('MCP tools');
+    await page.getByTestId('mcp-tools-table').getByText('everything__echo').waitFor();
+    await screenshot(page, 'admin-15-user-mcp-tools');
+  });
+
+  it('logged no console errors and no uncaught exceptions in the browser', () => {
+    expect(errors.list()).toEqual([]);
+  });
+});
+
+/** The label the key picker shows for the seeded key. */
+async function keyOption(): Promise<string | undefined> {
+  const keys = (await api('GET', '/api/keys')).body as Array<{ id: string; name: string; prefix: string }>;
+  const key = keys.find((k) => k.id === keyId);
+  return key && `${key.name} (${key.prefix}…)`;
+}
