@@ -50,6 +50,7 @@ async function tourIdentity(): Promise<{ admin: string; user: string }> {
   await api('POST', '/api/auth/refresh', { body: { refresh_token: 'rt_nope' } });
   await api('GET', '/api/auth/me', { token: init.body.access_token });
   // SSO is not configured here: authorize and callback say so (500); the rest of it is console-sso.test.ts.
+  await api('GET', '/api/auth/sso/status');
   await api('GET', '/api/auth/sso/authorize');
   await api('GET', '/api/auth/sso/callback');
   await api('GET', '/api/auth/sso/callback?code=c&state=s');

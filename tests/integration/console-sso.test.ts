@@ -86,6 +86,12 @@ afterAll(async () => {
 });
 
 describe('SSO sign-in through a real OpenID Provider', () => {
+  it('says it is available to a signed-out sign-in page', async () => {
+    const res = await h.call('GET', '/api/auth/sso/status');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ enabled: true });
+  });
+
   it('creates the account with the configured role and answers the token response', async () => {
     const { code, state } = await browse(person('ada'));
     const res = await callback({ code, state });
@@ -258,6 +264,8 @@ describe('without OIDC configured', () => {
   it('answers 500 with a clear message', async () => {
     await settings({ oidc_enabled: false });
     try {
+      // A sign-in page learns only that SSO is unavailable, not which settings are missing.
+      expect(await (await h.call('GET', '/api/auth/sso/status')).json()).toEqual({ enabled: false });
       const start = await h.call('GET', '/api/auth/sso/authorize');
       expect(start.status).toBe(500);
       expect(((await start.json()) as { error: { message: string } }).error.message).toContain(

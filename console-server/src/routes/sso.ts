@@ -1,5 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { exchangeSignInCode, finishSso, parkSignIn, startSso } from '@sluice/shared/identity/sso/sso';
+import {
+  exchangeSignInCode,
+  finishSso,
+  parkSignIn,
+  ssoAvailable,
+  startSso,
+} from '@sluice/shared/identity/sso/sso';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import { TokenResponseSchema } from '../schemas/identity';
 import type { ConsoleDeps } from '../types';
@@ -16,6 +22,19 @@ const CallbackQuery = z.object({
   state: z.string().max(512).optional(),
 });
 const ExchangeBody = z.strictObject({ code: z.string().min(1).max(256) });
+
+const statusRoute = createRoute({
+  ...common,
+  method: 'get',
+  path: '/status',
+  summary: 'Whether single sign-on is enabled and fully configured (public; for sign-in pages)',
+  responses: {
+    200: jsonResponse(
+      z.object({ enabled: z.boolean() }).openapi('SsoStatus'),
+      'enabled: GET /api/auth/sso/authorize will send the browser to the identity provider',
+    ),
+  },
+});
 
 const authorizeRoute = createRoute({
   ...common,
@@ -65,6 +84,7 @@ const ssoDeps = (deps: ConsoleDeps) => ({
 
 /** OIDC authorization-code flow with PKCE (shared/src/identity/sso). */
 export const ssoRoutes = createRouter()
+  .openapi(statusRoute, async (c) => c.json({ enabled: await ssoAvailable(c.var.deps) }, 200))
   .openapi(authorizeRoute, async (c) => {
     const url = await startSso(ssoDeps(c.var.deps), { returnTo: c.req.valid('query').return_to });
     return c.redirect(url, 302);

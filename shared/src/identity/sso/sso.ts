@@ -47,8 +47,8 @@ async function s256(verifier: string): Promise<string> {
   );
 }
 
-/** The oidc settings, or 500 with a clear message when SSO is off or incomplete (spec). */
-async function oidcConfig(deps: SsoDeps) {
+/** The oidc settings that are still missing for SSO to work (empty: it is on and complete). */
+async function missingOidcSettings(deps: Pick<SsoDeps, 'db' | 'secrets'>) {
   const settings = await loadSettings(deps.db);
   const clientSecret = await revealSecretSetting(settings, 'oidc_client_secret', deps.secrets);
   const missing = [
@@ -57,9 +57,20 @@ async function oidcConfig(deps: SsoDeps) {
     !settings.oidc_client_id && 'oidc_client_id',
     !clientSecret && 'oidc_client_secret',
     !settings.oidc_redirect_uri && 'oidc_redirect_uri',
-  ].filter(Boolean);
+  ].filter((name): name is string => typeof name === 'string');
+  return { settings, clientSecret, missing };
+}
+
+/** The oidc settings, or 500 with a clear message when SSO is off or incomplete (spec). */
+async function oidcConfig(deps: SsoDeps) {
+  const { settings, clientSecret, missing } = await missingOidcSettings(deps);
   if (missing.length > 0) throw new AppError(500, `OIDC is not configured (set ${missing.join(', ')})`);
   return { settings, clientSecret };
+}
+
+/** GET /api/auth/sso/status: whether a sign-in page should offer SSO (never which settings are missing). */
+export async function ssoAvailable(deps: Pick<SsoDeps, 'db' | 'secrets'>): Promise<boolean> {
+  return (await missingOidcSettings(deps)).missing.length === 0;
 }
 
 /** A same-site path only, so the browser flow cannot be turned into an open redirect. */

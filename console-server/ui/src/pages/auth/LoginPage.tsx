@@ -1,6 +1,6 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Divider, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
@@ -22,6 +22,12 @@ export function LoginPage() {
       navigate(from, { replace: true });
     },
     onError: (error) => setAlert(applyApiErrors(form, error)),
+  });
+  // Offered only when the console says OIDC is enabled and complete; the provider comes back to /sso.
+  const sso = useQuery({
+    queryKey: ['sso-status'],
+    queryFn: () => unwrap(api.GET('/api/auth/sso/status')),
+    staleTime: 60_000,
   });
   if (session) return <Navigate to={from} replace />;
   return (
@@ -49,6 +55,14 @@ export function LoginPage() {
           <Button type="submit" loading={login.isPending}>
             Sign in
           </Button>
+          {sso.data?.enabled && (
+            <>
+              <Divider label="or" labelPosition="center" />
+              <Button component="a" variant="default" href="/api/auth/sso/authorize?return_to=/sso">
+                Sign in with single sign-on
+              </Button>
+            </>
+          )}
         </Stack>
       </form>
     </AuthCard>
