@@ -126,7 +126,11 @@ afterEach(async (context) => {
     await screenshot(page, `admin-failed-${context.task.name.split(':')[0]}`);
 });
 beforeEach(async () => {
-  if (page && (await page.getByRole('dialog').count()) > 0) await page.keyboard.press('Escape');
+  // The first Escape may only close an open dropdown.
+  for (let i = 0; page && i < 3 && (await page.getByRole('dialog').count()) > 0; i++) {
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+  }
 });
 
 const nav = (label: string) =>
@@ -144,6 +148,12 @@ async function fieldError(input: Locator): Promise<string> {
 async function pick(input: Locator, option: string): Promise<void> {
   await input.click();
   await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** A multi-select stays open after a pick: Tab away so its dropdown covers nothing. */
+async function pickMany(input: Locator, option: string): Promise<void> {
+  await pick(input, option);
+  await input.press('Tab');
 }
 
 async function signIn(email: string, password: string): Promise<void> {
@@ -227,6 +237,51 @@ describe('admin screens in a real browser', () => {
     await screenshot(page, 'admin-04-limits-key-usage');
     const budgets = await api('GET', `/api/admin/limits/api_key/${keyId}/budgets`);
     expect(budgets.body.budgets).toEqual([{ period: 'monthly', limit_tokens: 100000 }]);
+  });
+
+  it('limits: a team gets a member and a role; a team grant without a team shows the 422 at Team', async () => {
+    await page.getByRole('tab', { name: 'Teams' }).click();
+    const team = page.getByTestId('teams-table').getByRole('row').filter({ hasText: 'seeded-team' });
+    await team.getByRole('button', { name: 'Edit' }).click();
+    await pickMany(dialog().getByRole('textbox', { name: 'Members' }), MEMBER.email);
+    await pickMany(dialog().getByRole('textbox', { name: 'Roles' }), 'ui-role');
+    await dialog().getByRole('button', { name: 'Save team' }).click();
+    await team.getByText('ui-role').waitFor();
+    const teams = (await api('GET', '/api/admin/teams')).body as Array<{
+      name: string;
+      member_ids: string[];
+    }>;
+    expect(teams.find((t) => t.name === 'seeded-team')?.member_ids).toEqual([await memberId()]);
+    await page.getByRole('tab', { name: 'Permissions' }).click();
+    const form = page.getByTestId('grant-form');
+    await pick(form.getByRole('textbox', { name: 'User' }), MEMBER.email);
+    await pick(form.getByRole('textbox', { name: 'Scope' }), "team: the team's members and their keys");
+    errors.expectFailure('/api/admin/permissions', 422);
+    await form.getByRole('button', { name: 'Grant' }).click();
+    expect(await fieldError(form.getByRole('textbox', { name: 'Team' }))).toBe(
+      'is required for scope_type team',
+    );
+    await pick(form.getByRole('textbox', { name: 'Team' }), 'seeded-team');
+    await form.getByRole('button', { name: 'Grant' }).click();
+    await page.getByTestId('grants-table').getByText('team seeded-team').waitFor();
+    await screenshot(page, 'admin-04b-limits-permissions');
+  });
+
+  it("limits: a user's extra role is saved and their live usage shows every limit that applies", async () => {
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await pick(page.getByRole('textbox', { name: 'User', exact: true }), `${MEMBER.email} (user)`);
+    await pickMany(page.getByRole('textbox', { name: 'Extra roles' }), 'seeded-role');
+    await page.getByRole('button', { name: 'Save roles' }).click();
+    const roles = await api('GET', '/api/admin/roles');
+    const seeded = (roles.body as Array<{ id: string; name: string }>).find((r) => r.name === 'seeded-role');
+    await expect
+      .poll(async () => (await api('GET', `/api/admin/limits/user/${await memberId()}/roles`)).body.role_ids)
+      .toEqual([seeded?.id]);
+    // seeded-role (extra) and ui-role (through the team) both apply to the member.
+    const panel = page.getByTestId('usage-panel');
+    await panel.getByTestId('usage-bar').filter({ hasText: 'requests / 1h' }).waitFor();
+    await panel.getByTestId('usage-bar').filter({ hasText: 'requests / 1m' }).waitFor();
+    await screenshot(page, 'admin-04c-limits-user');
   });
 
   it('MCP servers: lists with tool counts, registers one (422 at the name first), discovers, deletes', async () => {
@@ -419,4 +474,9 @@ async function keyOption(): Promise<string | undefined> {
   const keys = (await api('GET', '/api/keys')).body as Array<{ id: string; name: string; prefix: string }>;
   const key = keys.find((k) => k.id === keyId);
   return key && `${key.name} (${key.prefix}…)`;
+}
+
+async function memberId(): Promise<string> {
+  const users = (await api('GET', '/api/admin/users')).body as Array<{ id: string; email: string }>;
+  return users.find((u) => u.email === MEMBER.email)?.id ?? '';
 }
