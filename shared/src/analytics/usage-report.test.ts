@@ -173,4 +173,18 @@ describe('usage report', () => {
       unpriced_requests: 3,
     });
   });
+
+  it('shows sums to the nano-dollar, as costs are stored, without float noise', () => {
+    // 0.1 + 0.2 is 0.30000000000000004 in binary floating point; ClickHouse sums Float64 the same way.
+    const noisy = [
+      row('2025-04-01T00:00:00Z', 'a', { costUsd: 0.1 }),
+      row('2025-04-01T00:00:00Z', 'b', { costUsd: 0.2 }),
+      row('2025-04-02T00:00:00Z', 'a', { costUsd: 0.000903 * 3 }),
+    ];
+    const stats = costStats(noisy, range);
+    expect(stats.total_cost_usd).toBe(0.302709);
+    expect(stats.by_model).toEqual({ a: 0.102709, b: 0.2 });
+    expect(stats.avg_daily_cost_usd).toBe(0.100903);
+    expect(costSeries(noisy, range, 'day').data[0]?.total_cost_usd).toBe(0.3);
+  });
 });

@@ -4,6 +4,7 @@ import {
   type UsageGroupBy,
   usageBucketStart,
 } from '../ledger/aggregate-query';
+import { roundUsd } from '../ledger/cost';
 
 /**
  * Pure shaping of aggregate rows (RequestLogStore.aggregate) into the console's analytics
@@ -134,7 +135,7 @@ function costByModel(rows: readonly UsageBucketRow[]): Record<string, number> {
     if (row.requests > row.unpricedRequests)
       byModel.set(row.model, (byModel.get(row.model) ?? 0) + row.costUsd);
   }
-  return Object.fromEntries(byModel);
+  return Object.fromEntries([...byModel].map(([model, usd]) => [model, roundUsd(usd)]));
 }
 
 export function costSeries(
@@ -148,7 +149,7 @@ export function costSeries(
       const inPeriod = grouped.get(start.getTime()) ?? [];
       return {
         period: start.toISOString(),
-        total_cost_usd: inPeriod.reduce((sum, row) => sum + row.costUsd, 0),
+        total_cost_usd: roundUsd(inPeriod.reduce((sum, row) => sum + row.costUsd, 0)),
         by_model: costByModel(inPeriod),
         unpriced_requests: inPeriod.reduce((sum, row) => sum + row.unpricedRequests, 0),
       };
@@ -166,8 +167,8 @@ export function utcDaysIn(range: UsageRange): number {
 export function costStats(rows: readonly UsageBucketRow[], range: UsageRange): CostStats {
   const total = rows.reduce((sum, row) => sum + row.costUsd, 0);
   return {
-    total_cost_usd: total,
-    avg_daily_cost_usd: total / utcDaysIn(range),
+    total_cost_usd: roundUsd(total),
+    avg_daily_cost_usd: roundUsd(total / utcDaysIn(range)),
     by_model: costByModel(rows),
     unpriced_requests: rows.reduce((sum, row) => sum + row.unpricedRequests, 0),
   };

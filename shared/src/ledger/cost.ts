@@ -38,5 +38,10 @@ export function costUsd(usage: Usage, prices: TokenPrices): number | null {
       cached * cachedPrice +
       usage.outputTokens * outputPricePerMtok) /
     1e6;
+  return roundUsd(usd);
+}
+
+/** To the nano-dollar: what every stored cost is, so sums of them are shown without float noise. */
+export function roundUsd(usd: number): number {
   return Math.round(usd * COST_SCALE) / COST_SCALE;
 }
