@@ -1,4 +1,5 @@
 import { AppError } from '@sluice/shared/http/app-error';
+import { errorText } from '@sluice/shared/server-logs/logger';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -25,7 +26,7 @@ export const onConsoleError: ErrorHandler = (err, c) => {
     );
     return render(c, known);
   }
-  const fields = { error: String(err), stack: (err as Error).stack };
+  const fields = { error: errorText(err), stack: (err as Error).stack };
   // The deps are set by the first middleware; printing stays the fallback if they are not.
   const logger = (c as Context<ConsoleEnv>).var.deps?.logger;
   if (logger) logger.child('console').error('unhandled error', fields);

@@ -1,5 +1,6 @@
 import { AppError } from '@sluice/shared/http/app-error';
 import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
+import { errorText } from '@sluice/shared/server-logs/logger';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -26,7 +27,7 @@ export const onGatewayError: ErrorHandler = (err, c) => {
   }
   // The deps are set by the first middleware; printing stays the fallback if they are not.
   const logger = (c as Context<GatewayEnv>).var.deps?.logger;
-  if (logger) logger.child('gateway').error('unhandled error', { error: String(err) });
+  if (logger) logger.child('gateway').error('unhandled error', { error: errorText(err) });
   else console.error(JSON.stringify({ level: 'ERROR', target: 'gateway', message: 'unhandled error' }));
   return render(c, new AppError(500, 'Internal server error'));
 };

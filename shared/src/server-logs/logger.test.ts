@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, type LogEcho, logLevelFromEnv } from './logger';
+import { createLogger, errorText, type LogEcho, logLevelFromEnv } from './logger';
 import type { AppLogRecord, LogLevel } from './records';
 
 const T = new Date('2025-05-01T12:00:00.000Z');
@@ -183,5 +183,17 @@ describe('logLevelFromEnv', () => {
     expect(logLevelFromEnv({ SLUICE_LOG_LEVEL: '' })).toBe('INFO');
     expect(logLevelFromEnv({ SLUICE_LOG_LEVEL: 'debug' })).toBe('DEBUG');
     expect(() => logLevelFromEnv({ SLUICE_LOG_LEVEL: 'verbose' })).toThrow(/SLUICE_LOG_LEVEL/);
+  });
+});
+
+describe('errorText', () => {
+  it('keeps the cause a wrapping error hides, and cuts both short', () => {
+    const wrapped = new Error(`Failed query: insert ${'x'.repeat(600)}`, {
+      cause: new Error('could not serialize access due to concurrent update'),
+    });
+    const text = errorText(wrapped);
+    expect(text).toContain('(cause: Error: could not serialize access due to concurrent update)');
+    expect(text.length).toBeLessThan(900);
+    expect(errorText('plain')).toBe('plain');
   });
 });

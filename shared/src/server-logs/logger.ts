@@ -39,10 +39,15 @@ export interface LoggerOptions {
   maxDelayMs?: number;
 }
 
-/** A store error as text, cut short: driver errors can carry a whole batch's parameters. */
+/**
+ * An error as text, cut short (driver errors can carry a whole batch's parameters), with its
+ * cause: drizzle wraps the driver's error ("Failed query: …") and only the cause says why.
+ */
 export function errorText(error: unknown): string {
-  const text = String(error);
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+  const cause =
+    error instanceof Error && error.cause !== undefined ? ` (cause: ${clip(String(error.cause), 300)})` : '';
+  return clip(String(error), 500) + cause;
 }
 
 export const consoleEcho: LogEcho = (level, line) => {
