@@ -95,20 +95,19 @@ async function realPostgres(databaseUrl: string): Promise<PostgresChoice> {
 
 async function embeddedPostgres(dataDir: string): Promise<PostgresChoice> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const { servePglite } = await import('./pglite-server');
   const { freePort } = await import('./ports');
   const directory = join(dataDir, 'pglite');
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(directory);
   const port = await freePort();
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 32 });
-  await server.start();
+  const server = await servePglite(db, '127.0.0.1', port);
   return {
     databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     target: { host: '127.0.0.1', port },
     label: `postgres:   EMBEDDED PGlite in ${directory} (not for production)`,
     close: async () => {
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };

@@ -3,13 +3,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { NeonDbError, neon, neonConfig, Pool } from '@neondatabase/serverless';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ws, { WebSocketServer } from 'ws';
 import { createNeonHttpHandler } from '../../dev/sidecar/neon-http';
 import { attachNeonWsProxy } from '../../dev/sidecar/neon-ws-proxy';
+import { type PgliteServer, servePglite } from '../../dev/stack/pglite-server';
+import { freePort } from '../../dev/stack/ports';
 import { PG_HOST, PG_PORT, pgUrl } from '../helpers/env';
 
 const DATABASE = 'sluice_sidecar_neon_test';
@@ -293,23 +294,22 @@ describe('Neon WebSocket proxy (Pool)', () => {
   });
 });
 
-describe('against PGlite (PGLiteSocketServer)', () => {
+describe('against PGlite (the embedded store, dev/stack/pglite-server.ts)', () => {
   let db: PGlite;
-  let socketServer: PGLiteSocketServer;
+  let socketServer: PgliteServer;
   let sidecar: TestSidecar;
 
   beforeAll(async () => {
     db = await PGlite.create();
-    socketServer = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
-    await socketServer.start();
-    const port = Number(socketServer.getServerConn().split(':').pop());
+    const port = await freePort();
+    socketServer = await servePglite(db, '127.0.0.1', port);
     sidecar = await startTestSidecar({ host: '127.0.0.1', port });
     sidecarPorts.set(PGLITE_ALIAS, sidecar.port);
   }, 60_000);
 
   afterAll(async () => {
     await sidecar?.close();
-    await socketServer?.stop();
+    await socketServer?.close();
     await db?.close();
   }, 60_000);
 
@@ -336,6 +336,48 @@ describe('against PGlite (PGLiteSocketServer)', () => {
       } finally {
         client.release();
       }
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('keeps concurrent clients apart: large parameterised batches, transactions and plain reads interleave safely', async () => {
+    // PGlite has one session. Each client's Parse/Bind/Execute/Sync must run as one turn, or
+    // another client's Parse replaces the unnamed statement under it (pglite-socket 0.2.17 did
+    // exactly that: "unnamed prepared statement does not exist" under load).
+    const pool = new Pool({ connectionString: PGLITE_URL, max: 8 });
+    const sql = neon(PGLITE_URL);
+    try {
+      await pool.query('create table batches (client int not null, row int not null, body text not null)');
+      const body = 'x'.repeat(2_000); // each batch is ~100 KB: several TCP chunks per message
+      const batch = async (clientNo: number) => {
+        const values = Array.from({ length: 50 }, (_, row) => [clientNo, row, body]);
+        const params = values.flat();
+        const placeholders = values.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`).join(', ');
+        if (clientNo % 3 === 0) {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            await client.query(`insert into batches values ${placeholders}`, params);
+            await client.query('COMMIT');
+          } finally {
+            client.release();
+          }
+        } else {
+          await pool.query(`insert into batches values ${placeholders}`, params);
+        }
+        const [{ n }] = (await sql`select count(*)::int as n from batches where client = ${clientNo}`) as [
+          { n: number },
+        ];
+        return n;
+      };
+      const counts = await Promise.all(Array.from({ length: 24 }, (_, clientNo) => batch(clientNo)));
+      expect(counts).toEqual(Array.from({ length: 24 }, () => 50));
+      const { rows } = await pool.query(
+        'select count(*)::int as n, count(distinct (client, row))::int as pairs from batches where body = $1',
+        [body],
+      );
+      expect(rows).toEqual([{ n: 24 * 50, pairs: 24 * 50 }]);
     } finally {
       await pool.end();
     }
