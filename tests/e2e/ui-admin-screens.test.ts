@@ -221,7 +221,11 @@ describe('admin screens in a real browser', () => {
 
   it("limits: a key's live usage shows as bars; a budget added in the UI is stored and shown", async () => {
     await page.getByRole('tab', { name: 'API keys' }).click();
-    await pick(page.getByRole('textbox', { name: 'Your keys' }), (await keyOption()) ?? '');
+    // Any user's key: searched on the server (GET /api/admin/keys) by name, prefix or owner.
+    const picker = page.getByRole('textbox', { name: 'API key' });
+    const option = (await keyOption()) ?? '';
+    await picker.fill(option.slice(0, option.indexOf(' (')));
+    await page.getByRole('option', { name: option, exact: true }).click();
     const bar = page.getByTestId('usage-bar').filter({ hasText: 'requests / 1m' });
     await expect.poll(() => bar.getByTestId('usage-figures').textContent()).toBe('1 / 50');
     const form = page.getByTestId('subject-limits-form');
@@ -471,9 +475,11 @@ describe('admin screens in a real browser', () => {
 
 /** The label the key picker shows for the seeded key. */
 async function keyOption(): Promise<string | undefined> {
-  const keys = (await api('GET', '/api/keys')).body as Array<{ id: string; name: string; prefix: string }>;
-  const key = keys.find((k) => k.id === keyId);
-  return key && `${key.name} (${key.prefix}…)`;
+  const listed = (await api('GET', '/api/admin/keys')).body as {
+    entries: Array<{ id: string; name: string; prefix: string; owner_email: string }>;
+  };
+  const key = listed.entries.find((k) => k.id === keyId);
+  return key && `${key.name} (${key.prefix}…) — ${key.owner_email}`;
 }
 
 async function memberId(): Promise<string> {

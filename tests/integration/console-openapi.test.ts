@@ -65,6 +65,8 @@ async function tourIdentity(): Promise<{ admin: string; user: string }> {
 
 async function tourAdmin(token: string, userToken: string): Promise<{ providerId: string }> {
   await api('GET', '/api/admin/users', { token });
+  await api('GET', '/api/admin/keys?q=tour', { token });
+  await api('GET', '/api/admin/keys?limit=0', { token });
   await api('GET', '/api/admin/users', { token: userToken });
   const created = await api('POST', '/api/admin/users', {
     token,

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { bumpMcpVersionAfterChange, bumpRoutingVersionAfterChange } from '../middleware/bump-version';
 import type { ConsoleEnv } from '../types';
+import { adminKeysRoutes } from './admin-keys';
 import { adminUsersRoutes } from './admin-users';
 import { analyticsRoutes } from './analytics';
 import { auditRoutes } from './audit';
@@ -30,6 +31,7 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/auth', authRoutes);
   app.route('/api/keys', keysRoutes);
   app.route('/api/admin/users', adminUsersRoutes);
+  app.route('/api/admin/keys', adminKeysRoutes);
   app.use('/api/admin/providers/*', bumpRoutingVersionAfterChange());
   app.use('/api/admin/models/*', bumpRoutingVersionAfterChange());
   app.use('/api/admin/model-prices/*', bumpRoutingVersionAfterChange());

@@ -86,3 +86,18 @@ export const ExpiringApiKeySchema = z
   .openapi('ExpiringApiKey');
 
 export const ExpiringApiKeyListSchema = z.array(ExpiringApiKeySchema).openapi('ExpiringApiKeyList');
+
+export const AdminApiKeyPageSchema = z
+  .object({
+    total: z.number().int(),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    entries: z.array(
+      ApiKeySchema.extend({
+        status: z.enum(API_KEY_STATUSES),
+        user_id: z.uuid(),
+        owner_email: z.string(),
+      }).openapi('AdminApiKey'),
+    ),
+  })
+  .openapi('AdminApiKeyPage');

@@ -1,4 +1,5 @@
-import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
@@ -6,42 +7,42 @@ import { SubjectLimitsForm } from './SubjectLimitsForm';
 import { UsageBars } from './UsageBars';
 
 /**
- * Per-key rules and budgets with the key's live usage. GET /api/keys lists only the caller's
- * own keys, so any other key is opened by its id (e.g. from a gateway log entry).
+ * Per-key rules and budgets with the key's live usage. Any user's key can be picked: the list
+ * comes from GET /api/admin/keys, searched by key name, prefix or owner email.
  */
 export function KeyLimitsTab() {
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => unwrap(api.GET('/api/keys')) });
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 250);
+  const keys = useQuery({
+    queryKey: ['admin-keys', q],
+    queryFn: () =>
+      unwrap(api.GET('/api/admin/keys', { params: { query: { limit: 200, ...(q ? { q } : {}) } } })),
+    placeholderData: (previous) => previous,
+  });
   const [keyId, setKeyId] = useState<string | null>(null);
-  const [typed, setTyped] = useState('');
+  const options =
+    keys.data?.entries.map((k) => ({
+      value: k.id,
+      label: `${k.name} (${k.prefix}…) — ${k.owner_email}${k.status === 'active' ? '' : ` [${k.status}]`}`,
+    })) ?? [];
   return (
     <Stack>
-      <Group align="flex-end">
-        <Select
-          label="Your keys"
-          placeholder="Pick a key"
-          searchable
-          w={320}
-          data={keys.data?.map((k) => ({ value: k.id, label: `${k.name} (${k.prefix}…)` })) ?? []}
-          value={keys.data?.some((k) => k.id === keyId) ? keyId : null}
-          onChange={(v) => {
-            setKeyId(v);
-            setTyped('');
-          }}
-        />
-        <Text c="dimmed" pb={8}>
-          or
-        </Text>
-        <TextInput
-          label="Key id"
-          placeholder="Any key's id"
-          w={340}
-          value={typed}
-          onChange={(e) => setTyped(e.currentTarget.value)}
-        />
-        <Button variant="light" onClick={() => setKeyId(typed.trim() || null)} disabled={!typed.trim()}>
-          Open
-        </Button>
-      </Group>
+      <Select
+        label="API key"
+        description={
+          keys.data ? `${keys.data.total} key(s) match; search by name, prefix or owner email` : undefined
+        }
+        placeholder="Search keys"
+        searchable
+        w={560}
+        data={options}
+        value={keyId}
+        onChange={setKeyId}
+        searchValue={search}
+        onSearchChange={setSearch}
+        filter={({ options: all }) => all}
+        nothingFoundMessage={keys.isFetching ? 'Searching…' : 'No key matches'}
+      />
       {keyId ? (
         <SimpleGrid cols={{ base: 1, lg: 2 }} key={keyId}>
           <SubjectLimitsForm subject="api_key" id={keyId} />
