@@ -226,6 +226,8 @@ describe('admin screens in a real browser', () => {
     const option = (await keyOption()) ?? '';
     await picker.fill(option.slice(0, option.indexOf(' (')));
     await page.getByRole('option', { name: option, exact: true }).click();
+    // The picked key's label in the box is not taken for a new search.
+    await page.getByText(/^[1-9]\d* key\(s\) match/).waitFor();
     const bar = page.getByTestId('usage-bar').filter({ hasText: 'requests / 1m' });
     await expect.poll(() => bar.getByTestId('usage-figures').textContent()).toBe('1 / 50');
     const form = page.getByTestId('subject-limits-form');

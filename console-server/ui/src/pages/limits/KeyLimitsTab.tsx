@@ -12,19 +12,22 @@ import { UsageBars } from './UsageBars';
  */
 export function KeyLimitsTab() {
   const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 250);
+  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
+  // Once a key is picked the box shows its label: that is not a search.
+  const [q] = useDebouncedValue(search === picked?.label ? '' : search.trim(), 250);
   const keys = useQuery({
     queryKey: ['admin-keys', q],
     queryFn: () =>
       unwrap(api.GET('/api/admin/keys', { params: { query: { limit: 200, ...(q ? { q } : {}) } } })),
     placeholderData: (previous) => previous,
   });
-  const [keyId, setKeyId] = useState<string | null>(null);
-  const options =
+  const keyId = picked?.value ?? null;
+  const found =
     keys.data?.entries.map((k) => ({
       value: k.id,
       label: `${k.name} (${k.prefix}…) — ${k.owner_email}${k.status === 'active' ? '' : ` [${k.status}]`}`,
     })) ?? [];
+  const options = picked && !found.some((o) => o.value === picked.value) ? [picked, ...found] : found;
   return (
     <Stack>
       <Select
@@ -37,7 +40,7 @@ export function KeyLimitsTab() {
         w={560}
         data={options}
         value={keyId}
-        onChange={setKeyId}
+        onChange={(_, option) => setPicked(option ? { value: option.value, label: option.label } : null)}
         searchValue={search}
         onSearchChange={setSearch}
         filter={({ options: all }) => all}
