@@ -5,6 +5,8 @@ import {
   accessLogTableDdl,
   type ClickHouseServerLogOptions,
   chContains,
+  chCreatedBetween,
+  chWhere,
   clickHouseLogTable,
   instantColumns,
 } from './clickhouse-tables';
@@ -71,7 +73,7 @@ function fromRow(row: SelectedAccessRow): AccessLogRecord {
 
 /** WHERE for a checked query; milliseconds are compared on created_at_ms, never on DateTime. */
 function whereOf(query: AccessLogQuery): ChSql {
-  const conditions = [
+  return chWhere([
     query.method === undefined ? null : chSql`method = ${query.method}`,
     query.path === undefined ? null : chContains(chIdent('path'), query.path),
     query.statusCode === undefined ? null : chSql`status_code = ${query.statusCode}`,
@@ -80,10 +82,8 @@ function whereOf(query: AccessLogQuery): ChSql {
     query.q === undefined
       ? null
       : chSql`(${chContains(chIdent('path'), query.q)} OR ${chContains(chIdent('user_agent'), query.q)})`,
-    query.from === undefined ? null : chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
-    query.to === undefined ? null : chSql`created_at_ms <= ${query.to.getTime()}`,
-  ].filter((condition): condition is ChSql => condition !== null);
-  return conditions.length === 0 ? chSql`` : chSql`WHERE ${chJoin(conditions, chSql` AND `)}`;
+    ...chCreatedBetween(query.from, query.to),
+  ]);
 }
 
 /** The access log in ClickHouse. */

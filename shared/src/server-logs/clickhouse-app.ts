@@ -5,6 +5,8 @@ import {
   appLogTableDdl,
   type ClickHouseServerLogOptions,
   chContains,
+  chCreatedBetween,
+  chWhere,
   clickHouseLogTable,
   instantColumns,
 } from './clickhouse-tables';
@@ -58,14 +60,12 @@ function fromRow(row: SelectedAppRow): AppLogRecord {
 }
 
 function whereOf(query: AppLogQuery): ChSql {
-  const conditions = [
+  return chWhere([
     query.level === undefined ? null : chSql`level >= ${LOG_LEVELS[query.level]}`,
     query.target === undefined ? null : chContains(chIdent('target'), query.target),
     query.q === undefined ? null : chContains(chIdent('message'), query.q),
-    query.from === undefined ? null : chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
-    query.to === undefined ? null : chSql`created_at_ms <= ${query.to.getTime()}`,
-  ].filter((condition): condition is ChSql => condition !== null);
-  return conditions.length === 0 ? chSql`` : chSql`WHERE ${chJoin(conditions, chSql` AND `)}`;
+    ...chCreatedBetween(query.from, query.to),
+  ]);
 }
 
 /** The application log in ClickHouse. */

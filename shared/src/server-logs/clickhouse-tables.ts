@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
+import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
 import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
 
 export const ACCESS_LOG_TABLE = 'access_logs';
@@ -124,4 +124,18 @@ export function clickHouseLogTable(
 /** Case-insensitive substring test (UTF-8 aware, like Postgres ILIKE); no pattern characters. */
 export function chContains(column: ChSql, needle: string): ChSql {
   return chSql`positionCaseInsensitiveUTF8(${column}, ${needle}) > 0`;
+}
+
+/** WHERE over the conditions given (nulls are filters left out); nothing when none is. */
+export function chWhere(conditions: readonly (ChSql | null)[]): ChSql {
+  const given = conditions.filter((condition): condition is ChSql => condition !== null);
+  return given.length === 0 ? chSql`` : chSql`WHERE ${chJoin(given, chSql` AND `)}`;
+}
+
+/** Inclusive bounds on created_at_ms, to the millisecond (instants before 1970 match from 0). */
+export function chCreatedBetween(from: Date | undefined, to: Date | undefined): (ChSql | null)[] {
+  return [
+    from === undefined ? null : chSql`created_at_ms >= ${Math.max(0, from.getTime())}`,
+    to === undefined ? null : chSql`created_at_ms <= ${to.getTime()}`,
+  ];
 }

@@ -6,6 +6,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/AuthProvider';
+import { FormActions } from '../../components/FormActions';
 import { SecretReveal } from '../../components/SecretReveal';
 import { optionalInt } from '../../lib/format';
 import { KEYS_QUERY, useDefaultRpm, useModelNames } from './key-queries';
@@ -100,14 +101,7 @@ export function KeyCreateModal({ opened, onClose }: { opened: boolean; onClose: 
               allowDecimal={false}
               {...form.getInputProps('expires_in_days')}
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create key
-              </Button>
-            </Group>
+            <FormActions onCancel={close} submitting={create.isPending} submitLabel="Create key" />
           </Stack>
         </form>
       )}

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NumberInput, Stack, TagsInput, Text } from '@mantine/core';
+import { Modal, NumberInput, Stack, TagsInput, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody, Schemas } from '../../api/types';
 import { useUser } from '../../auth/AuthProvider';
+import { FormActions } from '../../components/FormActions';
 import { formatDate, optionalInt } from '../../lib/format';
 import { KEYS_QUERY, useDefaultRpm, useModelNames } from './key-queries';
 
@@ -99,14 +100,7 @@ function EditForm({ apiKey, onClose }: { apiKey: Schemas['ApiKey']; onClose: () 
           allowDecimal={false}
           {...form.getInputProps('inactivity_timeout_days')}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <FormActions onCancel={onClose} submitting={save.isPending} submitLabel="Save" />
       </Stack>
     </form>
   );

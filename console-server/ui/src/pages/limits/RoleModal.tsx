@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
 import { LimitRowsEditor } from './LimitRowsEditor';
 import { type BudgetRow, budgetsBody, type RuleRow, rulesBody } from './limit-kinds';
 import { ROLES_QUERY } from './limits-queries';
@@ -75,14 +76,11 @@ export function RoleModal({ opened, role, onClose }: { opened: boolean; role?: R
           />
           <Textarea label="Description" autosize minRows={1} {...form.getInputProps('description')} />
           <LimitRowsEditor form={form} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {role ? 'Save role' : 'Create role'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={close}
+            submitting={save.isPending}
+            submitLabel={role ? 'Save role' : 'Create role'}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, MultiSelect, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, MultiSelect, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
 import { listIssueRenames } from './limit-kinds';
 import { TEAMS_QUERY, useChoices } from './limits-queries';
 
@@ -109,14 +110,11 @@ export function TeamModal({ opened, team, onClose }: { opened: boolean; team?: T
               />
             </>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {team ? 'Save team' : 'Create team'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={close}
+            submitting={save.isPending}
+            submitLabel={team ? 'Save team' : 'Create team'}
+          />
         </Stack>
       </form>
     </Modal>

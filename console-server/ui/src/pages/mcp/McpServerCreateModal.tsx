@@ -1,10 +1,11 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody, Schemas } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
 import { MCP_SERVERS_QUERY } from './mcp-queries';
 
 type Body = RequestBody<'/api/mcp/servers', 'post'>;
@@ -109,14 +110,7 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
               {...form.getInputProps('auth_secret')}
             />
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Register server
-            </Button>
-          </Group>
+          <FormActions onCancel={close} submitting={create.isPending} submitLabel="Register server" />
         </Stack>
       </form>
     </Modal>

@@ -1,14 +1,4 @@
-import {
-  Button,
-  Divider,
-  Group,
-  Modal,
-  NumberInput,
-  SimpleGrid,
-  Stack,
-  Switch,
-  TextInput,
-} from '@mantine/core';
+import { Divider, Modal, NumberInput, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -16,6 +6,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
 import { type ModelValues, modelBody, modelValues } from './model-form';
 import { RoutesEditor } from './RoutesEditor';
 
@@ -120,14 +111,11 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
         </SimpleGrid>
         <Divider />
         <RoutesEditor form={form} providers={providerOptions} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {model ? 'Save model' : 'Add model'}
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          submitting={save.isPending}
+          submitLabel={model ? 'Save model' : 'Add model'}
+        />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody, Schemas } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
 import { PROVIDER_TYPE_OPTIONS, PROVIDER_TYPES, type ProviderType } from './provider-types';
 
 type Provider = Schemas['Provider'];
@@ -168,14 +169,11 @@ function ProviderForm({ provider, onClose }: { provider: Provider | null; onClos
             onChange={(v) => form.setFieldValue('config.max_tokens_field', v ?? '')}
           />
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {provider ? 'Save' : 'Add provider'}
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          submitting={save.isPending}
+          submitLabel={provider ? 'Save' : 'Add provider'}
+        />
       </Stack>
     </form>
   );

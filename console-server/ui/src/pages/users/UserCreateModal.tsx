@@ -1,10 +1,11 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
 import { USER_ROLE_OPTIONS, type UserRole } from './roles';
 
 export const USERS_QUERY = ['users'] as const;
@@ -54,14 +55,7 @@ export function UserCreateModal({ opened, onClose }: { opened: boolean; onClose:
             allowDeselect={false}
             {...form.getInputProps('role')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create user
-            </Button>
-          </Group>
+          <FormActions onCancel={close} submitting={create.isPending} submitLabel="Create user" />
         </Stack>
       </form>
     </Modal>

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody, Schemas } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
 import { USER_ROLE_OPTIONS, type UserRole } from './roles';
 import { USERS_QUERY } from './UserCreateModal';
 
@@ -85,14 +86,7 @@ export function UserEditModal({ user, onClose }: { user: User | null; onClose: (
             autoComplete="new-password"
             {...form.getInputProps('password')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={close} submitting={save.isPending} submitLabel="Save" />
         </Stack>
       </form>
     </Modal>
