@@ -38,7 +38,11 @@ function shutdown(): void {
   stopKeyJobs();
   stopRetention();
   server.close();
-  void deps.pool.end().finally(() => process.exit(0));
+  // The last access records and log lines go out before the pool closes (at most ~200 ms).
+  void deps
+    .flushLogs()
+    .finally(() => deps.pool.end())
+    .finally(() => process.exit(0));
   setTimeout(() => process.exit(0), 3000).unref();
 }
 process.on('SIGINT', shutdown);

@@ -49,6 +49,8 @@ export interface ConsoleDeps {
   logger: Logger;
   /** Stores one access-log record in the next batch; never rejects. */
   recordAccess(record: AccessLogRecord): Promise<void>;
+  /** Resolves once every access record and log line written so far is stored (shutdown). */
+  flushLogs(): Promise<void>;
   storeTimeoutMs: number;
   startedAt: number;
 }

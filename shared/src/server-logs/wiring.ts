@@ -10,6 +10,8 @@ export interface ServerLogs {
   logger: Logger;
   /** Batches access records (one insert per batch); never rejects. */
   recordAccess(record: AccessLogRecord): Promise<void>;
+  /** Resolves once every access record and log line written so far is stored (or given up). */
+  flushLogs(): Promise<void>;
 }
 
 /**
@@ -45,5 +47,16 @@ export function buildServerLogs(
       countDropped?.('access', count);
     },
   });
-  return { accessLogs, appLogs, logger, recordAccess: (record) => access.write(record) };
+  const inFlight = new Set<Promise<void>>();
+  const recordAccess = (record: AccessLogRecord) => {
+    const written = access.write(record);
+    inFlight.add(written);
+    void written.finally(() => inFlight.delete(written));
+    return written;
+  };
+  const flushLogs = async () => {
+    await Promise.all([...inFlight]);
+    await logger.flush();
+  };
+  return { accessLogs, appLogs, logger, recordAccess, flushLogs };
 }
