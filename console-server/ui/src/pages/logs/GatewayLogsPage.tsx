@@ -2,6 +2,7 @@ import { Badge, Button, Group, NumberInput, Select, Text, TextInput } from '@man
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import type { QueryParams, Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
 import { DetailDrawer } from '../../components/DetailDrawer';
@@ -100,6 +101,9 @@ export function GatewayLogsPage() {
     queryFn: () => unwrap(api.GET('/api/gateway/logs', { params: { query } })),
     placeholderData: (previous) => previous,
   });
+  // A 422 names the query parameter it refused: show its message under that filter.
+  const issues = logs.error instanceof ApiError ? logs.error.issues : [];
+  const fieldError = (field: keyof Filters) => issues.find((i) => i.path === field)?.message;
   const set = (field: keyof Filters) => (value: string | number | null) =>
     setDraft((d) => ({ ...d, [field]: value ?? '' }));
   const apply = () => {
@@ -120,24 +124,28 @@ export function GatewayLogsPage() {
             label="Model"
             w={150}
             value={draft.model}
+            error={fieldError('model')}
             onChange={(e) => set('model')(e.currentTarget.value)}
           />
           <TextInput
             label="Provider"
             w={150}
             value={draft.provider}
+            error={fieldError('provider')}
             onChange={(e) => set('provider')(e.currentTarget.value)}
           />
           <TextInput
             label="API key id"
             w={150}
             value={draft.api_key_id}
+            error={fieldError('api_key_id')}
             onChange={(e) => set('api_key_id')(e.currentTarget.value)}
           />
           <TextInput
             label="User id"
             w={150}
             value={draft.user_id}
+            error={fieldError('user_id')}
             onChange={(e) => set('user_id')(e.currentTarget.value)}
           />
           <NumberInput
@@ -146,18 +154,21 @@ export function GatewayLogsPage() {
             allowDecimal={false}
             value={draft.status_code}
             onChange={set('status_code')}
+            error={fieldError('status_code')}
           />
           <TextInput
             type="datetime-local"
             label="From"
             value={draft.from}
             onChange={(e) => set('from')(e.currentTarget.value)}
+            error={fieldError('from')}
           />
           <TextInput
             type="datetime-local"
             label="To"
             value={draft.to}
             onChange={(e) => set('to')(e.currentTarget.value)}
+            error={fieldError('to')}
           />
           <Select
             label="Sort by"
@@ -186,7 +197,7 @@ export function GatewayLogsPage() {
           </Button>
         </Group>
       </form>
-      <QueryError error={logs.error} />
+      <QueryError error={issues.length > 0 ? null : logs.error} />
       <DataTable
         columns={columns}
         rows={logs.data?.entries}

@@ -1,0 +1,321 @@
+// More of the web UI in a real browser (Debian's chromium through playwright-core): the
+// expiring-keys view, a provider's edit / deactivate / activate / delete, reordering a model's
+// routes and the unpriced flag, and the gateway logs filtered by status and model after real
+// SDK calls (one failing), with a 422 shown at its filter. Every change is checked through the API.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import OpenAI from 'openai';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recreateDatabase } from '../../dev/db/migrations';
+import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
+import { type BrowserErrors, launchBrowser, screenshot, watchErrors } from '../helpers/browser';
+import { pgUrl } from '../helpers/env';
+import { http } from '../helpers/http';
+import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
+
+// The UI files run one after another, each on a stack and database of its own making.
+const DATABASE = process.env.TEST_UI_DATABASE ?? 'sluice_ui_e2e';
+const REDIS_URL = process.env.TEST_UI_REDIS_URL ?? 'redis://127.0.0.1:6379/3';
+const ADMIN = {
+  email: 'admin@ui3.example.com',
+  display_name: 'UI3 Admin',
+  password: 'correct horse battery',
+};
+const OK_MODEL = 'ui3-ok';
+const FAILING_MODEL = 'ui3-fails';
+const TWO_ROUTES = 'ui3-two-routes';
+const UNPRICED = 'ui3-unpriced';
+const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
+
+let stack: StartedStack;
+let dataDir: string;
+let fakes: FakeUpstreams;
+let browser: Browser;
+let page: Page;
+let errors: BrowserErrors;
+let token = '';
+let gatewayKey = '';
+let spareProviderId = '';
+
+const api = (method: string, path: string, body?: unknown) =>
+  http(method, `${stack.consoleUrl}${path}`, { token, body });
+
+async function created(method: string, path: string, body: unknown) {
+  const res = await api(method, path, body);
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body;
+}
+
+/** Providers, models and keys the screens show, all made through the API. */
+async function seed(): Promise<void> {
+  const setup = await http('POST', `${stack.consoleUrl}/api/setup/initialize`, { body: { admin: ADMIN } });
+  expect(setup.status).toBe(200);
+  token = setup.body.access_token;
+  const openai = await created('POST', '/api/admin/providers', {
+    name: 'fake-openai',
+    display_name: 'Fake OpenAI',
+    provider_type: 'openai',
+    base_url: fakes.baseUrlFor('openai'),
+    api_key: fakes.apiKeyFor('openai'),
+  });
+  const spare = await created('POST', '/api/admin/providers', {
+    name: 'spare',
+    display_name: 'Spare provider',
+    provider_type: 'openai',
+    base_url: 'https://spare.example.com/v1',
+    api_key: 'sk-spare',
+  });
+  spareProviderId = spare.id;
+  const route = (upstream_model: string) => ({ provider_id: openai.id, upstream_model });
+  await created('POST', '/api/admin/models', { name: OK_MODEL, ...PRICES, routes: [route('test-model')] });
+  await created('POST', '/api/admin/models', { name: FAILING_MODEL, ...PRICES, routes: [route('fail-400')] });
+  await created('POST', '/api/admin/models', {
+    name: TWO_ROUTES,
+    ...PRICES,
+    routes: [route('first-upstream'), route('second-upstream')],
+  });
+  await created('POST', '/api/admin/models', { name: UNPRICED, routes: [route('not-in-the-price-table')] });
+  await created('POST', '/api/keys', { name: 'expires soon', expires_in_days: 3 });
+  await created('POST', '/api/keys', { name: 'never expires' });
+  gatewayKey = (await created('POST', '/api/keys', { name: 'gateway caller' })).key;
+}
+
+beforeAll(async () => {
+  await recreateDatabase(pgUrl(DATABASE));
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+  dataDir = mkdtempSync(join(tmpdir(), 'sluice-ui3-'));
+  fakes = await startFakeUpstreams();
+  stack = await startStackProcess({ DATABASE_URL: pgUrl(DATABASE), REDIS_URL }, dataDir);
+  await seed();
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  errors = watchErrors(page);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (stack) await interrupt(stack);
+  await fakes?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// A failed step leaves a screenshot; the next one starts without a modal left open by it.
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `more-failed-${context.task.name.split(':')[0]}`);
+});
+beforeEach(async () => {
+  for (let i = 0; page && i < 3 && (await page.getByRole('dialog').count()) > 0; i++) {
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+  }
+});
+
+const nav = (label: string) =>
+  page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+const dialog = () => page.getByRole('dialog');
+const row = (text: string) => page.getByRole('row').filter({ hasText: text });
+const table = () => page.getByTestId('gateway-logs-table');
+
+/** Model and status of each gateway log row on screen (the empty-state row has neither). */
+const shownRows = () =>
+  table()
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      (rows as HTMLTableRowElement[])
+        .filter((r) => r.cells.length > 3)
+        .map((r) => ({ model: r.cells[1]?.textContent, status: r.cells[3]?.textContent })),
+    );
+
+/** The validation message Mantine renders under an input: the element with id `<input id>-error`. */
+async function fieldError(input: Locator): Promise<string> {
+  const id = await input.getAttribute('id');
+  const error = page.locator(`[id="${id}-error"]`);
+  await error.waitFor({ timeout: 10_000 });
+  return (await error.textContent()) ?? '';
+}
+
+interface ApiModel {
+  name: string;
+  is_priced: boolean;
+  routes: Array<{ position: number; upstream_model: string }>;
+}
+
+async function routeOrder(name: string): Promise<string[]> {
+  const models = (await api('GET', '/api/admin/models')).body as ApiModel[];
+  const model = models.find((m) => m.name === name);
+  return [...(model?.routes ?? [])].sort((a, b) => a.position - b.position).map((r) => r.upstream_model);
+}
+
+describe('more screens in a real browser', () => {
+  it('signs in as the admin', async () => {
+    await page.goto(`${stack.consoleUrl}/login`);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/analytics');
+  });
+
+  it('expiring keys: a key expiring in 3 days shows with its days left; a key without expiry does not', async () => {
+    await nav('Expiring keys');
+    const soon = row('expires soon');
+    await soon.waitFor();
+    // Columns: name, prefix, owner, expires, days left.
+    expect(await soon.locator('td').nth(4).textContent()).toBe('3');
+    expect(await soon.locator('td').nth(2).textContent()).toBe(ADMIN.email);
+    expect(await row('never expires').count()).toBe(0);
+    expect(await row('gateway caller').count()).toBe(0);
+    await screenshot(page, 'more-01-expiring-keys');
+    // A window shorter than the key's days left leaves it out.
+    await page.getByLabel('Within days').fill('2');
+    await page.getByText('No key expires in that window.').waitFor();
+  });
+
+  it('providers: the display name and base URL are edited in the UI and stored', async () => {
+    await nav('Providers');
+    const spare = row('Spare provider');
+    await spare.getByRole('button', { name: 'Edit' }).click();
+    await dialog().getByLabel('Display name').fill('Spare, renamed');
+    await dialog().getByLabel('Base URL').fill('https://renamed.example.com/v2');
+    await screenshot(page, 'more-02-provider-edit');
+    await dialog().getByRole('button', { name: 'Save' }).click();
+    await row('Spare, renamed').getByText('https://renamed.example.com/v2').waitFor();
+    const stored = await api('GET', `/api/admin/providers/${spareProviderId}`);
+    expect(stored.body).toMatchObject({
+      name: 'spare',
+      display_name: 'Spare, renamed',
+      base_url: 'https://renamed.example.com/v2',
+    });
+  });
+
+  it('providers: deactivated and activated again, as the API reports', async () => {
+    const spare = row('Spare, renamed');
+    const active = async () => (await api('GET', `/api/admin/providers/${spareProviderId}`)).body.is_active;
+    await spare.getByRole('button', { name: 'Deactivate' }).click();
+    await spare.getByText('inactive', { exact: true }).waitFor();
+    expect(await active()).toBe(false);
+    await screenshot(page, 'more-03-provider-inactive');
+    await spare.getByRole('button', { name: 'Activate' }).click();
+    await spare.getByText('active', { exact: true }).waitFor();
+    expect(await active()).toBe(true);
+  });
+
+  it('providers: deleted after the confirmation, gone from the API list', async () => {
+    const spare = row('Spare, renamed');
+    await spare.getByRole('button', { name: 'Delete' }).click();
+    await dialog().getByText('Every model route to it is removed too').waitFor();
+    await dialog().getByRole('button', { name: 'Delete provider' }).click();
+    await spare.waitFor({ state: 'detached' });
+    const listed = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    expect(listed.map((p) => p.name)).toEqual(['fake-openai']);
+    expect((await api('GET', `/api/admin/providers/${spareProviderId}`)).status).toBe(404);
+  });
+
+  it('models: two routes are reordered with the up/down buttons and saved in the new order', async () => {
+    await nav('Models & routes');
+    const table = page.getByTestId('models-table');
+    await table.getByText('1. fake-openai → first-upstream').waitFor();
+    await table
+      .getByRole('row')
+      .filter({ hasText: TWO_ROUTES })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    const upstream = (index: number) => dialog().getByTestId(`route-${index}`).getByLabel('Upstream model');
+    expect(await upstream(0).inputValue()).toBe('first-upstream');
+    expect(await dialog().getByTestId('route-0').getByLabel('Move route up').isDisabled()).toBe(true);
+    await dialog().getByTestId('route-0').getByLabel('Move route down').click();
+    expect(await upstream(0).inputValue()).toBe('second-upstream');
+    expect(await upstream(1).inputValue()).toBe('first-upstream');
+    // And back up and down again: the buttons move the route they sit on.
+    await dialog().getByTestId('route-1').getByLabel('Move route up').click();
+    expect(await upstream(0).inputValue()).toBe('first-upstream');
+    await dialog().getByTestId('route-1').getByLabel('Move route up').click();
+    expect(await upstream(0).inputValue()).toBe('second-upstream');
+    await screenshot(page, 'more-04-routes-reordered');
+    await dialog().getByRole('button', { name: 'Save model' }).click();
+    await table.getByText('1. fake-openai → second-upstream').waitFor();
+    await table.getByText('2. fake-openai → first-upstream').waitFor();
+    expect(await routeOrder(TWO_ROUTES)).toEqual(['second-upstream', 'first-upstream']);
+  });
+
+  it('models: a model without prices whose upstream model is not in the price table is flagged unpriced', async () => {
+    const models = (await api('GET', '/api/admin/models')).body as ApiModel[];
+    expect(models.filter((m) => !m.is_priced).map((m) => m.name)).toEqual([UNPRICED]);
+    const alert = page.getByTestId('unpriced-alert');
+    expect(await alert.textContent()).toContain('1 unpriced model');
+    expect(await alert.textContent()).toContain(UNPRICED);
+    const table = page.getByTestId('models-table');
+    await table
+      .getByRole('row')
+      .filter({ hasText: UNPRICED })
+      .getByText('unpriced', { exact: true })
+      .waitFor();
+    for (const priced of [OK_MODEL, FAILING_MODEL, TWO_ROUTES])
+      expect(await table.getByRole('row').filter({ hasText: priced }).getByText('own prices').count()).toBe(
+        1,
+      );
+    await screenshot(page, 'more-05-models-unpriced');
+  });
+
+  it('gateway logs: after an answered and a failed SDK call, filters by status and by model show the right rows', async () => {
+    const client = new OpenAI({ apiKey: gatewayKey, baseURL: `${stack.gatewayUrl}/v1`, maxRetries: 0 });
+    const answer = await client.chat.completions.create({
+      model: OK_MODEL,
+      messages: [{ role: 'user', content: 'logged' }],
+    });
+    expect(answer.choices[0]?.message.content).toBe('echo: logged');
+    const failed = await client.chat.completions
+      .create({ model: FAILING_MODEL, messages: [{ role: 'user', content: 'fails' }] })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(OpenAI.APIError);
+    // The request log is written in batches: wait until both requests are in.
+    type Entry = { model: string; status_code: number };
+    const logged = async () => (await api('GET', '/api/gateway/logs')).body.entries as Entry[];
+    await expect.poll(async () => (await logged()).length, { timeout: 30_000, interval: 500 }).toBe(2);
+    const entries = await logged();
+    const failedStatus = entries.find((e) => e.model === FAILING_MODEL)?.status_code ?? 0;
+    expect(failedStatus).toBeGreaterThanOrEqual(400);
+    expect(entries.find((e) => e.model === OK_MODEL)?.status_code).toBe(200);
+
+    await nav('Gateway logs');
+    await expect.poll(async () => (await shownRows()).length).toBe(2);
+    const status = page.getByLabel('Status', { exact: true });
+    await status.fill(String(failedStatus));
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await expect.poll(shownRows).toEqual([{ model: FAILING_MODEL, status: String(failedStatus) }]);
+    await screenshot(page, 'more-06-gateway-logs-by-status');
+    await status.fill('');
+    await page.getByLabel('Model', { exact: true }).fill(OK_MODEL);
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await expect.poll(shownRows).toEqual([{ model: OK_MODEL, status: '200' }]);
+    // Both filters at once match nothing.
+    await status.fill(String(failedStatus));
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await page.getByText('No requests match.').waitFor();
+  });
+
+  it("gateway logs: a status outside the API's range shows its 422 at the Status field", async () => {
+    const status = page.getByLabel('Status', { exact: true });
+    await status.fill('42');
+    errors.expectFailure('/api/gateway/logs', 422);
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    expect(await fieldError(status)).toBe('Too small: expected number to be >=100');
+    await screenshot(page, 'more-07-gateway-logs-422');
+    // Corrected, the error goes and the rows come back.
+    await status.fill('200');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await table().getByText(OK_MODEL).waitFor();
+    expect(await page.locator(`[id="${await status.getAttribute('id')}-error"]`).count()).toBe(0);
+  });
+
+  it('logged no console errors and no uncaught exceptions in the browser', () => {
+    expect(errors.list()).toEqual([]);
+  });
+});
