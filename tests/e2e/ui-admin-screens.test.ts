@@ -2,22 +2,17 @@
 // limits (roles, teams, per-key rules and budgets with live usage), MCP servers, tools and logs,
 // the access, app, platform and audit logs, and settings. Each screen loads data created through
 // the API, performs a create or edit that the API then reflects, and shows a 422 at its field.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import Redis from 'ioredis';
 import OpenAI from 'openai';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recreateDatabase } from '../../dev/db/migrations';
 import { type RunningMcpServer, startEverything } from '../fakes/mcp-servers';
-import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
-import { type BrowserErrors, launchBrowser, screenshot, watchErrors } from '../helpers/browser';
-import { pgUrl } from '../helpers/env';
+import type { FakeUpstreams } from '../fakes/server';
+import { type BrowserErrors, screenshot } from '../helpers/browser';
 import { http } from '../helpers/http';
-import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
+import { closeOpenDialogs, navigate, startUiSession, type UiSession } from '../helpers/ui-session';
+import type { StartedStack } from '../setup/e2e-global';
 
 // Own database and Redis db: nothing shared with other suites' stacks.
 const DATABASE = process.env.TEST_UI_ADMIN_DATABASE ?? 'ui2_admin_screens';
@@ -31,11 +26,10 @@ const MEMBER = { email: 'member@ui2.example.com', display_name: 'Member', passwo
 const OIDC_SECRET = 'oidc-client-secret-never-shown';
 const MODEL = 'ui2-model';
 
+let session: UiSession;
 let stack: StartedStack;
-let dataDir: string;
 let fakes: FakeUpstreams;
 let everything: RunningMcpServer;
-let browser: Browser;
 let page: Page;
 let errors: BrowserErrors;
 let token = '';
@@ -96,28 +90,15 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  await recreateDatabase(pgUrl(DATABASE));
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
-  dataDir = mkdtempSync(join(tmpdir(), 'sluice-ui2-'));
-  fakes = await startFakeUpstreams();
+  session = await startUiSession({ database: DATABASE, redisUrl: REDIS_URL });
+  ({ stack, fakes, page, errors } = session);
   everything = await startEverything('streamableHttp');
-  stack = await startStackProcess({ DATABASE_URL: pgUrl(DATABASE), REDIS_URL }, dataDir);
   await seed();
-  browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  errors = watchErrors(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (stack) await interrupt(stack);
   await everything?.close();
-  await fakes?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 // A failed step leaves a screenshot; the next one starts without a modal left open by it.
@@ -125,16 +106,9 @@ afterEach(async (context) => {
   if (context.task.result?.state === 'fail')
     await screenshot(page, `admin-failed-${context.task.name.split(':')[0]}`);
 });
-beforeEach(async () => {
-  // The first Escape may only close an open dropdown.
-  for (let i = 0; page && i < 3 && (await page.getByRole('dialog').count()) > 0; i++) {
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(300);
-  }
-});
+beforeEach(() => closeOpenDialogs(page));
 
-const nav = (label: string) =>
-  page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+const nav = (label: string) => navigate(page, label);
 const dialog = () => page.getByRole('dialog');
 
 /** The validation message Mantine renders under an input: the element with id `<input id>-error`. */

@@ -1,18 +1,13 @@
 // Issue 8's "Done means", in a real browser (Debian's chromium through playwright-core): a new
 // admin sets the system up, routes a model to a provider, issues a key, watches its usage and
 // cost, rotates and revokes it, all in the web UI the console serves, on a stack of its own.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Redis from 'ioredis';
 import OpenAI from 'openai';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recreateDatabase } from '../../dev/db/migrations';
-import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
-import { type BrowserErrors, launchBrowser, screenshot, watchErrors } from '../helpers/browser';
-import { pgUrl } from '../helpers/env';
-import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
+import type { FakeUpstreams } from '../fakes/server';
+import { type BrowserErrors, screenshot } from '../helpers/browser';
+import { navigate, startUiSession, type UiSession } from '../helpers/ui-session';
+import type { StartedStack } from '../setup/e2e-global';
 
 // Own database and Redis db: nothing shared with the e2e project's stack.
 const DATABASE = process.env.TEST_UI_DATABASE ?? 'sluice_ui_e2e';
@@ -20,41 +15,21 @@ const REDIS_URL = process.env.TEST_UI_REDIS_URL ?? 'redis://127.0.0.1:6379/3';
 const ADMIN = { email: 'admin@ui.example.com', name: 'UI Admin', password: 'correct horse battery' };
 const MODEL = 'ui-model';
 
+let session: UiSession;
 let stack: StartedStack;
-let dataDir: string;
 let fakes: FakeUpstreams;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let errors: BrowserErrors;
 let secret = '';
 let rotatedSecret = '';
 
 beforeAll(async () => {
-  await recreateDatabase(pgUrl(DATABASE));
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
-  dataDir = mkdtempSync(join(tmpdir(), 'sluice-ui-'));
-  fakes = await startFakeUpstreams();
-  stack = await startStackProcess({ DATABASE_URL: pgUrl(DATABASE), REDIS_URL }, dataDir);
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.consoleUrl });
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  errors = watchErrors(page);
+  session = await startUiSession({ database: DATABASE, redisUrl: REDIS_URL, clipboard: true });
+  ({ stack, fakes, page, errors } = session);
 });
+afterAll(() => session?.close());
 
-afterAll(async () => {
-  await browser?.close();
-  if (stack) await interrupt(stack);
-  await fakes?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const nav = (label: string) =>
-  page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+const nav = (label: string) => navigate(page, label);
 const dialog = () => page.getByRole('dialog');
 
 /** The API's message shows in the field's own wrapper (label, input, error), not elsewhere. */

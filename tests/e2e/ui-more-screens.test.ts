@@ -2,19 +2,14 @@
 // expiring-keys view, a provider's edit / deactivate / activate / delete, reordering a model's
 // routes and the unpriced flag, and the gateway logs filtered by status and model after real
 // SDK calls (one failing), with a 422 shown at its filter. Every change is checked through the API.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Redis from 'ioredis';
 import OpenAI from 'openai';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recreateDatabase } from '../../dev/db/migrations';
-import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
-import { type BrowserErrors, launchBrowser, screenshot, watchErrors } from '../helpers/browser';
-import { pgUrl } from '../helpers/env';
+import type { FakeUpstreams } from '../fakes/server';
+import { type BrowserErrors, screenshot } from '../helpers/browser';
 import { http } from '../helpers/http';
-import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
+import { closeOpenDialogs, navigate, startUiSession, type UiSession } from '../helpers/ui-session';
+import type { StartedStack } from '../setup/e2e-global';
 
 // The UI files run one after another, each on a stack and database of its own making.
 const DATABASE = process.env.TEST_UI_DATABASE ?? 'sluice_ui_e2e';
@@ -30,10 +25,9 @@ const TWO_ROUTES = 'ui3-two-routes';
 const UNPRICED = 'ui3-unpriced';
 const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
 
+let session: UiSession;
 let stack: StartedStack;
-let dataDir: string;
 let fakes: FakeUpstreams;
-let browser: Browser;
 let page: Page;
 let errors: BrowserErrors;
 let token = '';
@@ -84,26 +78,13 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  await recreateDatabase(pgUrl(DATABASE));
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
-  dataDir = mkdtempSync(join(tmpdir(), 'sluice-ui3-'));
-  fakes = await startFakeUpstreams();
-  stack = await startStackProcess({ DATABASE_URL: pgUrl(DATABASE), REDIS_URL }, dataDir);
+  session = await startUiSession({ database: DATABASE, redisUrl: REDIS_URL });
+  ({ stack, fakes, page, errors } = session);
   await seed();
-  browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  errors = watchErrors(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (stack) await interrupt(stack);
-  await fakes?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 // A failed step leaves a screenshot; the next one starts without a modal left open by it.
@@ -111,15 +92,9 @@ afterEach(async (context) => {
   if (context.task.result?.state === 'fail')
     await screenshot(page, `more-failed-${context.task.name.split(':')[0]}`);
 });
-beforeEach(async () => {
-  for (let i = 0; page && i < 3 && (await page.getByRole('dialog').count()) > 0; i++) {
-    await page.keyboard.press('Escape');
-    await page.waitForTimeout(300);
-  }
-});
+beforeEach(() => closeOpenDialogs(page));
 
-const nav = (label: string) =>
-  page.getByRole('navigation').getByRole('link', { name: label, exact: true }).click();
+const nav = (label: string) => navigate(page, label);
 const dialog = () => page.getByRole('dialog');
 const row = (text: string) => page.getByRole('row').filter({ hasText: text });
 const table = () => page.getByTestId('gateway-logs-table');
