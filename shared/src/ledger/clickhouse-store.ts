@@ -1,6 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
-import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+import {
+  type ClickHouseTableOptions,
+  clickHouseLogTable,
+  instantColumns,
+} from '../analytics/clickhouse-table';
 import { usageAggregateQuery } from './aggregate-query';
 import { fromUsageBucketRow, type SelectedUsageBucketRow, usageAggregateSql } from './clickhouse-aggregate';
 import { requestLogSearchSql } from './clickhouse-search';
@@ -46,11 +50,6 @@ export function requestLogTableDdl(database: string): ChSql {
     attempts UInt32,
     client_aborted UInt8
   ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
-}
-
-/** Creates `<database>.request_logs` if it is missing. The database must exist. */
-export async function ensureRequestLogTable(client: ClickHouseClient, database: string): Promise<void> {
-  await client.command({ query: requestLogTableDdl(database).sql });
 }
 
 /** A row as JSONEachRow carries it to 18.16 (insert). */
@@ -112,18 +111,10 @@ export type SelectedRequestLogRow = Omit<
   client_aborted: number;
 };
 
-// DateTime is unsigned seconds; 18.16 maps instants outside 1970..2105 to the zero date.
-const DATETIME_END_MS = Date.UTC(2106, 0, 1);
-
 export function toRequestLogRow(record: RequestLogRecord): RequestLogRow {
-  const ms = record.createdAt.getTime();
-  if (!(ms >= 0 && ms < DATETIME_END_MS)) {
-    throw new RangeError(`request log ${record.id}: createdAt is outside 1970-01-01..2105-12-31`);
-  }
   return {
     id: record.id,
-    created_at: Math.floor(ms / 1000),
-    created_at_ms: ms,
+    ...instantColumns(record.createdAt, `request log ${record.id}`),
     user_id: record.userId,
     api_key_id: record.apiKeyId,
     endpoint: record.endpoint,
@@ -212,11 +203,7 @@ const SELECTED_COLUMNS: readonly (keyof SelectedRequestLogRow)[] = [
   'client_aborted',
 ];
 
-export interface ClickHouseRequestLogStoreOptions {
-  database: string;
-  /** Creates the database; it runs before the table is created (see ensureClickHouseDatabase). */
-  ensureDatabase?: () => Promise<void>;
-}
+export type ClickHouseRequestLogStoreOptions = ClickHouseTableOptions;
 
 /**
  * The request log in ClickHouse. The table is created on first use (once; again after a failed
@@ -226,65 +213,36 @@ export function createClickHouseRequestLogStore(
   client: ClickHouseClient,
   options: ClickHouseRequestLogStoreOptions,
 ): RequestLogStore {
-  const table = chIdent(options.database, REQUEST_LOG_TABLE);
+  const logs = clickHouseLogTable(client, options, REQUEST_LOG_TABLE, requestLogTableDdl);
   const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));
-  let ready: Promise<void> | null = null;
-  const ensureTable = () => {
-    ready ??= (async () => {
-      await options.ensureDatabase?.();
-      await ensureRequestLogTable(client, options.database);
-    })().catch((error: unknown) => {
-      ready = null;
-      throw error;
-    });
-    return ready;
-  };
-  const select = async <T>(query: ChSql): Promise<T[]> =>
-    (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
   return {
     async insert(records) {
-      if (records.length === 0) return;
-      const values = records.map(toRequestLogRow);
-      await ensureTable();
-      await client.insert({ table: table.sql, values, format: CLICKHOUSE_ROW_FORMAT });
+      await logs.insert(records.map(toRequestLogRow));
     },
     async list(filter: RequestLogFilter = {}) {
-      const { limit, offset } = requestLogPage(filter);
-      await ensureTable();
+      const page = requestLogPage(filter);
       const where = filter.apiKeyId === undefined ? chSql`` : chSql`WHERE api_key_id = ${filter.apiKeyId}`;
-      const result = await client.query({
-        query: chSql`SELECT ${columns} FROM ${table} ${where}
-          ORDER BY created_at_ms DESC, id DESC LIMIT ${offset}, ${limit}`.sql,
-        format: CLICKHOUSE_ROW_FORMAT,
-      });
-      const rows = await result.json<SelectedRequestLogRow>();
+      const { rows } = await logs.page<SelectedRequestLogRow>(columns, where, page);
       return rows.map(fromRequestLogRow);
     },
     async costSince(filter) {
-      await ensureTable();
       const who =
         'apiKeyId' in filter ? chSql`api_key_id = ${filter.apiKeyId}` : chSql`user_id = ${filter.userId}`;
-      const result = await client.query({
-        query: chSql`SELECT sum(cost_usd) AS total FROM ${table}
-          WHERE ${who} AND created_at_ms >= ${filter.since.getTime()}`.sql,
-        format: CLICKHOUSE_ROW_FORMAT,
-      });
-      const [row] = await result.json<{ total: number | string | null }>();
+      const [row] = await logs.select<{ total: number | string | null }>(chSql`SELECT sum(cost_usd) AS total
+        FROM ${logs.table} WHERE ${who} AND created_at_ms >= ${filter.since.getTime()}`);
       return Number(row?.total ?? 0);
     },
     async search(filter) {
-      const query = requestLogSearchSql(table, columns, requestLogSearchQuery(filter));
-      await ensureTable();
+      const query = requestLogSearchSql(logs.table, columns, requestLogSearchQuery(filter));
       const [rows, [counted]] = await Promise.all([
-        select<SelectedRequestLogRow>(query.rows),
-        select<{ total: string | number }>(query.count),
+        logs.select<SelectedRequestLogRow>(query.rows),
+        logs.select<{ total: string | number }>(query.count),
       ]);
       return { total: Number(counted?.total ?? 0), entries: rows.map(fromRequestLogRow) };
     },
     async aggregate(filter) {
-      const query = usageAggregateSql(table, usageAggregateQuery(filter));
-      await ensureTable();
-      return (await select<SelectedUsageBucketRow>(query)).map(fromUsageBucketRow);
+      const query = usageAggregateSql(logs.table, usageAggregateQuery(filter));
+      return (await logs.select<SelectedUsageBucketRow>(query)).map(fromUsageBucketRow);
     },
   };
 }

@@ -2,7 +2,6 @@ export { type BatchingWriterOptions, createBatchingLedgerWriter, type LedgerWrit
 export {
   type ClickHouseRequestLogStoreOptions,
   createClickHouseRequestLogStore,
-  ensureRequestLogTable,
   REQUEST_LOG_TABLE,
 } from './clickhouse-store';
 export { costUsd, type TokenPrices, type TokenWeights, weightedTokens } from './cost';

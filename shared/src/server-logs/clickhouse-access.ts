@@ -1,15 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
 import {
-  ACCESS_LOG_TABLE,
-  accessLogTableDdl,
-  type ClickHouseServerLogOptions,
-  chContains,
+  type ClickHouseTableOptions,
   chCreatedBetween,
   chWhere,
   clickHouseLogTable,
   instantColumns,
-} from './clickhouse-tables';
+} from '../analytics/clickhouse-table';
+import { ACCESS_LOG_TABLE, accessLogTableDdl, chContains } from './clickhouse-tables';
 import { type AccessLogQuery, accessLogQuery, checkAccessLogRecord } from './query';
 import type { AccessLogPort, AccessLogRecord, AccessLogStore } from './records';
 
@@ -89,7 +87,7 @@ function whereOf(query: AccessLogQuery): ChSql {
 /** The access log in ClickHouse. */
 export function createClickHouseAccessLogStore(
   client: ClickHouseClient,
-  options: ClickHouseServerLogOptions,
+  options: ClickHouseTableOptions,
 ): AccessLogStore {
   const logs = clickHouseLogTable(client, options, ACCESS_LOG_TABLE, accessLogTableDdl);
   const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));

@@ -1,15 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
 import {
-  APP_LOG_TABLE,
-  appLogTableDdl,
-  type ClickHouseServerLogOptions,
-  chContains,
+  type ClickHouseTableOptions,
   chCreatedBetween,
   chWhere,
   clickHouseLogTable,
   instantColumns,
-} from './clickhouse-tables';
+} from '../analytics/clickhouse-table';
+import { APP_LOG_TABLE, appLogTableDdl, chContains } from './clickhouse-tables';
 import { type AppLogQuery, appLogQuery, checkAppLogRecord } from './query';
 import { type AppLogRecord, type AppLogSource, type AppLogStore, LOG_LEVELS, levelName } from './records';
 
@@ -71,7 +69,7 @@ function whereOf(query: AppLogQuery): ChSql {
 /** The application log in ClickHouse. */
 export function createClickHouseAppLogStore(
   client: ClickHouseClient,
-  options: ClickHouseServerLogOptions,
+  options: ClickHouseTableOptions,
 ): AppLogStore {
   const logs = clickHouseLogTable(client, options, APP_LOG_TABLE, appLogTableDdl);
   const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));

@@ -1,6 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { type ChSql, chIdent, chJoin, chSql } from '../../analytics/clickhouse-sql';
-import { CLICKHOUSE_ROW_FORMAT } from '../../stores/clickhouse';
+import {
+  type ClickHouseTableOptions,
+  clickHouseLogTable,
+  instantColumns,
+} from '../../analytics/clickhouse-table';
 import type { McpLogRecord, McpLogStore } from '../ports';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 
@@ -28,11 +32,6 @@ export function mcpLogTableDdl(database: string): ChSql {
   ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
 }
 
-/** Creates `<database>.mcp_logs` if it is missing. The database must exist. */
-export async function ensureMcpLogTable(client: ClickHouseClient, database: string): Promise<void> {
-  await client.command({ query: mcpLogTableDdl(database).sql });
-}
-
 /** A row as JSONEachRow carries it to 18.16 (insert). */
 interface McpLogRow {
   id: string;
@@ -52,23 +51,15 @@ interface McpLogRow {
 /** A row as 18.16 returns it (select): UInt64 is a JSON string. */
 type SelectedMcpLogRow = Omit<McpLogRow, 'created_at' | 'created_at_ms'> & { created_at_ms: string | number };
 
-// DateTime is unsigned seconds; 18.16 maps instants outside 1970..2105 to the zero date.
-const DATETIME_END_MS = Date.UTC(2106, 0, 1);
-
 /**
  * UUIDs are stored lowercased: Postgres returns them so, and its uuid order is the order of
  * the lowercase text, so both adapters list and break ties alike.
  */
 function toRow(record: McpLogRecord): McpLogRow {
   checkMcpLogRecord(record);
-  const ms = record.createdAt.getTime();
-  if (!(ms >= 0 && ms < DATETIME_END_MS)) {
-    throw new RangeError(`mcp log ${record.id}: createdAt is outside 1970-01-01..2105-12-31`);
-  }
   return {
     id: record.id.toLowerCase(),
-    created_at: Math.floor(ms / 1000),
-    created_at_ms: ms,
+    ...instantColumns(record.createdAt, `mcp log ${record.id}`),
     user_id: record.userId?.toLowerCase() ?? null,
     api_key_id: record.apiKeyId?.toLowerCase() ?? null,
     server_id: record.serverId.toLowerCase(),
@@ -128,11 +119,7 @@ function orderOf(query: McpLogQuery): ChSql {
   return chSql`ORDER BY ${first} DESC, id DESC`;
 }
 
-export interface ClickHouseMcpLogStoreOptions {
-  database: string;
-  /** Creates the database; it runs before the table is created (see ensureClickHouseDatabase). */
-  ensureDatabase?: () => Promise<void>;
-}
+export type ClickHouseMcpLogStoreOptions = ClickHouseTableOptions;
 
 /**
  * The MCP call log in ClickHouse. The table is created on first use (once; again after a failed
@@ -142,36 +129,19 @@ export function createClickHouseMcpLogStore(
   client: ClickHouseClient,
   options: ClickHouseMcpLogStoreOptions,
 ): McpLogStore {
-  const table = chIdent(options.database, MCP_LOG_TABLE);
+  const logs = clickHouseLogTable(client, options, MCP_LOG_TABLE, mcpLogTableDdl);
   const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));
-  let ready: Promise<void> | null = null;
-  const ensureTable = () => {
-    ready ??= (async () => {
-      await options.ensureDatabase?.();
-      await ensureMcpLogTable(client, options.database);
-    })().catch((error: unknown) => {
-      ready = null;
-      throw error;
-    });
-    return ready;
-  };
-  const select = async <T>(query: ChSql): Promise<T[]> =>
-    (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
   return {
     async insert(records) {
-      if (records.length === 0) return;
-      const values = records.map(toRow);
-      await ensureTable();
-      await client.insert({ table: table.sql, values, format: CLICKHOUSE_ROW_FORMAT });
+      await logs.insert(records.map(toRow));
     },
     async list(filter) {
       const query = mcpLogQuery(filter);
-      await ensureTable();
       const where = whereOf(query);
       const [rows, [counted]] = await Promise.all([
-        select<SelectedMcpLogRow>(chSql`SELECT ${columns} FROM ${table} ${where}
+        logs.select<SelectedMcpLogRow>(chSql`SELECT ${columns} FROM ${logs.table} ${where}
           ${orderOf(query)} LIMIT ${query.offset}, ${query.limit}`),
-        select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${table} ${where}`),
+        logs.select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${logs.table} ${where}`),
       ]);
       return { total: Number(counted?.total ?? 0), entries: rows.map(fromRow) };
     },

@@ -1,7 +1,6 @@
 export {
   type ClickHouseMcpLogStoreOptions,
   createClickHouseMcpLogStore,
-  ensureMcpLogTable,
   MCP_LOG_TABLE,
 } from './clickhouse-store';
 export {
