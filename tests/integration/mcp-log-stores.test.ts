@@ -3,15 +3,18 @@
 // ClickHouse 18.16 via @clickhouse/client-web. One contract suite; the expected answers come
 // from a plain in-memory model of the filter, so every adapter must agree with it exactly.
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import ws from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import { createAnalyticsStore } from '../../shared/src/analytics/store';
 import type { McpLogFilter, McpLogRecord, McpLogStore } from '../../shared/src/mcp/ports';
-import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
-import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
+import { ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
+import {
+  ADAPTER_NAMES,
+  type AdapterName,
+  type AnalyticsAdapters,
+  startAnalyticsAdapters,
+} from '../helpers/analytics-adapters';
 import { CLICKHOUSE_URL } from '../helpers/env';
-import { freshDatabase } from '../helpers/stores';
 
 const CH_DATABASE = 'sluice_it_mcp_logs';
 const CH_DATABASE_LAZY = 'sluice_it_mcp_logs_lazy';
@@ -81,39 +84,16 @@ function model(all: readonly McpLogRecord[], f: McpLogFilter) {
 }
 
 let ch: ClickHouseClient;
-let pooled: PooledDb | undefined;
-type StoreName = 'neon-http' | 'neon-pool' | 'clickhouse';
-const stores = {} as Record<StoreName, McpLogStore>;
+let adapters: AnalyticsAdapters;
+const stores = {} as Record<AdapterName, McpLogStore>;
 
 beforeAll(async () => {
-  const sidecar = inject('sidecarEnv');
-  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP, wsProxy: sidecar.NEON_LOCAL_WS_PROXY }, ws);
-  const [httpUrl, poolUrl] = await Promise.all([
-    freshDatabase('sluice_it_mcp_logs_http'),
-    freshDatabase('sluice_it_mcp_logs'),
-  ]);
-  pooled = createPooledDb(poolUrl, 2);
-  ch = createClickHouse({ url: CLICKHOUSE_URL, database: 'default', requestTimeoutMs: 10_000 });
-  for (const database of [CH_DATABASE, CH_DATABASE_LAZY]) {
-    await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(database)}`.sql });
-  }
-  stores['neon-http'] = createAnalyticsStore({ db: createHttpDb(httpUrl) }).mcpCalls;
-  stores['neon-pool'] = createAnalyticsStore({ db: pooled.db }).mcpCalls;
-  // No db: createAnalyticsStore must not touch Postgres when ClickHouse is configured.
-  stores.clickhouse = createAnalyticsStore({
-    db: undefined as never,
-    clickhouse: {
-      client: ch,
-      database: CH_DATABASE,
-      ensureDatabase: () => ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE }),
-    },
-  }).mcpCalls;
+  adapters = await startAnalyticsAdapters({ pgName: 'sluice_it_mcp_logs', chDatabase: CH_DATABASE });
+  ch = adapters.ch;
+  await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE_LAZY)}`.sql });
+  for (const name of ADAPTER_NAMES) stores[name] = adapters.stores[name].mcpCalls;
 });
-
-afterAll(async () => {
-  await pooled?.pool.end();
-  await ch?.close();
-});
+afterAll(() => adapters?.close());
 
 describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('MCP log store (%s)', (name) => {
   const stored: McpLogRecord[] = [];

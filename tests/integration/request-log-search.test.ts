@@ -2,17 +2,15 @@
 // through both adapters and the real drivers: Postgres `request_logs` via the dev sidecar (Neon
 // HTTP and Neon Pool) and ClickHouse 18.16 via @clickhouse/client-web. One contract suite; the
 // expected answers come from a plain in-memory model of the search, so every adapter must agree.
-import type { ClickHouseClient } from '@clickhouse/client-web';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import ws from 'ws';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { createAnalyticsStore } from '../../shared/src/analytics/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogRecord, RequestLogStore } from '../../shared/src/ledger/index';
 import type { RequestLogSearch } from '../../shared/src/ledger/port';
-import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
-import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
-import { CLICKHOUSE_URL } from '../helpers/env';
-import { freshDatabase } from '../helpers/stores';
+import {
+  ADAPTER_NAMES,
+  type AdapterName,
+  type AnalyticsAdapters,
+  startAnalyticsAdapters,
+} from '../helpers/analytics-adapters';
 
 const CH_DATABASE = 'sluice_it_request_log_search';
 const U1 = '81000000-0000-4000-8000-000000000001';
@@ -121,38 +119,17 @@ function model(all: readonly RequestLogRecord[], f: RequestLogSearch) {
   return { total: matching.length, entries: matching.slice(offset, offset + (f.limit ?? 50)) };
 }
 
-let ch: ClickHouseClient;
-let pooled: PooledDb | undefined;
-type StoreName = 'neon-http' | 'neon-pool' | 'clickhouse';
-const stores = {} as Record<StoreName, RequestLogStore>;
+let adapters: AnalyticsAdapters;
+const stores = {} as Record<AdapterName, RequestLogStore>;
 
 beforeAll(async () => {
-  const sidecar = inject('sidecarEnv');
-  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP, wsProxy: sidecar.NEON_LOCAL_WS_PROXY }, ws);
-  const [httpUrl, poolUrl] = await Promise.all([
-    freshDatabase('sluice_it_request_log_search_http'),
-    freshDatabase('sluice_it_request_log_search'),
-  ]);
-  pooled = createPooledDb(poolUrl, 2);
-  ch = createClickHouse({ url: CLICKHOUSE_URL, database: 'default', requestTimeoutMs: 10_000 });
-  await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE)}`.sql });
-  stores['neon-http'] = createAnalyticsStore({ db: createHttpDb(httpUrl) }).requests;
-  stores['neon-pool'] = createAnalyticsStore({ db: pooled.db }).requests;
-  // No db: createAnalyticsStore must not touch Postgres when ClickHouse is configured.
-  stores.clickhouse = createAnalyticsStore({
-    db: undefined as never,
-    clickhouse: {
-      client: ch,
-      database: CH_DATABASE,
-      ensureDatabase: () => ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE }),
-    },
-  }).requests;
+  adapters = await startAnalyticsAdapters({
+    pgName: 'sluice_it_request_log_search',
+    chDatabase: CH_DATABASE,
+  });
+  for (const name of ADAPTER_NAMES) stores[name] = adapters.stores[name].requests;
 });
-
-afterAll(async () => {
-  await pooled?.pool.end();
-  await ch?.close();
-});
+afterAll(() => adapters?.close());
 
 describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('request log search (%s)', (name) => {
   const stored: RequestLogRecord[] = [];
