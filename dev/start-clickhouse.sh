@@ -16,7 +16,7 @@ chown -R clickhouse:clickhouse "${DATA_DIR}"
 setpriv --reuid=clickhouse --regid=clickhouse --init-groups \
   clickhouse-server --config-file=/etc/clickhouse-server/config.xml -- \
   --path="${DATA_DIR}/" --tmp_path="${DATA_DIR}/tmp/" \
-  --http_port="${HTTP_PORT}" --tcp_port="${TCP_PORT}" --listen_host=127.0.0.1 \
+  --http_port="${HTTP_PORT}" --tcp_port="${TCP_PORT}" --interserver_http_port="${CLICKHOUSE_INTERSERVER_PORT:-9009}" --listen_host=127.0.0.1 \
   --logger.log="${DATA_DIR}/log/server.log" --logger.errorlog="${DATA_DIR}/log/error.log" \
   >"${DATA_DIR}/log/stdout.log" 2>&1 &
 

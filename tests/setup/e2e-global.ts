@@ -9,7 +9,7 @@ import { freePort } from '../../dev/stack/ports';
 import { CLICKHOUSE_URL, pgUrl } from '../helpers/env';
 
 const ROOT = join(import.meta.dirname, '../..');
-const E2E_REDIS_URL = 'redis://127.0.0.1:6379/2';
+const E2E_REDIS_URL = process.env.TEST_E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/2';
 
 export interface StartedStack {
   gatewayUrl: string;

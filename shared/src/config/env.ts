@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Configuration both apps read from their environment (worker bindings or process.env).

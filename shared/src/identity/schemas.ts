@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROVIDER_TYPES } from '../db/schema/providers';
 
 export const emailSchema = z

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, ne, or, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_KEY_STATUSES, apiKeys, users } from '../db/schema';
 import type { Db } from '../db/types';
 import { type KeyView, toKeyView } from './views';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { API_KEY_STATUSES } from '../db/schema/api-keys';
 import { USER_ROLES } from '../db/schema/users';

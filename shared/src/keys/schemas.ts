@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Request bodies of the console's API-key endpoints. Limits that depend on settings

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '../db/schema/limits';
 
 /**

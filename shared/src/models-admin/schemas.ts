@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const INT4_MAX = 2_147_483_647;
 const MAX_ROUTES = 32;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** USD per million tokens. */
 const usdPerMtok = z.number().nonnegative().max(1_000_000);

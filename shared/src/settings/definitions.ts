@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every setting the service knows, with its category, schema, default and meaning. Rows in the

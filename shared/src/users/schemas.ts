@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { USER_ROLES } from '../db/schema/users';
 import { displayNameSchema, emailSchema, passwordSchema } from '../identity/schemas';
 

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The relying-party side of OIDC: discovery, the token exchange and ID-token validation. Keys

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, type ErrorStatus } from '../../http/app-error';
 
 /** JSON-RPC 2.0 error codes MCP uses. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1/messages bodies. Objects are loose: unknown fields (thinking, cache_control,

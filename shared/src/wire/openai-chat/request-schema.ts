@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1/chat/completions bodies. OpenAI accepts null for most optional fields and clients

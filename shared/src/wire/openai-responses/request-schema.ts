@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1/responses bodies. Optional fields are nullish (OpenAI accepts null) and objects
