@@ -9,7 +9,7 @@ import { healthRoutes } from './routes/health';
 import { mcpRoutes } from './routes/mcp';
 import { metricsRoute } from './routes/metrics';
 import { modelsRoutes } from './routes/models';
-import { proxyRoutes } from './routes/proxy';
+import { MODEL_PATHS, proxyRoutes } from './routes/proxy';
 import { usageRoute } from './routes/usage';
 import type { GatewayDeps, GatewayEnv } from './types';
 
@@ -40,7 +40,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   app.get('/metrics', metricsRoute);
   // Before the /v1/* middleware: usage takes only API keys and is not a use of the key.
   app.get('/v1/usage', authenticate({ allowJwt: false, countsAsUse: false }), usageRoute);
-  app.use('/v1/*', authenticate());
+  app.use('/v1/*', authenticate({ allowJwt: true }, MODEL_PATHS));
   app.use('/mcp', authenticate());
   app.route('/v1/models', modelsRoutes);
   app.route('/v1', proxyRoutes);

@@ -1,9 +1,8 @@
 import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
 import type { StoreEnv } from '@sluice/shared/config/env';
 import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
-import type { Db } from '@sluice/shared/db/types';
+import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
-import { createCatalogCache } from '@sluice/shared/mcp/gateway/catalog';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
 import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
@@ -12,18 +11,19 @@ import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { Logger } from '@sluice/shared/server-logs/logger';
-import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
-import type { Redis } from '@upstash/redis';
+import type { StoreLink } from './store-link';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
 const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
 
+/** Background work whose caller has no waitUntil (it only warms a cache). */
+const detached = (task: Promise<unknown>): void => void task.catch(() => undefined);
+
 /** The /mcp endpoint's ports, built once per isolate. */
 export function buildMcpDeps(
   config: StoreEnv,
-  db: Db,
-  redis: Redis,
-  settings: SettingsReader,
+  link: StoreLink,
+  warm: WarmCaches,
   callLogStore: McpLogStore,
   metrics: MetricsStore,
   log: Logger,
@@ -36,13 +36,19 @@ export function buildMcpDeps(
       warn('MCP call log write failed', { error: String(error), records: records.length }),
     onDrop: drops.onDrop,
   });
+  // /mcp makes no admission round trip: it reads the cache versions itself, at most once a second.
+  const fresh = async <T>(read: (background: (task: Promise<unknown>) => void) => Promise<T>) => {
+    await link.board.refresh();
+    return read(detached);
+  };
+  const settings = () => fresh((background) => warm.settings(background));
   return {
     sessions: createRedisSessionStore(
-      redis,
-      async () => (await settings.get()).mcp_session_idle_seconds * 1000,
+      link.redis,
+      async () => (await settings()).mcp_session_idle_seconds * 1000,
     ),
-    toolAccess: async () => (await settings.get()).mcp_tool_access,
-    catalog: createCatalogCache(db, redis),
+    toolAccess: async () => (await settings()).mcp_tool_access,
+    catalog: () => fresh((background) => warm.mcpCatalog(background)),
     connector: createSdkConnector({ validateToolOutput: false }),
     targetOf: async (server: McpServerRow) => {
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);

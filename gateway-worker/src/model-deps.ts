@@ -1,30 +1,34 @@
 import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
 import type { StoreEnv } from '@sluice/shared/config/env';
-import type { Db } from '@sluice/shared/db/types';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
+import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import type { RequestLogStore } from '@sluice/shared/ledger/port';
+import { createGate } from '@sluice/shared/limits/gate';
 import { createLimiter } from '@sluice/shared/limits/limiter';
-import { createLimitsCache } from '@sluice/shared/limits/limits-cache';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
+import { createTokenTally, tokenAdditions } from '@sluice/shared/limits/token-tally';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { exchangeSamples, refusalSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
-import { createPriceTableCache } from '@sluice/shared/pricing/price-cache';
 import { googleBedrockProviders } from '@sluice/shared/providers/registry-google-bedrock';
 import { openAiAnthropicAdapters } from '@sluice/shared/providers/registry-openai-anthropic';
 import { createResponseCache } from '@sluice/shared/proxy/response-cache';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
-import { resolveModelRoutes } from '@sluice/shared/routing/resolve';
-import { createCachedResolver } from '@sluice/shared/routing/route-cache';
 import type { Logger } from '@sluice/shared/server-logs/logger';
-import type { SettingsReader } from '@sluice/shared/settings/settings-cache';
+import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
-import type { Redis } from '@upstash/redis';
+import type { StoreLink } from './store-link';
 
-/** Opens each sealed provider key once per isolate; a rotated key is a new sealed value. */
-function providerKeyOpener(encryptionKey: string): (sealed: string) => Promise<string> {
+/** Request-log rows go to the analytics store in batches of this size or age. */
+const LOG_BATCH = { maxBatch: 1_000, maxDelayMs: 500 };
+
+/**
+ * Opens each sealed provider key once per isolate; a rotated key is a new sealed value. A
+ * caller waits with a timer of its own (workerd cancels a request that only waits on another's).
+ */
+function providerKeyOpener(encryptionKey: string, timeoutMs: number): (sealed: string) => Promise<string> {
   let secretBox: Promise<SecretBox> | undefined;
   const opened = new Map<string, Promise<string>>();
   return (sealed) => {
@@ -36,16 +40,18 @@ function providerKeyOpener(encryptionKey: string): (sealed: string) => Promise<s
       opened.set(sealed, value);
       value.catch(() => opened.delete(sealed));
     }
-    return value;
+    return withDeadline(value, timeoutMs, 'provider key');
   };
 }
+
+/** Background work whose caller has no waitUntil (it only warms a cache). */
+const detached = (task: Promise<unknown>): void => void task.catch(() => undefined);
 
 /** The model endpoints' ports and /v1/usage's, built once per isolate. */
 export function buildModelDeps(
   config: StoreEnv,
-  db: Db,
-  redis: Redis,
-  settings: SettingsReader,
+  link: StoreLink,
+  warm: WarmCaches,
   requestLog: RequestLogStore,
   metrics: MetricsStore,
   log: Logger,
@@ -54,42 +60,44 @@ export function buildModelDeps(
   // ClickHouse down: failed rows are retried with the next batch, the overflow is counted.
   const drops = createDropReporter(metrics, 'request', warn);
   const ledger = createBatchingLedgerWriter(requestLog, {
+    ...LOG_BATCH,
     onError: (error, records) =>
       warn('request log write failed', { error: String(error), records: records.length }),
     onDrop: drops.onDrop,
   });
-  const limiter = createLimiter({
-    redis,
-    limitsOf: createLimitsCache({ db, redis }),
-    timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
-    warn,
-  });
-  // Routes carry their price-table entry from resolution: no per-request price lookup.
-  const prices = createPriceTableCache({ db, redis });
+  const tally = createTokenTally(link.writeBehind, (error, lostTokens) =>
+    warn('tokens not counted on limits', { error, lostTokens }),
+  );
   const proxy: ProxyDeps = {
     fetch: (input, init) => fetch(input, init),
     formats: wireFormats,
     providers: { ...openAiAnthropicAdapters, ...googleBedrockProviders },
-    resolveModel: createCachedResolver({ resolve: (name) => resolveModelRoutes(db, name, prices), redis }),
-    revealProviderKey: providerKeyOpener(config.SLUICE_ENCRYPTION_KEY),
-    routeCaps: createRouteCaps(createSlidingWindowLimiter(redis)),
-    limiter: {
-      addTokens: (subject, tokens, nowMs) => limiter.addTokens(subject, tokens, nowMs),
-      // Refusals are counted by label; the batch joins the request's own metrics flush.
-      admit: async (subject, nowMs, options) => {
-        const admission = await limiter.admit(subject, nowMs, options);
-        if (!admission.ok) void metrics.record(refusalSamples(admission.label));
-        return admission;
-      },
+    resolveModel: (name, background) => warm.model(name, background),
+    revealProviderKey: providerKeyOpener(config.SLUICE_ENCRYPTION_KEY, config.SLUICE_STORE_TIMEOUT_MS),
+    gate: createGate({
+      run: (call, keepAlive) => link.scripts.run(call, keepAlive),
+      board: link.board,
+      limitsOf: (subject, background) => warm.limits(subject, background),
+      // Refusals are counted by label; the samples join the next write-behind flush.
+      onRefusal: (label) => void metrics.record(refusalSamples(label)),
+      warn,
+    }),
+    routeCaps: createRouteCaps(createSlidingWindowLimiter((call) => link.scripts.run(call))),
+    countTokens: async (subject, route, weightedTokens, nowMs) => {
+      const limits = await warm.limits(subject, detached).catch(() => null);
+      const capped = route?.routeId
+        ? { routeId: route.routeId, rpmCap: route.rpmCap, tpmCap: route.tpmCap }
+        : null;
+      await tally.add(tokenAdditions(subject, limits, capped, weightedTokens, nowMs));
     },
-    cache: createResponseCache(redis),
+    cache: createResponseCache(link.writeBehind, (error) => warn('response cache write failed', { error })),
     // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
     writeLog: async (record) => {
       await Promise.all([ledger.write(record), metrics.record(exchangeSamples(record))]);
       await drops.settled();
     },
-    settings: async () => {
-      const values = await settings.get();
+    settings: async (background) => {
+      const values = await warm.settings(background);
       return {
         cacheTtlSeconds: values.cache_ttl_seconds,
         upstreamTimeoutMs: values.upstream_timeout_seconds * 1000,
@@ -99,6 +107,16 @@ export function buildModelDeps(
     now: () => Date.now(),
     warn,
   };
+  // GET /v1/usage reads the counters as they stand, with current definitions.
+  const limiter = createLimiter({
+    redis: link.redis,
+    limitsOf: async (subject) => {
+      await link.board.refresh();
+      return warm.limits(subject, detached);
+    },
+    timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+    warn,
+  });
   const usage: UsageDeps = {
     readUsage: (subject, nowMs) => limiter.readUsage(subject, nowMs),
     costSince: (filter) => requestLog.costSince(filter),

@@ -220,7 +220,8 @@ describe.each(LOG_VIEW_STORES)('GET /api/admin/access-logs and /app-logs ($store
     const found = await vi.waitFor(
       async () => {
         const res = await access.logs({ port: 3001, path: '/api/auth/me', status_code: 401 });
-        if (res.body.total < 1) throw new Error('not recorded yet');
+        // The page and the total are two queries: wait for the row itself, not the count.
+        if (res.body.entries.length < 1) throw new Error('not recorded yet');
         return res.body.entries[0];
       },
       { timeout: 10_000, interval: 100 },
@@ -316,30 +317,30 @@ describe('real traffic through the gateway and the console', () => {
     expect(entry).toMatchObject({ port: 3001, status_code: 200, user_id: adminId, user_agent: 'vitest' });
   });
 
-  it('stores a WARN the proxy logs (response cache unavailable) in the app log, from the gateway', async () => {
-    vi.spyOn(h.gateway.deps.proxy.cache, 'get').mockRejectedValue(new Error('redis down for the test'));
+  it('stores a WARN the proxy logs (an unreadable response cache entry) in the app log, from the gateway', async () => {
+    const body = { model: 'm-openai', messages: [{ role: 'user', content: 'app log' }] };
+    const key = await h.gateway.deps.proxy.cache.keyFor(`key:${h.keyId}`, 'openai-chat', body);
+    await h.gateway.deps.redis.set(key, 'not a cached answer', { ex: 60 });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const res = await h.post('/v1/chat/completions', {
-      model: 'm-openai',
-      messages: [{ role: 'user', content: 'app log' }],
-    });
+    const res = await h.post('/v1/chat/completions', body);
     expect(res.status).toBe(200);
+    expect(res.headers.get('x-sluice-cache')).toBe('MISS');
     await res.text();
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('response cache unavailable'));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('response cache entry unreadable'));
     const [line] = await waitForEntries('/api/admin/app-logs', {
       level: 'WARN',
       target: 'proxy',
-      q: 'cache unavailable',
+      q: 'entry unreadable',
     });
     expect(line).toMatchObject({
       level: 'WARN',
       source: 'gateway',
       target: 'proxy',
-      message: 'response cache unavailable; calling upstream',
-      fields: { error: 'Error: redis down for the test' },
+      message: 'response cache entry unreadable; calling upstream',
+      fields: { bytes: 19 },
     });
     // Below the minimum level asked for, the line is not listed.
-    const errorsOnly = await h.admin('GET', '/api/admin/app-logs?level=ERROR&q=cache%20unavailable');
+    const errorsOnly = await h.admin('GET', '/api/admin/app-logs?level=ERROR&q=entry%20unreadable');
     expect(errorsOnly.body.total).toBe(0);
   });
 });

@@ -119,7 +119,10 @@ describe('owner limits from the user role (scope user)', () => {
       ],
       expires_at: null,
     });
-    expect(report.body.usage.tokens_today).toBeGreaterThan(0);
+    // Tokens are added after the responses, in the isolate's next write-behind flush.
+    await expect
+      .poll(async () => (await usage(key)).body.usage.tokens_today, { timeout: 5000 })
+      .toBeGreaterThan(0);
   });
 
   it('count the owner across all their keys; a refused model counts on nothing', async () => {

@@ -177,7 +177,7 @@ describe('client errors', () => {
 async function cached(body: unknown): Promise<void> {
   const key = await h.gateway.deps.proxy.cache.keyFor(`key:${h.keyId}`, 'openai-chat', body);
   await vi.waitFor(async () => {
-    if ((await h.gateway.deps.proxy.cache.get(key)) === null) throw new Error('not cached yet');
+    if ((await h.gateway.deps.redis.get(key)) === null) throw new Error('not cached yet');
   });
 }
 

@@ -11,6 +11,7 @@ import {
   type SlidingWindowLimiter,
 } from '../../shared/src/limits/sliding-window';
 import { ADD_SCRIPT, CHECK_SCRIPT } from '../../shared/src/limits/sliding-window-scripts';
+import { directScripts } from '../../shared/src/stores/lua-script';
 import { createUpstash } from '../../shared/src/stores/upstash';
 
 /** A bucket boundary for 1-second buckets; tests pass time explicitly. */
@@ -42,7 +43,7 @@ function perMinute(key: string, limit: number, label = 'requests/1m'): SlidingWi
 
 beforeAll(() => {
   redis = upstash();
-  limiter = createSlidingWindowLimiter(redis);
+  limiter = createSlidingWindowLimiter(directScripts(redis));
 });
 
 describe('sliding-window scripts', () => {
@@ -196,7 +197,7 @@ describe('route caps on real Redis', () => {
     const keyPrefix = prefix();
     // Several clients, so the admits arrive over separate HTTP requests as well as pipelines.
     const clients = Array.from({ length: 5 }, () =>
-      createRouteCaps(createSlidingWindowLimiter(upstash()), { keyPrefix }),
+      createRouteCaps(createSlidingWindowLimiter(directScripts(upstash())), { keyPrefix }),
     );
     const route = { routeId: 'r-burst', rpmCap: 10, tpmCap: 5000 };
     const decisions = await Promise.all(

@@ -8,6 +8,21 @@ import type { GatewayEnv } from '../types';
 const MAX_PATH = 2048;
 const MAX_USER_AGENT = 512;
 
+/** The path of a request URL as sent (a Request's URL is already normalised and encoded). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf(':') + 3);
+  if (start === -1) return '/';
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const ch = url.charCodeAt(i);
+    if (ch === 63 || ch === 35) {
+      end = i;
+      break;
+    }
+  }
+  return url.slice(start, end);
+}
+
 /**
  * One access-log record per request: method, the path as sent (percent-encoded, no query
  * string), status, the authenticated user, time to the response headers, client IP and user
@@ -26,7 +41,7 @@ export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {
         createdAt,
         port: GATEWAY_PORT,
         method: c.req.method,
-        path: new URL(c.req.url).pathname.slice(0, MAX_PATH),
+        path: pathOf(c.req.url).slice(0, MAX_PATH),
         statusCode: c.res.status,
         userId: principal?.userId ?? null,
         latencyMs: Math.max(0, Math.round(performance.now() - started)),

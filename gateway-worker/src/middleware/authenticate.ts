@@ -1,5 +1,6 @@
 import { type AuthOptions, authenticateGatewayRequest } from '@sluice/shared/gateway/authenticate';
-import type { MiddlewareHandler } from 'hono';
+import type { Principal } from '@sluice/shared/gateway/principal';
+import type { Context, MiddlewareHandler } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
 
@@ -12,16 +13,28 @@ function credentialHeader(authorization: string | undefined, apiKey: string | un
   return `Bearer ${apiKey.trim()}`;
 }
 
-/** Shared by every /v1 and /mcp route: API key, or JWT where the route allows it. */
-export function authenticate(options: AuthOptions = { allowJwt: true }): MiddlewareHandler<GatewayEnv> {
+/** Authenticates the request's credentials as the route's options say. */
+export function principalOf(c: Context<GatewayEnv>, options: AuthOptions): Promise<Principal> {
+  return authenticateGatewayRequest(
+    c.var.deps.auth,
+    credentialHeader(c.req.header('authorization'), c.req.header('x-api-key')),
+    options,
+    backgroundFor(c),
+  );
+}
+
+/**
+ * Shared by every /v1 and /mcp route: API key, or JWT where the route allows it. On the
+ * model endpoints (`admittedPaths`) the admission round trip checks the key's version, so
+ * the key record is taken from the isolate as it is.
+ */
+export function authenticate(
+  options: AuthOptions = { allowJwt: true },
+  admittedPaths: ReadonlySet<string> = new Set(),
+): MiddlewareHandler<GatewayEnv> {
+  const admitted: AuthOptions = { ...options, checkedByAdmission: true };
   return async function authenticateMiddleware(c, next) {
-    const principal = await authenticateGatewayRequest(
-      c.var.deps.auth,
-      credentialHeader(c.req.header('authorization'), c.req.header('x-api-key')),
-      options,
-      backgroundFor(c),
-    );
-    c.set('principal', principal);
+    c.set('principal', await principalOf(c, admittedPaths.has(c.req.path) ? admitted : options));
     await next();
   };
 }

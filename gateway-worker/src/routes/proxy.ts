@@ -4,6 +4,7 @@ import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
 import type { ModelEndpoint } from '@sluice/shared/proxy/types';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
+import { principalOf } from '../middleware/authenticate';
 import type { GatewayEnv } from '../types';
 
 /**
@@ -34,10 +35,19 @@ function modelEndpoint(endpoint: ModelEndpoint, format: WireFormatName) {
         signal: c.req.raw.signal,
         useCache: !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),
+        // After the gate dropped the isolate's stale caches: the key record is loaded afresh.
+        reauthenticate: () => principalOf(c, { allowJwt: true, checkedByAdmission: true }),
       },
       c.var.deps.proxy,
     );
 }
+
+/** Their admission round trip checks the isolate's cache versions (limits/admission-script.ts). */
+export const MODEL_PATHS: ReadonlySet<string> = new Set([
+  '/v1/chat/completions',
+  '/v1/messages',
+  '/v1/responses',
+]);
 
 /** The three model endpoints: one handler, three wire formats. */
 export const proxyRoutes = new Hono<GatewayEnv>()

@@ -16,8 +16,13 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const utf8 = new TextEncoder();
+
 export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let out = '';
+  for (const b of bytes) out += HEX[b];
+  return out;
 }
 
 export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
@@ -25,6 +30,6 @@ export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
 }
 
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  const digest = await crypto.subtle.digest('SHA-256', utf8.encode(text));
   return toHex(new Uint8Array(digest));
 }

@@ -1,3 +1,4 @@
+import type { SseEvent } from '../sse/decoder';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent, UpstreamError, Usage } from './types';
 
 export type WireFormatName = 'openai-chat' | 'anthropic-messages' | 'openai-responses';
@@ -38,8 +39,11 @@ export interface ProviderAdapter {
 /** How a client body in some format goes to an upstream that speaks the same format. */
 export interface PassthroughPlan {
   body: Record<string, unknown>;
-  /** Applied to the upstream's stream bytes before the client sees them. */
-  streamTransform?: () => ReadableWritablePair<Uint8Array, Uint8Array>;
+  /**
+   * Events of the upstream's stream the client must not see (only events that carry a usage
+   * object are offered); applied by the format's native usage reader as the bytes pass.
+   */
+  dropEvent?(event: SseEvent): boolean;
 }
 
 /** One per public format, in shared/src/wire/<format>/. */

@@ -17,12 +17,20 @@ export interface GatewayAuthDeps {
   disableInactiveKey?(keyId: string, now: Date): Promise<unknown>;
   /** Records a use of the key for last_used_at (run in the background, coalesced). */
   recordKeyUse?(keyId: string, now: Date): Promise<unknown>;
+  /**
+   * Makes sure the isolate's key records are current before one is used (reads the cache
+   * versions). Skipped where the request's own admission round trip checks them (the model
+   * endpoints), so the hot path pays nothing for it.
+   */
+  refreshVersions?(): Promise<void>;
 }
 
 export interface AuthOptions {
   allowJwt: boolean;
   /** False for calls that must not count as a use of the key (GET /v1/usage). Default true. */
   countsAsUse?: boolean;
+  /** True where the admission round trip checks the key's version afterwards. Default false. */
+  checkedByAdmission?: boolean;
 }
 
 // Without a scheduler the work still runs; its failure is logged by whoever wraps it.
@@ -54,6 +62,7 @@ async function authenticateKey(
   background: Background,
 ): Promise<Principal> {
   const hash = await hashApiKey(key);
+  if (!options.checkedByAdmission) await deps.refreshVersions?.();
   const record = await deps.findKeyByHash(hash, background);
   if (!record) throw unauthorized(INVALID_CREDENTIALS);
   const now = deps.now();

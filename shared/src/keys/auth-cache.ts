@@ -115,20 +115,44 @@ export function createKeyAuthCache(redis: KeyCachePort, load: KeyLoader): KeyAut
 }
 
 /**
- * Makes the gateway's next lookup of each hash go to Postgres. Callers pass both the current
- * and the previous hash of every key they change. Throws a 503 when Redis cannot be reached,
- * so a console change inside a transaction is rolled back rather than left half-visible.
+ * Gateways also keep key records in each isolate; every admission round trip reads this
+ * counter (limits/admission-script.ts), and an isolate drops its records when it moves.
+ */
+export const KEYS_VERSION_KEY = 'sluice:keys:version';
+
+/**
+ * Makes the gateway's next lookup of each hash go to Postgres, and every isolate drop the key
+ * records it holds. Callers pass both the current and the previous hash of every key they
+ * change, inside the transaction, and call bumpKeysVersion once it has committed. Throws a
+ * 503 when Redis cannot be reached, so the change is rolled back rather than left half-visible.
  */
 export async function invalidateKeyHashes(
-  redis: Pick<RedisPort, 'set'>,
+  redis: Pick<RedisPort, 'set' | 'incr'>,
   hashes: ReadonlyArray<string | null | undefined>,
 ): Promise<void> {
   const unique = [...new Set(hashes.filter((h): h is string => typeof h === 'string' && h !== ''))];
   try {
-    await Promise.all(
-      unique.map((h) => redis.set(keyCacheKey(h), TOMBSTONE, { ex: KEY_CACHE_TOMBSTONE_TTL_SECONDS })),
-    );
+    await Promise.all([
+      ...unique.map((h) => redis.set(keyCacheKey(h), TOMBSTONE, { ex: KEY_CACHE_TOMBSTONE_TTL_SECONDS })),
+      redis.incr(KEYS_VERSION_KEY),
+    ]);
   } catch (error) {
     throw new AppError(503, 'The API key cache is unavailable; nothing was changed', { cause: error });
   }
+}
+
+/**
+ * After the change has committed: an isolate that reloaded a key between the invalidation and
+ * the commit read the old row, so the counter moves once more and it reloads again. A failure
+ * here is not the caller's (the change is in): such an isolate then catches up on its refresh.
+ */
+export async function bumpKeysVersion(redis: Pick<RedisPort, 'incr'>): Promise<void> {
+  await redis.incr(KEYS_VERSION_KEY).catch(() => undefined);
+}
+
+/** Runs a key change and bumps the keys version once it has committed. */
+export async function afterKeyChange<T>(redis: Pick<RedisPort, 'incr'>, change: Promise<T>): Promise<T> {
+  const result = await change;
+  await bumpKeysVersion(redis);
+  return result;
 }

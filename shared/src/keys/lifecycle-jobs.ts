@@ -4,7 +4,7 @@ import { type KeyAuditSpec, selectKeyHashes, updateKeysAudited } from '../db/rep
 import { loadSettings } from '../db/repos/settings-repo';
 import { apiKeys } from '../db/schema';
 import type { Db } from '../db/types';
-import { invalidateKeyHashes } from './auth-cache';
+import { afterKeyChange, invalidateKeyHashes } from './auth-cache';
 import {
   expiredCondition,
   inactiveCondition,
@@ -43,10 +43,9 @@ async function transitionKeys(
     candidates.flatMap((k) => [k.keyHash, k.previousKeyHash]),
   );
   const ids = candidates.map((k) => k.id);
-  const changed = await updateKeysAudited(
-    deps.db,
-    { where: and(inArray(apiKeys.id, ids), where), set },
-    audit,
+  const changed = await afterKeyChange(
+    deps.redis,
+    updateKeysAudited(deps.db, { where: and(inArray(apiKeys.id, ids), where), set }, audit),
   );
   return changed.length;
 }

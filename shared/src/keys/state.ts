@@ -10,7 +10,7 @@ import type { RedisPort } from '../stores/redis-port';
 /** What the key operations need: a transactional db and the Redis holding the key cache. */
 export interface KeysDeps {
   db: Db;
-  redis: Pick<RedisPort, 'set'>;
+  redis: Pick<RedisPort, 'set' | 'incr'>;
 }
 
 /** The signed-in caller (who owns the keys) and where the request came from, for audit. */

@@ -95,7 +95,7 @@ function budgetCounter(ref: ScopeRef, period: BudgetPeriod, limitTokens: number,
     kind: 'tokens',
     window: period,
     windowSecs: null,
-    resetsAt: new Date(p.endMs).toISOString(),
+    resetsAt: p.endIso,
   };
   return calendarCounter(
     ref,
@@ -120,7 +120,7 @@ function usageCounter(
     kind: unit === 'req' ? 'requests' : 'tokens',
     window: period,
     windowSecs: null,
-    resetsAt: new Date(p.endMs).toISOString(),
+    resetsAt: p.endIso,
   };
   return calendarCounter(
     ref,

@@ -1,16 +1,12 @@
+import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
+import { createVersionBoard } from '../stores/version-board';
 import { withDeadline } from '../util/deadline';
-import {
-  admissionCounters,
-  type Counter,
-  type Scope,
-  scopesOf,
-  tokenCounters,
-  usageReadPlan,
-} from './counters';
+import { type Counter, type Scope, usageReadPlan } from './counters';
 import { isEmpty, type LimitSubject, type SubjectLimits } from './definitions';
-import { rateLimitHeaders } from './headers';
-import { addToCounters, checkCounters, toRetryAfterSeconds } from './sliding-window';
+import { createGate } from './gate';
+import { addToCounters, checkCounters } from './sliding-window';
+import { tokenAdditions } from './token-tally';
 
 /**
  * The limits engine as the gateway uses it (SPEC › Limits 1–6). Admission is one Lua call over
@@ -53,64 +49,48 @@ export interface LimiterDeps {
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** SPEC › Limits 6. */
-export const FAIL_CLOSED_RETRY_SECONDS = 30;
+export { FAIL_CLOSED_RETRY_SECONDS } from './gate';
 
-const refuse = (label: string, retryAfterSeconds: number): LimitAdmission => ({
-  ok: false,
-  label,
-  retryAfterSeconds,
-});
-
-function unavailableLabel(subject: LimitSubject, limits: SubjectLimits): string {
-  const sets = scopesOf(subject, limits).map((s) => s.set);
-  return sets.some((s) => s.rules.length > 0) ? 'rate_limiter_unavailable' : 'budget_unavailable';
-}
+/** Background work nobody waits for (the limiter's callers have no waitUntil of their own). */
+const detached = (task: Promise<unknown>): void => void task.catch(() => undefined);
 
 export function createLimiter(deps: LimiterDeps): Limiter {
-  // Refusals remembered per definitions object: a reload (TTL or version bump) forgets them.
-  const blocked = new WeakMap<SubjectLimits, { untilMs: number; label: string }>();
-
   const load = (subject: LimitSubject) =>
     withDeadline(deps.limitsOf(subject), deps.timeoutMs, 'limits store');
+  const scripts = directScripts(deps.redis);
   const check = (counters: Counter[]) =>
-    withDeadline(checkCounters(deps.redis, counters), deps.timeoutMs, 'Redis');
+    withDeadline(checkCounters(scripts, counters), deps.timeoutMs, 'Redis');
+  // The gateway's own admission, without cache versions, response cache or route caps.
+  const gate = createGate({
+    run: (call) => withDeadline(scripts(call), deps.timeoutMs, 'Redis'),
+    board: createVersionBoard({ parts: [], read: async () => [], timeoutMs: deps.timeoutMs }),
+    limitsOf: (subject) => load(subject),
+    onRefusal: () => undefined,
+    warn: deps.warn,
+  });
 
   return {
     async admit(subject, nowMs, { failClosed }) {
-      let limits: SubjectLimits;
-      try {
-        limits = await load(subject);
-      } catch (error) {
-        deps.warn('limits could not be loaded', { error: String(error), failClosed });
-        return failClosed
-          ? refuse('limits_unavailable', FAIL_CLOSED_RETRY_SECONDS)
-          : { ok: true, headers: {} };
-      }
-      const known = blocked.get(limits);
-      if (known && known.untilMs > nowMs)
-        return refuse(known.label, toRetryAfterSeconds(known.untilMs - nowMs));
-      const counters = admissionCounters(subject, limits, nowMs);
-      try {
-        const result = await check(counters);
-        if (result.allowed) return { ok: true, headers: rateLimitHeaders(counters, result.states) };
-        blocked.set(limits, { untilMs: nowMs + result.retryAfterMs, label: result.refusedBy });
-        return refuse(result.refusedBy, toRetryAfterSeconds(result.retryAfterMs));
-      } catch (error) {
-        const limited = !isEmpty(limits.key) || !isEmpty(limits.user);
-        deps.warn('limit counters unavailable', { error: String(error), failClosed, limited });
-        if (failClosed && limited)
-          return refuse(unavailableLabel(subject, limits), FAIL_CLOSED_RETRY_SECONDS);
-        return { ok: true, headers: {} };
-      }
+      const decision = await gate.admit({
+        subject,
+        route: null,
+        cacheKey: null,
+        failClosed,
+        checkVersions: false,
+        nowMs,
+        background: detached,
+      });
+      if (decision.kind === 'admitted') return { ok: true, headers: decision.headers };
+      if (decision.kind === 'refused')
+        return { ok: false, label: decision.label, retryAfterSeconds: decision.retryAfterSeconds };
+      throw new Error('limiter: a board without parts cannot be stale');
     },
 
     async addTokens(subject, weightedTokens, nowMs) {
       if (!(weightedTokens > 0)) return;
       try {
-        const limits = await load(subject);
-        const entries = tokenCounters(subject, limits, nowMs).map((c) => ({ ...c, amount: weightedTokens }));
-        await withDeadline(addToCounters(deps.redis, entries), deps.timeoutMs, 'Redis');
+        const entries = tokenAdditions(subject, await load(subject), null, weightedTokens, nowMs);
+        await withDeadline(addToCounters(scripts, entries), deps.timeoutMs, 'Redis');
       } catch (error) {
         deps.warn('tokens not counted on limits', { error: String(error), weightedTokens });
       }

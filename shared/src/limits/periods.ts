@@ -33,10 +33,28 @@ export interface CalendarPeriod {
   id: string;
   startMs: number;
   endMs: number;
+  /** endMs as an ISO timestamp (resets_at in GET /v1/usage). */
+  endIso: string;
 }
+
+/** The last period worked out per kind: every request asks for the same few periods. */
+const lastPeriod = new Map<BudgetPeriod, CalendarPeriod>();
 
 /** The UTC day, ISO week (Monday to Monday) or month that holds nowMs. */
 export function calendarPeriod(period: BudgetPeriod, nowMs: number): CalendarPeriod {
+  const last = lastPeriod.get(period);
+  if (last && nowMs >= last.startMs && nowMs < last.endMs) return last;
+  const found = periodAt(period, nowMs);
+  lastPeriod.set(period, found);
+  return found;
+}
+
+function periodAt(period: BudgetPeriod, nowMs: number): CalendarPeriod {
+  const { id, startMs, endMs } = bounds(period, nowMs);
+  return { id, startMs, endMs, endIso: new Date(endMs).toISOString() };
+}
+
+function bounds(period: BudgetPeriod, nowMs: number): Omit<CalendarPeriod, 'endIso'> {
   const now = new Date(nowMs);
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();

@@ -1,4 +1,12 @@
-import type { SlidingWindowEntry, SlidingWindowLimit, SlidingWindowLimiter } from './sliding-window';
+import {
+  type CounterAddition,
+  type PreparedCounter,
+  prepareSlidingLimit,
+  type SlidingWindowEntry,
+  type SlidingWindowLimit,
+  type SlidingWindowLimiter,
+  windowGeometry,
+} from './sliding-window';
 
 /**
  * Per-route RPM/TPM caps (SPEC › Limits 5: over a sliding minute), the port the gateway's
@@ -14,7 +22,10 @@ export interface RouteCapInput {
 
 export type RouteCapLabel = 'route:requests/1m' | 'route:tokens/1m';
 
-export type RouteCapDecision = { ok: true } | { ok: false; label: RouteCapLabel; retryAfterSeconds: number };
+/** A refusal names the cap reached, or that the counters could not be reached (fail-closed). */
+export type RouteCapDecision =
+  | { ok: true }
+  | { ok: false; label: RouteCapLabel | 'rate_limiter_unavailable'; retryAfterSeconds: number };
 
 export interface RouteCaps {
   /** Counts 1 request if admitted; the TPM cap is checked here (tokens are counted later). */
@@ -54,6 +65,32 @@ export function routeCapLimits(
     limits.push({ label: 'route:tokens/1m', key: keys.tok, ...window, limit: route.tpmCap, cost: 0 });
   }
   return limits;
+}
+
+/** The caps of a route as counters for the admission script (limits/admission-script.ts). */
+export function routeCapCounters(
+  route: RouteCapInput,
+  nowMs: number,
+  keyPrefix = DEFAULT_LIMIT_KEY_PREFIX,
+): PreparedCounter[] {
+  return routeCapLimits(route, keyPrefix).map((limit) => prepareSlidingLimit(limit, nowMs));
+}
+
+/** A response's weighted tokens for the route's TPM counter, as the write-behind adds them. */
+export function routeTokenAddition(
+  routeId: string,
+  weightedTokens: number,
+  nowMs: number,
+  keyPrefix = DEFAULT_LIMIT_KEY_PREFIX,
+): CounterAddition {
+  const g = windowGeometry(ROUTE_CAP_WINDOW_MS, ROUTE_CAP_BUCKET_MS, nowMs);
+  return {
+    key: routeCapKeys(routeId, keyPrefix).tok,
+    current: g.current,
+    bucketsInWindow: g.bucketsInWindow,
+    amount: weightedTokens,
+    expiryMs: ROUTE_CAP_WINDOW_MS + ROUTE_CAP_BUCKET_MS,
+  };
 }
 
 export function createRouteCaps(

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
 import {
   bucketLeavesAtMs,
@@ -133,13 +134,16 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
 
   it('allows with no limits without calling Redis', async () => {
     const { redis, calls } = fakeRedis();
-    expect(await createSlidingWindowLimiter(redis).check([], T0)).toEqual({ allowed: true, states: [] });
+    expect(await createSlidingWindowLimiter(directScripts(redis)).check([], T0)).toEqual({
+      allowed: true,
+      states: [],
+    });
     expect(calls).toEqual([]);
   });
 
   it('sends integers only: count, then current bucket, N, limit, cost, expiry per limit', async () => {
     const { redis, calls } = fakeRedis([[1, [4, T0 / 1000, []], [0, -1, []]]]);
-    const result = await createSlidingWindowLimiter(redis).check(limits, T0 + 250);
+    const result = await createSlidingWindowLimiter(directScripts(redis)).check(limits, T0 + 250);
     expect(calls).toEqual([
       {
         sha: CHECK_SCRIPT.sha1,
@@ -172,10 +176,10 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
     const b = T0 / 1000;
     const h = Math.floor(T0 / 60_000); // this hour-window bucket began 20 s before T0
     const { redis } = fakeRedis([[0, [10, b + 5, [b, 4, b + 5, 6]], [1500, h, [h, 1500]]]]);
-    const result = await createSlidingWindowLimiter(redis).check(limits, T0 + 10_000);
+    const result = await createSlidingWindowLimiter(directScripts(redis)).check(limits, T0 + 10_000);
     expect(result).toMatchObject({ allowed: false, refusedBy: 'user:tokens/1h', retryAfterSeconds: 3570 });
     const { redis: r2 } = fakeRedis([[0, [10, b + 5, [b, 4, b + 5, 6]], [10, h, []]]]);
-    expect(await createSlidingWindowLimiter(r2).check(limits, T0 + 10_000)).toMatchObject({
+    expect(await createSlidingWindowLimiter(directScripts(r2)).check(limits, T0 + 10_000)).toMatchObject({
       allowed: false,
       refusedBy: 'user:requests/1m',
       retryAfterSeconds: 50,
@@ -184,14 +188,14 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
 
   it('refuses a key listed twice in one check', async () => {
     const { redis } = fakeRedis();
-    await expect(createSlidingWindowLimiter(redis).check([limits[0]!, limits[0]!], T0)).rejects.toThrow(
-      /twice/,
-    );
+    await expect(
+      createSlidingWindowLimiter(directScripts(redis)).check([limits[0]!, limits[0]!], T0),
+    ).rejects.toThrow(/twice/);
   });
 
   it('add rounds amounts up, skips zero amounts and does not call Redis for nothing', async () => {
     const { redis, calls } = fakeRedis([1]);
-    const limiter = createSlidingWindowLimiter(redis);
+    const limiter = createSlidingWindowLimiter(directScripts(redis));
     await limiter.add([{ key: 'k:z', windowMs: 60_000, bucketMs: 1000, amount: 0 }], T0);
     expect(calls).toEqual([]);
     await limiter.add(

@@ -1,5 +1,4 @@
-import { runScript } from '../stores/lua-script';
-import type { RedisPort } from '../stores/redis-port';
+import type { ScriptCall, ScriptRun } from '../stores/lua-script';
 import { ADD_SCRIPT, CHECK_SCRIPT } from './sliding-window-scripts';
 
 /**
@@ -132,8 +131,8 @@ function toCount(value: number, what: string): number {
   return Math.ceil(value);
 }
 
-/** Per limit as the check script replies: [used, newest, [idx, count, ...]]. */
-type ScriptState = [number | string, number | string, Array<number | string>];
+/** Per limit as the check scripts reply: [used, newest, [idx, count, ...]]. */
+export type ScriptState = [number | string, number | string, Array<number | string>];
 
 function pairs(flat: ReadonlyArray<number | string>): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -169,32 +168,43 @@ export type CounterCheck =
 
 /** One script call over prepared counters: checks all, counts `cost` on each only if all pass. */
 export async function checkCounters(
-  redis: RedisPort,
+  run: ScriptRun,
   counters: readonly PreparedCounter[],
 ): Promise<CounterCheck> {
   if (counters.length === 0) return { allowed: true, states: [] };
+  const { keys, args } = counterArgs(counters);
+  const reply = await run({ script: CHECK_SCRIPT, keys, args: [counters.length, ...args] });
+  const [allowedFlag, ...raw] = reply as [number | string, ...ScriptState[]];
+  return interpretCheck(counters, Number(allowedFlag) === 1, raw);
+}
+
+/** KEYS and the 5 ARGV per counter (current, N, limit, cost, expiry) of the check scripts. */
+export function counterArgs(counters: readonly PreparedCounter[]): { keys: string[]; args: number[] } {
   const seen = new Set<string>();
   const keys: string[] = [];
-  const args: number[] = [counters.length];
+  const args: number[] = [];
   for (const c of counters) {
     if (seen.has(c.key)) throw new Error(`sliding-window check: key ${c.key} appears twice`);
     seen.add(c.key);
     keys.push(c.key);
     args.push(c.current, c.bucketsInWindow, toCount(c.limit, 'limit'), toCount(c.cost, 'cost'), c.expiryMs);
   }
-  const [allowedFlag, ...raw] = await runScript<[number | string, ...ScriptState[]]>(
-    redis,
-    CHECK_SCRIPT,
-    keys,
-    args,
-  );
+  return { keys, args };
+}
+
+/** A check script's per-counter replies ({used, newest, live buckets}) read against the counters. */
+export function interpretCheck(
+  counters: readonly PreparedCounter[],
+  allowed: boolean,
+  raw: ReadonlyArray<ScriptState | undefined>,
+): CounterCheck {
   const states = counters.map((c, i): SlidingWindowState => {
     const [used, newest] = raw[i] ?? [0, -1];
     return { label: c.label, used: Number(used), limit: c.limit, resetMs: c.resetMs(Number(newest)) };
   });
-  if (Number(allowedFlag) === 1) return { allowed: true, states };
+  if (allowed) return { allowed: true, states };
   // Every refusing limit must free up for the request to fit: report the longest wait.
-  let refusedBy = counters[0]!.label;
+  let refusedBy = counters[0]?.label ?? '';
   let waitMs = -1;
   counters.forEach((c, i) => {
     if (fits(states[i]!.used, c.limit, c.cost)) return;
@@ -226,17 +236,23 @@ export function prepareSlidingLimit(l: SlidingWindowLimit, nowMs: number): Prepa
   };
 }
 
+/** An amount for one counter bucket, its geometry worked out by the caller. */
+export interface CounterAddition {
+  key: string;
+  current: number;
+  bucketsInWindow: number;
+  amount: number;
+  expiryMs: number;
+}
+
 /** One ADD script call: adds amounts to counters (bucket geometry worked out by the caller). */
-export async function addToCounters(
-  redis: RedisPort,
-  entries: ReadonlyArray<{
-    key: string;
-    current: number;
-    bucketsInWindow: number;
-    amount: number;
-    expiryMs: number;
-  }>,
-): Promise<void> {
+export async function addToCounters(run: ScriptRun, entries: ReadonlyArray<CounterAddition>): Promise<void> {
+  const call = addCall(entries);
+  if (call) await run(call);
+}
+
+/** The ADD script call for these entries; null when nothing is to be added. */
+export function addCall(entries: ReadonlyArray<CounterAddition>): ScriptCall | null {
   const keys: string[] = [];
   const args: number[] = [];
   for (const e of entries) {
@@ -245,15 +261,14 @@ export async function addToCounters(
     keys.push(e.key);
     args.push(e.current, e.bucketsInWindow, amount, e.expiryMs);
   }
-  if (keys.length === 0) return;
-  await runScript<number>(redis, ADD_SCRIPT, keys, [keys.length, ...args]);
+  return keys.length === 0 ? null : { script: ADD_SCRIPT, keys, args: [keys.length, ...args] };
 }
 
-export function createSlidingWindowLimiter(redis: RedisPort): SlidingWindowLimiter {
+export function createSlidingWindowLimiter(run: ScriptRun): SlidingWindowLimiter {
   return {
     async check(limits, nowMs) {
       const result = await checkCounters(
-        redis,
+        run,
         limits.map((l) => prepareSlidingLimit(l, nowMs)),
       );
       if (result.allowed) return result;
@@ -263,7 +278,7 @@ export function createSlidingWindowLimiter(redis: RedisPort): SlidingWindowLimit
 
     async add(entries, nowMs) {
       await addToCounters(
-        redis,
+        run,
         entries.map((e) => {
           const g = windowGeometry(e.windowMs, e.bucketMs, nowMs);
           return {

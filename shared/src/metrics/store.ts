@@ -1,6 +1,6 @@
-import { createBatchingLedgerWriter } from '../ledger/batching-writer';
 import { type LuaScript, runScript } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
+import { createWriteBehind, type WriteBehind } from '../stores/write-behind';
 import { type ActiveKind, createActiveCounter, LUA_NOW_MS } from './active';
 import { METRICS, type MetricSample } from './definitions';
 
@@ -77,16 +77,23 @@ export interface RedisMetricsStoreOptions {
   isolateId?: string;
   activeTtlMs?: number;
   activeRefreshMs?: number;
+  /**
+   * The isolate's shared after-response writer, so samples ride in the same round trip as the
+   * token counts; without one the store makes its own (a 200 ms window, stores/write-behind.ts).
+   */
+  writeBehind?: WriteBehind;
+  timeoutMs?: number;
 }
 
-/** Queued to make a flush happen for the gauges alone; adds nothing. */
-const GAUGE_TICK: MetricSample = { field: '', value: 0 };
+/** Flush window of a store that has no shared writer. */
+const OWN_WINDOW_MS = 200;
 
 /**
- * Metrics across isolates: each isolate batches its samples (at most one Redis call per 200 ms
- * and per 500 samples, summed per series first) into one hash that every scrape reads. A sample
- * lost with its isolate before a flush is lost: counts are a lower bound by at most 200 ms, and a
- * failed flush is not retried (a retry after a timeout could count twice).
+ * Metrics across isolates: each isolate sums its samples per series in memory and hands them,
+ * with its gauges, to the write-behind flush (one Redis call per window, in the same pipeline
+ * as the window's token counts). A sample lost with its isolate before a flush is lost: counts
+ * are a lower bound by at most one window, and a failed flush is not retried (a retry after a
+ * timeout could count twice).
  *
  * Active gauges: not inc/dec counters in Redis, because an isolate evicted mid-request (or a
  * lost flush) would leave a +1 there for ever. Each isolate instead publishes its current counts
@@ -94,7 +101,7 @@ const GAUGE_TICK: MetricSample = { field: '', value: 0 };
  * than activeTtlMs, deleting the rest: a dead isolate's figures vanish within that time.
  */
 export function createRedisMetricsStore(
-  redis: Pick<RedisPort, 'eval' | 'evalsha' | 'hgetall'>,
+  redis: Pick<RedisPort, 'eval' | 'evalsha' | 'hgetall' | 'pipeline'>,
   options: RedisMetricsStoreOptions,
 ): MetricsStore {
   const key = options.key ?? METRICS_KEY;
@@ -103,32 +110,46 @@ export function createRedisMetricsStore(
   const ttlMs = options.activeTtlMs ?? ACTIVE_TTL_MS;
   const refreshMs = options.activeRefreshMs ?? ACTIVE_REFRESH_MS;
   const active = createActiveCounter();
+  const writeBehind =
+    options.writeBehind ??
+    createWriteBehind(redis, { windowMs: OWN_WINDOW_MS, timeoutMs: options.timeoutMs ?? 2_000 });
+  let sums = new Map<string, number>();
+  let pendingSamples = 0;
+  let gaugesChanged = false;
   let publishedAt = 0;
-  const writer = createBatchingLedgerWriter<MetricSample>(
-    {
-      async insert(samples) {
-        const sums = new Map<string, number>();
-        for (const s of samples) {
-          if (s !== GAUGE_TICK) sums.set(s.field, (sums.get(s.field) ?? 0) + s.value);
-        }
-        const counts = active.snapshot();
-        const gauges = active.used() ? [isolate, counts.requests, counts.streams] : ['', 0, 0];
-        const args = [...sums].flatMap(([field, value]) => [field, String(value)]);
-        await runScript(redis, FLUSH_SCRIPT, [key, activeKey], [...gauges, ...args]);
-        if (active.used()) publishedAt = Date.now();
-      },
+
+  writeBehind.register({
+    drain() {
+      if (sums.size === 0 && !gaugesChanged) return [];
+      const counts = active.snapshot();
+      const gauges = active.used() ? [isolate, counts.requests, counts.streams] : ['', 0, 0];
+      const args = [...sums].flatMap(([field, value]) => [field, String(value)]);
+      const lost = pendingSamples;
+      const publishing = active.used();
+      sums = new Map();
+      pendingSamples = 0;
+      gaugesChanged = false;
+      return [
+        {
+          call: { script: FLUSH_SCRIPT, keys: [key, activeKey], args: [...gauges, ...args] },
+          done(outcome) {
+            if (!outcome.ok) options.onError(new Error(outcome.error), lost);
+            else if (publishing) publishedAt = Date.now();
+          },
+        },
+      ];
     },
-    {
-      maxBatch: 500,
-      maxDelayMs: 200,
-      maxBuffered: 0,
-      onError: (error, lost) => options.onError(error, lost.filter((s) => s !== GAUGE_TICK).length),
-    },
-  );
-  const publish = () => writer.write(GAUGE_TICK);
+  });
+  const publish = (): Promise<void> => {
+    gaugesChanged = true;
+    return writeBehind.schedule();
+  };
   return {
-    async record(samples) {
-      await Promise.all(samples.map((s) => writer.write(s)));
+    record(samples) {
+      if (samples.length === 0) return Promise.resolve();
+      for (const s of samples) sums.set(s.field, (sums.get(s.field) ?? 0) + s.value);
+      pendingSamples += samples.length;
+      return writeBehind.schedule();
     },
     async read() {
       const [stored, counts] = await Promise.all([

@@ -70,7 +70,10 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
   };
 }
 
-/** After the response: the log row and the route's token count. Never rejects. */
+/**
+ * After the response: the log row, and the weighted tokens on the limits of the key, its owner
+ * and the answering route (not for a cache hit: no upstream was used). Never rejects.
+ */
 export async function settleExchange(
   exchange: Exchange,
   result: ExchangeResult,
@@ -78,13 +81,10 @@ export async function settleExchange(
 ): Promise<void> {
   const now = deps.now();
   const record = buildLogRecord(exchange, result, now);
-  const route = result.route;
   const work: Array<Promise<unknown>> = [deps.writeLog(record)];
   if (record.weightedTokens > 0) {
-    work.push(deps.limiter.addTokens(limitSubject(exchange.principal), record.weightedTokens, now));
-  }
-  if (!result.cacheHit && route?.routeId && route.tpmCap !== null && record.weightedTokens > 0) {
-    work.push(deps.routeCaps.addTokens(route.routeId, record.weightedTokens, now));
+    const route = result.cacheHit ? null : result.route;
+    work.push(deps.countTokens(limitSubject(exchange.principal), route, record.weightedTokens, now));
   }
   const outcomes = await Promise.allSettled(work);
   for (const outcome of outcomes) {

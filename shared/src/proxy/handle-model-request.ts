@@ -1,50 +1,52 @@
+import type { CanonicalRequest } from '../canonical/types';
 import { mayUseModel, type Principal } from '../gateway/principal';
 import { AppError, tooManyRequests } from '../http/app-error';
 import { limitSubject } from '../limits/definitions';
+import type { FirstRouteCheck } from '../limits/gate';
 import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute } from './route-attempts';
-import type { ProxyCall, ProxyDeps, ProxySettings } from './types';
+import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 
 export const CACHE_HEADER = 'x-sluice-cache';
 /** nginx's status for a request the client abandoned; logged, never seen by anyone. */
 export const CLIENT_CLOSED_REQUEST = 499;
+/** Reloads after the gate found the caches out of date, before it admits on what is loaded. */
+const MAX_RELOADS = 2;
+
+/** What the request was admitted with. */
+interface Admitted {
+  principal: Principal;
+  model: ResolvedModel;
+  settings: ProxySettings;
+  cacheKey: string | null;
+  headers: Record<string, string>;
+  firstRoute: FirstRouteCheck;
+  cached: CachedAnswer | null;
+}
 
 /**
  * One model request, any of the three formats: validate, authorise the model, resolve its
- * routes, answer from the cache or the first working route, and account for it after the
- * response. Returns a Web Response; errors are thrown as AppError for the app's onError.
+ * routes, admit it (one round trip), answer from the cache or the first working route, and
+ * account for it after the response. Returns a Web Response; errors are thrown as AppError
+ * for the app's onError.
  */
 export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
-  const format = deps.formats[call.format];
-  const request = format.parseRequest(call.body);
-  if (!mayUseModel(call.principal, request.model)) throw new AppError(403, 'Model not allowed');
-  const model = await deps.resolveModel(request.model);
-  if (!model) throw new AppError(404, 'Model not found');
-  const settings = await deps.settings();
-  const cacheKey = await cacheKeyFor(call, settings, deps);
-  // Limits come after the model checks, so a refused model counts against nothing, and apply
-  // to cached answers like any other (spec rule 6). Admission and the cache read go out
-  // together (one round trip's wait, not two); a refused request ignores what the cache said.
-  const [admission, hit] = await Promise.all([
-    deps.limiter.admit(limitSubject(call.principal), deps.now(), {
-      failClosed: settings.rateLimitFailClosed,
-    }),
-    cacheKey ? readCache(cacheKey, deps) : null,
-  ]);
-  if (!admission.ok) throw tooManyRequests(`Rate limited: ${admission.label}`, admission.retryAfterSeconds);
+  const request = deps.formats[call.format].parseRequest(call.body);
+  const admitted = await admit(call, request, deps);
   const exchange: Exchange = {
     endpoint: call.endpoint,
-    principal: call.principal,
+    principal: admitted.principal,
     request,
-    model,
+    model: admitted.model,
     startedAt,
   };
-  if (hit) return withHeaders(replayCached(hit, exchange, call, deps), admission.headers);
+  if (admitted.cached)
+    return withHeaders(replayCached(admitted.cached, exchange, call, deps), admitted.headers);
   try {
-    return withHeaders(await forward(exchange, call, deps, settings, cacheKey), admission.headers);
+    return withHeaders(await forward(exchange, call, deps, admitted), admitted.headers);
   } catch (error) {
     if (error instanceof ClientGoneError) {
       call.waitUntil(settleExchange(exchange, clientGone(), deps));
@@ -55,15 +57,72 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   }
 }
 
+/**
+ * Everything the gate needs comes from the isolate's caches; the gate's one round trip says
+ * whether they are current. When they are not (a key, route, limit or setting changed), they
+ * have been dropped: load again (authentication included) and ask again.
+ */
+async function admit(call: ProxyCall, request: CanonicalRequest, deps: ProxyDeps): Promise<Admitted> {
+  let principal = call.principal;
+  for (let round = 0; ; round++) {
+    // Checked before the limits, so a refused model counts against nothing.
+    if (!mayUseModel(principal, request.model)) throw new AppError(403, 'Model not allowed');
+    const model = await deps.resolveModel(request.model, call.waitUntil);
+    if (!model) throw new AppError(404, 'Model not found');
+    const settings = await deps.settings(call.waitUntil);
+    const cacheKey = await cacheKeyFor(call, principal, settings, deps);
+    const first = firstUsableRoute(model, deps);
+    const decision = await deps.gate.admit({
+      subject: limitSubject(principal),
+      route: first?.routeId ? { routeId: first.routeId, rpmCap: first.rpmCap, tpmCap: first.tpmCap } : null,
+      cacheKey,
+      failClosed: settings.rateLimitFailClosed,
+      checkVersions: round < MAX_RELOADS,
+      nowMs: deps.now(),
+      background: call.waitUntil,
+    });
+    if (decision.kind === 'stale') {
+      if (call.reauthenticate) principal = await call.reauthenticate();
+      continue;
+    }
+    // Limits apply to cached answers like any other (spec rule 6).
+    if (decision.kind === 'refused') {
+      throw tooManyRequests(`Rate limited: ${decision.label}`, decision.retryAfterSeconds);
+    }
+    const cached = decision.cached === null ? null : readCached(decision.cached, deps);
+    return {
+      principal,
+      model,
+      settings,
+      cacheKey,
+      headers: decision.headers,
+      firstRoute: decision.firstRoute,
+      cached,
+    };
+  }
+}
+
+/** An entry that is not a cached answer (written by something else, or cut short) is a miss. */
+function readCached(stored: string, deps: ProxyDeps): CachedAnswer | null {
+  const hit = deps.cache.parse(stored);
+  if (!hit) deps.warn('response cache entry unreadable; calling upstream', { bytes: stored.length });
+  return hit;
+}
+
+/** The route the router will try first: the first whose provider type the gateway serves. */
+function firstUsableRoute(model: ResolvedModel, deps: ProxyDeps): ResolvedRoute | undefined {
+  return model.routes.find((route) => deps.providers[route.providerType] !== undefined);
+}
+
 async function forward(
   exchange: Exchange,
   call: ProxyCall,
   deps: ProxyDeps,
-  settings: ProxySettings,
-  cacheKey: string | null,
+  admitted: Admitted,
 ): Promise<Response> {
-  const attempt = await callFirstWorkingRoute(exchange.model, exchange.request, call, deps, settings);
-  const answer = await answerClient(attempt, deps.formats[call.format], exchange.request);
+  const { settings, cacheKey } = admitted;
+  const attempt = await callFirstWorkingRoute(exchange, call, deps, settings, admitted.firstRoute);
+  const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, cacheKey !== null);
   const after = answer.finished.then(async (finished) => {
     const result: ExchangeResult = {
       route: attempt.route,
@@ -75,10 +134,11 @@ async function forward(
       cacheHit: false,
       clientAborted: call.signal?.aborted === true || !finished.completed,
     };
-    await settleExchange(exchange, result, deps);
+    const work: Array<Promise<unknown>> = [settleExchange(exchange, result, deps)];
     if (cacheKey && finished.completed && finished.bytes) {
-      await storeInCache(cacheKey, answer, finished.bytes, attempt.route.providerName, settings, deps);
+      work.push(storeInCache(cacheKey, answer, finished, attempt.route.providerName, settings, deps));
     }
+    await Promise.all(work);
   });
   call.waitUntil(after);
   const headers = { ...answer.headers, [CACHE_HEADER]: cacheKey ? 'MISS' : 'BYPASS' };
@@ -87,11 +147,12 @@ async function forward(
 
 async function cacheKeyFor(
   call: ProxyCall,
+  principal: Principal,
   settings: ProxySettings,
   deps: ProxyDeps,
 ): Promise<string | null> {
   if (!call.useCache || settings.cacheTtlSeconds <= 0) return null;
-  return deps.cache.keyFor(cacheScope(call.principal), call.format, call.body);
+  return deps.cache.keyFor(cacheScope(principal), call.format, call.body);
 }
 
 /** Cached answers are private to the key that caused them (the user, for console JWTs). */
@@ -99,33 +160,21 @@ function cacheScope(principal: Principal): string {
   return principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
 }
 
-async function readCache(key: string, deps: ProxyDeps): Promise<CachedAnswer | null> {
-  try {
-    return await deps.cache.get(key);
-  } catch (error) {
-    deps.warn('response cache unavailable; calling upstream', { error: String(error) });
-    return null;
-  }
-}
-
-async function storeInCache(
+function storeInCache(
   key: string,
   answer: ClientAnswer,
-  bytes: Uint8Array,
+  finished: { usage: CachedAnswer['usage']; bytes: Uint8Array | null },
   provider: string,
   settings: ProxySettings,
   deps: ProxyDeps,
 ): Promise<void> {
-  const finished = await answer.finished;
   const entry: CachedAnswer = {
     contentType: answer.headers['content-type'] ?? 'application/json',
-    body: new TextDecoder().decode(bytes),
+    body: new TextDecoder().decode(finished.bytes ?? new Uint8Array()),
     usage: finished.usage,
     provider,
   };
-  await deps.cache.set(key, entry, settings.cacheTtlSeconds).catch((error: unknown) => {
-    deps.warn('response cache write failed', { error: String(error) });
-  });
+  return deps.cache.set(key, entry, settings.cacheTtlSeconds);
 }
 
 function replayCached(hit: CachedAnswer, exchange: Exchange, call: ProxyCall, deps: ProxyDeps): Response {

@@ -9,7 +9,7 @@ export interface Finished {
   usage: Usage | null;
   /** False when the client left (or the upstream broke off) before the end. */
   completed: boolean;
-  /** The exact body the client got, for the response cache; null unless completed. */
+  /** The exact body the client got, for the response cache; null unless completed and kept. */
   bytes: Uint8Array | null;
 }
 
@@ -26,26 +26,31 @@ export const SSE_HEADERS = {
 };
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** Turns the upstream's successful answer into the client's, in the client's format. */
+/**
+ * Turns the upstream's successful answer into the client's, in the client's format. `keep`:
+ * the exact bytes the client gets are wanted (for the response cache); otherwise nothing is
+ * copied.
+ */
 export async function answerClient(
   attempt: Attempt,
   format: WireFormatWithUsageTap,
   request: CanonicalRequest,
+  keep: boolean,
 ): Promise<ClientAnswer> {
-  if (request.stream) return streamAnswer(attempt, format, request);
+  if (request.stream) return streamAnswer(attempt, format, request, keep);
   const text = await attempt.upstream.text();
   const json = parseUpstreamJson(text, attempt);
   if (attempt.mode === 'native') {
     const usage = format.usageFromResponse(json);
-    return jsonAnswer(text, usage);
+    return jsonAnswer(text, usage, keep);
   }
   const canonical = attempt.adapter.parseResponse(json);
   const body = JSON.stringify(format.renderResponse(canonical, request.model));
-  return jsonAnswer(body, canonical.usage);
+  return jsonAnswer(body, canonical.usage, keep);
 }
 
-function jsonAnswer(body: string, usage: Usage | null): ClientAnswer {
-  const bytes = new TextEncoder().encode(body);
+function jsonAnswer(body: string, usage: Usage | null, keep: boolean): ClientAnswer {
+  const bytes = keep ? new TextEncoder().encode(body) : null;
   return {
     status: 200,
     headers: JSON_HEADERS,
@@ -66,29 +71,36 @@ function streamAnswer(
   attempt: Attempt,
   format: WireFormatWithUsageTap,
   request: CanonicalRequest,
+  keep: boolean,
 ): ClientAnswer {
   const source = attempt.upstream.body;
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
-  const collector = createByteCollector();
   let body: ReadableStream<Uint8Array>;
-  let usage: Promise<{ usage: Usage | null; completed: boolean }>;
+  let ended: Promise<{ usage: Usage | null; completed: boolean }>;
   if (attempt.mode === 'native') {
-    // Usage is read before the format's own transform, which may drop the usage event.
-    const reader = format.createNativeUsageReader();
-    const piped = source.pipeThrough(reader.transform);
-    body = attempt.streamTransform ? piped.pipeThrough(attempt.streamTransform()) : piped;
-    usage = reader.usage.then((u) => ({ usage: u, completed: true }));
+    // One stage: the bytes pass (less any events the plan drops) while usage is read.
+    const reader = format.createNativeUsageReader(attempt.plan);
+    body = source.pipeThrough(reader.transform);
+    ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
+      usage,
+      completed,
+    }));
   } else {
     const tap = createUsageTap();
     body = source
       .pipeThrough(attempt.adapter.createStreamDecoder())
       .pipeThrough(tap.transform)
       .pipeThrough(format.createStreamEncoder(request.model, request));
-    usage = tap.result;
+    ended = tap.result;
   }
-  const finished = Promise.all([usage, collector.result]).then(([u, bytes]) => ({
-    usage: u.usage,
-    completed: u.completed && bytes !== null,
+  if (!keep) {
+    const finished = ended.then((e) => ({ ...e, bytes: null }));
+    return { status: 200, headers: SSE_HEADERS, body, finished };
+  }
+  const collector = createByteCollector();
+  const finished = Promise.all([ended, collector.result]).then(([e, bytes]) => ({
+    usage: e.usage,
+    completed: e.completed && bytes !== null,
     bytes,
   }));
   return { status: 200, headers: SSE_HEADERS, body: body.pipeThrough(collector.transform), finished };

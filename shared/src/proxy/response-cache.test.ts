@@ -1,17 +1,19 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createResponseCache, MAX_CACHED_BODY_CHARS, stableJson } from './response-cache';
+import type { PendingWrite, WriteBehind, WriteBehindSource } from '../stores/write-behind';
+import { CACHE_SET_SCRIPT, createResponseCache, MAX_CACHED_BODY_CHARS, stableJson } from './response-cache';
 
-/** The two commands the cache uses, over a Map, with the expiry it was given. */
-function memoryRedis() {
-  const values = new Map<string, { value: unknown; ex?: number }>();
-  return {
-    values,
-    get: async <T>(key: string) => (values.get(key)?.value ?? null) as T | null,
-    set: async (key: string, value: unknown, options?: { ex?: number }) => {
-      values.set(key, { value, ex: options?.ex });
-      return 'OK' as const;
+/** A write-behind that records what each flush would send, and flushes on demand. */
+function recordingWriteBehind() {
+  const sources: WriteBehindSource[] = [];
+  const sent: PendingWrite[] = [];
+  const writeBehind: WriteBehind = {
+    register: (source) => void sources.push(source),
+    schedule: async () => {
+      for (const source of sources) sent.push(...source.drain());
     },
   };
+  return { writeBehind, sent };
 }
 
 describe('stableJson', () => {
@@ -22,7 +24,7 @@ describe('stableJson', () => {
 });
 
 describe('response cache keys', () => {
-  const cache = createResponseCache(memoryRedis() as never);
+  const cache = createResponseCache(recordingWriteBehind().writeBehind, () => undefined);
   const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
 
   it('match for equal bodies whatever the key order', async () => {
@@ -45,22 +47,24 @@ describe('response cache keys', () => {
 });
 
 describe('response cache entries', () => {
-  it('store with the TTL and read back; skip zero TTL and oversized bodies', async () => {
-    const redis = memoryRedis();
-    const cache = createResponseCache(redis as never);
+  it('are written in the write-behind flush with the TTL; zero TTL and oversized bodies are skipped', async () => {
+    const { writeBehind, sent } = recordingWriteBehind();
+    const cache = createResponseCache(writeBehind, () => undefined);
     const answer = { contentType: 'application/json', body: '{}', usage: null, provider: 'p' };
     await cache.set('k1', answer, 30);
-    expect(redis.values.get('k1')?.ex).toBe(30);
-    expect(await cache.get('k1')).toEqual(answer);
     await cache.set('k2', answer, 0);
     await cache.set('k3', { ...answer, body: 'x'.repeat(MAX_CACHED_BODY_CHARS + 1) }, 30);
-    expect(await cache.get('k2')).toBeNull();
-    expect(await cache.get('k3')).toBeNull();
+    expect(sent.map((w) => w.call)).toEqual([
+      { script: CACHE_SET_SCRIPT, keys: ['k1'], args: [JSON.stringify(answer), 30] },
+    ]);
+    expect(createHash('sha1').update(CACHE_SET_SCRIPT.source).digest('hex')).toBe(CACHE_SET_SCRIPT.sha1);
   });
 
-  it('ignores a value that is not a cached answer', async () => {
-    const redis = memoryRedis();
-    redis.values.set('k', { value: { unexpected: true } });
-    expect(await createResponseCache(redis as never).get('k')).toBeNull();
+  it('read back as stored; anything that is not a cached answer is a miss', () => {
+    const cache = createResponseCache(recordingWriteBehind().writeBehind, () => undefined);
+    const answer = { contentType: 'application/json', body: '{}', usage: null, provider: 'p' };
+    expect(cache.parse(JSON.stringify(answer))).toEqual(answer);
+    expect(cache.parse(JSON.stringify({ unexpected: true }))).toBeNull();
+    expect(cache.parse('not json')).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 import { sha256Hex } from '../auth/encoding';
 import type { WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
-import type { RedisPort } from '../stores/redis-port';
+import type { LuaScript } from '../stores/lua-script';
+import type { WriteBehind } from '../stores/write-behind';
 
 /** A complete answer as the client received it, replayable byte for byte. */
 export interface CachedAnswer {
@@ -11,10 +12,17 @@ export interface CachedAnswer {
   provider: string;
 }
 
+/**
+ * Exact-match response cache in Redis. The entry is read by the admission script (in the round
+ * trip the request makes anyway, limits/admission-script.ts) and written after the response in
+ * the isolate's write-behind flush, so the cache adds no round trip of its own.
+ */
 export interface ResponseCache {
   /** The entry key for a request: one per scope (who may see it), format and exact request. */
   keyFor(scope: string, format: WireFormatName, body: unknown): Promise<string>;
-  get(key: string): Promise<CachedAnswer | null>;
+  /** Reads an entry as stored; null when it is not a cached answer. */
+  parse(stored: string): CachedAnswer | null;
+  /** Stores the answer in the next flush; resolves (never rejects) once that is answered. */
   set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void>;
 }
 
@@ -22,24 +30,49 @@ export const RESPONSE_CACHE_PREFIX = 'sluice:respcache:';
 /** Larger answers are not cached: one Redis value should stay small. */
 export const MAX_CACHED_BODY_CHARS = 1_000_000;
 
+/** SET with a TTL, as a script so that it can ride in the write-behind pipeline. */
+export const CACHE_SET_SCRIPT: LuaScript = {
+  name: 'response-cache-set',
+  source: "return redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])",
+  sha1: 'ae3ba16a3b6f97647d4b975ac80ae14066d2a324',
+};
+
 /**
- * Exact-match response cache in Redis. Two requests share an entry only when their JSON
- * bodies are equal after sorting object keys, so `stream: true` and `false`, or any other
- * parameter, never mix.
+ * Two requests share an entry only when their JSON bodies are equal after sorting object keys,
+ * so `stream: true` and `false`, or any other parameter, never mix.
  */
-export function createResponseCache(redis: Pick<RedisPort, 'get' | 'set'>): ResponseCache {
+export function createResponseCache(
+  writeBehind: WriteBehind,
+  onError: (error: string) => void,
+): ResponseCache {
+  let pending: Array<{ key: string; value: string; ttlSeconds: number }> = [];
+  writeBehind.register({
+    drain() {
+      const writes = pending;
+      pending = [];
+      return writes.map((w) => ({
+        call: { script: CACHE_SET_SCRIPT, keys: [w.key], args: [w.value, w.ttlSeconds] },
+        done: (outcome) => (outcome.ok ? undefined : onError(outcome.error)),
+      }));
+    },
+  });
   return {
     async keyFor(scope, format, body) {
       const digest = await sha256Hex(`${scope}\n${format}\n${stableJson(body)}`);
       return `${RESPONSE_CACHE_PREFIX}${digest}`;
     },
-    async get(key) {
-      const value = await redis.get<CachedAnswer>(key);
-      return isCachedAnswer(value) ? value : null;
+    parse(stored) {
+      try {
+        const value: unknown = JSON.parse(stored);
+        return isCachedAnswer(value) ? value : null;
+      } catch {
+        return null;
+      }
     },
-    async set(key, answer, ttlSeconds) {
-      if (ttlSeconds <= 0 || answer.body.length > MAX_CACHED_BODY_CHARS) return;
-      await redis.set(key, answer, { ex: ttlSeconds });
+    set(key, answer, ttlSeconds) {
+      if (ttlSeconds <= 0 || answer.body.length > MAX_CACHED_BODY_CHARS) return Promise.resolve();
+      pending.push({ key, value: JSON.stringify(answer), ttlSeconds: Math.ceil(ttlSeconds) });
+      return writeBehind.schedule();
     },
   };
 }

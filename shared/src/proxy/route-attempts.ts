@@ -1,14 +1,16 @@
 import type { UpstreamCall, UpstreamTarget } from '../canonical/ports';
-import type { CanonicalRequest, UpstreamError } from '../canonical/types';
+import type { UpstreamError } from '../canonical/types';
 import { AppError, type ErrorStatus } from '../http/app-error';
+import type { FirstRouteCheck } from '../limits/gate';
 import type { RouteCapDecision } from '../limits/route-caps';
+import type { Exchange } from './accounting';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 import { fetchUpstream } from './upstream-fetch';
 
 /** Thrown when the client left before any upstream answered; nothing is sent back. */
 export class ClientGoneError extends Error {}
 
-type Refusal = { ok: false; label: string; retryAfterSeconds: number };
+type Refusal = Extract<RouteCapDecision, { ok: false }>;
 
 /** What a fail-closed gateway answers when the route-cap counters cannot be reached. */
 const UNAVAILABLE: Refusal = { ok: false, label: 'rate_limiter_unavailable', retryAfterSeconds: 30 };
@@ -23,20 +25,24 @@ interface RouteWalk {
  * Tries the model's routes in order. A route is skipped when its cap is reached, and left
  * for the next one when the upstream fails in a way another upstream might not (connect
  * error, timeout, 429, 5xx). Nothing has reached the client yet at this point, so moving on
- * is always safe. Other upstream refusals are the client's to see.
+ * is always safe. Other upstream refusals are the client's to see. The first usable route's
+ * caps were checked (and counted) by the gate in the admission round trip.
  */
 export async function callFirstWorkingRoute(
-  model: ResolvedModel,
-  canonical: CanonicalRequest,
+  exchange: Exchange,
   call: ProxyCall,
   deps: ProxyDeps,
   settings: ProxySettings,
+  firstRoute: FirstRouteCheck,
 ): Promise<Attempt> {
+  const { model, request: canonical } = exchange;
   const walk: RouteWalk = { tried: 0, refusal: null, lastFailure: 'no usable route' };
+  let first = true;
   for (const route of model.routes) {
     const adapter = deps.providers[route.providerType];
     if (!adapter) continue;
-    const cap = await admitRoute(route, deps, settings);
+    const cap = first && firstRoute !== 'unchecked' ? firstRoute : await admitRoute(route, deps, settings);
+    first = false;
     if (!cap.ok) {
       walk.refusal = pickRefusal(walk.refusal, cap);
       continue;
@@ -65,7 +71,7 @@ export async function callFirstWorkingRoute(
         adapter,
         attempts: walk.tried,
         upstreamLatencyMs: result.latencyMs,
-        streamTransform: plan?.streamTransform,
+        plan,
       };
     }
     const failure = adapter.mapError(result.response.status, await result.response.text());

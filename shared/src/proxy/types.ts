@@ -1,10 +1,12 @@
-import type { ProviderAdapter, WireFormatName } from '../canonical/ports';
+import type { PassthroughPlan, ProviderAdapter, WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
 import type { RequestLogRecord } from '../ledger/record';
-import type { Limiter } from '../limits/limiter';
+import type { LimitSubject } from '../limits/definitions';
+import type { Gate } from '../limits/gate';
 import type { RouteCaps } from '../limits/route-caps';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
+import type { Background } from '../stores/isolate-cache';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import type { ResponseCache } from './response-cache';
 
@@ -19,24 +21,37 @@ export interface ProxySettings {
 }
 
 export type { LimitSubject } from '../limits/definitions';
-export type { LimitAdmission } from '../limits/limiter';
 
-/** The limits engine as the proxy uses it (shared/src/limits/limiter.ts). */
-export type ProxyLimiter = Pick<Limiter, 'admit' | 'addTokens'>;
-
-/** Everything the proxy needs, as ports; built once per isolate by the gateway. */
+/**
+ * Everything the proxy needs, as ports; built once per isolate by the gateway. On a warm
+ * isolate the model, settings and limit definitions come from memory, and the only store
+ * round trip before the upstream call is the gate's.
+ */
 export interface ProxyDeps {
   fetch: typeof fetch;
   formats: Readonly<Record<WireFormatName, WireFormatWithUsageTap>>;
   providers: Readonly<Record<string, ProviderAdapter>>;
-  resolveModel(name: string): Promise<ResolvedModel | null>;
+  /** The model's routes, from the isolate (loaded only when missing). */
+  resolveModel(name: string, background: Background): Promise<ResolvedModel | null>;
   /** Opens a provider's sealed API key; the value is never logged. */
   revealProviderKey(sealed: string): Promise<string>;
-  routeCaps: RouteCaps;
-  limiter: ProxyLimiter;
+  /** Admission: limits, the cache read, the first route's caps and the caches' versions. */
+  gate: Gate;
+  /** The caps of routes after the first (the gate checks the first's). */
+  routeCaps: Pick<RouteCaps, 'admit'>;
+  /**
+   * Adds weighted tokens to the limits of the key, its owner and (when capped) the route,
+   * in the isolate's next write-behind flush. Never rejects.
+   */
+  countTokens(
+    subject: LimitSubject,
+    route: ResolvedRoute | null,
+    weightedTokens: number,
+    nowMs: number,
+  ): Promise<void>;
   cache: ResponseCache;
   writeLog(record: RequestLogRecord): Promise<void>;
-  settings(): Promise<ProxySettings>;
+  settings(background: Background): Promise<ProxySettings>;
   now(): number;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
@@ -53,6 +68,12 @@ export interface ProxyCall {
   useCache: boolean;
   /** Runs work after the response (the worker's waitUntil). */
   waitUntil(work: Promise<unknown>): void;
+  /**
+   * Authenticates the request again after the gate found the isolate's caches out of date
+   * (a key revoked or changed elsewhere); throws the gateway's 401 when the key is no longer
+   * valid. Absent: the principal stands.
+   */
+  reauthenticate?(): Promise<Principal>;
 }
 
 /** The route that answered, and how. */
@@ -64,7 +85,8 @@ export interface Attempt {
   adapter: ProviderAdapter;
   attempts: number;
   upstreamLatencyMs: number;
-  streamTransform?: () => ReadableWritablePair<Uint8Array, Uint8Array>;
+  /** The passthrough plan the upstream call was made with (native mode only). */
+  plan?: PassthroughPlan;
 }
 
 /** What a finished exchange tells the ledger. */

@@ -1,7 +1,10 @@
 /**
  * Server-sent events, layered: bytes → lines → events. No JSON knowledge here.
  * Chunks may split anywhere, including inside a multi-byte character or a CRLF pair.
+ * The stages wrap the incremental objects of parser.ts.
  */
+import { EventAssembler, LineSplitter } from './parser';
+
 export interface SseEvent {
   event?: string;
   data: string;
@@ -11,74 +14,28 @@ export interface SseEvent {
 /** Bytes → lines, handling \n, \r\n and \r endings across chunk boundaries. */
 export function createLineDecoder(): TransformStream<Uint8Array, string> {
   const text = new TextDecoder();
-  let buffer = '';
-  let skipLeadingLf = false;
-  const drain = (controller: TransformStreamDefaultController<string>) => {
-    let start = 0;
-    for (let i = 0; i < buffer.length; i++) {
-      const ch = buffer[i];
-      if (skipLeadingLf && i === start && ch === '\n') {
-        start = i + 1;
-        skipLeadingLf = false;
-        continue;
-      }
-      skipLeadingLf = false;
-      if (ch === '\n' || ch === '\r') {
-        controller.enqueue(buffer.slice(start, i));
-        if (ch === '\r') {
-          if (i + 1 < buffer.length) {
-            if (buffer[i + 1] === '\n') i++;
-          } else {
-            skipLeadingLf = true;
-          }
-        }
-        start = i + 1;
-      }
-    }
-    buffer = buffer.slice(start);
-  };
+  const lines = new LineSplitter();
   return new TransformStream({
     transform(chunk, controller) {
-      buffer += text.decode(chunk, { stream: true });
-      drain(controller);
+      lines.push(text.decode(chunk, { stream: true }), (line) => controller.enqueue(line));
     },
     flush(controller) {
-      buffer += text.decode();
-      drain(controller);
-      if (buffer.length > 0) controller.enqueue(buffer);
+      const emit = (line: string) => controller.enqueue(line);
+      lines.push(text.decode(), emit);
+      lines.end(emit);
     },
   });
 }
 
 /** Lines → events, per the HTML Living Standard's event-stream interpretation. */
 export function createEventDecoder(): TransformStream<string, SseEvent> {
-  let data: string[] = [];
-  let event: string | undefined;
-  let id: string | undefined;
-  const dispatch = (controller: TransformStreamDefaultController<SseEvent>) => {
-    if (data.length > 0) {
-      const out: SseEvent = { data: data.join('\n') };
-      if (event !== undefined) out.event = event;
-      if (id !== undefined) out.id = id;
-      controller.enqueue(out);
-    }
-    data = [];
-    event = undefined;
-  };
+  const events = new EventAssembler();
   return new TransformStream({
     transform(line, controller) {
-      if (line === '') return dispatch(controller);
-      if (line.startsWith(':')) return;
-      const colon = line.indexOf(':');
-      const field = colon === -1 ? line : line.slice(0, colon);
-      let value = colon === -1 ? '' : line.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'data') data.push(value);
-      else if (field === 'event') event = value;
-      else if (field === 'id') id = value;
+      events.line(line, (event) => controller.enqueue(event));
     },
     flush(controller) {
-      dispatch(controller);
+      events.end((event) => controller.enqueue(event));
     },
   });
 }

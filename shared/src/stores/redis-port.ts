@@ -18,4 +18,5 @@ export type RedisPort = Pick<
   | 'pttl'
   | 'mget'
   | 'hgetall'
+  | 'pipeline'
 >;

@@ -17,3 +17,20 @@ export function createUpstash(config: UpstashConfig): Redis {
     signal: () => AbortSignal.timeout(config.timeoutMs),
   });
 }
+
+/**
+ * The hot path's client: replies as Redis gave them (no JSON parsing of every string, no
+ * base64 round trip), no auto-pipelining (its owner batches explicitly, stores/coalescer.ts).
+ * Every value it reads is UTF-8 text (counters, versions, JSON the gateway wrote).
+ */
+export function createRawUpstash(config: UpstashConfig): Redis {
+  return new Redis({
+    url: config.url,
+    token: config.token,
+    automaticDeserialization: false,
+    responseEncoding: false,
+    enableTelemetry: false,
+    retry: false,
+    signal: () => AbortSignal.timeout(config.timeoutMs),
+  });
+}

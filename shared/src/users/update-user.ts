@@ -11,7 +11,7 @@ import {
 import type { UserRow } from '../db/repos/users-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
-import { invalidateKeyHashes } from '../keys/auth-cache';
+import { bumpKeysVersion, invalidateKeyHashes } from '../keys/auth-cache';
 import { bumpLimitsVersion } from '../limits/version';
 import type { AuditActor, UsersAdminDeps } from './ports';
 import type { UpdateUserInput } from './schemas';
@@ -79,7 +79,7 @@ export async function updateUser(
   actor: AuditActor,
 ): Promise<AdminUserView> {
   const passwordHash = input.password === undefined ? undefined : await deps.passwords.hash(input.password);
-  return deps.db.transaction(async (tx) => {
+  const change = deps.db.transaction(async (tx) => {
     const result = await applyUserPatch(tx, id, toPatch(input, passwordHash));
     await writeAudit(tx, {
       ...actor,
@@ -95,13 +95,16 @@ export async function updateUser(
       },
     });
     await invalidateOwnerKeys(tx, deps, result.before, result.after);
-    return toAdminUserView(result.after);
+    return { view: toAdminUserView(result.after), ...result };
   });
+  const { view, before, after } = await change;
+  await afterOwnerChange(deps, before, after);
+  return view;
 }
 
 /** DELETE keeps the row (audit history and key ownership point at it) and deactivates it. */
 export async function deactivateUser(deps: UsersAdminDeps, id: string, actor: AuditActor): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  const result = await deps.db.transaction(async (tx) => {
     const result = await applyUserPatch(tx, id, { isActive: false });
     await writeAudit(tx, {
       ...actor,
@@ -115,5 +118,17 @@ export async function deactivateUser(deps: UsersAdminDeps, id: string, actor: Au
       },
     });
     await invalidateOwnerKeys(tx, deps, result.before, result.after);
+    return result;
   });
+  await afterOwnerChange(deps, result.before, result.after);
+}
+
+/**
+ * Once committed, the gateways' caches move again: an isolate that reloaded between the
+ * invalidation and the commit read the old role or active flag.
+ */
+async function afterOwnerChange(deps: UsersAdminDeps, before: UserRow, after: UserRow): Promise<void> {
+  if (before.isActive === after.isActive && before.role === after.role) return;
+  await bumpKeysVersion(deps.redis);
+  if (before.role !== after.role) await bumpLimitsVersion(deps.redis).catch(() => undefined);
 }

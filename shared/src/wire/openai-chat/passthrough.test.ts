@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { prepareChatPassthrough } from './passthrough';
+import { createChatNativeUsageReader } from './usage';
 
 async function run(stream: ReadableWritablePair<Uint8Array, Uint8Array>, text: string, cut: number[]) {
+  // cut: byte offsets where the upstream's chunks end.
   const bytes = new TextEncoder().encode(text);
   const pieces: Uint8Array[] = [];
   let start = 0;
@@ -36,9 +38,13 @@ describe('prepareChatPassthrough', () => {
       chunk([{ index: 0, delta: { content: 'héllo' } }]) +
       chunk([], { usage: { prompt_tokens: 3, completion_tokens: 1 } }) +
       'data: [DONE]\n\n';
-    const transform = plan.streamTransform?.();
-    if (!transform) throw new Error('expected a stream transform');
-    const out = await run(transform, upstream, [7, 30, 31]);
-    expect(out).toBe(`${chunk([{ index: 0, delta: { content: 'héllo' } }])}data: [DONE]\n\n`);
+    expect(plan.dropEvent).toBeDefined();
+    for (const cut of [[7, 30, 31], [], [upstream.length - 3], [1, 2, 3, 60, 61, 62]]) {
+      const reader = createChatNativeUsageReader(plan);
+      const out = await run(reader.transform, upstream, cut);
+      expect(out).toBe(`${chunk([{ index: 0, delta: { content: 'héllo' } }])}data: [DONE]\n\n`);
+      expect(await reader.usage).toEqual({ inputTokens: 3, outputTokens: 1 });
+      expect(await reader.completed).toBe(true);
+    }
   });
 });

@@ -1,6 +1,5 @@
 import type { PassthroughPlan } from '../../canonical/ports';
-import { createEventDecoder, createLineDecoder, type SseEvent } from '../../sse/decoder';
-import { encodeSseEvent } from '../../sse/encoder';
+import type { SseEvent } from '../../sse/decoder';
 import { parseJsonData } from '../common/native-usage-reader';
 import { isRecord } from '../common/usage';
 
@@ -16,26 +15,13 @@ export function prepareChatPassthrough(body: Record<string, unknown>): Passthrou
   if (options.include_usage === true) return { body };
   return {
     body: { ...body, stream_options: { ...options, include_usage: true } },
-    streamTransform: createUsageChunkFilter,
+    dropEvent: isUsageOnlyChunk,
   };
 }
 
-function isUsageOnlyChunk(event: SseEvent): boolean {
+export function isUsageOnlyChunk(event: SseEvent): boolean {
   const chunk = parseJsonData(event.data);
   return (
     isRecord(chunk) && Array.isArray(chunk.choices) && chunk.choices.length === 0 && isRecord(chunk.usage)
   );
-}
-
-/** Drops usage-only chunks; every other event goes on unchanged in content. */
-export function createUsageChunkFilter(): ReadableWritablePair<Uint8Array, Uint8Array> {
-  const lines = createLineDecoder();
-  const filtered = lines.readable.pipeThrough(createEventDecoder()).pipeThrough(
-    new TransformStream<SseEvent, Uint8Array>({
-      transform(event, controller) {
-        if (!isUsageOnlyChunk(event)) controller.enqueue(encodeSseEvent(event));
-      },
-    }),
-  );
-  return { writable: lines.writable, readable: filtered };
 }

@@ -1,3 +1,4 @@
+import type { PassthroughPlan } from '../../canonical/ports';
 import type { Usage } from '../../canonical/types';
 import {
   createNativeUsageReader,
@@ -28,9 +29,12 @@ export function chatUsageFromResponse(body: unknown): Usage | null {
  * Usage from native chat SSE bytes: the chunk that carries a non-null `usage` (the final
  * `choices: []` chunk when stream_options.include_usage was set). Bytes pass through untouched.
  */
-export function createChatNativeUsageReader(): NativeUsageReader {
-  return createNativeUsageReader((event, current) => {
-    const chunk = parseJsonData(event.data);
-    return (isRecord(chunk) ? chatUsageFrom(chunk.usage) : null) ?? current;
-  });
+export function createChatNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
+  return createNativeUsageReader(
+    (event, current) => {
+      const chunk = parseJsonData(event.data);
+      return (isRecord(chunk) ? chatUsageFrom(chunk.usage) : null) ?? current;
+    },
+    { drop: plan?.dropEvent },
+  );
 }

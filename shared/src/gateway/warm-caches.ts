@@ -1,0 +1,93 @@
+import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
+import { loadStoredLimits } from '../db/repos/limits-repo';
+import { loadActiveMcpCatalogRows } from '../db/repos/mcp-repo';
+import { loadSettings } from '../db/repos/settings-repo';
+import type { Db } from '../db/types';
+import { KEYS_VERSION_KEY } from '../keys/auth-cache';
+import { type LimitSubject, type SubjectLimits, subjectLimits } from '../limits/definitions';
+import { LIMITS_VERSION_KEY } from '../limits/version';
+import { buildCatalog, MCP_VERSION_KEY, type McpCatalog } from '../mcp/gateway/catalog';
+import { listPriceRows, toPriceEntry } from '../pricing/repo';
+import { type PriceTable, toPriceTable } from '../pricing/types';
+import { type ResolvedModel, resolveModelRoutes } from '../routing/resolve';
+import { ROUTING_VERSION_KEY } from '../routing/route-cache';
+import type { SettingValues } from '../settings/definitions';
+import { SETTINGS_VERSION_KEY } from '../settings/settings-cache';
+import { type Background, createIsolateCache } from '../stores/isolate-cache';
+import type { VersionBoard, VersionBoardOptions } from '../stores/version-board';
+
+/** The parts an isolate's caches hang on, with the Redis counters the console moves. */
+export const WARM_PARTS: VersionBoardOptions['parts'] = [
+  { name: 'keys', key: KEYS_VERSION_KEY },
+  { name: 'routing', key: ROUTING_VERSION_KEY },
+  { name: 'limits', key: LIMITS_VERSION_KEY },
+  { name: 'settings', key: SETTINGS_VERSION_KEY },
+  { name: 'mcp', key: MCP_VERSION_KEY },
+];
+
+/** How long a value serves before a background reload (bounds staleness while Redis is down). */
+export const WARM_REFRESH_MS = 30_000;
+/** Longest a request waits for a missing value to load (a cold Postgres can take seconds). */
+export const WARM_LOAD_WAIT_MS = 15_000;
+
+/**
+ * What a gateway isolate keeps from Postgres: key records, model resolutions (with their
+ * price-table entries), settings, limit definitions and the MCP catalog. Each is served from
+ * memory once loaded and refreshed in the background (stores/isolate-cache.ts); a console
+ * change moves its version and drops the part (stores/version-board.ts).
+ */
+export interface WarmCaches {
+  board: VersionBoard;
+  keyRecord(hash: string, background: Background): Promise<ApiKeyAuthRecord | undefined>;
+  model(name: string, background: Background): Promise<ResolvedModel | null>;
+  settings(background: Background): Promise<SettingValues>;
+  limits(subject: LimitSubject, background: Background): Promise<SubjectLimits>;
+  mcpCatalog(background: Background): Promise<McpCatalog>;
+}
+
+export interface WarmCachesDeps {
+  db: Db;
+  board: VersionBoard;
+  /** The key record behind a hash: the Redis key cache, then Postgres (keys/auth-cache.ts). */
+  findKey(hash: string, background: Background): Promise<ApiKeyAuthRecord | undefined>;
+  refreshAfterMs?: number;
+  onError(what: string, error: unknown): void;
+}
+
+export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
+  const { board, db } = deps;
+  const cache = <V>(part: string, load: (key: string, background: Background) => Promise<V>) =>
+    createIsolateCache<V>({
+      part: board.part(part),
+      ready: () => board.ready(),
+      load,
+      refreshAfterMs: deps.refreshAfterMs ?? WARM_REFRESH_MS,
+      waitMs: WARM_LOAD_WAIT_MS,
+      onError: (error) => deps.onError(part, error),
+    });
+  const keys = cache('keys', (hash, background) => deps.findKey(hash, background));
+  const prices = cache<PriceTable>('routing', async () =>
+    toPriceTable((await listPriceRows(db)).map(toPriceEntry)),
+  );
+  const models = cache('routing', (name, background) =>
+    resolveModelRoutes(db, name, () => prices.get('all', background)),
+  );
+  const settings = cache('settings', () => loadSettings(db));
+  const limits = cache('limits', async (id) => {
+    const subject = JSON.parse(id) as LimitSubject;
+    return subjectLimits(await loadStoredLimits(db, subject.keyId, subject.userId), subject);
+  });
+  const catalog = cache('mcp', async () => {
+    const rows = await loadActiveMcpCatalogRows(db);
+    return buildCatalog(rows.servers, rows.tools, rows.registeredIds);
+  });
+  return {
+    board,
+    keyRecord: (hash, background) => keys.get(hash, background),
+    model: (name, background) => models.get(name, background),
+    settings: (background) => settings.get('all', background),
+    limits: ({ keyId, userId, rateLimitRpm }, background) =>
+      limits.get(JSON.stringify({ keyId, userId, rateLimitRpm }), background),
+    mcpCatalog: (background) => catalog.get('catalog', background),
+  };
+}

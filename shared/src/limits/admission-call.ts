@@ -1,0 +1,91 @@
+import type { ScriptCall } from '../stores/script-pipeline';
+import { ADMIT_SCRIPT } from './admission-script';
+import {
+  type CounterCheck,
+  counterArgs,
+  interpretCheck,
+  type PreparedCounter,
+  type ScriptState,
+} from './sliding-window';
+
+/** What one admission asks of Redis (see ADMIT_SCRIPT). */
+export interface AdmissionAsk {
+  /** Version keys with the value this isolate's caches were loaded at ('*': not checked). */
+  versions: ReadonlyArray<{ key: string; expected: string }>;
+  /** Every limit of the key and its owner (limits/counters.ts admissionCounters). */
+  limits: readonly PreparedCounter[];
+  /** The caps of the first route the request will try; empty when it has none. */
+  route: readonly PreparedCounter[];
+  /** The response cache entry to read; null when the cache is off for this request. */
+  cacheKey: string | null;
+}
+
+export type RouteCheck = { checked: false } | { checked: true; result: CounterCheck };
+
+export type AdmissionAnswer =
+  /** A version moved: nothing was counted; reload what changed and ask again. */
+  | { kind: 'stale'; versions: string[] }
+  | { kind: 'refused'; versions: string[]; limits: Extract<CounterCheck, { allowed: false }> }
+  | {
+      kind: 'admitted';
+      versions: string[];
+      limits: Extract<CounterCheck, { allowed: true }>;
+      route: RouteCheck;
+      /** The cached answer as stored, or null on a miss (or when not asked). */
+      cached: string | null;
+    };
+
+export function admissionCall(ask: AdmissionAsk): ScriptCall {
+  const limits = counterArgs(ask.limits);
+  const route = counterArgs(ask.route);
+  const keys = [
+    ...ask.versions.map((v) => v.key),
+    ...limits.keys,
+    ...route.keys,
+    ...(ask.cacheKey === null ? [] : [ask.cacheKey]),
+  ];
+  const args = [
+    ask.versions.length,
+    ask.limits.length,
+    ask.route.length,
+    ask.cacheKey === null ? 0 : 1,
+    ...ask.versions.map((v) => v.expected),
+    ...limits.args,
+    ...route.args,
+  ];
+  return { script: ADMIT_SCRIPT, keys, args };
+}
+
+type Reply = [
+  status: number | string,
+  versions: Array<string | number | null>,
+  limits?: ScriptState[],
+  route?: number | string,
+  routeStates?: ScriptState[],
+  cached?: string | null,
+];
+
+const text = (value: string | number | null | undefined): string =>
+  value === null || value === undefined ? '' : String(value);
+
+/** Reads ADMIT_SCRIPT's reply against the counters it was asked about. */
+export function readAdmission(ask: AdmissionAsk, raw: unknown): AdmissionAnswer {
+  if (!Array.isArray(raw)) throw new Error('admit: malformed reply');
+  const [status, rawVersions, limitStates = [], route = -1, routeStates = [], cached] = raw as Reply;
+  const versions = (Array.isArray(rawVersions) ? rawVersions : []).map(text);
+  const code = Number(status);
+  if (code === -1) return { kind: 'stale', versions };
+  const limits = interpretCheck(ask.limits, code === 1, limitStates);
+  if (!limits.allowed) return { kind: 'refused', versions, limits };
+  const routeCode = Number(route);
+  return {
+    kind: 'admitted',
+    versions,
+    limits,
+    route:
+      routeCode === -1
+        ? { checked: false }
+        : { checked: true, result: interpretCheck(ask.route, routeCode === 1, routeStates) },
+    cached: cached === undefined || cached === null || cached === '' ? null : String(cached),
+  };
+}

@@ -1,0 +1,174 @@
+import type { KeepAlive } from '../stores/coalescer';
+import type { Background } from '../stores/isolate-cache';
+import type { ScriptCall } from '../stores/lua-script';
+import type { VersionBoard } from '../stores/version-board';
+import { type AdmissionAnswer, type AdmissionAsk, admissionCall, readAdmission } from './admission-call';
+import { admissionCounters, scopesOf } from './counters';
+import { isEmpty, type LimitSubject, type SubjectLimits } from './definitions';
+import { rateLimitHeaders } from './headers';
+import {
+  type RouteCapDecision,
+  type RouteCapInput,
+  type RouteCapLabel,
+  routeCapCounters,
+} from './route-caps';
+import { type CounterCheck, toRetryAfterSeconds } from './sliding-window';
+
+/**
+ * The gateway's admission of a model request: one round trip before the upstream call (SPEC ›
+ * Limits 1–6, DESIGN › hot path 3). Definitions come from the isolate; the round trip checks
+ * the isolate's cache versions, every limit of the key and its owner, reads the response cache
+ * and checks the caps of the first route, all in ADMIT_SCRIPT. Repeat offenders are refused
+ * from memory until the instant their limit frees.
+ */
+export interface GateAsk {
+  subject: LimitSubject;
+  /** The first route the request will try, for its caps; null when it has none to check. */
+  route: RouteCapInput | null;
+  cacheKey: string | null;
+  failClosed: boolean;
+  /** False after the caches were reloaded twice in a row: admit on what is loaded. */
+  checkVersions: boolean;
+  nowMs: number;
+  background: Background;
+}
+
+export type FirstRouteCheck = RouteCapDecision | 'unchecked';
+
+export type GateDecision =
+  /** The isolate's caches were out of date and have been dropped: load again and re-ask. */
+  | { kind: 'stale'; moved: string[] }
+  | { kind: 'refused'; label: string; retryAfterSeconds: number }
+  | {
+      kind: 'admitted';
+      headers: Record<string, string>;
+      firstRoute: FirstRouteCheck;
+      /** The response cache entry as stored; null on a miss, or when not asked. */
+      cached: string | null;
+    };
+
+export interface GateDeps {
+  run(call: ScriptCall, keepAlive?: KeepAlive): Promise<unknown>;
+  board: VersionBoard;
+  limitsOf(subject: LimitSubject, background: Background): Promise<SubjectLimits>;
+  /** Counted in /metrics (sluice_rate_limited_total). */
+  onRefusal(label: string): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface Gate {
+  admit(ask: GateAsk): Promise<GateDecision>;
+}
+
+/** SPEC › Limits 6. */
+export const FAIL_CLOSED_RETRY_SECONDS = 30;
+
+/** What a fail-closed gateway names when the counters cannot be reached. */
+export function unavailableLabel(subject: LimitSubject, limits: SubjectLimits): string {
+  const sets = scopesOf(subject, limits).map((s) => s.set);
+  return sets.some((s) => s.rules.length > 0) ? 'rate_limiter_unavailable' : 'budget_unavailable';
+}
+
+const UNAVAILABLE_ROUTE: RouteCapDecision = {
+  ok: false,
+  label: 'rate_limiter_unavailable',
+  retryAfterSeconds: FAIL_CLOSED_RETRY_SECONDS,
+};
+
+export function createGate(deps: GateDeps): Gate {
+  // Refusals remembered per definitions object: a reload (version move) forgets them.
+  const blocked = new WeakMap<SubjectLimits, { untilMs: number; label: string }>();
+
+  const loadLimits = async (ask: GateAsk): Promise<SubjectLimits | 'unavailable'> => {
+    try {
+      return await deps.limitsOf(ask.subject, ask.background);
+    } catch (error) {
+      deps.warn('limits could not be loaded', { error: String(error), failClosed: ask.failClosed });
+      return 'unavailable';
+    }
+  };
+
+  return {
+    async admit(ask) {
+      const limits = await loadLimits(ask);
+      if (limits === 'unavailable' && ask.failClosed) {
+        return refused('limits_unavailable', FAIL_CLOSED_RETRY_SECONDS);
+      }
+      const known = limits === 'unavailable' ? undefined : blocked.get(limits);
+      if (known && known.untilMs > ask.nowMs) {
+        return refused(known.label, toRetryAfterSeconds(known.untilMs - ask.nowMs));
+      }
+      const counters = limits === 'unavailable' ? [] : admissionCounters(ask.subject, limits, ask.nowMs);
+      const request: AdmissionAsk = {
+        versions: ask.checkVersions
+          ? deps.board.expected()
+          : deps.board.expected().map((v) => ({ ...v, expected: '*' })),
+        limits: counters,
+        route: ask.route ? routeCapCounters(ask.route, ask.nowMs) : [],
+        cacheKey: ask.cacheKey,
+      };
+      let answer: AdmissionAnswer;
+      try {
+        answer = readAdmission(request, await deps.run(admissionCall(request), ask.background));
+      } catch (error) {
+        return unavailable(error, ask, limits, request, deps);
+      }
+      const moved = deps.board.observe(answer.versions);
+      if (answer.kind === 'stale') return { kind: 'stale', moved };
+      if (answer.kind === 'refused') {
+        const { refusedBy, retryAfterMs } = answer.limits;
+        if (limits !== 'unavailable')
+          blocked.set(limits, { untilMs: ask.nowMs + retryAfterMs, label: refusedBy });
+        deps.onRefusal(refusedBy);
+        return refused(refusedBy, toRetryAfterSeconds(retryAfterMs));
+      }
+      return {
+        kind: 'admitted',
+        headers: rateLimitHeaders(counters, answer.limits.states),
+        firstRoute: answer.route.checked ? routeDecision(answer.route.result) : 'unchecked',
+        cached: answer.cached,
+      };
+    },
+  };
+}
+
+function refused(label: string, retryAfterSeconds: number): GateDecision {
+  return { kind: 'refused', label, retryAfterSeconds };
+}
+
+function routeDecision(check: CounterCheck): RouteCapDecision {
+  if (check.allowed) return { ok: true };
+  return {
+    ok: false,
+    label: check.refusedBy as RouteCapLabel,
+    retryAfterSeconds: toRetryAfterSeconds(check.retryAfterMs),
+  };
+}
+
+/**
+ * Redis could not be reached (or the script failed): SPEC › Limits 6. Fail open (a warning)
+ * unless rate_limit_fail_closed, and then only for a caller that has limits; the route caps
+ * follow the same setting; the cache is a miss.
+ */
+function unavailable(
+  error: unknown,
+  ask: GateAsk,
+  limits: SubjectLimits | 'unavailable',
+  request: AdmissionAsk,
+  deps: GateDeps,
+): GateDecision {
+  const known = limits === 'unavailable' ? null : limits;
+  const limited = known !== null && (!isEmpty(known.key) || !isEmpty(known.user));
+  deps.warn('limit counters unavailable', {
+    error: String(error),
+    stack: (error as Error)?.stack,
+    failClosed: ask.failClosed,
+    limited,
+  });
+  if (ask.failClosed && known !== null && limited) {
+    return refused(unavailableLabel(ask.subject, known), FAIL_CLOSED_RETRY_SECONDS);
+  }
+  const firstRoute: FirstRouteCheck =
+    request.route.length === 0 ? 'unchecked' : ask.failClosed ? UNAVAILABLE_ROUTE : { ok: true };
+  return { kind: 'admitted', headers: {}, firstRoute, cached: null };
+}

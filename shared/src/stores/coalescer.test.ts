@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { createCoalescer } from './coalescer';
+
+/** A send() that records each batch and answers when told to. */
+function controlledSend() {
+  const batches: string[][] = [];
+  const answers: Array<(results: string[] | Error) => void> = [];
+  const send = (items: readonly string[]) => {
+    batches.push([...items]);
+    return new Promise<readonly string[]>((resolve, reject) => {
+      answers.push((results) => (results instanceof Error ? reject(results) : resolve(results)));
+    });
+  };
+  const answer = (i: number, results?: string[] | Error) =>
+    answers[i]?.(results ?? (batches[i] ?? []).map((item) => `${item}!`));
+  return { batches, send, answer };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('createCoalescer', () => {
+  it('sends the items of one tick as one batch and answers each in order', async () => {
+    const s = controlledSend();
+    const c = createCoalescer({ send: s.send, timeoutMs: 1_000 });
+    const results = Promise.all(['a', 'b', 'c'].map((item) => c.submit(item)));
+    await tick();
+    expect(s.batches).toEqual([['a', 'b', 'c']]);
+    s.answer(0);
+    expect(await results).toEqual(['a!', 'b!', 'c!']);
+  });
+
+  it('holds items that arrive while a batch is out and sends them together when it returns', async () => {
+    const s = controlledSend();
+    const c = createCoalescer({ send: s.send, timeoutMs: 1_000 });
+    const first = c.submit('a');
+    await tick();
+    const later = ['b', 'c', 'd'].map((item) => c.submit(item));
+    await tick();
+    expect(s.batches).toEqual([['a']]);
+    s.answer(0);
+    expect(await first).toBe('a!');
+    await tick();
+    expect(s.batches).toEqual([['a'], ['b', 'c', 'd']]);
+    s.answer(1);
+    expect(await Promise.all(later)).toEqual(['b!', 'c!', 'd!']);
+  });
+
+  it('keeps up to maxInFlight batches out and splits at maxBatch', async () => {
+    const s = controlledSend();
+    const c = createCoalescer({ send: s.send, timeoutMs: 1_000, maxInFlight: 2, maxBatch: 2 });
+    const all = ['a', 'b', 'c', 'd', 'e'].map((item) => c.submit(item));
+    await tick();
+    expect(s.batches).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    s.answer(1);
+    await tick();
+    expect(s.batches).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    s.answer(0);
+    s.answer(2);
+    expect(await Promise.all(all)).toEqual(['a!', 'b!', 'c!', 'd!', 'e!']);
+  });
+
+  it('fails every item of a failed batch, and the next batch still goes', async () => {
+    const s = controlledSend();
+    const c = createCoalescer({ send: s.send, timeoutMs: 1_000 });
+    const failing = [c.submit('a'), c.submit('b')];
+    await tick();
+    const next = c.submit('c');
+    s.answer(0, new Error('redis down'));
+    for (const f of failing) await expect(f).rejects.toThrow('redis down');
+    await tick();
+    s.answer(1);
+    expect(await next).toBe('c!');
+  });
+
+  it('a waiting caller gives up after timeoutMs, and a batch whose sender vanished frees its slot', async () => {
+    const s = controlledSend();
+    let clock = 0;
+    const c = createCoalescer({ send: s.send, timeoutMs: 50, patienceMs: 5, now: () => clock });
+    void c.submit('lost').catch(() => undefined); // its batch never answers
+    await tick();
+    const waiting = c.submit('late');
+    await expect(waiting).rejects.toThrow('did not answer within 50 ms');
+    // Past timeoutMs the silent batch no longer holds the only slot: the next item goes.
+    clock = 60;
+    const next = c.submit('next');
+    await tick();
+    expect(s.batches).toEqual([['lost'], ['next']]);
+    s.answer(1);
+    expect(await next).toBe('next!');
+  });
+
+  it('hands the batch to keepAlive of the caller that sends it', async () => {
+    const s = controlledSend();
+    const c = createCoalescer({ send: s.send, timeoutMs: 1_000 });
+    const kept: Array<Promise<unknown>> = [];
+    const a = c.submit('a', (work) => kept.push(work));
+    await tick();
+    expect(kept).toHaveLength(1);
+    s.answer(0);
+    await a;
+    await expect(kept[0]).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,89 @@
+import { withDeadline } from '../util/deadline';
+import { type Coalescer, createCoalescer, type KeepAlive } from './coalescer';
+import type { ScriptCall } from './lua-script';
+import type { RedisPort } from './redis-port';
+
+export type { ScriptCall } from './lua-script';
+
+export type ScriptOutcome = { ok: true; value: unknown } | { ok: false; error: string };
+
+type PipelinePort = Pick<RedisPort, 'pipeline'>;
+
+async function execute(redis: PipelinePort, calls: readonly ScriptCall[], sha: boolean) {
+  const pipeline = redis.pipeline();
+  for (const call of calls) {
+    const args = call.args.map(String);
+    if (sha) pipeline.evalsha(call.script.sha1, [...call.keys], args);
+    else pipeline.eval(call.script.source, [...call.keys], args);
+  }
+  return pipeline.exec({ keepErrors: true });
+}
+
+/**
+ * Many script calls in one round trip (an Upstash `/pipeline`). Each call succeeds or fails on
+ * its own; calls Redis answered NOSCRIPT (a restarted or flushed Redis) go again, once, as EVAL
+ * in a second pipeline. Rejects only when the round trip itself fails.
+ */
+export async function runScriptPipeline(
+  redis: PipelinePort,
+  calls: readonly ScriptCall[],
+): Promise<ScriptOutcome[]> {
+  if (calls.length === 0) return [];
+  const first = await execute(redis, calls, true);
+  const outcomes: ScriptOutcome[] = first.map((reply) =>
+    reply.error === undefined || reply.error === null
+      ? { ok: true, value: reply.result }
+      : { ok: false, error: String(reply.error) },
+  );
+  const missing = outcomes.flatMap((outcome, i) =>
+    !outcome.ok && outcome.error.includes('NOSCRIPT') ? [i] : [],
+  );
+  if (missing.length === 0) return outcomes;
+  const again = await execute(
+    redis,
+    missing.map((i) => calls[i] as ScriptCall),
+    false,
+  );
+  missing.forEach((index, j) => {
+    const reply = again[j];
+    outcomes[index] =
+      reply && (reply.error === undefined || reply.error === null)
+        ? { ok: true, value: reply.result }
+        : { ok: false, error: String(reply?.error ?? 'no reply') };
+  });
+  return outcomes;
+}
+
+/** Thrown for a script Redis ran and failed (as opposed to Redis being unreachable). */
+export class ScriptError extends Error {}
+
+export interface ScriptRunner {
+  /**
+   * Runs the script in the next shared round trip. Rejects with ScriptError when the script
+   * failed, with another error when Redis could not be reached within the deadline.
+   */
+  run(call: ScriptCall, keepAlive?: KeepAlive): Promise<unknown>;
+}
+
+/**
+ * The one owner of an isolate's script round trips: concurrent calls share pipelines (see
+ * coalescer.ts) and every pipeline has a deadline.
+ */
+export function createScriptRunner(
+  redis: PipelinePort,
+  options: { timeoutMs: number; maxInFlight?: number; maxBatch?: number },
+): ScriptRunner {
+  const batches: Coalescer<ScriptCall, ScriptOutcome> = createCoalescer({
+    send: (calls) => withDeadline(runScriptPipeline(redis, calls), options.timeoutMs, 'Redis'),
+    timeoutMs: options.timeoutMs,
+    maxInFlight: options.maxInFlight,
+    maxBatch: options.maxBatch,
+  });
+  return {
+    async run(call, keepAlive) {
+      const outcome = await batches.submit(call, keepAlive);
+      if (!outcome.ok) throw new ScriptError(`${call.script.name}: ${outcome.error}`);
+      return outcome.value;
+    },
+  };
+}

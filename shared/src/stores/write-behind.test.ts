@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { LuaScript } from './lua-script';
+import type { RedisPort } from './redis-port';
+import { runScriptPipeline } from './script-pipeline';
+import { createWriteBehind } from './write-behind';
+
+const SCRIPT: LuaScript = { name: 's', source: 'return 1', sha1: 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db' };
+
+/** A Redis that records every pipeline it is sent; `known` lists the scripts it has loaded. */
+function fakeRedis(options: { known?: boolean; fail?: boolean } = {}) {
+  const pipelines: string[][] = [];
+  let known = options.known ?? true;
+  const redis = {
+    pipeline() {
+      const commands: string[] = [];
+      const replies: Array<{ result?: unknown; error?: string }> = [];
+      const p = {
+        evalsha(sha: string, keys: string[], args: string[]) {
+          commands.push(`EVALSHA ${sha.slice(0, 6)} ${keys.join(',')} ${args.join(',')}`);
+          replies.push(known ? { result: `ok:${keys.join(',')}` } : { error: 'NOSCRIPT No matching script' });
+          return p;
+        },
+        eval(_source: string, keys: string[], args: string[]) {
+          commands.push(`EVAL ${keys.join(',')} ${args.join(',')}`);
+          replies.push({ result: `ok:${keys.join(',')}` });
+          return p;
+        },
+        async exec() {
+          pipelines.push(commands);
+          if (options.fail) throw new Error('connection refused');
+          known = true;
+          return replies;
+        },
+      };
+      return p;
+    },
+  } as unknown as Pick<RedisPort, 'pipeline'>;
+  return { redis, pipelines };
+}
+
+describe('runScriptPipeline', () => {
+  it('sends every call in one pipeline and answers each on its own', async () => {
+    const { redis, pipelines } = fakeRedis();
+    const outcomes = await runScriptPipeline(redis, [
+      { script: SCRIPT, keys: ['a'], args: [1] },
+      { script: SCRIPT, keys: ['b'], args: ['x'] },
+    ]);
+    expect(outcomes).toEqual([
+      { ok: true, value: 'ok:a' },
+      { ok: true, value: 'ok:b' },
+    ]);
+    expect(pipelines).toEqual([['EVALSHA e0e1f9 a 1', 'EVALSHA e0e1f9 b x']]);
+  });
+
+  it('sends the calls Redis has no script for again as EVAL, once', async () => {
+    const { redis, pipelines } = fakeRedis({ known: false });
+    const outcomes = await runScriptPipeline(redis, [{ script: SCRIPT, keys: ['a'], args: [] }]);
+    expect(outcomes).toEqual([{ ok: true, value: 'ok:a' }]);
+    expect(pipelines).toEqual([['EVALSHA e0e1f9 a '], ['EVAL a ']]);
+  });
+});
+
+describe('createWriteBehind', () => {
+  it('flushes what every source gathered in one pipeline per window and reports each outcome', async () => {
+    const { redis, pipelines } = fakeRedis();
+    const wb = createWriteBehind(redis, { windowMs: 10, timeoutMs: 1_000 });
+    const outcomes: unknown[] = [];
+    let pendingA = ['a1', 'a2'];
+    let pendingB = ['b1'];
+    const source = (pending: () => string[], clear: () => void) => ({
+      drain: () => {
+        const keys = pending();
+        clear();
+        return keys.map((key) => ({
+          call: { script: SCRIPT, keys: [key], args: [] },
+          done: (outcome: unknown) => void outcomes.push(outcome),
+        }));
+      },
+    });
+    wb.register(
+      source(
+        () => pendingA,
+        () => {
+          pendingA = [];
+        },
+      ),
+    );
+    wb.register(
+      source(
+        () => pendingB,
+        () => {
+          pendingB = [];
+        },
+      ),
+    );
+    await Promise.all([wb.schedule(), wb.schedule()]);
+    expect(pipelines).toHaveLength(1);
+    expect(pipelines[0]).toHaveLength(3);
+    expect(outcomes).toHaveLength(3);
+    pendingB = ['b2'];
+    await wb.schedule();
+    expect(pipelines).toHaveLength(2);
+    expect(pipelines[1]).toEqual(['EVALSHA e0e1f9 b2 ']);
+  });
+
+  it('reports a failed flush to every write and to onError, and never rejects', async () => {
+    const { redis } = fakeRedis({ fail: true });
+    const errors: unknown[] = [];
+    const wb = createWriteBehind(redis, { windowMs: 1, timeoutMs: 1_000, onError: (e) => errors.push(e) });
+    const outcomes: unknown[] = [];
+    let sent = false;
+    wb.register({
+      drain: () => {
+        if (sent) return [];
+        sent = true;
+        return [{ call: { script: SCRIPT, keys: ['k'], args: [] }, done: (o) => void outcomes.push(o) }];
+      },
+    });
+    await expect(wb.schedule()).resolves.toBeUndefined();
+    expect(outcomes).toEqual([{ ok: false, error: 'Error: connection refused' }]);
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -1,0 +1,80 @@
+import { withDeadline } from '../util/deadline';
+import type { RedisPort } from './redis-port';
+import { runScriptPipeline, type ScriptCall, type ScriptOutcome } from './script-pipeline';
+
+/** One script call a source hands over, and where its outcome goes. */
+export interface PendingWrite {
+  call: ScriptCall;
+  /** The outcome (or the round trip's failure); a returned promise is waited for too. */
+  done?(outcome: ScriptOutcome): void | Promise<void>;
+}
+
+/** Something that accumulates writes in memory between flushes (token counts, metrics). */
+export interface WriteBehindSource {
+  /** Hands over everything pending and starts afresh. */
+  drain(): PendingWrite[];
+}
+
+export interface WriteBehind {
+  register(source: WriteBehindSource): void;
+  /**
+   * Something is pending: a flush goes out within the window. Resolves (never rejects) when
+   * the flush that carries what is pending now has been answered. Hand it to waitUntil.
+   */
+  schedule(): Promise<void>;
+}
+
+/**
+ * Writes made after the response, shared by every request of the isolate: all that the
+ * sources gathered (tokens to add on limit counters, metric samples, gauges) goes to Redis
+ * in one pipeline per window, however many requests contributed. An idle isolate therefore
+ * makes one round trip after a request; a busy one makes one per window, not one per request.
+ * Losing a window's writes with an evicted isolate is accepted (they are counts after the
+ * fact), and a failed flush is not retried: a retry after a timeout could count twice.
+ */
+export function createWriteBehind(
+  redis: Pick<RedisPort, 'pipeline'>,
+  options: { windowMs: number; timeoutMs: number; onError?(error: unknown): void },
+): WriteBehind {
+  const sources: WriteBehindSource[] = [];
+  let next: Promise<void> | null = null;
+
+  const flush = async (): Promise<void> => {
+    next = null;
+    const writes = sources.flatMap((source) => source.drain());
+    if (writes.length === 0) return;
+    let outcomes: ScriptOutcome[];
+    try {
+      outcomes = await withDeadline(
+        runScriptPipeline(
+          redis,
+          writes.map((w) => w.call),
+        ),
+        options.timeoutMs,
+        'Redis',
+      );
+    } catch (error) {
+      options.onError?.(error);
+      outcomes = writes.map(() => ({ ok: false, error: String(error) }));
+    }
+    await Promise.all(
+      writes.map(async (write, i) => {
+        try {
+          await write.done?.(outcomes[i] ?? { ok: false, error: 'no reply' });
+        } catch (error) {
+          options.onError?.(error);
+        }
+      }),
+    );
+  };
+
+  return {
+    register(source) {
+      sources.push(source);
+    },
+    schedule() {
+      next ??= new Promise<void>((resolve) => setTimeout(resolve, options.windowMs)).then(flush);
+      return next;
+    },
+  };
+}

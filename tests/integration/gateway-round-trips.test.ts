@@ -1,0 +1,169 @@
+// DESIGN: Gateway hot path — budget on a warm isolate: no Postgres round trip, one Redis round trip
+// before the upstream call and at most one after; concurrent requests share round trips.
+// Issue 15 › What to build 1, 2, 6. The gateway in-process over the real stores, behind a proxy
+// that counts every HTTP round trip to the store bridge (Upstash REST = Redis, /sql = Neon HTTP
+// = Postgres), and its upstream fetch port wrapped to mark when the upstream call starts.
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
+import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
+
+type Event = 'redis' | 'postgres' | 'upstream';
+
+let h: ProxyHarness;
+let gateway: GatewayHarness;
+let counter: Server;
+const events: Event[] = [];
+
+/** Forwards every request to the bridge and notes which store it was for. */
+function countingProxy(target: URL): Promise<Server> {
+  const server = createServer((req: IncomingMessage, res) => {
+    events.push((req.url ?? '').startsWith('/sql') ? 'postgres' : 'redis');
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const settle = (ms = 500) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Round trips of one request: before its upstream call, and after it (its write-behind included). */
+async function measure(
+  send: () => Promise<Response>,
+): Promise<{ before: Record<string, number>; after: Record<string, number>; status: number }> {
+  events.length = 0;
+  const res = await send();
+  await res.text();
+  await settle();
+  const upstreamAt = events.indexOf('upstream');
+  const split = upstreamAt === -1 ? events.length : upstreamAt;
+  const tally = (list: Event[]) => ({
+    redis: list.filter((e) => e === 'redis').length,
+    postgres: list.filter((e) => e === 'postgres').length,
+  });
+  return { before: tally(events.slice(0, split)), after: tally(events.slice(split + 1)), status: res.status };
+}
+
+let n = 0;
+const chat = (model: string, stream = false): Promise<Response> =>
+  Promise.resolve(
+    gateway.app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+      // A new body each time: the response cache misses (and stores), the upstream is called.
+      body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: `round trip ${++n}` }] }),
+    }),
+  );
+
+beforeAll(async () => {
+  h = await proxyHarness('round_trips');
+  // Limits on the key and on its owner (the admin role), a capped route, the cache on.
+  const roles = await h.admin('GET', '/api/admin/roles');
+  const admin = (roles.body as Array<{ id: string; name: string }>).find((r) => r.name === 'admin');
+  const ownerLimits = {
+    rules: [
+      { kind: 'requests', window: '1m', limit: 100_000 },
+      { kind: 'tokens', window: '1h', limit: 100_000_000 },
+    ],
+    budgets: [{ period: 'daily', limit_tokens: 1_000_000_000 }],
+  };
+  const role = admin
+    ? await h.admin('PATCH', `/api/admin/roles/${admin.id}`, ownerLimits)
+    : await h.admin('POST', '/api/admin/roles', { name: 'admin', ...ownerLimits });
+  expect(role.status).toBeLessThan(300);
+  const rules = await h.admin('PUT', `/api/admin/limits/api_key/${h.keyId}/rules`, {
+    rules: [
+      { kind: 'requests', window: '5m', limit: 100_000 },
+      { kind: 'tokens', window: '1d', limit: 100_000_000 },
+    ],
+  });
+  expect(rules.status).toBe(200);
+  const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
+    id: string;
+    name: string;
+    routes: Array<Record<string, unknown>>;
+  }>;
+  const openai = models.find((m) => m.name === 'm-openai');
+  const routes = openai?.routes.map((r) => ({
+    provider_id: r.provider_id,
+    upstream_model: r.upstream_model,
+    rpm_cap: 100_000,
+    tpm_cap: 100_000_000,
+  }));
+  expect((await h.admin('PATCH', `/api/admin/models/${openai?.id}`, { routes })).status).toBe(200);
+
+  const bridge = new URL(h.gateway.env.UPSTASH_REDIS_REST_URL ?? '');
+  counter = await countingProxy(bridge);
+  const at = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+  gateway = gatewayHarness({ ...h.gateway.env, UPSTASH_REDIS_REST_URL: at, NEON_LOCAL_HTTP: `${at}/sql` });
+  const upstream = gateway.deps.proxy.fetch;
+  gateway.deps.proxy.fetch = (input, init) => {
+    events.push('upstream');
+    return upstream(input, init);
+  };
+  // Warm the isolate: key, model, settings, limits; the key's once-a-minute last_used_at write.
+  for (const stream of [false, true]) await (await chat('m-openai', stream)).text();
+  await settle();
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => counter?.close(resolve));
+  await h?.close();
+});
+
+describe('a warm request', () => {
+  it('json: no Postgres, one Redis round trip before the upstream call and one after', async () => {
+    const m = await measure(() => chat('m-openai'));
+    expect(m.status).toBe(200);
+    expect(m.before).toEqual({ redis: 1, postgres: 0 });
+    expect(m.after.postgres).toBe(0);
+    expect(m.after.redis).toBeLessThanOrEqual(1);
+  });
+
+  it('stream: no Postgres, one Redis round trip before the upstream call and one after', async () => {
+    const m = await measure(() => chat('m-openai', true));
+    expect(m.status).toBe(200);
+    expect(m.before).toEqual({ redis: 1, postgres: 0 });
+    expect(m.after).toEqual({ redis: 1, postgres: 0 });
+  });
+
+  it('a cache hit: no upstream call, one Redis round trip to admit it and one after', async () => {
+    const body = JSON.stringify({ model: 'm-openai', messages: [{ role: 'user', content: 'cached twice' }] });
+    const send = () =>
+      Promise.resolve(
+        gateway.app.request('/v1/chat/completions', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+          body,
+        }),
+      );
+    await (await send()).text();
+    await settle();
+    const m = await measure(send);
+    expect(m.status).toBe(200);
+    expect(events).toEqual(['redis', 'redis']);
+  });
+});
+
+describe('under load', () => {
+  it('concurrent requests share their round trips: fewer store calls than requests', async () => {
+    events.length = 0;
+    const answers = await Promise.all(Array.from({ length: 40 }, () => chat('m-openai')));
+    await Promise.all(answers.map((r) => r.text()));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    await settle();
+    const redis = events.filter((e) => e === 'redis').length;
+    expect(events.filter((e) => e === 'postgres')).toHaveLength(0);
+    expect(events.filter((e) => e === 'upstream')).toHaveLength(40);
+    // 40 admissions and 40 responses' writes: one round trip each would be 80.
+    expect(redis).toBeLessThan(20);
+  });
+});

@@ -1,0 +1,36 @@
+// DESIGN: Stores — all multi-key atomic work is a Lua script run with EVALSHA (EVAL on NOSCRIPT),
+// with a test that each stored SHA-1 matches SCRIPT LOAD. Every script of the code base, on
+// the real Redis through the real @upstash/redis client and the dev sidecar.
+import { createHash } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { TAKE_SCRIPT } from '../../shared/src/identity/sso/state-store';
+import { ADMIT_SCRIPT } from '../../shared/src/limits/admission-script';
+import { HIT_SCRIPT } from '../../shared/src/limits/fixed-window';
+import { ADD_SCRIPT, CHECK_SCRIPT } from '../../shared/src/limits/sliding-window-scripts';
+import { FLUSH_SCRIPT, READ_ACTIVE_SCRIPT } from '../../shared/src/metrics/store';
+import { CACHE_SET_SCRIPT } from '../../shared/src/proxy/response-cache';
+import { createUpstash } from '../../shared/src/stores/upstash';
+
+const SCRIPTS = [
+  ADMIT_SCRIPT,
+  CHECK_SCRIPT,
+  ADD_SCRIPT,
+  HIT_SCRIPT,
+  TAKE_SCRIPT,
+  FLUSH_SCRIPT,
+  READ_ACTIVE_SCRIPT,
+  CACHE_SET_SCRIPT,
+];
+
+describe('Lua scripts', () => {
+  it.each(SCRIPTS)('$name: the stored SHA-1 is the source’s and what SCRIPT LOAD returns', async (script) => {
+    const env = inject('sidecarEnv');
+    const redis = createUpstash({
+      url: env.UPSTASH_REDIS_REST_URL,
+      token: env.UPSTASH_REDIS_REST_TOKEN,
+      timeoutMs: 5000,
+    });
+    expect(createHash('sha1').update(script.source).digest('hex')).toBe(script.sha1);
+    expect(await redis.scriptLoad(script.source)).toBe(script.sha1);
+  });
+});
