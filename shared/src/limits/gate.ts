@@ -159,12 +159,7 @@ function unavailable(
 ): GateDecision {
   const known = limits === 'unavailable' ? null : limits;
   const limited = known !== null && (!isEmpty(known.key) || !isEmpty(known.user));
-  deps.warn('limit counters unavailable', {
-    error: String(error),
-    stack: (error as Error)?.stack,
-    failClosed: ask.failClosed,
-    limited,
-  });
+  deps.warn('limit counters unavailable', { error: String(error), failClosed: ask.failClosed, limited });
   if (ask.failClosed && known !== null && limited) {
     return refused(unavailableLabel(ask.subject, known), FAIL_CLOSED_RETRY_SECONDS);
   }
