@@ -54,7 +54,7 @@ export function buildMcpDeps(
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
       return toMcpServerTarget(server, await secretBox);
     },
-    logCall: (record) => callLog.write(record).then(drops.settled),
+    logCall: (record, keepAlive) => callLog.write(record, keepAlive),
     timeoutMs: MCP_UPSTREAM_TIMEOUT_MS,
     warn,
   };

@@ -83,18 +83,18 @@ export function buildModelDeps(
       warn,
     }),
     routeCaps: createRouteCaps(createSlidingWindowLimiter((call) => link.scripts.run(call))),
-    countTokens: async (subject, route, weightedTokens, nowMs) => {
-      const limits = await warm.limits(subject, detached).catch(() => null);
+    countTokens: async (subject, route, weightedTokens, nowMs, keepAlive) => {
+      const limits = warm.peekLimits(subject) ?? (await warm.limits(subject, detached).catch(() => null));
       const capped = route?.routeId
         ? { routeId: route.routeId, rpmCap: route.rpmCap, tpmCap: route.tpmCap }
         : null;
-      await tally.add(tokenAdditions(subject, limits, capped, weightedTokens, nowMs));
+      void tally.add(tokenAdditions(subject, limits, capped, weightedTokens, nowMs), keepAlive);
     },
     cache: createResponseCache(link.writeBehind, (error) => warn('response cache write failed', { error })),
     // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
-    writeLog: async (record) => {
-      await Promise.all([ledger.write(record), metrics.record(exchangeSamples(record))]);
-      await drops.settled();
+    writeLog: async (record, keepAlive) => {
+      void ledger.write(record, keepAlive);
+      void metrics.record(exchangeSamples(record), keepAlive);
     },
     settings: async (background) => {
       const values = await warm.settings(background);

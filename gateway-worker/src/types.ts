@@ -23,8 +23,8 @@ export interface GatewayDeps {
   storeTimeoutMs: number;
   /** Structured logs: printed, and stored in the app log (hand flush() to waitUntil). */
   logger: Logger;
-  /** Stores one access-log record in the next batch; never rejects. Hand it to waitUntil. */
-  recordAccess(record: AccessLogRecord): Promise<void>;
+  /** Stores one access-log record in the next batch; a batch it opens goes to `keepAlive`. */
+  recordAccess(record: AccessLogRecord, keepAlive?: (work: Promise<unknown>) => void): Promise<void>;
 }
 
 export type GatewayEnv = {
@@ -32,5 +32,11 @@ export type GatewayEnv = {
   Variables: {
     deps: GatewayDeps;
     principal: Principal;
+    /**
+     * Set by a route whose streamed body it watches itself (the model endpoints): settles when
+     * the client has the whole body or has left. The metrics middleware then needs no stage of
+     * its own around the body to know when the request ends.
+     */
+    bodyEnds?: Promise<unknown>;
   };
 };

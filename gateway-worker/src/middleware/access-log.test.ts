@@ -11,8 +11,10 @@ function app() {
   const records: AccessLogRecord[] = [];
   const flushed: string[] = [];
   const deps = {
-    recordAccess: async (record: AccessLogRecord) => {
+    // Opens a batch each time: the batch goes to the request's waitUntil, then the logger flushes.
+    recordAccess: async (record: AccessLogRecord, keepAlive?: (work: Promise<unknown>) => void) => {
       records.push(record);
+      keepAlive?.(Promise.resolve());
     },
     logger: { flush: async () => void flushed.push('flush') },
   } as unknown as GatewayDeps;

@@ -27,7 +27,7 @@ function pathOf(url: string): string {
  * One access-log record per request: method, the path as sent (percent-encoded, no query
  * string), status, the authenticated user, time to the response headers, client IP and user
  * agent. The port is the service's nominal 3000 (SPEC), whatever it listens on. Nothing is
- * awaited on the way in; the record joins a batch after the response, through waitUntil.
+ * awaited; the record joins a batch, which the request that opened it keeps alive (waitUntil).
  */
 export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {
   return async function accessLogMiddleware(c, next) {
@@ -35,8 +35,8 @@ export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {
     const started = performance.now();
     await next();
     const principal = c.get('principal') as Principal | undefined;
-    backgroundFor(c)(
-      c.var.deps.recordAccess({
+    void c.var.deps.recordAccess(
+      {
         id: crypto.randomUUID(),
         createdAt,
         port: GATEWAY_PORT,
@@ -48,7 +48,8 @@ export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {
         // Set by Cloudflare in front of Workers; absent elsewhere (the gateway sees no socket).
         ip: c.req.header('cf-connecting-ip')?.slice(0, 64) ?? null,
         userAgent: c.req.header('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
-      }),
+      },
+      backgroundFor(c),
     );
   };
 }

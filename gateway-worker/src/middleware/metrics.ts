@@ -1,5 +1,5 @@
 import { httpSamples } from '@sluice/shared/metrics/samples';
-import type { ActiveHandle } from '@sluice/shared/metrics/store';
+import { ACTIVE_REFRESH_MS, type ActiveHandle } from '@sluice/shared/metrics/store';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { backgroundFor } from '../background';
@@ -18,27 +18,44 @@ export function recordHttpMetrics(): MiddlewareHandler<GatewayEnv> {
     const started = performance.now();
     const metrics = c.var.deps.metrics;
     const background = backgroundFor(c);
-    const request = c.req.path === '/metrics' ? null : metrics.start('requests');
-    if (request) background(request.published);
+    // Samples and gauges join the isolate's write-behind flush; this request keeps a flush
+    // alive only when it opened it (nothing here waits for a flush another request keeps).
+    const request = c.req.path === '/metrics' ? null : metrics.start('requests', background);
     let streaming = false;
     try {
       await next();
       const body = c.res.body;
       if (request && body && c.res.headers.get('content-type')?.startsWith('text/event-stream')) {
-        const stream = metrics.start('streams');
-        background(stream.published);
-        c.res = new Response(untilBodyEnds(body, stream, request, background), c.res);
+        const stream = metrics.start('streams', background);
+        const ends = c.get('bodyEnds');
+        // A route that watches its own body says when it ends; otherwise watch it here.
+        if (ends) background(whileStreaming(ends, stream, request));
+        else c.res = new Response(untilBodyEnds(body, stream, request), c.res);
         streaming = true;
       }
     } finally {
-      if (request && !streaming) background(request.end());
+      if (request && !streaming) void request.end();
+      // The route that answered (a middleware's pattern, such as /v1/*, when one refused first).
+      const answered = routePath(c);
+      const endpoint = answered === '/*' || answered === '*' || answered === '' ? 'unmatched' : answered;
+      const seconds = (performance.now() - started) / 1000;
+      void metrics.record(httpSamples(c.req.method, endpoint, c.res.status, seconds), background);
     }
-    // The route that answered (a middleware's pattern, such as /v1/*, when one refused first).
-    const answered = routePath(c);
-    const endpoint = answered === '/*' || answered === '*' || answered === '' ? 'unmatched' : answered;
-    const samples = httpSamples(c.req.method, endpoint, c.res.status, (performance.now() - started) / 1000);
-    background(metrics.record(samples));
   };
+}
+
+/** Ends both handles when the body ends, republishing the counts meanwhile for a long stream. */
+function whileStreaming(
+  ends: Promise<unknown>,
+  stream: ActiveHandle,
+  request: ActiveHandle,
+): Promise<unknown> {
+  const fresh = setInterval(() => void request.touch(), ACTIVE_REFRESH_MS);
+  return ends.finally(() => {
+    clearInterval(fresh);
+    void stream.end();
+    void request.end();
+  });
 }
 
 /**
@@ -50,12 +67,11 @@ function untilBodyEnds(
   body: ReadableStream<Uint8Array>,
   stream: ActiveHandle,
   request: ActiveHandle,
-  background: (task: Promise<unknown>) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const end = () => {
     void stream.end();
-    background(request.end());
+    void request.end();
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -66,8 +82,7 @@ function untilBodyEnds(
           controller.close();
           return;
         }
-        const touched = request.touch();
-        if (touched) background(touched);
+        void request.touch();
         controller.enqueue(value);
       } catch (error) {
         end();

@@ -35,6 +35,7 @@ function modelEndpoint(endpoint: ModelEndpoint, format: WireFormatName) {
         signal: c.req.raw.signal,
         useCache: !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),
+        bodyEnds: (ended) => c.set('bodyEnds', ended),
         // After the gate dropped the isolate's stale caches: the key record is loaded afresh.
         reauthenticate: () => principalOf(c, { allowJwt: true, checkedByAdmission: true }),
       },

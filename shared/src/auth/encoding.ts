@@ -21,7 +21,7 @@ const utf8 = new TextEncoder();
 
 export function toHex(bytes: Uint8Array): string {
   let out = '';
-  for (const b of bytes) out += HEX[b];
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i] as number];
   return out;
 }
 

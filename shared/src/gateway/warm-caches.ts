@@ -42,6 +42,8 @@ export interface WarmCaches {
   model(name: string, background: Background): Promise<ResolvedModel | null>;
   settings(background: Background): Promise<SettingValues>;
   limits(subject: LimitSubject, background: Background): Promise<SubjectLimits>;
+  /** The subject's limits when loaded (however old), without loading. */
+  peekLimits(subject: LimitSubject): SubjectLimits | undefined;
   mcpCatalog(background: Background): Promise<McpCatalog>;
 }
 
@@ -53,6 +55,9 @@ export interface WarmCachesDeps {
   refreshAfterMs?: number;
   onError(what: string, error: unknown): void;
 }
+
+const limitsKey = ({ keyId, userId, rateLimitRpm }: LimitSubject): string =>
+  JSON.stringify({ keyId, userId, rateLimitRpm });
 
 export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
   const { board, db } = deps;
@@ -86,8 +91,8 @@ export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
     keyRecord: (hash, background) => keys.get(hash, background),
     model: (name, background) => models.get(name, background),
     settings: (background) => settings.get('all', background),
-    limits: ({ keyId, userId, rateLimitRpm }, background) =>
-      limits.get(JSON.stringify({ keyId, userId, rateLimitRpm }), background),
+    limits: (subject, background) => limits.get(limitsKey(subject), background),
+    peekLimits: (subject) => limits.peek(limitsKey(subject)),
     mcpCatalog: (background) => catalog.get('catalog', background),
   };
 }

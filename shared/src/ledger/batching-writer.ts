@@ -1,8 +1,16 @@
 import type { RequestLogRecord } from './record';
 
+/** Keeps a batch alive past its caller's response (waitUntil on workerd). */
+export type KeepAlive = (work: Promise<unknown>) => void;
+
 export interface LedgerWriter<R = RequestLogRecord> {
-  /** Stores one record; never rejects (failures go to onError). Hand it to waitUntil. */
-  write(record: R): Promise<void>;
+  /**
+   * Stores one record; never rejects (failures go to onError). Resolves when its batch is
+   * stored. A caller that opens a batch has it handed to `keepAlive`: on workerd that request
+   * keeps the batch alive, and the other writers of the batch need not wait for it (a request
+   * waiting on another request's work looks hung to the runtime).
+   */
+  write(record: R, keepAlive?: KeepAlive): Promise<void>;
 }
 
 /** Any store that appends records in batches: the request log, the MCP call log. */
@@ -117,9 +125,12 @@ export function createBatchingLedgerWriter<R = RequestLogRecord>(
     });
 
   return {
-    write(record) {
+    write(record, keepAlive) {
       pending.push({ record, failures: 0 });
-      sent ??= startBatch();
+      if (!sent) {
+        sent = startBatch();
+        keepAlive?.(sent);
+      }
       const current = sent;
       if (pending.length >= maxBatch) sendNow?.();
       return current;

@@ -1,3 +1,4 @@
+import type { KeepAlive } from '../stores/coalescer';
 import type { WriteBehind } from '../stores/write-behind';
 import { tokenCounters } from './counters';
 import type { LimitSubject, SubjectLimits } from './definitions';
@@ -11,8 +12,11 @@ import { addCall, type CounterAddition } from './sliding-window';
  * write-behind flush: one Redis round trip per window, however many responses ended in it.
  */
 export interface TokenTally {
-  /** Resolves (never rejects) once the amounts are in Redis, or failed and were reported. */
-  add(entries: readonly CounterAddition[]): Promise<void>;
+  /**
+   * Resolves (never rejects) once the amounts are in Redis, or failed and were reported;
+   * `keepAlive` gets the flush when this call opens it (stores/write-behind.ts).
+   */
+  add(entries: readonly CounterAddition[], keepAlive?: KeepAlive): Promise<void>;
 }
 
 export function createTokenTally(
@@ -32,7 +36,7 @@ export function createTokenTally(
     },
   });
   return {
-    add(entries) {
+    add(entries, keepAlive) {
       let added = false;
       for (const entry of entries) {
         if (!(entry.amount > 0)) continue;
@@ -42,7 +46,7 @@ export function createTokenTally(
         else pending.set(id, { ...entry });
         added = true;
       }
-      return added ? writeBehind.schedule() : Promise.resolve();
+      return added ? writeBehind.schedule(keepAlive) : Promise.resolve();
     },
   };
 }

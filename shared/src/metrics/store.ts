@@ -1,3 +1,4 @@
+import type { KeepAlive } from '../stores/coalescer';
 import { type LuaScript, runScript } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
 import { createWriteBehind, type WriteBehind } from '../stores/write-behind';
@@ -62,12 +63,15 @@ export interface ActiveHandle {
 }
 
 export interface MetricsStore {
-  /** Queues samples; resolves when the batch holding them is in Redis (hand it to waitUntil). */
-  record(samples: readonly MetricSample[]): Promise<void>;
+  /**
+   * Queues samples; resolves when the flush holding them is in Redis. `keepAlive` gets the
+   * flush when this call opens it (see stores/write-behind.ts).
+   */
+  record(samples: readonly MetricSample[], keepAlive?: KeepAlive): Promise<void>;
   /** Every series of the deployment, as stored, with the active gauges summed over live isolates. */
   read(): Promise<Record<string, number>>;
-  /** Counts one request or stream in flight in this isolate until end(). */
-  start(kind: ActiveKind): ActiveHandle;
+  /** Counts one request or stream in flight in this isolate until end(); keepAlive as for record. */
+  start(kind: ActiveKind, keepAlive?: KeepAlive): ActiveHandle;
 }
 
 export interface RedisMetricsStoreOptions {
@@ -140,16 +144,16 @@ export function createRedisMetricsStore(
       ];
     },
   });
-  const publish = (): Promise<void> => {
+  const publish = (keepAlive: KeepAlive | undefined): Promise<void> => {
     gaugesChanged = true;
-    return writeBehind.schedule();
+    return writeBehind.schedule(keepAlive);
   };
   return {
-    record(samples) {
+    record(samples, keepAlive) {
       if (samples.length === 0) return Promise.resolve();
       for (const s of samples) sums.set(s.field, (sums.get(s.field) ?? 0) + s.value);
       pendingSamples += samples.length;
-      return writeBehind.schedule();
+      return writeBehind.schedule(keepAlive);
     },
     async read() {
       const [stored, counts] = await Promise.all([
@@ -162,15 +166,15 @@ export function createRedisMetricsStore(
         [METRICS.activeStreams.name]: Number(counts[1]),
       };
     },
-    start(kind) {
+    start(kind, keepAlive) {
       const stop = active.start(kind);
       return {
-        published: publish(),
+        published: publish(keepAlive),
         end() {
           stop();
-          return publish();
+          return publish(keepAlive);
         },
-        touch: () => (Date.now() - publishedAt >= refreshMs ? publish() : null),
+        touch: () => (Date.now() - publishedAt >= refreshMs ? publish(keepAlive) : null),
       };
     },
   };

@@ -4,6 +4,7 @@ import { costUsd, weightedTokens } from '../ledger/cost';
 import type { RequestLogRecord } from '../ledger/record';
 import { limitSubject } from '../limits/definitions';
 import { effectivePrice } from '../pricing/effective';
+import type { KeepAlive } from '../stores/coalescer';
 import type { ModelEndpoint, ProxyDeps, ResolvedModel, ResolvedRoute } from './types';
 
 /** What the proxy knows about a request once it has resolved the model. */
@@ -72,24 +73,25 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
 
 /**
  * After the response: the log row, and the weighted tokens on the limits of the key, its owner
- * and the answering route (not for a cache hit: no upstream was used). Never rejects.
+ * and the answering route (not for a cache hit: no upstream was used). Both join the isolate's
+ * next batches; a batch this request opens is handed to `keepAlive`, and nothing here waits
+ * for a batch another request keeps. Never rejects.
  */
-export async function settleExchange(
+export function settleExchange(
   exchange: Exchange,
   result: ExchangeResult,
   deps: ProxyDeps,
-): Promise<void> {
+  keepAlive: KeepAlive,
+): void {
   const now = deps.now();
   const record = buildLogRecord(exchange, result, now);
-  const work: Array<Promise<unknown>> = [deps.writeLog(record)];
+  const warn = (error: unknown) =>
+    deps.warn('usage accounting failed', { error: String(error), model: record.model });
+  deps.writeLog(record, keepAlive).catch(warn);
   if (record.weightedTokens > 0) {
     const route = result.cacheHit ? null : result.route;
-    work.push(deps.countTokens(limitSubject(exchange.principal), route, record.weightedTokens, now));
-  }
-  const outcomes = await Promise.allSettled(work);
-  for (const outcome of outcomes) {
-    if (outcome.status === 'rejected') {
-      deps.warn('usage accounting failed', { error: String(outcome.reason), model: record.model });
-    }
+    deps
+      .countTokens(limitSubject(exchange.principal), route, record.weightedTokens, now, keepAlive)
+      .catch(warn);
   }
 }

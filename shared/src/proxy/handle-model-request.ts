@@ -3,6 +3,7 @@ import { mayUseModel, type Principal } from '../gateway/principal';
 import { AppError, tooManyRequests } from '../http/app-error';
 import { limitSubject } from '../limits/definitions';
 import type { FirstRouteCheck } from '../limits/gate';
+import type { KeepAlive } from '../stores/coalescer';
 import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
@@ -43,16 +44,15 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     model: admitted.model,
     startedAt,
   };
-  if (admitted.cached)
-    return withHeaders(replayCached(admitted.cached, exchange, call, deps), admitted.headers);
+  if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
   try {
-    return withHeaders(await forward(exchange, call, deps, admitted), admitted.headers);
+    return await forward(exchange, call, deps, admitted);
   } catch (error) {
     if (error instanceof ClientGoneError) {
-      call.waitUntil(settleExchange(exchange, clientGone(), deps));
+      settleExchange(exchange, clientGone(), deps, call.waitUntil);
       return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     }
-    if (error instanceof AppError) call.waitUntil(settleExchange(exchange, failure(error), deps));
+    if (error instanceof AppError) settleExchange(exchange, failure(error), deps, call.waitUntil);
     throw error;
   }
 }
@@ -123,7 +123,7 @@ async function forward(
   const { settings, cacheKey } = admitted;
   const attempt = await callFirstWorkingRoute(exchange, call, deps, settings, admitted.firstRoute);
   const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, cacheKey !== null);
-  const after = answer.finished.then(async (finished) => {
+  const after = answer.finished.then((finished) => {
     const result: ExchangeResult = {
       route: attempt.route,
       // An unfinished stream: the client left (or the upstream broke off) part way.
@@ -134,14 +134,14 @@ async function forward(
       cacheHit: false,
       clientAborted: call.signal?.aborted === true || !finished.completed,
     };
-    const work: Array<Promise<unknown>> = [settleExchange(exchange, result, deps)];
+    settleExchange(exchange, result, deps, call.waitUntil);
     if (cacheKey && finished.completed && finished.bytes) {
-      work.push(storeInCache(cacheKey, answer, finished, attempt.route.providerName, settings, deps));
+      storeInCache(cacheKey, answer, finished, attempt.route.providerName, settings, deps, call.waitUntil);
     }
-    await Promise.all(work);
   });
   call.waitUntil(after);
-  const headers = { ...answer.headers, [CACHE_HEADER]: cacheKey ? 'MISS' : 'BYPASS' };
+  if (typeof answer.body !== 'string') call.bodyEnds?.(answer.finished);
+  const headers = { ...answer.headers, ...admitted.headers, [CACHE_HEADER]: cacheKey ? 'MISS' : 'BYPASS' };
   return new Response(answer.body, { status: answer.status, headers });
 }
 
@@ -167,17 +167,24 @@ function storeInCache(
   provider: string,
   settings: ProxySettings,
   deps: ProxyDeps,
-): Promise<void> {
+  keepAlive: KeepAlive,
+): void {
   const entry: CachedAnswer = {
     contentType: answer.headers['content-type'] ?? 'application/json',
     body: new TextDecoder().decode(finished.bytes ?? new Uint8Array()),
     usage: finished.usage,
     provider,
   };
-  return deps.cache.set(key, entry, settings.cacheTtlSeconds);
+  void deps.cache.set(key, entry, settings.cacheTtlSeconds, keepAlive);
 }
 
-function replayCached(hit: CachedAnswer, exchange: Exchange, call: ProxyCall, deps: ProxyDeps): Response {
+function replayCached(
+  hit: CachedAnswer,
+  exchange: Exchange,
+  call: ProxyCall,
+  deps: ProxyDeps,
+  limitHeaders: Record<string, string>,
+): Response {
   const result: ExchangeResult = {
     route: exchange.model.routes.find((r) => r.providerName === hit.provider) ?? null,
     statusCode: 200,
@@ -187,15 +194,14 @@ function replayCached(hit: CachedAnswer, exchange: Exchange, call: ProxyCall, de
     cacheHit: true,
     clientAborted: false,
   };
-  call.waitUntil(settleExchange(exchange, result, deps));
-  const headers: Record<string, string> = { 'content-type': hit.contentType, [CACHE_HEADER]: 'HIT' };
+  settleExchange(exchange, result, deps, call.waitUntil);
+  const headers: Record<string, string> = {
+    'content-type': hit.contentType,
+    ...limitHeaders,
+    [CACHE_HEADER]: 'HIT',
+  };
   if (exchange.request.stream) headers['cache-control'] = 'no-cache';
   return new Response(hit.body, { status: 200, headers });
-}
-
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-  return response;
 }
 
 function clientGone(): ExchangeResult {

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../auth/encoding';
 import type { WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
+import type { KeepAlive } from '../stores/coalescer';
 import type { LuaScript } from '../stores/lua-script';
 import type { WriteBehind } from '../stores/write-behind';
 
@@ -22,8 +23,11 @@ export interface ResponseCache {
   keyFor(scope: string, format: WireFormatName, body: unknown): Promise<string>;
   /** Reads an entry as stored; null when it is not a cached answer. */
   parse(stored: string): CachedAnswer | null;
-  /** Stores the answer in the next flush; resolves (never rejects) once that is answered. */
-  set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void>;
+  /**
+   * Stores the answer in the next flush; resolves (never rejects) once that is answered.
+   * `keepAlive` gets the flush when this call opens it (stores/write-behind.ts).
+   */
+  set(key: string, answer: CachedAnswer, ttlSeconds: number, keepAlive?: KeepAlive): Promise<void>;
 }
 
 export const RESPONSE_CACHE_PREFIX = 'sluice:respcache:';
@@ -69,10 +73,10 @@ export function createResponseCache(
         return null;
       }
     },
-    set(key, answer, ttlSeconds) {
+    set(key, answer, ttlSeconds, keepAlive) {
       if (ttlSeconds <= 0 || answer.body.length > MAX_CACHED_BODY_CHARS) return Promise.resolve();
       pending.push({ key, value: JSON.stringify(answer), ttlSeconds: Math.ceil(ttlSeconds) });
-      return writeBehind.schedule();
+      return writeBehind.schedule(keepAlive);
     },
   };
 }

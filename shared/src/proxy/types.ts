@@ -6,6 +6,7 @@ import type { LimitSubject } from '../limits/definitions';
 import type { Gate } from '../limits/gate';
 import type { RouteCaps } from '../limits/route-caps';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
+import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import type { ResponseCache } from './response-cache';
@@ -48,9 +49,15 @@ export interface ProxyDeps {
     route: ResolvedRoute | null,
     weightedTokens: number,
     nowMs: number,
+    keepAlive: KeepAlive,
   ): Promise<void>;
   cache: ResponseCache;
-  writeLog(record: RequestLogRecord): Promise<void>;
+  /**
+   * Queues the request-log row (and the metrics it carries) for the next batch. A batch is
+   * kept alive by the request that opened it (`keepAlive`), so a request never waits for a
+   * batch another request is writing. Never rejects.
+   */
+  writeLog(record: RequestLogRecord, keepAlive: KeepAlive): Promise<void>;
   settings(background: Background): Promise<ProxySettings>;
   now(): number;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -68,6 +75,8 @@ export interface ProxyCall {
   useCache: boolean;
   /** Runs work after the response (the worker's waitUntil). */
   waitUntil(work: Promise<unknown>): void;
+  /** Told when a streamed answer's body ends (the client has it all, or left). */
+  bodyEnds?(ended: Promise<unknown>): void;
   /**
    * Authenticates the request again after the gate found the isolate's caches out of date
    * (a key revoked or changed elsewhere); throws the gateway's 401 when the key is no longer

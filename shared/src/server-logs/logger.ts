@@ -138,9 +138,12 @@ export function createLogger(options: LoggerOptions): Logger {
   const store = (record: AppLogRecord) => {
     if (!writer) return;
     try {
-      const write = writer.write(record).catch(() => undefined);
-      pending.add(write);
-      void write.finally(() => pending.delete(write));
+      const batch = writer.write(record);
+      // Once per batch, by the line that opened it (see server-logs/wiring.ts recordAccess).
+      if (!pending.has(batch)) {
+        pending.add(batch);
+        void batch.catch(() => undefined).finally(() => pending.delete(batch));
+      }
     } catch {
       // A writer that throws synchronously loses this line, which was printed already.
     }

@@ -1,5 +1,5 @@
 import type { AnalyticsStore } from '../analytics/store';
-import { createBatchingLedgerWriter } from '../ledger/batching-writer';
+import { createBatchingLedgerWriter, type KeepAlive } from '../ledger/batching-writer';
 import { createLogger, errorText, type Logger, logLevelFromEnv } from './logger';
 import type { AccessLogRecord, AccessLogStore, AppLogSource, AppLogStore } from './records';
 
@@ -8,8 +8,11 @@ export interface ServerLogs {
   appLogs: AppLogStore;
   /** Root logger, targeted at the server's name; modules take logger.child('<module>'). */
   logger: Logger;
-  /** Batches access records (one insert per batch); never rejects. */
-  recordAccess(record: AccessLogRecord): Promise<void>;
+  /**
+   * Batches access records (one insert per batch); never rejects. A batch this call opens is
+   * handed to `keepAlive` (waitUntil on workerd), see ledger/batching-writer.ts.
+   */
+  recordAccess(record: AccessLogRecord, keepAlive?: KeepAlive): Promise<void>;
   /** Resolves once every access record and log line written so far is stored (or given up). */
   flushLogs(): Promise<void>;
 }
@@ -48,10 +51,14 @@ export function buildServerLogs(
     },
   });
   const inFlight = new Set<Promise<void>>();
-  const recordAccess = (record: AccessLogRecord) => {
-    const written = access.write(record);
-    inFlight.add(written);
-    void written.finally(() => inFlight.delete(written));
+  const recordAccess = (record: AccessLogRecord, keepAlive?: KeepAlive) => {
+    const written = access.write(record, keepAlive);
+    // Once per batch (by the writer that opened it): on workerd, a promise derived from another
+    // request's batch in every request would be settled from a request that is not its own.
+    if (!inFlight.has(written)) {
+      inFlight.add(written);
+      void written.finally(() => inFlight.delete(written));
+    }
     return written;
   };
   const flushLogs = async () => {

@@ -12,6 +12,16 @@ export class LineSplitter {
 
   push(text: string, onLine: (line: string) => void): void {
     const buffer = this.#buffer + text;
+    // Most streams end lines with \n only: then native indexOf finds them.
+    if (!this.#skipLeadingLf && buffer.indexOf('\r') === -1) {
+      let start = 0;
+      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
+        onLine(buffer.slice(start, end));
+        start = end + 1;
+      }
+      this.#buffer = buffer.slice(start);
+      return;
+    }
     let start = 0;
     for (let i = 0; i < buffer.length; i++) {
       const ch = buffer.charCodeAt(i);

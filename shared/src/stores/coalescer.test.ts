@@ -78,7 +78,7 @@ describe('createCoalescer', () => {
   it('a waiting caller gives up after timeoutMs, and a batch whose sender vanished frees its slot', async () => {
     const s = controlledSend();
     let clock = 0;
-    const c = createCoalescer({ send: s.send, timeoutMs: 50, patienceMs: 5, now: () => clock });
+    const c = createCoalescer({ send: s.send, timeoutMs: 50, now: () => clock });
     void c.submit('lost').catch(() => undefined); // its batch never answers
     await tick();
     const waiting = c.submit('late');

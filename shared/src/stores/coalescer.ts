@@ -14,7 +14,8 @@ import { withDeadline } from '../util/deadline';
  * it: every waiting caller wakes (in its own request) when a batch comes back, and the first
  * to run sends everything still queued; a caller whose item is sent by someone else waits for
  * the answer with a deadline timer of its own. A batch whose sender vanished (its request was
- * torn down) stops holding a slot after `timeoutMs`, and waiters look again every `patienceMs`.
+ * torn down) stops holding a slot after `timeoutMs`: its waiters time out, and the next caller
+ * sends.
  */
 export interface CoalescerOptions<I, O> {
   /** Sends one batch; answers one result per item, in order. A rejection fails every item. */
@@ -25,8 +26,6 @@ export interface CoalescerOptions<I, O> {
   maxInFlight?: number;
   /** Largest batch (default 256); more items wait for the next one. */
   maxBatch?: number;
-  /** How often a waiting caller looks for room when no batch came back (default 20 ms). */
-  patienceMs?: number;
   now?: () => number;
 }
 
@@ -49,28 +48,20 @@ interface Entry<I, O> {
   reject(error: unknown): void;
 }
 
-interface Signal {
-  promise: Promise<void>;
-  fire(): void;
-}
-
-function signal(): Signal {
-  let fire: () => void = () => {};
-  const promise = new Promise<void>((resolve) => {
-    fire = resolve;
-  });
-  return { promise, fire };
-}
-
 export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalescer<I, O> {
   const maxInFlight = Math.max(1, options.maxInFlight ?? 1);
   const maxBatch = Math.max(1, options.maxBatch ?? 256);
-  const patienceMs = options.patienceMs ?? 20;
   const now = options.now ?? Date.now;
   let queue: Entry<I, O>[] = [];
   /** Start times of the batches out; one older than timeoutMs no longer counts. */
   const flying = new Set<{ startedAt: number }>();
-  let returned = signal();
+  /**
+   * Callers waiting for a batch to come back. Each waits on a promise it made itself: on
+   * workerd a promise's continuations run in the request that created it, so a promise made by
+   * a request that has since ended would never wake anyone.
+   */
+  let waking: Array<() => void> = [];
+  const batchReturned = (): Promise<void> => new Promise((resolve) => waking.push(resolve));
 
   const hasRoom = (): boolean => {
     const at = now();
@@ -98,20 +89,11 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
       )
       .finally(() => {
         flying.delete(batch);
-        const fired = returned;
-        returned = signal();
-        fired.fire();
+        const waiting = waking;
+        waking = [];
+        for (const wake of waiting) wake();
       });
     keepAlive?.(done);
-  };
-
-  /** Until the entry has left: a batch came back (or patience ran out), so look for room. */
-  const roomOrPatience = (): Promise<void> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const patience = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, patienceMs);
-    });
-    return Promise.race([returned.promise, patience]).finally(() => clearTimeout(timer));
   };
 
   /** Waits for room (or for another caller to send the entry), then for the answer. */
@@ -121,7 +103,7 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
         launch(keepAlive);
         break;
       }
-      await roomOrPatience();
+      await batchReturned();
     }
     return result;
   };

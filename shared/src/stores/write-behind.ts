@@ -1,4 +1,5 @@
 import { withDeadline } from '../util/deadline';
+import type { KeepAlive } from './coalescer';
 import type { RedisPort } from './redis-port';
 import { runScriptPipeline, type ScriptCall, type ScriptOutcome } from './script-pipeline';
 
@@ -19,9 +20,11 @@ export interface WriteBehind {
   register(source: WriteBehindSource): void;
   /**
    * Something is pending: a flush goes out within the window. Resolves (never rejects) when
-   * the flush that carries what is pending now has been answered. Hand it to waitUntil.
+   * the flush that carries what is pending now has been answered. The caller that opens a
+   * window has the flush handed to `keepAlive` (waitUntil on workerd): that request keeps it
+   * alive, and every other contributor can move on without waiting.
    */
-  schedule(): Promise<void>;
+  schedule(keepAlive?: KeepAlive): Promise<void>;
 }
 
 /**
@@ -72,8 +75,11 @@ export function createWriteBehind(
     register(source) {
       sources.push(source);
     },
-    schedule() {
-      next ??= new Promise<void>((resolve) => setTimeout(resolve, options.windowMs)).then(flush);
+    schedule(keepAlive) {
+      if (!next) {
+        next = new Promise<void>((resolve) => setTimeout(resolve, options.windowMs)).then(flush);
+        keepAlive?.(next);
+      }
       return next;
     },
   };

@@ -8,7 +8,11 @@ import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upst
 export interface MethodDeps extends UpstreamCallDeps {
   catalog(): Promise<McpCatalog>;
   /** Appends a tools/call to the MCP call log; resolves once stored (hand it to waitUntil). */
-  logCall(record: McpLogRecord): Promise<void>;
+  /**
+   * Queues the call's log row; a batch it opens is handed to `keepAlive` (waitUntil), so no
+   * request waits for a batch another request keeps. Never rejects.
+   */
+  logCall(record: McpLogRecord, keepAlive: (work: Promise<unknown>) => void): Promise<void>;
   /** security.mcp_tool_access, as the settings cache has it. */
   toolAccess(): Promise<McpToolAccess>;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -57,8 +61,8 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
   }
   const started = Date.now();
   const log = (error: string | null) =>
-    call.waitUntil(
-      deps.logCall({
+    void deps.logCall(
+      {
         id: crypto.randomUUID(),
         createdAt: new Date(started),
         userId: call.session.record.userId,
@@ -69,7 +73,8 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
         status: error === null ? 'success' : 'error',
         durationMs: Date.now() - started,
         error,
-      }),
+      },
+      call.waitUntil,
     );
   try {
     const result = await withUpstream(deps, call.session, entry.server, (upstream) =>
