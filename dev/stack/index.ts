@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { startSidecar } from '../sidecar/server';
+import { startStoreBridge } from '../../self-host/bridge/server';
 import { waitForHttp } from './ports';
 import type { Child } from './processes';
 import { spawnConsole, spawnGateway } from './processes';
@@ -42,7 +42,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   });
   const stores = await resolveStores(options.env, options.dataDir);
   const children: Child[] = [];
-  const sidecar = await startSidecar({
+  const sidecar = await startStoreBridge({
     port: options.sidecarPort,
     pgTarget: stores.pgTarget,
     redis: stores.redis,

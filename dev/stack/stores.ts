@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createIoredisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import { applyMigrations, ensureDatabase } from '../db/migrations';
-import { createIoredisBackend, createMemoryBackend, type RedisBackend } from '../sidecar/redis-backend';
+import { createMemoryBackend } from '../embedded/memory-backend';
 
 export interface ClickHouseSettings {
   CLICKHOUSE_URL: string;
@@ -95,7 +96,7 @@ async function realPostgres(databaseUrl: string): Promise<PostgresChoice> {
 
 async function embeddedPostgres(dataDir: string): Promise<PostgresChoice> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const { servePglite } = await import('./pglite-server');
+  const { servePglite } = await import('../embedded/pglite-server');
   const { freePort } = await import('./ports');
   const directory = join(dataDir, 'pglite');
   mkdirSync(dataDir, { recursive: true });

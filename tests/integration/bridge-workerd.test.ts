@@ -1,4 +1,4 @@
-// DESIGN: Stores › local wiring — the official drivers reach the sidecar from inside workerd.
+// DESIGN: Stores › local wiring — the official drivers reach the store bridge from inside workerd.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { unstable_startWorker } from 'wrangler';
@@ -37,7 +37,7 @@ afterAll(async () => {
   await worker?.dispose();
 });
 
-describe('official drivers inside workerd through the sidecar', () => {
+describe('official drivers inside workerd through the store bridge', () => {
   it('run Neon HTTP, a Neon Pool transaction over WebSocket and Upstash commands', async () => {
     expect(inject('sidecarEnv').NEON_LOCAL_HTTP).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sql$/);
     const response = await worker.fetch('http://probe/');

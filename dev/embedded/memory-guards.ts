@@ -1,4 +1,4 @@
-import { RedisCommandError } from './redis-reply';
+import { RedisCommandError } from '../../self-host/bridge/redis-reply';
 
 /**
  * Redis's argument checks for the counter commands, which ioredis-mock skips: there INCR on

@@ -4,8 +4,8 @@ import type { Duplex } from 'node:stream';
 import { debuglog } from 'node:util';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
-/** `NODE_DEBUG=sidecar` turns these on; connection churn is routine and not worth a log line. */
-const debug = debuglog('sidecar');
+/** `NODE_DEBUG=sluice-bridge` turns these on; connection churn is routine and not worth a log line. */
+const debug = debuglog('sluice-bridge');
 
 /** Above this many bytes queued towards the browser/worker we stop reading from Postgres. */
 const WS_HIGH_WATER_BYTES = 1024 * 1024;
@@ -35,7 +35,7 @@ export function attachNeonWsProxy(server: Server, opts: NeonWsProxyOptions): { c
   const tunnels = new Set<Tunnel>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = new URL(req.url ?? '/', 'http://sidecar.invalid');
+    const url = new URL(req.url ?? '/', 'http://bridge.invalid');
     if (url.pathname !== path) return;
     // The client's choice of address is never honoured: this proxy must not become an open
     // relay to arbitrary hosts, so a mismatch is only worth a debug note.
@@ -131,7 +131,7 @@ function closeTogether(tunnel: Tunnel, target: { host: string; port: number }, o
   });
   tcp.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND') {
-      console.warn(`sidecar: cannot reach Postgres at ${target.host}:${target.port} (${error.code})`);
+      console.warn(`bridge: cannot reach Postgres at ${target.host}:${target.port} (${error.code})`);
     } else {
       debug('neon ws: postgres socket error: %s', error.message);
     }

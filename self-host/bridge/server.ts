@@ -5,7 +5,7 @@ import { attachNeonWsProxy } from './neon-ws-proxy';
 import type { RedisBackend } from './redis-backend';
 import { createUpstashBridge } from './upstash-bridge';
 
-export interface SidecarOptions {
+export interface StoreBridgeOptions {
   /** 0 picks a free port. Always bound to loopback. */
   port: number;
   /** The Postgres (real or PGlite socket) every Neon request is sent to. */
@@ -15,7 +15,7 @@ export interface SidecarOptions {
   redisToken: string;
 }
 
-export interface Sidecar {
+export interface StoreBridge {
   port: number;
   /** Values for the apps' environment, pointing the official drivers here. */
   env: {
@@ -28,10 +28,10 @@ export interface Sidecar {
 }
 
 /**
- * The dev sidecar: Neon's WebSocket proxy (/v2) and HTTP SQL endpoint (/sql) over a real
+ * The store bridge: Neon's WebSocket proxy (/v2) and HTTP SQL endpoint (/sql) over a real
  * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis.
  */
-export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
+export async function startStoreBridge(options: StoreBridgeOptions): Promise<StoreBridge> {
   const neonHttp = createNeonHttpHandler({ target: options.pgTarget });
   const upstash = createUpstashBridge({ backend: options.redis, token: options.redisToken });
   const server: Server = createServer((req, res) => {
@@ -39,7 +39,7 @@ export async function startSidecar(options: SidecarOptions): Promise<Sidecar> {
     const handler = path === '/sql' ? neonHttp.handle : upstash.handle;
     handler(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: `sidecar: ${String(error)}` }));
+      res.end(JSON.stringify({ error: `bridge: ${String(error)}` }));
     });
   });
   server.keepAliveTimeout = 60_000;

@@ -133,7 +133,7 @@ function failure(error: unknown): Answer {
   return [
     502,
     {
-      error: `ERR dev sidecar could not reach Redis: ${error instanceof Error ? error.message : String(error)}`,
+      error: `ERR store bridge could not reach Redis: ${error instanceof Error ? error.message : String(error)}`,
     },
   ];
 }
@@ -141,7 +141,7 @@ function failure(error: unknown): Answer {
 /** Prefixing keeps a path like `//x` a path (a bare `new URL` would read `x` as a host). */
 function requestUrl(req: IncomingMessage): URL {
   try {
-    return new URL(`http://sidecar${req.url ?? '/'}`);
+    return new URL(`http://bridge${req.url ?? '/'}`);
   } catch {
     throw new BridgeRequestError(400, 'ERR malformed request URL');
   }

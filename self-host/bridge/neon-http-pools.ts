@@ -2,7 +2,7 @@ import { debuglog } from 'node:util';
 import pg from 'pg';
 import type { ConnectionIdentity } from './neon-http-request';
 
-const debug = debuglog('sidecar');
+const debug = debuglog('sluice-bridge');
 
 /**
  * Every type parser returns the wire text unchanged: Neon answers with raw text

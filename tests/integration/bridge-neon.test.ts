@@ -1,4 +1,4 @@
-// The dev sidecar's Neon endpoints, driven by the official @neondatabase/serverless driver
+// The store bridge's Neon endpoints, driven by the official @neondatabase/serverless driver
 // against a real Postgres (and an embedded PGlite), with nothing mocked.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,10 +7,10 @@ import { NeonDbError, neon, neonConfig, Pool } from '@neondatabase/serverless';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ws, { WebSocketServer } from 'ws';
-import { createNeonHttpHandler } from '../../dev/sidecar/neon-http';
-import { attachNeonWsProxy } from '../../dev/sidecar/neon-ws-proxy';
-import { type PgliteServer, servePglite } from '../../dev/stack/pglite-server';
+import { type PgliteServer, servePglite } from '../../dev/embedded/pglite-server';
 import { freePort } from '../../dev/stack/ports';
+import { createNeonHttpHandler } from '../../self-host/bridge/neon-http';
+import { attachNeonWsProxy } from '../../self-host/bridge/neon-ws-proxy';
 import { PG_HOST, PG_PORT, pgUrl } from '../helpers/env';
 
 const DATABASE = 'sluice_sidecar_neon_test';
@@ -41,7 +41,7 @@ neonConfig.pipelineTLS = false;
 neonConfig.forceDisablePgSSL = true;
 neonConfig.fetchEndpoint = (host) => `http://127.0.0.1:${sidecarPort(host)}/sql`;
 
-/** A plain node:http server wired the way dev/sidecar/server.ts wires the two handlers. */
+/** A plain node:http server wired the way self-host/bridge/server.ts wires the two handlers. */
 async function startTestSidecar(target: { host: string; port: number }): Promise<TestSidecar> {
   const http = createNeonHttpHandler({ target });
   const server = createServer((req, res) => {
@@ -294,7 +294,7 @@ describe('Neon WebSocket proxy (Pool)', () => {
   });
 });
 
-describe('against PGlite (the embedded store, dev/stack/pglite-server.ts)', () => {
+describe('against PGlite (the embedded store, dev/embedded/pglite-server.ts)', () => {
   let db: PGlite;
   let socketServer: PgliteServer;
   let sidecar: TestSidecar;

@@ -80,5 +80,5 @@ export function toNeonError(error: unknown): NeonErrorResponse {
     return { status: 400, body };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { status: 502, body: { message: `sidecar could not talk to the database: ${message}` } };
+  return { status: 502, body: { message: `store bridge could not talk to the database: ${message}` } };
 }

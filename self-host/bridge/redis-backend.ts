@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import { type RedisReply, toCommandError, toRedisReply } from './redis-reply';
 
-export { createMemoryBackend } from './memory-backend';
 export { RedisCommandError, type RedisReply } from './redis-reply';
 
 /** A command as Redis receives it: name first, then arguments. */

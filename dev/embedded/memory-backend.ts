@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import RedisMock from 'ioredis-mock';
+import type { RedisBackend, RedisCommand } from '../../self-host/bridge/redis-backend';
+import {
+  RedisCommandError,
+  type RedisReply,
+  toCommandError,
+  toRedisReply,
+} from '../../self-host/bridge/redis-reply';
 import { counterGuard } from './memory-guards';
 import { createScriptCache, luaToReply, scriptError } from './memory-scripts';
-import type { RedisBackend, RedisCommand } from './redis-backend';
-import { RedisCommandError, type RedisReply, toCommandError, toRedisReply } from './redis-reply';
 
 /*
  * The embedded, single-process store for a first trial: ioredis-mock (8.x) with its Lua run
@@ -34,7 +39,7 @@ const UNSUPPORTED = /^Unsupported command/;
 export function createMemoryBackend(): RedisBackend {
   // ioredis-mock shares one dataset between instances with the same host:port/db, so each
   // backend gets a host of its own and never sees another backend's keys.
-  const mock = new RedisMock({ host: `sidecar-memory-${randomUUID()}` });
+  const mock = new RedisMock({ host: `embedded-memory-${randomUUID()}` });
   const methods = mock as unknown as MockMethods;
   const scripts = createScriptCache();
 

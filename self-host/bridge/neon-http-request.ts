@@ -21,7 +21,7 @@ export type SqlPayload =
   | { kind: 'single'; statement: SqlStatement }
   | { kind: 'transaction'; statements: SqlStatement[] };
 
-/** Who to connect as; host and port are deliberately absent (the sidecar's target wins). */
+/** Who to connect as; host and port are deliberately absent (the bridge's target wins). */
 export interface ConnectionIdentity {
   user: string;
   password: string | undefined;

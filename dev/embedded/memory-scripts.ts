@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RedisCommandError, type RedisReply, toRedisReply } from './redis-reply';
+import { RedisCommandError, type RedisReply, toRedisReply } from '../../self-host/bridge/redis-reply';
 
 /**
  * Redis's script cache for the in-memory store. ioredis-mock runs Lua (fengari) for EVAL and

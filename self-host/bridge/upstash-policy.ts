@@ -48,10 +48,10 @@ export function refusal(command: readonly string[]): string | null {
   const blocksStream =
     (name === 'xread' || name === 'xreadgroup') && command.some((arg) => arg.toLowerCase() === 'block');
   if (CONNECTION_STATE.has(name)) {
-    return `ERR '${name}' is not available through the dev sidecar's REST bridge (it would change the shared connection)`;
+    return `ERR '${name}' is not available through the store bridge (it would change the shared connection)`;
   }
   if (BLOCKING.has(name) || blocksStream) {
-    return `ERR '${name}' is not available through the dev sidecar's REST bridge (blocking commands would stall it)`;
+    return `ERR '${name}' is not available through the store bridge (blocking commands would stall it)`;
   }
   return null;
 }

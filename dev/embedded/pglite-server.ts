@@ -3,7 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 
 /**
  * Serves one PGlite database to several Postgres wire-protocol clients (the console's pool, the
- * sidecar's Neon HTTP pool). PGlite has a single session, so clients must take turns — and a
+ * store bridge's Neon HTTP pool). PGlite has a single session, so clients must take turns — and a
  * turn has to be a whole protocol exchange, not one message: the extended protocol sends Parse,
  * Bind, Execute and Sync as separate messages, and another client's Parse in between replaces
  * the unnamed statement ("unnamed prepared statement does not exist", or worse, a Bind of one

@@ -1,4 +1,4 @@
-// DESIGN: Stores › local wiring — the dev sidecar's Upstash REST bridge lets the official
+// DESIGN: Stores › local wiring — the store bridge's Upstash REST endpoint lets the official
 // @upstash/redis client run unchanged against a real Redis (and the embedded in-memory store).
 // Real Redis database 15, the real client over real HTTP; nothing is mocked.
 import { createHash } from 'node:crypto';
@@ -6,15 +6,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createIoredisBackend,
-  createMemoryBackend,
-  type RedisBackend,
-} from '../../dev/sidecar/redis-backend';
-import { createUpstashBridge } from '../../dev/sidecar/upstash-bridge';
+import { createMemoryBackend } from '../../dev/embedded/memory-backend';
+import { createIoredisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
+import { createUpstashBridge } from '../../self-host/bridge/upstash-bridge';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 
-const TOKEN = 'sidecar-upstash-test-token';
+const TOKEN = 'bridge-upstash-test-token';
 
 /** The integration Redis, database 15: this file flushes it freely. */
 function db15Url(): string {
