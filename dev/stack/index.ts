@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { startStoreBridge } from '../../self-host/bridge/server';
-import { waitForHttp } from './ports';
-import type { Child } from './processes';
-import { spawnConsole, spawnGateway } from './processes';
-import { loadOrCreateSecrets } from './secrets';
+import { appEnvironment } from '../../self-host/app-env';
+import { localUrl, stackBanner } from '../../self-host/banner';
+import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
+import { ensureUiBuild } from '../../self-host/build/ui-build';
+import { buildGatewayWorker } from '../../self-host/build/worker-build';
+import type { Child } from '../../self-host/process/children';
+import { spawnConsole } from '../../self-host/process/console-process';
+import { waitForHttp } from '../../self-host/process/ports';
+import { firstExit, readyUnlessExited, type SupervisedStack } from '../../self-host/process/supervise';
+import { loadOrCreateSecrets } from '../../self-host/secrets';
+import { type MiniflareGateway, startMiniflareGateway } from './miniflare-gateway';
 import { resolveStores } from './stores';
-import { ensureUiBuild } from './ui-build';
 
 export interface StackOptions {
   gatewayPort: number;
@@ -17,12 +22,12 @@ export interface StackOptions {
   quiet: boolean;
 }
 
-export interface RunningStack {
+export interface RunningStack extends SupervisedStack {
   gatewayUrl: string;
   consoleUrl: string;
-  banner: string;
-  stop(): Promise<void>;
 }
+
+const HOST = '127.0.0.1';
 
 export function stackOptionsFromEnv(env: NodeJS.ProcessEnv): StackOptions {
   return {
@@ -35,62 +40,72 @@ export function stackOptionsFromEnv(env: NodeJS.ProcessEnv): StackOptions {
   };
 }
 
-/** Stores → migrations → sidecar → gateway (wrangler dev) and console; stops in reverse. */
+/**
+ * `npm start`: stores (embedded unless configured) → migrations → store bridge → the gateway
+ * on Miniflare (in this process) and the console (a child); stops in reverse. The worker
+ * bundle and the web UI are built while the stores come up.
+ */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
-  await ensureUiBuild((line) => {
+  const log = (line: string) => {
     if (!options.quiet) console.log(line);
-  });
-  const stores = await resolveStores(options.env, options.dataDir);
-  const children: Child[] = [];
-  const sidecar = await startStoreBridge({
-    port: options.sidecarPort,
-    pgTarget: stores.pgTarget,
-    redis: stores.redis,
-    redisToken: randomBytes(24).toString('base64url'),
-  }).catch(async (error: unknown) => {
-    await stores.close();
+  };
+  const building = Promise.all([buildGatewayWorker(join(options.dataDir, 'gateway')), ensureUiBuild(log)]);
+  // Awaited below; until then a failed build must not count as an unhandled rejection.
+  building.catch(() => {});
+  const stores = await resolveStores(options.env, options.dataDir).catch(async (error: unknown) => {
+    await building.catch(() => {});
     throw error;
   });
-  const stop = async () => {
-    await Promise.all(children.map((c) => c.stop()));
-    await sidecar.close();
+  const children: Child[] = [];
+  let bridge: StoreBridge | undefined;
+  let gateway: MiniflareGateway | undefined;
+  const stop = async (): Promise<void> => {
+    await Promise.all([...children.map((child) => child.stop()), gateway?.stop()]);
+    await bridge?.close();
     await stores.close();
   };
   try {
-    const appEnv: Record<string, string> = {
-      DATABASE_URL: stores.databaseUrl,
-      ...sidecar.env,
-      ...loadOrCreateSecrets(options.dataDir, options.env),
-      ...(stores.clickhouse ? definedOnly(stores.clickhouse) : {}),
-    };
-    const runDir = join(options.dataDir, 'run');
-    children.push(
-      await spawnGateway({ port: options.gatewayPort, vars: appEnv, runDir, quiet: options.quiet }),
+    bridge = await startStoreBridge({
+      port: options.sidecarPort,
+      pgTarget: stores.pgTarget,
+      redis: stores.redis,
+      redisToken: randomBytes(24).toString('base64url'),
+    });
+    const [build] = await building;
+    const env = appEnvironment({
+      stores,
+      bridge,
+      secrets: loadOrCreateSecrets(options.dataDir, options.env),
+      env: options.env,
+    });
+    children.push(spawnConsole({ port: options.consolePort, host: HOST, env, quiet: options.quiet }));
+    const failure = firstExit(children);
+    gateway = await startMiniflareGateway({
+      build,
+      bindings: env,
+      host: HOST,
+      port: options.gatewayPort,
+      quiet: options.quiet,
+    });
+    const gatewayUrl = localUrl(HOST, options.gatewayPort);
+    const consoleUrl = localUrl(HOST, options.consolePort);
+    await readyUnlessExited(
+      Promise.all([
+        waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
+        waitForHttp(`${consoleUrl}/api/health`, 60_000),
+      ]),
+      failure,
     );
-    children.push(spawnConsole({ port: options.consolePort, env: appEnv, quiet: options.quiet }));
-    const gatewayUrl = `http://127.0.0.1:${options.gatewayPort}`;
-    const consoleUrl = `http://127.0.0.1:${options.consolePort}`;
-    await Promise.all([
-      waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
-      waitForHttp(`${consoleUrl}/api/health`, 60_000),
-    ]);
-    const banner = [
-      'Sluice is running',
-      `  gateway: ${gatewayUrl}   (model API under /v1, readiness at /health/ready)`,
-      `  web UI:  ${consoleUrl}/   (open in a browser; the first visit runs the setup wizard)`,
-      `  console: ${consoleUrl}   (management API under /api; start at /api/setup/status)`,
-      ...stores.describe.map((line) => `  ${line}`),
-      `  sidecar: 127.0.0.1:${sidecar.port} (Neon and Upstash protocols for local drivers)`,
-    ].join('\n');
-    return { gatewayUrl, consoleUrl, banner, stop };
+    const banner = stackBanner({
+      gatewayUrl,
+      consoleUrl,
+      gatewayRuntime: `Miniflare, ${build.settings.compatibilityDate}`,
+      stores: stores.describe,
+      bridgePort: bridge.port,
+    });
+    return { gatewayUrl, consoleUrl, banner, stop, failure };
   } catch (error) {
     await stop();
     throw error;
   }
-}
-
-function definedOnly(values: object): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
 }

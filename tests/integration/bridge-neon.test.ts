@@ -8,9 +8,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ws, { WebSocketServer } from 'ws';
 import { type PgliteServer, servePglite } from '../../dev/embedded/pglite-server';
-import { freePort } from '../../dev/stack/ports';
 import { createNeonHttpHandler } from '../../self-host/bridge/neon-http';
 import { attachNeonWsProxy } from '../../self-host/bridge/neon-ws-proxy';
+import { freePort } from '../../self-host/process/ports';
 import { PG_HOST, PG_PORT, pgUrl } from '../helpers/env';
 
 const DATABASE = 'sluice_sidecar_neon_test';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { TestProject } from 'vitest/node';
-import { recreateDatabase } from '../../dev/db/migrations';
-import { freePort } from '../../dev/stack/ports';
+import { freePort } from '../../self-host/process/ports';
+import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, pgUrl } from '../helpers/env';
 
 const ROOT = join(import.meta.dirname, '../..');
