@@ -2,7 +2,7 @@ import type { StoreBridge } from './bridge/server';
 import type { StackSecrets } from './secrets';
 import type { PreparedStores } from './stores/stores';
 
-/** The supervisor's own settings: they shape the stack, not the apps. */
+/** The supervisor's own settings (and every SLUICE_BRIDGE_*): they shape the stack, not the apps. */
 const SUPERVISOR_ONLY = new Set([
   'SLUICE_GATEWAY_PORT',
   'SLUICE_CONSOLE_PORT',
@@ -30,7 +30,9 @@ export interface AppEnvironmentInput {
 export function appEnvironment(input: AppEnvironmentInput): Record<string, string> {
   const passed: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.env)) {
-    if (value !== undefined && name.startsWith('SLUICE_') && !SUPERVISOR_ONLY.has(name)) passed[name] = value;
+    if (value === undefined || !name.startsWith('SLUICE_')) continue;
+    if (SUPERVISOR_ONLY.has(name) || name.startsWith('SLUICE_BRIDGE_')) continue;
+    passed[name] = value;
   }
   return {
     ...passed,

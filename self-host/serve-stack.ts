@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { appEnvironment } from './app-env';
 import { localUrl, stackBanner } from './banner';
+import { bridgeLimitsFromEnv } from './bridge/limits';
 import { type StoreBridge, startStoreBridge } from './bridge/server';
 import { ensureUiBuild } from './build/ui-build';
 import { buildGatewayWorker } from './build/worker-build';
@@ -48,6 +49,7 @@ export async function startServe(options: ServeOptions): Promise<SupervisedStack
       pgTarget: stores.pgTarget,
       redis: stores.redis,
       redisToken: randomBytes(24).toString('base64url'),
+      limits: bridgeLimitsFromEnv(options.env),
     });
     const [build] = await building;
     const env = appEnvironment({

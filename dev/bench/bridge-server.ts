@@ -1,10 +1,10 @@
 // A store bridge on its own, for dev/bench/bridge.ts: real Redis (BENCH_REDIS_URL) behind it;
 // prints `port=<n>` once listening and runs until killed.
-import { createIoredisBackend } from '../../self-host/bridge/redis-backend';
+import { createRedisBackend } from '../../self-host/bridge/redis-backend';
 import { startStoreBridge } from '../../self-host/bridge/server';
 
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
-const redis = createIoredisBackend(redisUrl);
+const redis = createRedisBackend(redisUrl);
 const bridge = await startStoreBridge({
   port: 0,
   pgTarget: { host: '127.0.0.1', port: Number(process.env.BENCH_PG_PORT ?? 5432) },

@@ -82,17 +82,21 @@ export function createMemoryBackend(): RedisBackend {
   }
 
   const call = (command: RedisCommand): Promise<RedisReply> => run(command).catch(rejectAsCommandError);
+  /**
+   * All commands are invoked in this one synchronous map, so no other request's command can run
+   * between them: in order, and MULTI/EXEC atomicity without a lock.
+   */
+  const runAll = async (commands: readonly RedisCommand[]): Promise<RedisReply[]> => {
+    const settled = await Promise.allSettled(commands.map(call));
+    return settled.map((outcome) =>
+      outcome.status === 'fulfilled' ? outcome.value : toCommandError(outcome.reason),
+    );
+  };
 
   return {
     call,
-    async transaction(commands) {
-      // All commands are invoked in this one synchronous map, so no other request's command
-      // can run between them: MULTI/EXEC atomicity without a lock.
-      const settled = await Promise.allSettled(commands.map(call));
-      return settled.map((outcome) =>
-        outcome.status === 'fulfilled' ? outcome.value : toCommandError(outcome.reason),
-      );
-    },
+    pipeline: runAll,
+    transaction: runAll,
     async close() {
       await mock.flushall();
       mock.disconnect();

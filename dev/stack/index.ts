@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { appEnvironment } from '../../self-host/app-env';
 import { localUrl, stackBanner } from '../../self-host/banner';
+import { bridgeLimitsFromEnv } from '../../self-host/bridge/limits';
 import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
 import { ensureUiBuild } from '../../self-host/build/ui-build';
 import { buildGatewayWorker } from '../../self-host/build/worker-build';
@@ -70,6 +71,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       pgTarget: stores.pgTarget,
       redis: stores.redis,
       redisToken: randomBytes(24).toString('base64url'),
+      limits: bridgeLimitsFromEnv(options.env),
     });
     const [build] = await building;
     const env = appEnvironment({

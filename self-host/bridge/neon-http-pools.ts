@@ -18,8 +18,20 @@ export interface PoolRegistry {
   close(): Promise<void>;
 }
 
-/** One pg Pool per (user, password, database), all pointed at the configured target. */
-export function createPoolRegistry(target: { host: string; port: number }): PoolRegistry {
+export interface PoolSettings {
+  /** Connections per user/database. */
+  size: number;
+}
+
+/**
+ * One pg Pool per (user, password, database), all pointed at the configured target. Connections
+ * are opened on demand, kept for reuse across requests (one stays open even when idle, so a
+ * quiet spell does not cost the next request a connection set-up) and closed after 30 s idle.
+ */
+export function createPoolRegistry(
+  target: { host: string; port: number },
+  settings: PoolSettings,
+): PoolRegistry {
   const pools = new Map<string, pg.Pool>();
   return {
     poolFor(identity) {
@@ -33,11 +45,14 @@ export function createPoolRegistry(target: { host: string; port: number }): Pool
           password: identity.password,
           database: identity.database,
           types: RAW_TEXT_TYPES,
-          max: 10,
-          // Short idle life: PGlite's socket server allows only a few connections in total,
-          // and the WebSocket proxy needs some of them.
-          idleTimeoutMillis: 5_000,
+          max: settings.size,
+          min: 1,
+          idleTimeoutMillis: 30_000,
           connectionTimeoutMillis: 10_000,
+          // Client-side bound on one statement, so a hung connection cannot hold a request (and
+          // its share of the statement budget) for ever.
+          query_timeout: 60_000,
+          keepAlive: true,
           allowExitOnIdle: true,
         });
         // An idle client whose server went away emits here; without a listener that would

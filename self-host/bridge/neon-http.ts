@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
+import { Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import { createPoolRegistry } from './neon-http-pools';
 import {
   beginStatement,
@@ -12,41 +13,77 @@ import {
 } from './neon-http-request';
 import { type NeonQueryResult, toNeonError, toNeonResult } from './neon-http-results';
 
-/** Bigger bodies are refused (413) before they are buffered; no dev query needs more. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
 export interface NeonHttpHandler {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   close(): Promise<void>;
 }
 
+export interface NeonHttpOptions {
+  target: { host: string; port: number };
+  /** Postgres connections per user/database. */
+  poolSize?: number;
+  /** Largest accepted request body (413 above). */
+  maxBodyBytes?: number;
+  /** Statements waiting for or holding a connection; a default budget when not shared. */
+  queries?: Budget;
+  /** Request body bytes held over all requests (shared with the Upstash endpoint). */
+  bytes?: Budget;
+}
+
 /**
  * Neon's SQL-over-HTTP endpoint (what `neon()` POSTs to) over a real Postgres or PGlite.
- * The caller routes `POST /sql` here. Errors are always answered, never thrown.
+ * The caller routes `POST /sql` here. Errors are always answered, never thrown. Past the
+ * statement or byte budget a request is answered 503 at once instead of joining the pool's
+ * queue, which would otherwise grow without bound while Postgres is slow.
  */
-export function createNeonHttpHandler(opts: { target: { host: string; port: number } }): NeonHttpHandler {
-  const pools = createPoolRegistry(opts.target);
+export function createNeonHttpHandler(opts: NeonHttpOptions): NeonHttpHandler {
+  const pools = createPoolRegistry(opts.target, { size: opts.poolSize ?? DEFAULT_BRIDGE_LIMITS.pgPoolSize });
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_BRIDGE_LIMITS.maxBodyBytes;
+  const queries = opts.queries ?? new Budget('SQL statements', DEFAULT_BRIDGE_LIMITS.maxQueriesInFlight);
+  const bytes = opts.bytes ?? new Budget('request bytes', DEFAULT_BRIDGE_LIMITS.maxBytesInFlight);
+
+  async function answer(req: IncomingMessage): Promise<unknown> {
+    if (req.method !== 'POST') throw new NeonHttpRequestError(405, 'use POST to send SQL');
+    const identity = parseConnectionIdentity(req.headers);
+    const arrayMode = parseArrayMode(req.headers);
+    const begin = beginStatement(req.headers);
+    const payload = parsePayload(await readBody(req, maxBodyBytes));
+    const statements = payload.kind === 'single' ? 1 : payload.statements.length;
+    if (!queries.tryTake(statements)) throw new NeonHttpRequestError(503, queries.overloaded());
+    try {
+      const pool = pools.poolFor(identity);
+      return payload.kind === 'single'
+        ? await runStatement(pool, payload.statement, arrayMode)
+        : { results: await runTransaction(pool, payload.statements, begin, arrayMode) };
+    } finally {
+      queries.give(statements);
+    }
+  }
+
   return {
     async handle(req, res) {
+      const declared = Math.max(0, Number(req.headers['content-length']) || 0);
+      const held = Math.min(declared, maxBodyBytes);
+      if (!bytes.tryTake(held)) {
+        sendJson(res, 503, overloadedBody(bytes.overloaded()));
+        return;
+      }
       try {
-        if (req.method !== 'POST') throw new NeonHttpRequestError(405, 'use POST to send SQL');
-        const identity = parseConnectionIdentity(req.headers);
-        const arrayMode = parseArrayMode(req.headers);
-        const begin = beginStatement(req.headers);
-        const payload = parsePayload(await readBody(req, MAX_BODY_BYTES));
-        const pool = pools.poolFor(identity);
-        const body =
-          payload.kind === 'single'
-            ? await runStatement(pool, payload.statement, arrayMode)
-            : { results: await runTransaction(pool, payload.statements, begin, arrayMode) };
-        sendJson(res, 200, body);
+        sendJson(res, 200, await answer(req));
       } catch (error) {
         const { status, body } = toNeonError(error);
-        sendJson(res, status, body);
+        sendJson(res, status, status === 503 ? overloadedBody(String(body.message)) : body);
+      } finally {
+        bytes.give(held);
       }
     },
     close: () => pools.close(),
   };
+}
+
+/** Neon's driver reads `message`; `error` is what the bridge's other endpoint answers with. */
+function overloadedBody(message: string): { message: string; error: string } {
+  return { message, error: message };
 }
 
 /**

@@ -11,12 +11,16 @@ const debug = debuglog('sluice-bridge');
 const WS_HIGH_WATER_BYTES = 1024 * 1024;
 /** How long a closed WebSocket's Postgres socket may take to flush before it is destroyed. */
 const TCP_LINGER_MS = 5_000;
+/** A Postgres that does not accept the connection within this long counts as unreachable. */
+const TCP_CONNECT_TIMEOUT_MS = 10_000;
 
 export interface NeonWsProxyOptions {
   /** Every tunnel goes here, whatever address the client asks for. */
   target: { host: string; port: number };
   /** Upgrade requests on other paths are left to other listeners. Default '/v2'. */
   path?: string;
+  /** Open tunnels at most (each holds a Postgres connection); more are refused with 503. */
+  maxTunnels?: number;
 }
 
 interface Tunnel {
@@ -30,6 +34,7 @@ interface Tunnel {
  */
 export function attachNeonWsProxy(server: Server, opts: NeonWsProxyOptions): { close(): Promise<void> } {
   const path = opts.path ?? '/v2';
+  const maxTunnels = opts.maxTunnels ?? Number.POSITIVE_INFINITY;
   const { target } = opts;
   const wss = new WebSocketServer({ noServer: true });
   const tunnels = new Set<Tunnel>();
@@ -37,6 +42,13 @@ export function attachNeonWsProxy(server: Server, opts: NeonWsProxyOptions): { c
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(req.url ?? '/', 'http://bridge.invalid');
     if (url.pathname !== path) return;
+    if (tunnels.size >= maxTunnels) {
+      refuseUpgrade(
+        socket,
+        `store bridge overloaded: ${tunnels.size} Postgres tunnels open (limit ${maxTunnels})`,
+      );
+      return;
+    }
     // The client's choice of address is never honoured: this proxy must not become an open
     // relay to arbitrary hosts, so a mismatch is only worth a debug note.
     const requested = url.searchParams.get('address');
@@ -69,6 +81,12 @@ function openTunnel(ws: WebSocket, target: { host: string; port: number }, onGon
   // before the TCP handshake completes are not lost.
   const tcp = connect({ host: target.host, port: target.port });
   tcp.setNoDelay(true);
+  tcp.setKeepAlive(true, 15_000);
+  const connectTimer = setTimeout(() => {
+    tcp.destroy(new Error(`no connection to Postgres within ${TCP_CONNECT_TIMEOUT_MS} ms`));
+  }, TCP_CONNECT_TIMEOUT_MS);
+  tcp.once('connect', () => clearTimeout(connectTimer));
+  tcp.once('close', () => clearTimeout(connectTimer));
   const tunnel: Tunnel = { ws, tcp };
   pipeClientToPostgres(ws, tcp);
   pipePostgresToClient(tcp, ws);
@@ -148,4 +166,12 @@ function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
   return Buffer.from(data);
+}
+
+/** Answers an upgrade request with a plain 503 and closes the socket. */
+function refuseUpgrade(socket: Duplex, message: string): void {
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

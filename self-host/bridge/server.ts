@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type BridgeLimits, Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import { createNeonHttpHandler } from './neon-http';
 import { attachNeonWsProxy } from './neon-ws-proxy';
 import type { RedisBackend } from './redis-backend';
@@ -13,6 +14,8 @@ export interface StoreBridgeOptions {
   redis: RedisBackend;
   /** Bearer token the Upstash bridge requires. */
   redisToken: string;
+  /** Caps on what is held in flight, the pool size and body size; defaults otherwise. */
+  limits?: Partial<BridgeLimits>;
 }
 
 export interface StoreBridge {
@@ -29,21 +32,46 @@ export interface StoreBridge {
 
 /**
  * The store bridge: Neon's WebSocket proxy (/v2) and HTTP SQL endpoint (/sql) over a real
- * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis.
+ * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis. In the
+ * self-host mode it is in every request's path: it listens on loopback only, keeps its
+ * connections to the apps alive, reuses its store connections, and sheds load with 503 once
+ * the in-flight budgets are spent (request bytes are one budget shared by both endpoints).
  */
 export async function startStoreBridge(options: StoreBridgeOptions): Promise<StoreBridge> {
-  const neonHttp = createNeonHttpHandler({ target: options.pgTarget });
-  const upstash = createUpstashBridge({ backend: options.redis, token: options.redisToken });
+  const limits: BridgeLimits = { ...DEFAULT_BRIDGE_LIMITS, ...options.limits };
+  const bytes = new Budget('request bytes', limits.maxBytesInFlight);
+  const neonHttp = createNeonHttpHandler({
+    target: options.pgTarget,
+    poolSize: limits.pgPoolSize,
+    maxBodyBytes: limits.maxBodyBytes,
+    queries: new Budget('SQL statements', limits.maxQueriesInFlight),
+    bytes,
+  });
+  const upstash = createUpstashBridge({
+    backend: options.redis,
+    token: options.redisToken,
+    maxBodyBytes: limits.maxBodyBytes,
+    commands: new Budget('Redis commands', limits.maxCommandsInFlight),
+    bytes,
+  });
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const handler = path === '/sql' ? neonHttp.handle : upstash.handle;
+    const url = req.url ?? '/';
+    const handler = url === '/sql' || url.startsWith('/sql?') ? neonHttp.handle : upstash.handle;
     handler(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: `bridge: ${String(error)}` }));
     });
   });
+  // The apps' fetch() keeps its connections open between requests: no TCP set-up per call.
   server.keepAliveTimeout = 60_000;
-  const wsProxy = attachNeonWsProxy(server, { target: options.pgTarget, path: '/v2' });
+  // A client that stalls mid-request cannot hold a socket and its body bytes for long.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const wsProxy = attachNeonWsProxy(server, {
+    target: options.pgTarget,
+    path: '/v2',
+    maxTunnels: limits.maxTunnels,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());

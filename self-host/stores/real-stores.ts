@@ -1,4 +1,4 @@
-import { createIoredisBackend } from '../bridge/redis-backend';
+import { createRedisBackend } from '../bridge/redis-backend';
 import { ensureDatabase } from './migrations';
 import { type PostgresStore, type RedisStore, redactUrl } from './stores';
 
@@ -14,7 +14,19 @@ export async function realPostgres(databaseUrl: string): Promise<PostgresStore> 
   };
 }
 
-/** A real Redis behind the bridge (`redis://` or `rediss://`; the path selects the database). */
-export function realRedis(redisUrl: string): RedisStore {
-  return { backend: createIoredisBackend(redisUrl), label: `redis:      ${redactUrl(redisUrl)}` };
+/**
+ * A real Redis behind the bridge (`redis://` or `rediss://`; the path selects the database),
+ * checked with a PING so a wrong URL or password stops the start with Redis's own answer.
+ */
+export async function realRedis(redisUrl: string): Promise<RedisStore> {
+  const backend = createRedisBackend(redisUrl);
+  try {
+    await backend.call(['PING']);
+  } catch (error) {
+    await backend.close();
+    throw new Error(
+      `Redis at ${redactUrl(redisUrl)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return { backend, label: `redis:      ${redactUrl(redisUrl)}` };
 }

@@ -19,7 +19,7 @@ export interface PostgresStore {
   close(): Promise<void>;
 }
 
-/** A Redis the bridge serves: real (ioredis) or the embedded in-memory store. */
+/** A Redis the bridge serves: a real server or the embedded in-memory store. */
 export interface RedisStore {
   backend: RedisBackend;
   label: string;
@@ -42,7 +42,7 @@ export interface PreparedStores {
  */
 export async function prepareStores(
   postgres: PostgresStore,
-  openRedis: () => RedisStore,
+  openRedis: () => RedisStore | Promise<RedisStore>,
   env: NodeJS.ProcessEnv,
 ): Promise<PreparedStores> {
   const closers: Array<() => Promise<void>> = [postgres.close];
@@ -51,7 +51,7 @@ export async function prepareStores(
   };
   try {
     await applyMigrations(postgres.databaseUrl);
-    const redis = openRedis();
+    const redis = await openRedis();
     closers.push(() => redis.backend.close());
     const clickhouse = await prepareClickHouse(env);
     return {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
-import { createIoredisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
+import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { createUpstashBridge } from '../../self-host/bridge/upstash-bridge';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 
@@ -85,7 +85,7 @@ if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
 
 const BACKENDS = [
-  { name: 'real Redis (ioredis, db 15)', create: () => createIoredisBackend(db15Url()) },
+  { name: 'real Redis (db 15)', create: () => createRedisBackend(db15Url()) },
   { name: 'the in-memory store (ioredis-mock)', create: () => createMemoryBackend() },
 ];
 
@@ -202,7 +202,7 @@ describe('Upstash bridge over real Redis: the wider command surface and the raw 
   let h: Harness;
   let redis: Redis;
   beforeAll(async () => {
-    h = await startBridge(createIoredisBackend(db15Url()));
+    h = await startBridge(createRedisBackend(db15Url()));
     await h.backend.call(['FLUSHDB']);
     redis = h.client();
   });
