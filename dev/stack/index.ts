@@ -28,6 +28,7 @@ export interface RunningStack extends SupervisedStack {
   consoleUrl: string;
 }
 
+/** `npm start` is local: the gateway binds loopback; the console too unless SLUICE_CONSOLE_HOST says otherwise. */
 const HOST = '127.0.0.1';
 
 export function stackOptionsFromEnv(env: NodeJS.ProcessEnv): StackOptions {
@@ -80,7 +81,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       secrets: loadOrCreateSecrets(options.dataDir, options.env),
       env: options.env,
     });
-    children.push(spawnConsole({ port: options.consolePort, host: HOST, env, quiet: options.quiet }));
+    const consoleHost = options.env.SLUICE_CONSOLE_HOST ?? HOST;
+    children.push(spawnConsole({ port: options.consolePort, host: consoleHost, env, quiet: options.quiet }));
     const failure = firstExit(children);
     gateway = await startMiniflareGateway({
       build,
@@ -90,7 +92,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       quiet: options.quiet,
     });
     const gatewayUrl = localUrl(HOST, options.gatewayPort);
-    const consoleUrl = localUrl(HOST, options.consolePort);
+    const consoleUrl = localUrl(consoleHost, options.consolePort);
     await readyUnlessExited(
       Promise.all([
         waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
