@@ -1,5 +1,8 @@
 import { type Child, describeExit } from './children';
 
+/** How long a child's exit waits for a group signal to arrive before it counts as a crash. */
+const CHILD_EXIT_GRACE_MS = 300;
+
 /** A started stack as its entry point sees it. */
 export interface SupervisedStack {
   banner: string;
@@ -59,8 +62,12 @@ export async function runUntilStopped(start: () => Promise<SupervisedStack>): Pr
     process.exit(1);
   });
   if (signalledEarly) return shutdown(`${signalledEarly} received during start-up`, 0);
-  void stack.failure.then((reason) => {
-    if (!stopping) console.error(`sluice: ${reason} unexpectedly`);
+  void stack.failure.then(async (reason) => {
+    // A signal to the whole process group (Ctrl-C, `kill -- -PGID`) reaches the children too,
+    // and one may be seen exiting before our own signal is handled: let that signal win.
+    await new Promise((resolve) => setTimeout(resolve, CHILD_EXIT_GRACE_MS));
+    if (stopping) return;
+    console.error(`sluice: ${reason} unexpectedly`);
     return shutdown(reason, 1);
   });
   console.log(stack.banner);

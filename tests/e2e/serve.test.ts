@@ -174,4 +174,25 @@ describe('npm run serve', () => {
       expect((refused as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
     }
   });
+
+  it('stops the rest and exits with status 1 when the gateway dies on its own', async () => {
+    const again = await startStackProcess(
+      { DATABASE_URL: pgUrl(DATABASE), REDIS_URL: SERVE_REDIS_URL, SLUICE_QUIET: '1' },
+      dataDir,
+      SERVE,
+    );
+    const pgid = again.child.pid!;
+    const workerd = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' })
+      .split('\n')
+      .find((line) => line.includes('workerd serve'));
+    expect(workerd).toBeDefined();
+    const exited = new Promise<number | null>((resolve) => again.child.once('exit', (code) => resolve(code)));
+    process.kill(Number(workerd!.trim().split(/\s+/)[0]), 'SIGKILL');
+    expect(await exited).toBe(1);
+    expect(again.output()).toContain('sluice: gateway exited (signal SIGKILL) unexpectedly');
+    for (let i = 0; i < 100 && groupProcesses(pgid).length > 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(groupProcesses(pgid)).toEqual([]);
+  });
 });
