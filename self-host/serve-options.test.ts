@@ -59,6 +59,13 @@ describe('npm run serve options', () => {
       /SLUICE_OUTBOUND_ALLOW/,
     );
   });
+
+  it('refuses a DATABASE_URL that asks for TLS rather than going without it', () => {
+    const tls = { ...STORES, DATABASE_URL: `${STORES.DATABASE_URL}?sslmode=require` };
+    expect(() => serveOptionsFromEnv(tls)).toThrow(/sslmode=require.*without TLS/);
+    const plain = { ...STORES, DATABASE_URL: `${STORES.DATABASE_URL}?sslmode=disable` };
+    expect(serveOptionsFromEnv(plain).databaseUrl).toBe(plain.DATABASE_URL);
+  });
 });
 
 describe('the apps’ environment', () => {

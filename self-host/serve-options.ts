@@ -29,6 +29,9 @@ const NEEDS_STORES =
   'is optional. For a first trial without any store, use `npm start` (embedded PGlite and an ' +
   'in-memory Redis).';
 
+/** sslmode values that require TLS, which the bridge cannot give (it would silently go without). */
+const TLS_SSLMODES = new Set(['require', 'verify-ca', 'verify-full']);
+
 /** workerd's special network names; anything else must be a CIDR block. */
 const NETWORK_NAMES = new Set(['public', 'private', 'local', 'network', 'unix', 'unix-abstract']);
 const CIDR = /^[0-9A-Fa-f:.]+\/\d{1,3}$/;
@@ -66,6 +69,13 @@ export function serveOptionsFromEnv(env: NodeJS.ProcessEnv): ServeOptions {
     throw new ServeConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const values = parsed.data;
+  const sslmode = new URL(values.DATABASE_URL).searchParams.get('sslmode');
+  if (sslmode && TLS_SSLMODES.has(sslmode)) {
+    throw new ServeConfigError(
+      `DATABASE_URL asks for sslmode=${sslmode}, but the store bridge talks to Postgres without TLS; ` +
+        'run Postgres on this host or a private network and drop sslmode (or deploy with `wrangler deploy` and Neon).',
+    );
+  }
   return {
     host: values.SLUICE_HOST,
     consoleHost: values.SLUICE_CONSOLE_HOST ?? values.SLUICE_HOST,

@@ -24,7 +24,7 @@ export const DEFAULT_BRIDGE_LIMITS: BridgeLimits = {
   maxCommandsInFlight: 10_000,
   maxQueriesInFlight: 1_000,
   maxBytesInFlight: 64 * 1024 * 1024,
-  maxTunnels: 500,
+  maxTunnels: 100,
   maxBodyBytes: 10 * 1024 * 1024,
   pgPoolSize: 10,
 };
