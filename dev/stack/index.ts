@@ -1,18 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { appEnvironment } from '../../self-host/app-env';
-import { localUrl, stackBanner } from '../../self-host/banner';
-import { bridgeLimitsFromEnv } from '../../self-host/bridge/limits';
-import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
-import { ensureUiBuild } from '../../self-host/build/ui-build';
-import { buildGatewayWorker } from '../../self-host/build/worker-build';
-import type { Child } from '../../self-host/process/children';
-import { spawnConsole } from '../../self-host/process/console-process';
-import { waitForHttp } from '../../self-host/process/ports';
-import { firstExit, readyUnlessExited, type SupervisedStack } from '../../self-host/process/supervise';
-import { loadOrCreateSecrets } from '../../self-host/secrets';
-import { type MiniflareGateway, startMiniflareGateway } from './miniflare-gateway';
+import { resolve } from 'node:path';
+import { type RunningStack, startStack as startSharedStack } from '../../self-host/stack';
+import { startMiniflareGateway } from './miniflare-gateway';
 import { resolveStores } from './stores';
+
+export type { RunningStack } from '../../self-host/stack';
 
 export interface StackOptions {
   gatewayPort: number;
@@ -21,11 +12,6 @@ export interface StackOptions {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   quiet: boolean;
-}
-
-export interface RunningStack extends SupervisedStack {
-  gatewayUrl: string;
-  consoleUrl: string;
 }
 
 /** `npm start` is local: the gateway binds loopback; the console too unless SLUICE_CONSOLE_HOST says otherwise. */
@@ -43,73 +29,26 @@ export function stackOptionsFromEnv(env: NodeJS.ProcessEnv): StackOptions {
 }
 
 /**
- * `npm start`: stores (embedded unless configured) → migrations → store bridge → the gateway
- * on Miniflare (in this process) and the console (a child); stops in reverse. The worker
- * bundle and the web UI are built while the stores come up.
+ * `npm start`: the stack sequence `npm run serve` uses (self-host/stack.ts), on embedded stores
+ * unless real ones are configured, with the gateway on Miniflare inside this process.
  */
-export async function startStack(options: StackOptions): Promise<RunningStack> {
-  const log = (line: string) => {
-    if (!options.quiet) console.log(line);
-  };
-  const building = Promise.all([buildGatewayWorker(join(options.dataDir, 'gateway')), ensureUiBuild(log)]);
-  // Awaited below; until then a failed build must not count as an unhandled rejection.
-  building.catch(() => {});
-  const stores = await resolveStores(options.env, options.dataDir).catch(async (error: unknown) => {
-    await building.catch(() => {});
-    throw error;
-  });
-  const children: Child[] = [];
-  let bridge: StoreBridge | undefined;
-  let gateway: MiniflareGateway | undefined;
-  const stop = async (): Promise<void> => {
-    await Promise.all([...children.map((child) => child.stop()), gateway?.stop()]);
-    await bridge?.close();
-    await stores.close();
-  };
-  try {
-    bridge = await startStoreBridge({
-      port: options.sidecarPort,
-      pgTarget: stores.pgTarget,
-      redis: stores.redis,
-      redisToken: randomBytes(24).toString('base64url'),
-      limits: bridgeLimitsFromEnv(options.env),
-    });
-    const [build] = await building;
-    const env = appEnvironment({
-      stores,
-      bridge,
-      secrets: loadOrCreateSecrets(options.dataDir, options.env),
-      env: options.env,
-    });
-    const consoleHost = options.env.SLUICE_CONSOLE_HOST ?? HOST;
-    children.push(spawnConsole({ port: options.consolePort, host: consoleHost, env, quiet: options.quiet }));
-    const failure = firstExit(children);
-    gateway = await startMiniflareGateway({
-      build,
-      bindings: env,
+export function startStack(options: StackOptions): Promise<RunningStack> {
+  const { quiet } = options;
+  return startSharedStack({
+    dataDir: options.dataDir,
+    env: options.env,
+    quiet,
+    bridgePort: options.sidecarPort,
+    openStores: () => resolveStores(options.env, options.dataDir),
+    console: { host: options.env.SLUICE_CONSOLE_HOST ?? HOST, port: options.consolePort },
+    gateway: {
       host: HOST,
       port: options.gatewayPort,
-      quiet: options.quiet,
-    });
-    const gatewayUrl = localUrl(HOST, options.gatewayPort);
-    const consoleUrl = localUrl(consoleHost, options.consolePort);
-    await readyUnlessExited(
-      Promise.all([
-        waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
-        waitForHttp(`${consoleUrl}/api/health`, 60_000),
-      ]),
-      failure,
-    );
-    const banner = stackBanner({
-      gatewayUrl,
-      consoleUrl,
-      gatewayRuntime: `Miniflare, ${build.settings.compatibilityDate}`,
-      stores: stores.describe,
-      bridgePort: bridge.port,
-    });
-    return { gatewayUrl, consoleUrl, banner, stop, failure };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+      runtime: {
+        name: 'Miniflare',
+        start: (build, bindings) =>
+          startMiniflareGateway({ build, bindings, host: HOST, port: options.gatewayPort, quiet }),
+      },
+    },
+  });
 }
