@@ -15,7 +15,7 @@ class FirstRunFirstSequencer extends BaseSequencer {
 
 /**
  * Four projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
- * through the real drivers and the dev sidecar), e2e (the stack started as `npm start` does),
+ * through the real drivers and the store bridge), e2e (the stack started as `npm start` does),
  * ui (the web UI in a real browser against a stack of its own, so it shares no state with e2e).
  */
 export default defineConfig({
@@ -30,6 +30,7 @@ export default defineConfig({
             'shared/src/**/*.test.ts',
             'gateway-worker/src/**/*.test.ts',
             'console-server/src/**/*.test.ts',
+            'self-host/**/*.test.ts',
           ],
         },
       },

@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../self-host/process/ports';
 import { formatFigures, maxThroughput, type Send } from './bench/measure';
 import { benchProxy } from './bench/proxy';
 import { stackOptionsFromEnv, startStack } from './stack';
-import { freePort } from './stack/ports';
 
 interface Probe {
   name: string;

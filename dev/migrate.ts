@@ -1,5 +1,5 @@
 // `npm run db:migrate`: applies the committed migrations to DATABASE_URL.
-import { applyMigrations, ensureDatabase } from './db/migrations';
+import { applyMigrations, ensureDatabase } from '../self-host/stores/migrations';
 
 const url = process.env.DATABASE_URL;
 if (!url) {

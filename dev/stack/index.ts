@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { startSidecar } from '../sidecar/server';
-import { waitForHttp } from './ports';
-import type { Child } from './processes';
-import { spawnConsole, spawnGateway } from './processes';
-import { loadOrCreateSecrets } from './secrets';
+import { resolve } from 'node:path';
+import { type RunningStack, startStack as startSharedStack } from '../../self-host/stack';
+import { startMiniflareGateway } from './miniflare-gateway';
 import { resolveStores } from './stores';
-import { ensureUiBuild } from './ui-build';
+
+export type { RunningStack } from '../../self-host/stack';
 
 export interface StackOptions {
   gatewayPort: number;
@@ -17,12 +14,8 @@ export interface StackOptions {
   quiet: boolean;
 }
 
-export interface RunningStack {
-  gatewayUrl: string;
-  consoleUrl: string;
-  banner: string;
-  stop(): Promise<void>;
-}
+/** `npm start` is local: the gateway binds loopback; the console too unless SLUICE_CONSOLE_HOST says otherwise. */
+const HOST = '127.0.0.1';
 
 export function stackOptionsFromEnv(env: NodeJS.ProcessEnv): StackOptions {
   return {
@@ -35,62 +28,27 @@ export function stackOptionsFromEnv(env: NodeJS.ProcessEnv): StackOptions {
   };
 }
 
-/** Stores → migrations → sidecar → gateway (wrangler dev) and console; stops in reverse. */
-export async function startStack(options: StackOptions): Promise<RunningStack> {
-  await ensureUiBuild((line) => {
-    if (!options.quiet) console.log(line);
+/**
+ * `npm start`: the stack sequence `npm run serve` uses (self-host/stack.ts), on embedded stores
+ * unless real ones are configured, with the gateway on Miniflare inside this process.
+ */
+export function startStack(options: StackOptions): Promise<RunningStack> {
+  const { quiet } = options;
+  return startSharedStack({
+    dataDir: options.dataDir,
+    env: options.env,
+    quiet,
+    bridgePort: options.sidecarPort,
+    openStores: () => resolveStores(options.env, options.dataDir),
+    console: { host: options.env.SLUICE_CONSOLE_HOST ?? HOST, port: options.consolePort },
+    gateway: {
+      host: HOST,
+      port: options.gatewayPort,
+      runtime: {
+        name: 'Miniflare',
+        start: (build, bindings) =>
+          startMiniflareGateway({ build, bindings, host: HOST, port: options.gatewayPort, quiet }),
+      },
+    },
   });
-  const stores = await resolveStores(options.env, options.dataDir);
-  const children: Child[] = [];
-  const sidecar = await startSidecar({
-    port: options.sidecarPort,
-    pgTarget: stores.pgTarget,
-    redis: stores.redis,
-    redisToken: randomBytes(24).toString('base64url'),
-  }).catch(async (error: unknown) => {
-    await stores.close();
-    throw error;
-  });
-  const stop = async () => {
-    await Promise.all(children.map((c) => c.stop()));
-    await sidecar.close();
-    await stores.close();
-  };
-  try {
-    const appEnv: Record<string, string> = {
-      DATABASE_URL: stores.databaseUrl,
-      ...sidecar.env,
-      ...loadOrCreateSecrets(options.dataDir, options.env),
-      ...(stores.clickhouse ? definedOnly(stores.clickhouse) : {}),
-    };
-    const runDir = join(options.dataDir, 'run');
-    children.push(
-      await spawnGateway({ port: options.gatewayPort, vars: appEnv, runDir, quiet: options.quiet }),
-    );
-    children.push(spawnConsole({ port: options.consolePort, env: appEnv, quiet: options.quiet }));
-    const gatewayUrl = `http://127.0.0.1:${options.gatewayPort}`;
-    const consoleUrl = `http://127.0.0.1:${options.consolePort}`;
-    await Promise.all([
-      waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
-      waitForHttp(`${consoleUrl}/api/health`, 60_000),
-    ]);
-    const banner = [
-      'Sluice is running',
-      `  gateway: ${gatewayUrl}   (model API under /v1, readiness at /health/ready)`,
-      `  web UI:  ${consoleUrl}/   (open in a browser; the first visit runs the setup wizard)`,
-      `  console: ${consoleUrl}   (management API under /api; start at /api/setup/status)`,
-      ...stores.describe.map((line) => `  ${line}`),
-      `  sidecar: 127.0.0.1:${sidecar.port} (Neon and Upstash protocols for local drivers)`,
-    ].join('\n');
-    return { gatewayUrl, consoleUrl, banner, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-function definedOnly(values: object): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
 }

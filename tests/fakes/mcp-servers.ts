@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { freePort } from '../../dev/stack/ports';
+import { freePort } from '../../self-host/process/ports';
 
 export interface RunningMcpServer {
   url: string;

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
-import { applyMigrations, recreateDatabase } from '../../dev/db/migrations';
+import { applyMigrations } from '../../self-host/stores/migrations';
+import { recreateDatabase } from './databases';
 import { CLICKHOUSE_URL, pgUrl, TEST_SECRETS } from './env';
 
 /** A freshly created and migrated database of its own for one test file. */

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { recreateDatabase } from '../../dev/db/migrations';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
 import { type BrowserErrors, launchBrowser, watchErrors } from './browser';
+import { recreateDatabase } from './databases';
 import { pgUrl } from './env';
 
 /** One UI test file's world: a fresh stack (as `npm start` runs it), fake upstreams, a browser page. */

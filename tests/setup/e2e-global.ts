@@ -4,12 +4,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { TestProject } from 'vitest/node';
-import { recreateDatabase } from '../../dev/db/migrations';
-import { freePort } from '../../dev/stack/ports';
-import { CLICKHOUSE_URL, pgUrl } from '../helpers/env';
+import { freePort } from '../../self-host/process/ports';
+import { recreateDatabase } from '../helpers/databases';
+import { CLICKHOUSE_URL, E2E_REDIS_URL, pgUrl } from '../helpers/env';
 
 const ROOT = join(import.meta.dirname, '../..');
-const E2E_REDIS_URL = process.env.TEST_E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/2';
+
+/** How a stack is started: `npm start`'s entry by default. */
+export interface StackCommand {
+  file: string;
+  args: string[];
+  /** In a process group of its own (as `setsid` would), so the test can signal the group. */
+  detached?: boolean;
+}
+
+export const NPM_START: StackCommand = {
+  file: process.execPath,
+  args: ['--import', 'tsx', join(ROOT, 'dev/start.ts')],
+};
 
 export interface StartedStack {
   gatewayUrl: string;
@@ -19,14 +31,20 @@ export interface StartedStack {
 }
 
 /**
- * Starts the stack exactly as `npm start` does (the same entry, a child process), on
- * free ports, and waits for its banner. Extra env selects real or embedded stores.
+ * Starts the stack exactly as `npm start` does (the same entry, a child process), or with
+ * another command such as `npm run serve`, on free ports, and waits for its banner. Extra env
+ * selects real or embedded stores.
  */
-export async function startStackProcess(env: Record<string, string>, dataDir: string): Promise<StartedStack> {
+export async function startStackProcess(
+  env: Record<string, string>,
+  dataDir: string,
+  command: StackCommand = NPM_START,
+): Promise<StartedStack> {
   const [gatewayPort, consolePort] = [await freePort(), await freePort()];
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'dev/start.ts')], {
+  const child = spawn(command.file, command.args, {
     cwd: ROOT,
+    detached: command.detached ?? false,
     env: {
       ...stripStoreEnv(process.env),
       ...env,
@@ -77,7 +95,7 @@ export function interrupt(stack: StartedStack): Promise<number | null> {
   });
 }
 
-function stripStoreEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+export function stripStoreEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|CLICKHOUSE_|UPSTASH_|NEON_LOCAL_|SLUICE_)/.test(k))

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { createIoredisBackend } from '../../dev/sidecar/redis-backend';
-import { startSidecar } from '../../dev/sidecar/server';
+import { createRedisBackend } from '../../self-host/bridge/redis-backend';
+import { startStoreBridge } from '../../self-host/bridge/server';
 import { INTEGRATION_REDIS_URL, PG_HOST, PG_PORT } from '../helpers/env';
 
 /**
@@ -8,9 +8,9 @@ import { INTEGRATION_REDIS_URL, PG_HOST, PG_PORT } from '../helpers/env';
  * (Redis database 1, flushed here). Test files get its endpoints through inject('sidecarEnv').
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const redis = createIoredisBackend(INTEGRATION_REDIS_URL);
+  const redis = createRedisBackend(INTEGRATION_REDIS_URL);
   await redis.call(['FLUSHDB']);
-  const sidecar = await startSidecar({
+  const sidecar = await startStoreBridge({
     port: 0,
     pgTarget: { host: PG_HOST, port: PG_PORT },
     redis,

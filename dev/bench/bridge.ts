@@ -1,0 +1,125 @@
+// `npm run bench:bridge`: CPU the store bridge spends per HTTP request and per Redis command.
+// Starts dev/bench/bridge-server.ts in a process of its own (pinned to BENCH_BRIDGE_CPU, default
+// 1) in front of real Redis (BENCH_REDIS_URL), drives it with wrk posting a /pipeline of 1 and
+// of 16 EVALSHA commands (base64 and plain encoding), and reads the bridge's own CPU time from
+// /proc before and after each run. Needs `wrk` on the PATH and Linux. Indicative figures: on a
+// small machine wrk, Redis and the bridge share the cores.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,8').split(',').map(Number);
+const BRIDGE_CPU = process.env.BENCH_BRIDGE_CPU ?? '1';
+const WRK_CPU = process.env.BENCH_WRK_CPU ?? '0';
+const TOKEN = 'bench-token';
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** A limiter-shaped script: a counter with an expiry, an array reply of integers and strings. */
+const SCRIPT = `local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], 60000)
+return {n, ARGV[1], 'allowed', 0, tonumber(ARGV[2]), KEYS[2]}`;
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // After "pid (comm) ": state is field 0, utime 11, stime 12 (man 5 proc).
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+function startBridge(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(
+    'taskset',
+    ['-c', BRIDGE_CPU, process.execPath, '--import', 'tsx', join(import.meta.dirname, 'bridge-server.ts')],
+    { env: { ...process.env, BENCH_REDIS_URL: REDIS_URL }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const port = /port=(\d+)/.exec(out)?.[1];
+      if (port) resolve({ child, port: Number(port) });
+    });
+    child.once('exit', (code) => reject(new Error(`bridge exited with ${code}: ${out}`)));
+  });
+}
+
+function wrkScript(dir: string, sha: string, commands: number, base64: boolean): string {
+  const pipeline = Array.from({ length: commands }, (_, i) => [
+    'evalsha',
+    sha,
+    '2',
+    `bench:bridge:{k${i}}:count`,
+    `bench:bridge:{k${i}}:meta`,
+    'user:requests/1m',
+    '1000',
+    'route:tokens/1m',
+    '250000',
+  ]);
+  const lines = [
+    'wrk.method = "POST"',
+    `wrk.headers["Authorization"] = "Bearer ${TOKEN}"`,
+    'wrk.headers["Content-Type"] = "application/json"',
+    ...(base64 ? ['wrk.headers["Upstash-Encoding"] = "base64"'] : []),
+    `wrk.body = [==[${JSON.stringify(pipeline)}]==]`,
+  ];
+  const file = join(dir, `pipeline-${commands}-${base64 ? 'b64' : 'plain'}.lua`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+interface Run {
+  requests: number;
+  non2xx: number;
+  cpu: number;
+}
+
+function wrk(pid: number, url: string, script: string, connections: number): Run {
+  const before = cpuSeconds(pid);
+  const output = execFileSync(
+    'taskset',
+    ['-c', WRK_CPU, 'wrk', '-t1', `-c${connections}`, `-d${SECONDS}s`, '-s', script, url],
+    { encoding: 'utf8' },
+  );
+  const cpu = cpuSeconds(pid) - before;
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0);
+  return { requests, non2xx, cpu };
+}
+
+const redis = new Redis(REDIS_URL);
+const sha = (await redis.script('LOAD', SCRIPT)) as string;
+const dir = mkdtempSync(join(tmpdir(), 'sluice-bench-bridge-'));
+const { child, port } = await startBridge();
+try {
+  const url = `http://127.0.0.1:${port}/pipeline`;
+  // Warm up the JIT and the connections before measuring.
+  wrk(child.pid!, url, wrkScript(dir, sha, 16, true), 8);
+  console.log('commands  encoding  conns    req/s   µs CPU/request   µs CPU/command   non-2xx');
+  for (const commands of [1, 16]) {
+    for (const base64 of [true, false]) {
+      for (const connections of CONNECTIONS) {
+        const run = wrk(child.pid!, url, wrkScript(dir, sha, commands, base64), connections);
+        const perRequest = (run.cpu * 1e6) / run.requests;
+        console.log(
+          [
+            String(commands).padStart(8),
+            (base64 ? 'base64' : 'plain').padStart(9),
+            String(connections).padStart(6),
+            (run.requests / SECONDS).toFixed(0).padStart(8),
+            perRequest.toFixed(1).padStart(16),
+            (perRequest / commands).toFixed(1).padStart(16),
+            String(run.non2xx).padStart(9),
+          ].join(' '),
+        );
+      }
+    }
+  }
+} finally {
+  child.kill('SIGTERM');
+  await redis.eval("for _, k in ipairs(redis.call('KEYS', 'bench:bridge:*')) do redis.call('DEL', k) end", 0);
+  redis.disconnect();
+  rmSync(dir, { recursive: true, force: true });
+}

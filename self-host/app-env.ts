@@ -1,0 +1,44 @@
+import type { StoreBridge } from './bridge/server';
+import type { StackSecrets } from './secrets';
+import type { PreparedStores } from './stores/stores';
+
+/** The supervisor's own settings (and every SLUICE_BRIDGE_*): they shape the stack, not the apps. */
+const SUPERVISOR_ONLY = new Set([
+  'SLUICE_GATEWAY_PORT',
+  'SLUICE_CONSOLE_PORT',
+  'SLUICE_SIDECAR_PORT',
+  'SLUICE_DATA_DIR',
+  'SLUICE_QUIET',
+  'SLUICE_HOST',
+  'SLUICE_OUTBOUND_ALLOW',
+]);
+
+export interface AppEnvironmentInput {
+  stores: PreparedStores;
+  bridge: Pick<StoreBridge, 'env'>;
+  secrets: StackSecrets;
+  /** The supervisor's environment: its app-level SLUICE_* settings are passed on. */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * What both apps are given (worker bindings for the gateway, process env for the console):
+ * the app-level `SLUICE_*` settings from the supervisor's environment (log level, store
+ * timeout, metrics key...), then the database URL, the bridge's Neon and Upstash endpoints,
+ * the secrets and the ClickHouse settings, which always win.
+ */
+export function appEnvironment(input: AppEnvironmentInput): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.env)) {
+    if (value === undefined || !name.startsWith('SLUICE_')) continue;
+    if (SUPERVISOR_ONLY.has(name) || name.startsWith('SLUICE_BRIDGE_')) continue;
+    passed[name] = value;
+  }
+  return {
+    ...passed,
+    DATABASE_URL: input.stores.databaseUrl,
+    ...input.bridge.env,
+    ...input.secrets,
+    ...(input.stores.clickhouse ?? {}),
+  };
+}

@@ -1,0 +1,34 @@
+export interface BannerInput {
+  gatewayUrl: string;
+  consoleUrl: string;
+  /** How the gateway runs, e.g. "workerd serve" or "Miniflare". */
+  gatewayRuntime: string;
+  /** One line per store. */
+  stores: string[];
+  bridgePort: number;
+}
+
+/**
+ * The start-up banner of `npm start` and `npm run serve`. Its first line, `Sluice is running`,
+ * is what scripts and tests wait for: it is printed once everything answers.
+ */
+export function stackBanner(input: BannerInput): string {
+  return [
+    'Sluice is running',
+    `  gateway: ${input.gatewayUrl}   (model API under /v1, readiness at /health/ready; ${input.gatewayRuntime})`,
+    `  web UI:  ${input.consoleUrl}/   (open in a browser; the first visit runs the setup wizard)`,
+    `  console: ${input.consoleUrl}   (management API under /api; start at /api/setup/status)`,
+    ...input.stores.map((line) => `  ${line}`),
+    `  bridge:  127.0.0.1:${input.bridgePort} (Neon and Upstash protocols in front of the stores, for the apps' drivers)`,
+  ].join('\n');
+}
+
+/**
+ * The URL to reach a server bound to `host` from this machine: a wildcard address is reached
+ * on loopback, an IPv6 literal goes in brackets.
+ */
+export function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' || host === '[::]' ? '::1' : host;
+  const bracketed = reachable.includes(':') && !reachable.startsWith('[') ? `[${reachable}]` : reachable;
+  return `http://${bracketed}:${port}`;
+}

@@ -1,0 +1,88 @@
+import * as z from 'zod';
+
+/**
+ * What the bridge holds at most at any moment. Past a cap a request is answered 503 at once
+ * rather than queued: memory stays bounded under overload, and the apps' own store timeouts
+ * and fail-open/closed policies decide what happens next.
+ */
+export interface BridgeLimits {
+  /** Redis commands sent and not yet answered, over all Upstash requests. */
+  maxCommandsInFlight: number;
+  /** Neon HTTP statements waiting for or holding a Postgres connection. */
+  maxQueriesInFlight: number;
+  /** Request body bytes held over all requests (each one also capped by maxBodyBytes). */
+  maxBytesInFlight: number;
+  /** Open Neon WebSocket tunnels, each one a Postgres connection. */
+  maxTunnels: number;
+  /** Largest single request body; bigger ones are refused with 413. */
+  maxBodyBytes: number;
+  /** Postgres connections per user/database for Neon HTTP. */
+  pgPoolSize: number;
+}
+
+export const DEFAULT_BRIDGE_LIMITS: BridgeLimits = {
+  maxCommandsInFlight: 10_000,
+  maxQueriesInFlight: 1_000,
+  maxBytesInFlight: 64 * 1024 * 1024,
+  maxTunnels: 100,
+  maxBodyBytes: 10 * 1024 * 1024,
+  pgPoolSize: 10,
+};
+
+const count = z.coerce.number().int().min(1);
+const envSchema = z.object({
+  SLUICE_BRIDGE_MAX_COMMANDS: count.optional(),
+  SLUICE_BRIDGE_MAX_QUERIES: count.optional(),
+  SLUICE_BRIDGE_MAX_BYTES: count.optional(),
+  SLUICE_BRIDGE_MAX_TUNNELS: count.optional(),
+  SLUICE_BRIDGE_PG_POOL_SIZE: count.max(1_000).optional(),
+});
+
+/** The limits, with SLUICE_BRIDGE_* overrides from the environment. */
+export function bridgeLimitsFromEnv(env: NodeJS.ProcessEnv): BridgeLimits {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid bridge limits: ${problems.join('; ')}`);
+  }
+  const values = parsed.data;
+  return {
+    ...DEFAULT_BRIDGE_LIMITS,
+    maxCommandsInFlight: values.SLUICE_BRIDGE_MAX_COMMANDS ?? DEFAULT_BRIDGE_LIMITS.maxCommandsInFlight,
+    maxQueriesInFlight: values.SLUICE_BRIDGE_MAX_QUERIES ?? DEFAULT_BRIDGE_LIMITS.maxQueriesInFlight,
+    maxBytesInFlight: values.SLUICE_BRIDGE_MAX_BYTES ?? DEFAULT_BRIDGE_LIMITS.maxBytesInFlight,
+    maxTunnels: values.SLUICE_BRIDGE_MAX_TUNNELS ?? DEFAULT_BRIDGE_LIMITS.maxTunnels,
+    pgPoolSize: values.SLUICE_BRIDGE_PG_POOL_SIZE ?? DEFAULT_BRIDGE_LIMITS.pgPoolSize,
+  };
+}
+
+/** A counted allowance (commands, statements, bytes) taken while a request is in flight. */
+export class Budget {
+  private used = 0;
+
+  constructor(
+    /** Named in the 503's message, e.g. "Redis commands". */
+    readonly what: string,
+    readonly max: number,
+  ) {}
+
+  /** Takes `amount` when it fits, else takes nothing and returns false. */
+  tryTake(amount: number): boolean {
+    if (this.used + amount > this.max) return false;
+    this.used += amount;
+    return true;
+  }
+
+  give(amount: number): void {
+    this.used = Math.max(0, this.used - amount);
+  }
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** The text of the 503 when tryTake refused. */
+  overloaded(): string {
+    return `store bridge overloaded: ${this.used} ${this.what} already in flight (limit ${this.max}); retry later`;
+  }
+}

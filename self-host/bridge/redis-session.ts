@@ -1,0 +1,238 @@
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import RedisParser from 'redis-parser';
+import { RedisCommandError, type RedisReply } from './redis-reply';
+import type { RedisEndpoint } from './redis-url';
+import { encodeCommands } from './resp-encode';
+
+/** Redis could not be reached, or stopped answering: transport trouble, not a Redis error. */
+export class RedisUnavailableError extends Error {
+  override readonly name = 'RedisUnavailableError';
+}
+
+export interface Batch {
+  /** Replies still to come. */
+  remaining: number;
+  replies: RedisReply[];
+  deadline: number;
+  settle(replies: RedisReply[]): void;
+  fail(error: Error): void;
+}
+
+export interface Session {
+  send(payload: string, batch: Batch): void;
+  /** Resolves once the in-flight batches are answered (or failed) and the socket is closed. */
+  end(): Promise<void>;
+}
+
+export interface SessionEvents {
+  ready(): void;
+  gone(error: Error, wasReady: boolean): void;
+}
+
+export interface SessionTimeouts {
+  connectMs: number;
+  commandMs: number;
+}
+
+export function openSession(
+  endpoint: RedisEndpoint,
+  timeouts: SessionTimeouts,
+  events: SessionEvents,
+): Session {
+  return new RedisSession(endpoint, timeouts, events);
+}
+
+/** One socket's life: handshake, pipelined batches answered in order, failure of the rest on close. */
+class RedisSession implements Session {
+  private readonly socket: Socket;
+  private readonly parser: RedisParser;
+  private readonly inFlight = new BatchQueue();
+  private readonly connectTimer: NodeJS.Timeout;
+  private readonly watchdog: NodeJS.Timeout;
+  /** Batches sent in the same turn of the event loop (concurrent HTTP requests) share one write. */
+  private outgoing = '';
+  private ready = false;
+  private dead: Error | null = null;
+
+  constructor(
+    private readonly endpoint: RedisEndpoint,
+    private readonly timeouts: SessionTimeouts,
+    private readonly events: SessionEvents,
+  ) {
+    const { host, port } = endpoint;
+    this.socket = endpoint.tls
+      ? connectTls({ host, port, servername: isIP(host) ? '' : host })
+      : connectTcp({ host, port });
+    this.socket.setNoDelay(true);
+    this.socket.setKeepAlive(true, 15_000);
+    const connected = endpoint.tls ? 'secureConnect' : 'connect';
+    this.connectTimer = setTimeout(
+      () => this.die(`no connection within ${timeouts.connectMs} ms`),
+      timeouts.connectMs,
+    );
+    // One cheap timer per connection instead of one per batch: the oldest batch times out first.
+    this.watchdog = setInterval(() => this.checkDeadline(), Math.max(50, Math.floor(timeouts.commandMs / 4)));
+    this.watchdog.unref();
+    this.parser = new RedisParser({
+      returnBuffers: true,
+      returnReply: (reply) => this.deliver(fromParser(reply)),
+      returnError: (error) => this.deliver(new RedisCommandError(error.message)),
+      returnFatalError: (error) => this.die(`protocol error: ${error.message}`),
+    });
+    this.socket.on(connected, () => clearTimeout(this.connectTimer));
+    this.socket.on('data', (chunk: Buffer) => this.parser.execute(chunk));
+    this.socket.on('error', (error) => this.die(error.message));
+    this.socket.on('close', () => this.die('connection closed'));
+    this.startHandshake(connected);
+  }
+
+  send(payload: string, batch: Batch): void {
+    if (this.dead) throw this.dead;
+    batch.deadline = Date.now() + this.timeouts.commandMs;
+    this.inFlight.push(batch);
+    if (this.outgoing === '') setImmediate(() => this.flush());
+    this.outgoing += payload;
+  }
+
+  async end(): Promise<void> {
+    const deadline = Date.now() + 1_000;
+    while (!this.dead && this.inFlight.peek() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    if (this.dead) return;
+    const gone = new Promise<void>((resolve) => this.socket.once('close', () => resolve()));
+    this.socket.end();
+    const force = setTimeout(() => this.socket.destroy(), 1_000);
+    await gone;
+    clearTimeout(force);
+  }
+
+  private flush(): void {
+    const payload = this.outgoing;
+    this.outgoing = '';
+    if (!this.dead && payload) this.socket.write(payload);
+  }
+
+  /** AUTH/SELECT go first; commands sent meanwhile queue behind them on the socket. */
+  private startHandshake(connected: 'connect' | 'secureConnect'): void {
+    const handshake = handshakeCommands(this.endpoint);
+    if (handshake.length === 0) {
+      this.socket.once(connected, () => this.markReady());
+      return;
+    }
+    this.send(encodeCommands(handshake), {
+      remaining: handshake.length,
+      replies: [],
+      deadline: 0,
+      settle: (replies) => {
+        const refused = replies.find((reply) => reply instanceof RedisCommandError);
+        if (refused) this.die(`${(refused as RedisCommandError).message} (check REDIS_URL)`);
+        else this.markReady();
+      },
+      fail: () => {},
+    });
+  }
+
+  private markReady(): void {
+    this.ready = true;
+    this.events.ready();
+  }
+
+  private deliver(reply: RedisReply): void {
+    if (this.dead) return; // the rest of a chunk after a fatal handshake error
+    const batch = this.inFlight.peek();
+    if (!batch) {
+      this.die('a reply nobody asked for');
+      return;
+    }
+    batch.replies.push(reply);
+    batch.remaining -= 1;
+    if (batch.remaining === 0) {
+      this.inFlight.shift();
+      batch.settle(batch.replies);
+    }
+  }
+
+  private checkDeadline(): void {
+    const oldest = this.inFlight.peek();
+    if (oldest && oldest.deadline < Date.now()) this.die(`no answer within ${this.timeouts.commandMs} ms`);
+  }
+
+  /** Ends the session: every batch still in flight fails with the reason. */
+  private die(reason: string): void {
+    if (this.dead) return;
+    const where = `${this.endpoint.host}:${this.endpoint.port}`;
+    const error = new RedisUnavailableError(
+      `${this.ready ? 'lost' : 'could not reach'} Redis at ${where}: ${reason}`,
+    );
+    this.dead = error;
+    clearInterval(this.watchdog);
+    clearTimeout(this.connectTimer);
+    this.socket.destroy();
+    for (const batch of this.inFlight.drain()) batch.fail(error);
+    this.events.gone(error, this.ready);
+  }
+}
+
+/** AUTH and SELECT from the URL, sent first on every new connection. */
+function handshakeCommands(endpoint: RedisEndpoint): string[][] {
+  const commands: string[][] = [];
+  if (endpoint.password !== undefined) {
+    commands.push(
+      endpoint.username ? ['AUTH', endpoint.username, endpoint.password] : ['AUTH', endpoint.password],
+    );
+  }
+  if (endpoint.database !== 0) commands.push(['SELECT', String(endpoint.database)]);
+  return commands;
+}
+
+/**
+ * The parser's values are already RedisReply shapes (Buffers, integers, null, arrays) except
+ * errors nested in arrays (a Lua script's error_reply, MULTI/EXEC slots), which it leaves as
+ * its own ReplyError objects.
+ */
+function fromParser(value: unknown): RedisReply {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      if (Array.isArray(item) || item instanceof Error) value[i] = fromParser(item);
+    }
+    return value as RedisReply[];
+  }
+  if (value instanceof Error) return new RedisCommandError(value.message);
+  return value as RedisReply;
+}
+
+/** FIFO of batches awaiting replies: an array with a moving head (shift() is O(n)). */
+class BatchQueue {
+  private items: (Batch | undefined)[] = [];
+  private head = 0;
+
+  push(batch: Batch): void {
+    this.items.push(batch);
+  }
+
+  peek(): Batch | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): void {
+    this.items[this.head] = undefined;
+    this.head += 1;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  drain(): Batch[] {
+    const rest = this.items.slice(this.head).filter((batch): batch is Batch => batch !== undefined);
+    this.items = [];
+    this.head = 0;
+    return rest;
+  }
+}

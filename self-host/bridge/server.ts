@@ -1,0 +1,95 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type BridgeLimits, Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
+import { createNeonHttpHandler } from './neon-http';
+import { attachNeonWsProxy } from './neon-ws-proxy';
+import type { RedisBackend } from './redis-backend';
+import { createUpstashBridge } from './upstash-bridge';
+
+export interface StoreBridgeOptions {
+  /** 0 picks a free port. Always bound to loopback. */
+  port: number;
+  /** The Postgres (real or PGlite socket) every Neon request is sent to. */
+  pgTarget: { host: string; port: number };
+  redis: RedisBackend;
+  /** Bearer token the Upstash bridge requires. */
+  redisToken: string;
+  /** Caps on what is held in flight, the pool size and body size; defaults otherwise. */
+  limits?: Partial<BridgeLimits>;
+}
+
+export interface StoreBridge {
+  port: number;
+  /** Values for the apps' environment, pointing the official drivers here. */
+  env: {
+    NEON_LOCAL_WS_PROXY: string;
+    NEON_LOCAL_HTTP: string;
+    UPSTASH_REDIS_REST_URL: string;
+    UPSTASH_REDIS_REST_TOKEN: string;
+  };
+  close(): Promise<void>;
+}
+
+/**
+ * The store bridge: Neon's WebSocket proxy (/v2) and HTTP SQL endpoint (/sql) over a real
+ * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis. In the
+ * self-host mode it is in every request's path: it listens on loopback only, keeps its
+ * connections to the apps alive, reuses its store connections, and sheds load with 503 once
+ * the in-flight budgets are spent (request bytes are one budget shared by both endpoints).
+ */
+export async function startStoreBridge(options: StoreBridgeOptions): Promise<StoreBridge> {
+  const limits: BridgeLimits = { ...DEFAULT_BRIDGE_LIMITS, ...options.limits };
+  const bytes = new Budget('request bytes', limits.maxBytesInFlight);
+  const neonHttp = createNeonHttpHandler({
+    target: options.pgTarget,
+    poolSize: limits.pgPoolSize,
+    maxBodyBytes: limits.maxBodyBytes,
+    queries: new Budget('SQL statements', limits.maxQueriesInFlight),
+    bytes,
+  });
+  const upstash = createUpstashBridge({
+    backend: options.redis,
+    token: options.redisToken,
+    maxBodyBytes: limits.maxBodyBytes,
+    commands: new Budget('Redis commands', limits.maxCommandsInFlight),
+    bytes,
+  });
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const handler = url === '/sql' || url.startsWith('/sql?') ? neonHttp.handle : upstash.handle;
+    handler(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: `bridge: ${String(error)}` }));
+    });
+  });
+  // The apps' fetch() keeps its connections open between requests: no TCP set-up per call.
+  server.keepAliveTimeout = 60_000;
+  // A client that stalls mid-request cannot hold a socket and its body bytes for long.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const wsProxy = attachNeonWsProxy(server, {
+    target: options.pgTarget,
+    path: '/v2',
+    maxTunnels: limits.maxTunnels,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    env: {
+      NEON_LOCAL_WS_PROXY: `127.0.0.1:${port}/v2`,
+      NEON_LOCAL_HTTP: `http://127.0.0.1:${port}/sql`,
+      UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${port}`,
+      UPSTASH_REDIS_REST_TOKEN: options.redisToken,
+    },
+    async close() {
+      await wsProxy.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await neonHttp.close();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { RedisBackend, RedisReply } from './redis-backend';
+import { RedisCommandError } from './redis-reply';
+import { type CommandOutcome, encodeReply, outcomeOf } from './upstash-encoding';
+import { refusal } from './upstash-policy';
+
+/** An HTTP status and the JSON body to send with it. */
+export type Answer = [status: number, body: unknown];
+
+export async function runSingle(backend: RedisBackend, command: string[], base64: boolean): Promise<Answer> {
+  const refused = refusal(command);
+  if (refused) return [400, { error: refused }];
+  try {
+    return [200, { result: encodeReply(await backend.call(command), base64) }];
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/**
+ * The commands go to Redis together, in order, in one write; one failing spoils no other. A
+ * command the bridge refuses gets its error in its slot and is not sent.
+ */
+export async function runPipeline(
+  backend: RedisBackend,
+  commands: string[][],
+  base64: boolean,
+): Promise<Answer> {
+  const refusals = commands.map(refusal);
+  const allowed = refusals.every((refused) => refused === null)
+    ? commands
+    : commands.filter((_, i) => refusals[i] === null);
+  let replies: RedisReply[];
+  try {
+    replies = allowed.length > 0 ? await backend.pipeline(allowed) : [];
+  } catch (error) {
+    return failure(error);
+  }
+  let next = 0;
+  const outcomes: CommandOutcome[] = refusals.map((refused) =>
+    refused === null ? outcomeOf(replies[next++] ?? null, base64) : { error: refused },
+  );
+  return [200, outcomes];
+}
+
+export async function runTransaction(
+  backend: RedisBackend,
+  commands: string[][],
+  base64: boolean,
+): Promise<Answer> {
+  // Like a command Redis rejects while queueing, a refused one aborts the whole transaction.
+  const refused = commands.map(refusal).find((message) => message !== null);
+  if (refused)
+    return [400, { error: `EXECABORT Transaction discarded because of previous errors: ${refused}` }];
+  try {
+    const replies = await backend.transaction(commands);
+    return [200, replies.map((reply) => outcomeOf(reply, base64))];
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** 400 with Redis's text when Redis said no; 502 when Redis could not be reached at all. */
+function failure(error: unknown): Answer {
+  if (error instanceof RedisCommandError) return [400, { error: error.message }];
+  return [
+    502,
+    {
+      error: `ERR store bridge could not reach Redis: ${error instanceof Error ? error.message : String(error)}`,
+    },
+  ];
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { appEnvironment } from './app-env';
+import { localUrl } from './banner';
+import { ServeConfigError, serveOptionsFromEnv } from './serve-options';
+import type { PreparedStores } from './stores/stores';
+
+const STORES = { DATABASE_URL: 'postgres://app@db:5432/sluice', REDIS_URL: 'redis://cache:6379/0' };
+
+describe('npm run serve options', () => {
+  it('refuses to run without real stores and says what to do instead', () => {
+    for (const env of [{}, { DATABASE_URL: STORES.DATABASE_URL }, { REDIS_URL: STORES.REDIS_URL }]) {
+      expect(() => serveOptionsFromEnv(env)).toThrow(ServeConfigError);
+    }
+    expect(() => serveOptionsFromEnv({})).toThrow(/DATABASE_URL.*REDIS_URL.*npm start/s);
+  });
+
+  it('defaults to loopback, ports 3000/3001, a free bridge port and public+local outbound', () => {
+    expect(serveOptionsFromEnv(STORES)).toMatchObject({
+      host: '127.0.0.1',
+      consoleHost: '127.0.0.1',
+      gatewayPort: 3000,
+      consolePort: 3001,
+      bridgePort: 0,
+      quiet: false,
+      outboundAllow: ['public', 'local'],
+    });
+  });
+
+  it('reads the same SLUICE_* variables as npm start, plus SLUICE_HOST and SLUICE_OUTBOUND_ALLOW', () => {
+    const options = serveOptionsFromEnv({
+      ...STORES,
+      SLUICE_HOST: '0.0.0.0',
+      SLUICE_CONSOLE_HOST: '127.0.0.1',
+      SLUICE_GATEWAY_PORT: '9300',
+      SLUICE_CONSOLE_PORT: '9301',
+      SLUICE_SIDECAR_PORT: '9302',
+      SLUICE_QUIET: '1',
+      SLUICE_DATA_DIR: '/var/lib/sluice',
+      SLUICE_OUTBOUND_ALLOW: 'public, private, 100.64.0.0/10',
+    });
+    expect(options).toMatchObject({
+      host: '0.0.0.0',
+      consoleHost: '127.0.0.1',
+      gatewayPort: 9300,
+      consolePort: 9301,
+      bridgePort: 9302,
+      quiet: true,
+      dataDir: '/var/lib/sluice',
+      outboundAllow: ['public', 'private', '100.64.0.0/10'],
+    });
+  });
+
+  it('refuses bad ports, URLs and outbound names with the variable named', () => {
+    expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_GATEWAY_PORT: '70000' })).toThrow(
+      /SLUICE_GATEWAY_PORT/,
+    );
+    expect(() => serveOptionsFromEnv({ ...STORES, REDIS_URL: 'http://cache' })).toThrow(/REDIS_URL/);
+    expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_OUTBOUND_ALLOW: 'everything' })).toThrow(
+      /SLUICE_OUTBOUND_ALLOW/,
+    );
+  });
+
+  it('refuses a DATABASE_URL that asks for TLS rather than going without it', () => {
+    const tls = { ...STORES, DATABASE_URL: `${STORES.DATABASE_URL}?sslmode=require` };
+    expect(() => serveOptionsFromEnv(tls)).toThrow(/sslmode=require.*without TLS/);
+    const plain = { ...STORES, DATABASE_URL: `${STORES.DATABASE_URL}?sslmode=disable` };
+    expect(serveOptionsFromEnv(plain).databaseUrl).toBe(plain.DATABASE_URL);
+  });
+});
+
+describe('the apps’ environment', () => {
+  const stores = {
+    databaseUrl: 'postgres://app@db:5432/sluice',
+    clickhouse: { CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_DATABASE: 'sluice' },
+  } as PreparedStores;
+  const bridge = {
+    env: {
+      NEON_LOCAL_WS_PROXY: '127.0.0.1:4000/v2',
+      NEON_LOCAL_HTTP: 'http://127.0.0.1:4000/sql',
+      UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:4000',
+      UPSTASH_REDIS_REST_TOKEN: 'token',
+    },
+  };
+  const secrets = { SLUICE_JWT_SECRET: 'j'.repeat(40), SLUICE_ENCRYPTION_KEY: 'k'.repeat(43) };
+
+  it('passes app settings on, keeps the supervisor’s own, and lets computed values win', () => {
+    const env = appEnvironment({
+      stores,
+      bridge,
+      secrets,
+      env: {
+        SLUICE_LOG_LEVEL: 'DEBUG',
+        SLUICE_STORE_TIMEOUT_MS: '1500',
+        SLUICE_GATEWAY_PORT: '3000',
+        SLUICE_DATA_DIR: '/tmp',
+        SLUICE_JWT_SECRET: 'ignored: the loaded secret wins',
+        DATABASE_URL: 'postgres://elsewhere/x',
+        PATH: '/usr/bin',
+      },
+    });
+    expect(env).toEqual({
+      SLUICE_LOG_LEVEL: 'DEBUG',
+      SLUICE_STORE_TIMEOUT_MS: '1500',
+      DATABASE_URL: stores.databaseUrl,
+      ...bridge.env,
+      ...secrets,
+      CLICKHOUSE_URL: 'http://ch:8123',
+      CLICKHOUSE_DATABASE: 'sluice',
+    });
+  });
+});
+
+describe('local URLs for the banner and readiness checks', () => {
+  it('reaches wildcard binds on loopback and brackets IPv6', () => {
+    expect(localUrl('127.0.0.1', 3000)).toBe('http://127.0.0.1:3000');
+    expect(localUrl('0.0.0.0', 3000)).toBe('http://127.0.0.1:3000');
+    expect(localUrl('::', 3000)).toBe('http://[::1]:3000');
+    expect(localUrl('10.0.0.5', 3000)).toBe('http://10.0.0.5:3000');
+  });
+});

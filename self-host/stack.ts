@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { appEnvironment } from './app-env';
+import { localUrl, stackBanner } from './banner';
+import { bridgeLimitsFromEnv } from './bridge/limits';
+import { type StoreBridge, startStoreBridge } from './bridge/server';
+import { ensureUiBuild } from './build/ui-build';
+import { buildGatewayWorker, type GatewayBuild } from './build/worker-build';
+import type { Child } from './process/children';
+import { spawnConsole } from './process/console-process';
+import { waitForHttp } from './process/ports';
+import { firstExit, readyUnlessExited, type SupervisedStack } from './process/supervise';
+import { loadOrCreateSecrets } from './secrets';
+import type { PreparedStores } from './stores/stores';
+
+/** What runs the gateway bundle: `workerd serve` (npm run serve) or Miniflare (npm start). */
+export interface GatewayRuntime {
+  /** For the banner, e.g. "workerd serve". */
+  name: string;
+  start(build: GatewayBuild, bindings: Record<string, string>): Promise<StartedGateway>;
+}
+
+export interface StartedGateway {
+  /** The gateway's own process, when it has one: watched like the console. */
+  child?: Child;
+  stop(): Promise<void>;
+}
+
+export interface StackPlan {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  quiet: boolean;
+  /** 0 picks a free port. */
+  bridgePort: number;
+  gateway: { host: string; port: number; runtime: GatewayRuntime };
+  console: { host: string; port: number };
+  openStores(): Promise<PreparedStores>;
+}
+
+export interface RunningStack extends SupervisedStack {
+  gatewayUrl: string;
+  consoleUrl: string;
+}
+
+/**
+ * The sequence `npm start` and `npm run serve` share: stores (migrated) → store bridge (in this
+ * process) → the gateway on its runtime and the console (a child), then the banner once both
+ * answer. The worker bundle and the web UI are built while the stores come up. Stops in reverse.
+ */
+export async function startStack(plan: StackPlan): Promise<RunningStack> {
+  const log = (line: string) => {
+    if (!plan.quiet) console.log(line);
+  };
+  const building = Promise.all([buildGatewayWorker(join(plan.dataDir, 'gateway')), ensureUiBuild(log)]);
+  // Awaited below; until then a failed build must not count as an unhandled rejection.
+  building.catch(() => {});
+  const stores = await plan.openStores().catch(async (error: unknown) => {
+    await building.catch(() => {});
+    throw error;
+  });
+  const children: Child[] = [];
+  let bridge: StoreBridge | undefined;
+  let gateway: StartedGateway | undefined;
+  const stop = async (): Promise<void> => {
+    await Promise.all([gateway?.stop(), ...children.map((child) => child.stop())]);
+    await bridge?.close();
+    await stores.close();
+  };
+  try {
+    bridge = await startStoreBridge({
+      port: plan.bridgePort,
+      pgTarget: stores.pgTarget,
+      redis: stores.redis,
+      redisToken: randomBytes(24).toString('base64url'),
+      limits: bridgeLimitsFromEnv(plan.env),
+    });
+    const [build] = await building;
+    const env = appEnvironment({
+      stores,
+      bridge,
+      secrets: loadOrCreateSecrets(plan.dataDir, plan.env),
+      env: plan.env,
+    });
+    // The console first: it takes the longest to boot, and the gateway starts meanwhile.
+    children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));
+    gateway = await plan.gateway.runtime.start(build, env);
+    if (gateway.child) children.push(gateway.child);
+    const gatewayUrl = localUrl(plan.gateway.host, plan.gateway.port);
+    const consoleUrl = localUrl(plan.console.host, plan.console.port);
+    const failure = firstExit(children);
+    await readyUnlessExited(
+      Promise.all([
+        waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
+        waitForHttp(`${consoleUrl}/api/health`, 60_000),
+      ]),
+      failure,
+    );
+    const banner = stackBanner({
+      gatewayUrl,
+      consoleUrl,
+      gatewayRuntime: `${plan.gateway.runtime.name}, ${build.settings.compatibilityDate}`,
+      stores: stores.describe,
+      bridgePort: bridge.port,
+    });
+    return { gatewayUrl, consoleUrl, banner, stop, failure };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,198 @@
+// DESIGN: Runtimes and processes — the self-host mode. `npm run serve` started as the team
+// benchmark starts it (its own process group), on real Postgres, Redis and ClickHouse: the
+// gateway on `workerd serve` with the generated config, the console on Node, the store bridge
+// in the supervisor; one authenticated model call through a fake upstream; SIGTERM to the group
+// stops every process.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
+import { recreateDatabase } from '../helpers/databases';
+import { CLICKHOUSE_URL, pgUrl, SERVE_REDIS_URL } from '../helpers/env';
+import { FIRST_ADMIN } from '../helpers/first-run';
+import { http } from '../helpers/http';
+import { type StackCommand, type StartedStack, startStackProcess, stripStoreEnv } from '../setup/e2e-global';
+
+const ROOT = join(import.meta.dirname, '../..');
+const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], detached: true };
+const DATABASE = 'sluice_serve_e2e';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sluice-serve-'));
+let stack: StartedStack;
+let fakes: FakeUpstreams;
+
+beforeAll(async () => {
+  await recreateDatabase(pgUrl(DATABASE));
+  const redis = new Redis(SERVE_REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+  fakes = await startFakeUpstreams();
+  stack = await startStackProcess(
+    {
+      DATABASE_URL: pgUrl(DATABASE),
+      REDIS_URL: SERVE_REDIS_URL,
+      CLICKHOUSE_URL,
+      CLICKHOUSE_DATABASE: DATABASE,
+      SLUICE_QUIET: '1',
+    },
+    dataDir,
+    SERVE,
+  );
+});
+
+afterAll(async () => {
+  if (stack && stack.child.exitCode === null && stack.child.signalCode === null) await stopGroup(stack);
+  await fakes?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** `kill -TERM -- -PGID`, as the benchmark stops it; resolves once npm (the leader) is gone. */
+function stopGroup(started: StartedStack): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => signalGroup(started.child.pid!, 'SIGKILL'), 20_000);
+    started.child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    signalGroup(started.child.pid!, 'SIGTERM');
+  });
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Command lines of every process in the group (the stack's whole tree). */
+function groupProcesses(pgid: number): string[] {
+  try {
+    return execFileSync('ps', ['-o', 'args=', '-g', String(pgid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+  } catch {
+    return []; // ps exits 1 when no process matches
+  }
+}
+
+describe('npm run serve', () => {
+  it('refuses to start without real stores and points at npm start', () => {
+    let failure: { status: number | null; stderr: string } = { status: 0, stderr: '' };
+    try {
+      execFileSync('npm', ['run', '--silent', 'serve'], {
+        cwd: ROOT,
+        env: stripStoreEnv(process.env),
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      failure = error as { status: number | null; stderr: string };
+    }
+    expect(failure.status).toBe(2);
+    expect(failure.stderr).toContain('set DATABASE_URL');
+    expect(failure.stderr).toContain('npm start');
+  });
+
+  it('runs the gateway on workerd serve with the generated config, no wrangler and no Miniflare', () => {
+    expect(stack.output()).toContain('Sluice is running');
+    expect(stack.output()).toContain('workerd serve, 2026-04-01');
+    const tree = groupProcesses(stack.child.pid!);
+    expect(
+      tree.some((args) => args.includes(`workerd serve ${join(dataDir, 'gateway', 'workerd.capnp')}`)),
+    ).toBe(true);
+    expect(tree.some((args) => args.includes('console-server/src/main.ts'))).toBe(true);
+    expect(tree.filter((args) => /wrangler|miniflare|--experimental/.test(args))).toEqual([]);
+  });
+
+  it('answers gateway readiness and the console setup status', async () => {
+    expect(await http('GET', `${stack.gatewayUrl}/health/ready`)).toMatchObject({
+      status: 200,
+      body: { status: 'ready' },
+    });
+    expect(await http('GET', `${stack.consoleUrl}/api/setup/status`)).toMatchObject({
+      status: 200,
+      body: { initialized: false, needs_setup: true },
+    });
+  });
+
+  it('proxies an authenticated model request to a fake upstream', async () => {
+    const init = await http('POST', `${stack.consoleUrl}/api/setup/initialize`, {
+      body: { admin: FIRST_ADMIN },
+    });
+    expect(init.status, JSON.stringify(init.body)).toBe(200);
+    const token = init.body.access_token as string;
+    const api = (method: string, path: string, body?: unknown) =>
+      http(method, `${stack.consoleUrl}${path}`, { token, body });
+    const provider = await api('POST', '/api/admin/providers', {
+      name: 'fake-openai',
+      display_name: 'Fake OpenAI',
+      provider_type: 'openai',
+      base_url: fakes.baseUrlFor('openai'),
+      api_key: fakes.apiKeyFor('openai'),
+    });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const model = await api('POST', '/api/admin/models', {
+      name: 'served-model',
+      routes: [{ provider_id: provider.body.id, upstream_model: 'test-model' }],
+    });
+    expect(model.status, JSON.stringify(model.body)).toBe(201);
+    const key = await api('POST', '/api/keys', { name: 'serve e2e' });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+
+    const unauthenticated = await http('POST', `${stack.gatewayUrl}/v1/chat/completions`, {
+      body: { model: 'served-model', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(unauthenticated.status).toBe(401);
+    const answer = await http('POST', `${stack.gatewayUrl}/v1/chat/completions`, {
+      token: key.body.key,
+      body: { model: 'served-model', messages: [{ role: 'user', content: 'hello from serve' }] },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.choices[0].message.content).toBe('echo: hello from serve');
+    expect(fakes.requests.filter((r) => r.vendor === 'openai')).toHaveLength(1);
+  });
+
+  it('stops every process of the group on SIGTERM to the group, cleanly', async () => {
+    const pgid = stack.child.pid!;
+    await stopGroup(stack);
+    // npm leaves as soon as it is signalled; the supervisor then stops its children.
+    for (let i = 0; i < 100 && groupProcesses(pgid).length > 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(groupProcesses(pgid)).toEqual([]);
+    expect(stack.output()).toContain('sluice: SIGTERM received, stopping');
+    expect(stack.output()).not.toMatch(/unexpectedly|failed to start|Error/);
+    for (const url of [stack.gatewayUrl, stack.consoleUrl]) {
+      const refused = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).catch(
+        (e: Error) => e,
+      );
+      expect((refused as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+    }
+  });
+
+  it('stops the rest and exits with status 1 when the gateway dies on its own', async () => {
+    const again = await startStackProcess(
+      { DATABASE_URL: pgUrl(DATABASE), REDIS_URL: SERVE_REDIS_URL, SLUICE_QUIET: '1' },
+      dataDir,
+      SERVE,
+    );
+    const pgid = again.child.pid!;
+    const workerd = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' })
+      .split('\n')
+      .find((line) => line.includes('workerd serve'));
+    expect(workerd).toBeDefined();
+    const exited = new Promise<number | null>((resolve) => again.child.once('exit', (code) => resolve(code)));
+    process.kill(Number(workerd!.trim().split(/\s+/)[0]), 'SIGKILL');
+    expect(await exited).toBe(1);
+    expect(again.output()).toContain('sluice: gateway exited (signal SIGKILL) unexpectedly');
+    for (let i = 0; i < 100 && groupProcesses(pgid).length > 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(groupProcesses(pgid)).toEqual([]);
+  });
+});
