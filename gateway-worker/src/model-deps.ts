@@ -21,7 +21,7 @@ import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
 import type { StoreLink } from './store-link';
 
-/** Request-log rows go to the analytics store in batches of this size or age. */
+/** Request-log rows go to the analytics store in batches of this size or age (ClickHouse spends a few ms per insert). */
 const LOG_BATCH = { maxBatch: 1_000, maxDelayMs: 500 };
 
 /**

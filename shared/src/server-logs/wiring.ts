@@ -38,7 +38,10 @@ export function buildServerLogs(
     onDrop: (count) => countDropped?.('app', count),
   });
   const serverLogs = logger.child('server-logs');
+  // Large, infrequent inserts: ClickHouse spends a few ms on each, whatever its size.
   const access = createBatchingLedgerWriter<AccessLogRecord>(accessLogs, {
+    maxBatch: 1_000,
+    maxDelayMs: 500,
     onError: (error, records) =>
       serverLogs.warn('access log write failed', { error: errorText(error), records: records.length }),
     onDrop: (count, error) => {
