@@ -92,6 +92,23 @@ describe('createCoalescer', () => {
     expect(await next).toBe('next!');
   });
 
+  it('when the sender may not send again, a waiting caller sends from its own timer', async () => {
+    const s = controlledSend();
+    const c = createCoalescer({ send: s.send, timeoutMs: 1_000, maxFollowUps: 0, patienceMs: 5 });
+    const first = c.submit('a');
+    await tick();
+    const later = c.submit('b');
+    await tick();
+    s.answer(0);
+    expect(await first).toBe('a!');
+    await tick();
+    expect(s.batches).toEqual([['a']]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(s.batches).toEqual([['a'], ['b']]);
+    s.answer(1);
+    expect(await later).toBe('b!');
+  });
+
   it('hands the batch to keepAlive of the caller that sends it', async () => {
     const s = controlledSend();
     const c = createCoalescer({ send: s.send, timeoutMs: 1_000 });

@@ -9,13 +9,17 @@ import { withDeadline } from '../util/deadline';
  * one comes back. An idle isolate therefore sends at once (no timer, no added latency), and a
  * busy one sends fewer, larger batches: store calls per request go down as load goes up.
  *
- * On workerd, I/O belongs to the request that started it, and a request that only waits on
- * another request's I/O looks hung to the runtime. So no caller depends on another to act for
- * it: every waiting caller wakes (in its own request) when a batch comes back, and the first
- * to run sends everything still queued; a caller whose item is sent by someone else waits for
- * the answer with a deadline timer of its own. A batch whose sender vanished (its request was
- * torn down) stops holding a slot after `timeoutMs`: its waiters time out, and the next caller
- * sends.
+ * workerd ties I/O to the request that starts it, and I/O started from a continuation that
+ * another request woke up can fail ("Cannot perform I/O on behalf of a different request",
+ * seen under load). So only code that runs in a request's own chain of events sends:
+ * - a caller that finds room sends at once, in its own request;
+ * - the request whose batch comes back sends what queued meanwhile, from its own continuation
+ *   (kept alive by its waitUntil), up to `maxFollowUps` times in a row;
+ * - a waiting caller also arms a timer of its own (`patienceMs`): if nobody sent its item by
+ *   then (the chain stopped, or its sender vanished), it sends from that timer.
+ * Every waiting caller also has a deadline timer: on workerd a request that only waits on
+ * another request's work looks hung to the runtime. A batch whose sender vanished stops holding
+ * a slot after `timeoutMs`.
  */
 export interface CoalescerOptions<I, O> {
   /** Sends one batch; answers one result per item, in order. A rejection fails every item. */
@@ -26,6 +30,10 @@ export interface CoalescerOptions<I, O> {
   maxInFlight?: number;
   /** Largest batch (default 256); more items wait for the next one. */
   maxBatch?: number;
+  /** Batches a sender sends in a row as its own come back (default 16). */
+  maxFollowUps?: number;
+  /** How long a waiting caller leaves the sending to others before it sends (default 20 ms). */
+  patienceMs?: number;
   now?: () => number;
 }
 
@@ -34,8 +42,8 @@ export type KeepAlive = (work: Promise<unknown>) => void;
 
 export interface Coalescer<I, O> {
   /**
-   * Sends the item with the next batch. When this caller sends the batch itself, `keepAlive`
-   * is handed it, so the batch outlives a caller whose client goes away mid-flight.
+   * Sends the item with the next batch. When this caller sends a batch itself, `keepAlive` is
+   * handed it, so the batch outlives a caller whose client goes away mid-flight.
    */
   submit(item: I, keepAlive?: KeepAlive): Promise<O>;
 }
@@ -51,17 +59,12 @@ interface Entry<I, O> {
 export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalescer<I, O> {
   const maxInFlight = Math.max(1, options.maxInFlight ?? 1);
   const maxBatch = Math.max(1, options.maxBatch ?? 256);
+  const maxFollowUps = Math.max(0, options.maxFollowUps ?? 16);
+  const patienceMs = options.patienceMs ?? 20;
   const now = options.now ?? Date.now;
   let queue: Entry<I, O>[] = [];
   /** Start times of the batches out; one older than timeoutMs no longer counts. */
   const flying = new Set<{ startedAt: number }>();
-  /**
-   * Callers waiting for a batch to come back. Each waits on a promise it made itself: on
-   * workerd a promise's continuations run in the request that created it, so a promise made by
-   * a request that has since ended would never wake anyone.
-   */
-  let waking: Array<() => void> = [];
-  const batchReturned = (): Promise<void> => new Promise((resolve) => waking.push(resolve));
 
   const hasRoom = (): boolean => {
     const at = now();
@@ -69,43 +72,49 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
     return flying.size < maxInFlight;
   };
 
-  const launch = (keepAlive: KeepAlive | undefined): void => {
+  const settle = (entries: Entry<I, O>[], results: readonly O[]): void =>
+    entries.forEach((entry, i) => {
+      if (i < results.length) entry.resolve(results[i] as O);
+      else entry.reject(new Error(`store batch answered ${results.length} of ${entries.length}`));
+    });
+
+  /** Sends what is queued, in the calling request; then, while it may, what queued meanwhile. */
+  const launch = (keepAlive: KeepAlive | undefined, followUps: number): void => {
     const entries = queue.slice(0, maxBatch);
     queue = queue.slice(maxBatch);
     for (const entry of entries) entry.queued = false;
     const batch = { startedAt: now() };
     flying.add(batch);
-    const done = options
-      .send(entries.map((e) => e.item))
-      .then(
-        (results) =>
-          entries.forEach((entry, i) => {
-            if (i < results.length) entry.resolve(results[i] as O);
-            else entry.reject(new Error(`store batch answered ${results.length} of ${entries.length}`));
-          }),
-        (error: unknown) => {
-          for (const entry of entries) entry.reject(error);
-        },
-      )
-      .finally(() => {
-        flying.delete(batch);
-        const waiting = waking;
-        waking = [];
-        for (const wake of waiting) wake();
-      });
-    keepAlive?.(done);
+    const done = options.send(entries.map((e) => e.item)).then(
+      (results) => settle(entries, results),
+      (error: unknown) => {
+        for (const entry of entries) entry.reject(error);
+      },
+    );
+    const next = done.finally(() => {
+      flying.delete(batch);
+      // Still this request's own chain of events: it may send the next batch itself.
+      if (followUps > 0 && queue.length > 0 && hasRoom()) launch(keepAlive, followUps - 1);
+    });
+    keepAlive?.(next);
   };
 
-  /** Waits for room (or for another caller to send the entry), then for the answer. */
-  const waitThenAnswer = async (entry: Entry<I, O>, result: Promise<O>, keepAlive: KeepAlive | undefined) => {
-    while (entry.queued && !entry.abandoned) {
-      if (hasRoom()) {
-        launch(keepAlive);
-        break;
-      }
-      await batchReturned();
-    }
-    return result;
+  /**
+   * Until the entry has left: every patienceMs, sends it from a timer of this request's own.
+   * Returns the way to stop looking (called in this request, when its answer is in).
+   */
+  const sendIfNobodyDid = (entry: Entry<I, O>, keepAlive: KeepAlive | undefined): (() => void) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const look = () => {
+      timer = undefined;
+      if (!entry.queued || entry.abandoned) return;
+      if (hasRoom()) launch(keepAlive, maxFollowUps);
+      else timer = setTimeout(look, patienceMs);
+    };
+    timer = setTimeout(look, patienceMs);
+    return () => {
+      if (timer !== undefined) clearTimeout(timer);
+    };
   };
 
   const submit = async (
@@ -117,11 +126,16 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
     await null;
     if (entry.queued && hasRoom()) {
       // The common case when idle: this caller sends, and send() bounds its own wait.
-      launch(keepAlive);
+      launch(keepAlive, maxFollowUps);
       return result;
     }
-    // Waiting on another request's batch, or for room: with a timer of its own.
-    return withDeadline(waitThenAnswer(entry, result, keepAlive), options.timeoutMs, 'store batch');
+    // Waiting on another request's batch, or for room: with timers of its own.
+    const stopLooking = sendIfNobodyDid(entry, keepAlive);
+    try {
+      return await withDeadline(result, options.timeoutMs, 'store batch');
+    } finally {
+      stopLooking();
+    }
   };
 
   return {
