@@ -25,20 +25,30 @@ import type { StoreLink } from './store-link';
 const LOG_BATCH = { maxBatch: 1_000, maxDelayMs: 500 };
 
 /**
- * Opens each sealed provider key once per isolate; a rotated key is a new sealed value. A
- * caller waits with a timer of its own (workerd cancels a request that only waits on another's).
+ * Opens each sealed provider key once per isolate; a rotated key is a new sealed value. Once
+ * open, a key is served from memory; while it is being opened, a caller waits with a timer of
+ * its own (workerd cancels a request that only waits on another's work).
  */
 function providerKeyOpener(encryptionKey: string, timeoutMs: number): (sealed: string) => Promise<string> {
   let secretBox: Promise<SecretBox> | undefined;
-  const opened = new Map<string, Promise<string>>();
+  const open = new Map<string, string>();
+  const opening = new Map<string, Promise<string>>();
   return (sealed) => {
-    let value = opened.get(sealed);
+    const known = open.get(sealed);
+    if (known !== undefined) return Promise.resolve(known);
+    let value = opening.get(sealed);
     if (!value) {
       secretBox ??= createSecretBox(encryptionKey);
       value = secretBox.then((box) => box.decrypt(sealed));
-      if (opened.size >= 1000) opened.clear();
-      opened.set(sealed, value);
-      value.catch(() => opened.delete(sealed));
+      opening.set(sealed, value);
+      value.then(
+        (key) => {
+          if (open.size >= 1000) open.clear();
+          open.set(sealed, key);
+          opening.delete(sealed);
+        },
+        () => opening.delete(sealed),
+      );
     }
     return withDeadline(value, timeoutMs, 'provider key');
   };
@@ -94,7 +104,7 @@ export function buildModelDeps(
     // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
     writeLog: async (record, keepAlive) => {
       void ledger.write(record, keepAlive);
-      void metrics.record(exchangeSamples(record), keepAlive);
+      void metrics.recordLater(() => exchangeSamples(record), keepAlive);
     },
     settings: async (background) => {
       const values = await warm.settings(background);

@@ -39,7 +39,9 @@ export function recordHttpMetrics(): MiddlewareHandler<GatewayEnv> {
       const answered = routePath(c);
       const endpoint = answered === '/*' || answered === '*' || answered === '' ? 'unmatched' : answered;
       const seconds = (performance.now() - started) / 1000;
-      void metrics.record(httpSamples(c.req.method, endpoint, c.res.status, seconds), background);
+      const { method } = c.req;
+      const { status } = c.res;
+      void metrics.recordLater(() => httpSamples(method, endpoint, status, seconds), background);
     }
   };
 }

@@ -57,7 +57,7 @@ export interface WarmCachesDeps {
 }
 
 const limitsKey = ({ keyId, userId, rateLimitRpm }: LimitSubject): string =>
-  JSON.stringify({ keyId, userId, rateLimitRpm });
+  `${keyId}|${userId}|${rateLimitRpm}`;
 
 export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
   const { board, db } = deps;
@@ -79,7 +79,12 @@ export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
   );
   const settings = cache('settings', () => loadSettings(db));
   const limits = cache('limits', async (id) => {
-    const subject = JSON.parse(id) as LimitSubject;
+    const [keyId, userId, rpm] = id.split('|') as [string, string, string];
+    const subject: LimitSubject = {
+      keyId: keyId === 'null' ? null : keyId,
+      userId,
+      rateLimitRpm: rpm === 'null' ? null : Number(rpm),
+    };
     return subjectLimits(await loadStoredLimits(db, subject.keyId, subject.userId), subject);
   });
   const catalog = cache('mcp', async () => {

@@ -1,6 +1,12 @@
+import {
+  type Counter,
+  type CounterTemplate,
+  periodTemplate,
+  type Scope,
+  slidingTemplate,
+} from './counter-templates';
 import type { LimitKind, LimitSet, LimitSubject, SubjectLimits } from './definitions';
-import { type BudgetPeriod, bucketMsOf, type CalendarPeriod, calendarPeriod, WINDOW_MS } from './periods';
-import { type PreparedCounter, prepareSlidingLimit } from './sliding-window';
+import type { BudgetPeriod } from './periods';
 
 /**
  * Counter layout of the limits engine. Each scope (a key, a user) has its own counters:
@@ -9,26 +15,11 @@ import { type PreparedCounter, prepareSlidingLimit } from './sliding-window';
  *   sluice:rl:{scope}:{id}:tok:{day|week|month id}       weighted tokens (usage and budgets)
  * A budget checks the very counter that /v1/usage reports, so `used` is what refuses.
  */
-export type Scope = 'key' | 'user';
+export type { Counter, CounterMeta, Scope } from './counter-templates';
 
 export const LIMIT_KEY_PREFIX = 'sluice:rl';
 /** Usage counters have no limit; this one can never be reached. */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
-const DAY_MS = 86_400_000;
-
-/** What a counter is, beside its script arguments: for headers and the usage report. */
-export interface CounterMeta {
-  scope: Scope;
-  role: 'rule' | 'budget' | 'usage';
-  kind: LimitKind;
-  window: string;
-  windowSecs: number | null;
-  resetsAt: string | null;
-}
-
-export interface Counter extends PreparedCounter {
-  meta: CounterMeta;
-}
 
 export interface ScopeRef {
   scope: Scope;
@@ -37,98 +28,47 @@ export interface ScopeRef {
 
 const base = (ref: ScopeRef) => `${LIMIT_KEY_PREFIX}:${ref.scope}:${ref.id}`;
 
-function calendarCounter(
-  ref: ScopeRef,
-  unit: 'req' | 'tok',
-  period: CalendarPeriod,
-  options: { label: string; limit: number; cost: number; meta: CounterMeta },
-  nowMs: number,
-): Counter {
-  const waitMs = period.endMs - nowMs;
-  return {
-    label: options.label,
-    key: `${base(ref)}:${unit}:${period.id}`,
-    current: 0,
-    bucketsInWindow: 1,
-    limit: options.limit,
-    cost: options.cost,
-    // Kept a day past the period so a slow clock elsewhere still finds it.
-    expiryMs: waitMs + DAY_MS,
-    resetMs: (newest) => (newest < 0 ? 0 : waitMs),
-    waitMs: () => waitMs,
-    fallbackWaitMs: waitMs,
-    meta: options.meta,
-  };
-}
-
-function ruleCounters(ref: ScopeRef, set: LimitSet, kinds: LimitKind[], nowMs: number): Counter[] {
+function ruleTemplates(ref: ScopeRef, set: LimitSet, kinds: LimitKind[], cost: boolean): CounterTemplate[] {
   return set.rules
     .filter((rule) => kinds.includes(rule.kind))
-    .map((rule) => ({
-      ...prepareSlidingLimit(
-        {
-          label: `${ref.scope}:${rule.kind}/${rule.window}`,
-          key: `${base(ref)}:${rule.kind}:${rule.window}`,
-          windowMs: WINDOW_MS[rule.window],
-          bucketMs: bucketMsOf(rule.window),
-          limit: rule.limit,
-          cost: rule.kind === 'requests' ? 1 : 0,
-        },
-        nowMs,
-      ),
-      meta: {
-        scope: ref.scope,
-        role: 'rule',
-        kind: rule.kind,
+    .map((rule) =>
+      slidingTemplate({
+        label: `${ref.scope}:${rule.kind}/${rule.window}`,
+        key: `${base(ref)}:${rule.kind}:${rule.window}`,
         window: rule.window,
-        windowSecs: WINDOW_MS[rule.window] / 1000,
-        resetsAt: null,
-      },
-    }));
+        limit: rule.limit,
+        cost: cost && rule.kind === 'requests' ? 1 : 0,
+        meta: { scope: ref.scope, role: 'rule', kind: rule.kind, window: rule.window },
+      }),
+    );
 }
 
-function budgetCounter(ref: ScopeRef, period: BudgetPeriod, limitTokens: number, nowMs: number): Counter {
-  const p = calendarPeriod(period, nowMs);
-  const meta: CounterMeta = {
-    scope: ref.scope,
-    role: 'budget',
-    kind: 'tokens',
-    window: period,
-    windowSecs: null,
-    resetsAt: p.endIso,
-  };
-  return calendarCounter(
-    ref,
-    'tok',
-    p,
-    { label: `${ref.scope}:budget/${period}`, limit: limitTokens, cost: 0, meta },
-    nowMs,
-  );
+function budgetTemplate(ref: ScopeRef, period: BudgetPeriod, limitTokens: number): CounterTemplate {
+  return periodTemplate({
+    label: `${ref.scope}:budget/${period}`,
+    keyPrefix: `${base(ref)}:tok:`,
+    period,
+    limit: limitTokens,
+    cost: 0,
+    meta: { scope: ref.scope, role: 'budget', kind: 'tokens', window: period, windowSecs: null },
+  });
 }
 
-function usageCounter(
-  ref: ScopeRef,
-  unit: 'req' | 'tok',
-  period: 'daily' | 'monthly',
-  cost: number,
-  nowMs: number,
-) {
-  const p = calendarPeriod(period, nowMs);
-  const meta: CounterMeta = {
-    scope: ref.scope,
-    role: 'usage',
-    kind: unit === 'req' ? 'requests' : 'tokens',
-    window: period,
-    windowSecs: null,
-    resetsAt: p.endIso,
-  };
-  return calendarCounter(
-    ref,
-    unit,
-    p,
-    { label: `${ref.scope}:usage/${unit}/${period}`, limit: UNLIMITED, cost, meta },
-    nowMs,
-  );
+function usageTemplate(ref: ScopeRef, unit: 'req' | 'tok', period: 'daily' | 'monthly', cost: number) {
+  return periodTemplate({
+    label: `${ref.scope}:usage/${unit}/${period}`,
+    keyPrefix: `${base(ref)}:${unit}:`,
+    period,
+    limit: UNLIMITED,
+    cost,
+    meta: {
+      scope: ref.scope,
+      role: 'usage',
+      kind: unit === 'req' ? 'requests' : 'tokens',
+      window: period,
+      windowSecs: null,
+    },
+  });
 }
 
 /** The scopes of a request: the key's own counters (if a key) and the owner's. */
@@ -143,28 +83,50 @@ export function scopesOf(
   return scopes;
 }
 
-/**
- * Admission: every request rule (counts 1), every token rule and budget (checked only), and
- * the day and month request counters (count 1, never refuse) of every scope.
- */
-export function admissionCounters(subject: LimitSubject, limits: SubjectLimits, nowMs: number): Counter[] {
-  return scopesOf(subject, limits).flatMap(({ ref, set }) => [
-    ...ruleCounters(ref, set, ['requests', 'tokens'], nowMs),
-    ...set.budgets.map((b) => budgetCounter(ref, b.period, b.limitTokens, nowMs)),
-    usageCounter(ref, 'req', 'daily', 1, nowMs),
-    usageCounter(ref, 'req', 'monthly', 1, nowMs),
-  ]);
+interface Plan {
+  subject: LimitSubject;
+  admission: CounterTemplate[];
+  tokens: CounterTemplate[];
 }
 
-/** After a response: token rules, the day and month token counters, and a weekly budget's. */
+/** Templates per definitions object: the isolate's cached definitions are reused request after request. */
+const plans = new WeakMap<SubjectLimits, Plan>();
+
+function planFor(subject: LimitSubject, limits: SubjectLimits): Plan {
+  const known = plans.get(limits);
+  if (known && known.subject.keyId === subject.keyId && known.subject.userId === subject.userId) return known;
+  const scopes = scopesOf(subject, limits);
+  const plan: Plan = {
+    subject,
+    // Every request rule (counts 1), every token rule and budget (checked only), and the day
+    // and month request counters (count 1, never refuse) of every scope.
+    admission: scopes.flatMap(({ ref, set }) => [
+      ...ruleTemplates(ref, set, ['requests', 'tokens'], true),
+      ...set.budgets.map((b) => budgetTemplate(ref, b.period, b.limitTokens)),
+      usageTemplate(ref, 'req', 'daily', 1),
+      usageTemplate(ref, 'req', 'monthly', 1),
+    ]),
+    // After a response: token rules, the day and month token counters, and a weekly budget's.
+    tokens: scopes.flatMap(({ ref, set }) => {
+      const periods = new Set<BudgetPeriod>(['daily', 'monthly', ...set.budgets.map((b) => b.period)]);
+      return [
+        ...ruleTemplates(ref, set, ['tokens'], true),
+        ...[...periods].map((period) => budgetTemplate(ref, period, UNLIMITED)),
+      ];
+    }),
+  };
+  plans.set(limits, plan);
+  return plan;
+}
+
+/** Admission's counters at nowMs (see planFor). */
+export function admissionCounters(subject: LimitSubject, limits: SubjectLimits, nowMs: number): Counter[] {
+  return planFor(subject, limits).admission.map((t) => t.at(nowMs));
+}
+
+/** The counters a response's weighted tokens go on, at nowMs. */
 export function tokenCounters(subject: LimitSubject, limits: SubjectLimits, nowMs: number): Counter[] {
-  return scopesOf(subject, limits).flatMap(({ ref, set }) => {
-    const periods = new Set<BudgetPeriod>(['daily', 'monthly', ...set.budgets.map((b) => b.period)]);
-    return [
-      ...ruleCounters(ref, set, ['tokens'], nowMs),
-      ...[...periods].map((period) => budgetCounter(ref, period, UNLIMITED, nowMs)),
-    ];
-  });
+  return planFor(subject, limits).tokens.map((t) => t.at(nowMs));
 }
 
 /** Counters GET /v1/usage reads (read-only, cost 0): the scope's usage and its limits. */
@@ -177,14 +139,14 @@ export interface UsageReadPlan {
 
 export function usageReadPlan(ref: ScopeRef, set: LimitSet, nowMs: number): UsageReadPlan {
   const [requestsToday, requestsMonth, tokensToday, tokensMonth] = [
-    usageCounter(ref, 'req', 'daily', 0, nowMs),
-    usageCounter(ref, 'req', 'monthly', 0, nowMs),
-    usageCounter(ref, 'tok', 'daily', 0, nowMs),
-    usageCounter(ref, 'tok', 'monthly', 0, nowMs),
+    usageTemplate(ref, 'req', 'daily', 0).at(nowMs),
+    usageTemplate(ref, 'req', 'monthly', 0).at(nowMs),
+    usageTemplate(ref, 'tok', 'daily', 0).at(nowMs),
+    usageTemplate(ref, 'tok', 'monthly', 0).at(nowMs),
   ] as const;
   const limits = [
-    ...ruleCounters(ref, set, ['requests', 'tokens'], nowMs).map((c) => ({ ...c, cost: 0 })),
-    ...set.budgets.map((b) => budgetCounter(ref, b.period, b.limitTokens, nowMs)),
+    ...ruleTemplates(ref, set, ['requests', 'tokens'], false).map((t) => t.at(nowMs)),
+    ...set.budgets.map((b) => budgetTemplate(ref, b.period, b.limitTokens).at(nowMs)),
   ];
   const reads = new Map<string, Counter>();
   for (const c of [requestsToday, requestsMonth, tokensToday, tokensMonth, ...limits]) {

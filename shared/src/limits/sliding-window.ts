@@ -154,12 +154,30 @@ export interface PreparedCounter {
   cost: number;
   /** PEXPIRE after a write: longer than the counter can matter. */
   expiryMs: number;
-  /** Milliseconds until all usage leaves the counter, from the newest counted bucket. */
-  resetMs(newest: number): number;
-  /** Milliseconds until a request of `cost` fits, from the buckets in the window; null: never. */
-  waitMs(buckets: Array<[number, number]>): number | null;
-  /** What to wait when it can never fit (cost > limit): e.g. one window. */
-  fallbackWaitMs: number;
+  /**
+   * How usage leaves: a sliding window bucket by bucket (bucketMs > 0, as of nowMs), a
+   * calendar period all at once when it ends (bucketMs 0, periodWaitMs from nowMs).
+   */
+  bucketMs: number;
+  nowMs: number;
+  periodWaitMs: number;
+}
+
+/** Milliseconds until all usage leaves the counter, from the newest counted bucket. */
+export function resetMsOf(c: PreparedCounter, newest: number): number {
+  if (c.bucketMs === 0) return newest < 0 ? 0 : c.periodWaitMs;
+  return resetMsFor(newest, c, c.nowMs);
+}
+
+/** Milliseconds until a request of `cost` fits (the buckets of the window given); null: never. */
+export function waitMsOf(c: PreparedCounter, buckets: Array<[number, number]>): number | null {
+  if (c.bucketMs === 0) return c.periodWaitMs;
+  return retryAfterMs(buckets, c, c.limit, c.cost, c.nowMs);
+}
+
+/** What to wait when a request can never fit (cost > limit): one window, or the period. */
+function fallbackWaitMsOf(c: PreparedCounter): number {
+  return c.bucketMs === 0 ? c.periodWaitMs : c.bucketMs * c.bucketsInWindow;
 }
 
 export type CounterCheck =
@@ -200,7 +218,7 @@ export function interpretCheck(
 ): CounterCheck {
   const states = counters.map((c, i): SlidingWindowState => {
     const [used, newest] = raw[i] ?? [0, -1];
-    return { label: c.label, used: Number(used), limit: c.limit, resetMs: c.resetMs(Number(newest)) };
+    return { label: c.label, used: Number(used), limit: c.limit, resetMs: resetMsOf(c, Number(newest)) };
   });
   if (allowed) return { allowed: true, states };
   // Every refusing limit must free up for the request to fit: report the longest wait.
@@ -208,7 +226,7 @@ export function interpretCheck(
   let waitMs = -1;
   counters.forEach((c, i) => {
     if (fits(states[i]!.used, c.limit, c.cost)) return;
-    const ms = c.waitMs(pairs(raw[i]?.[2] ?? [])) ?? c.fallbackWaitMs;
+    const ms = waitMsOf(c, pairs(raw[i]?.[2] ?? [])) ?? fallbackWaitMsOf(c);
     if (ms > waitMs) {
       waitMs = ms;
       refusedBy = c.label;
@@ -220,19 +238,17 @@ export function interpretCheck(
 /** A sliding-window limit as a prepared counter at nowMs. */
 export function prepareSlidingLimit(l: SlidingWindowLimit, nowMs: number): PreparedCounter {
   const g = windowGeometry(l.windowMs, l.bucketMs, nowMs);
-  const limit = toCount(l.limit, 'limit');
-  const cost = toCount(l.cost, 'cost');
   return {
     label: l.label,
     key: l.key,
     current: g.current,
     bucketsInWindow: g.bucketsInWindow,
-    limit,
-    cost,
+    limit: toCount(l.limit, 'limit'),
+    cost: toCount(l.cost, 'cost'),
     expiryMs: l.windowMs + l.bucketMs,
-    resetMs: (newest) => resetMsFor(newest, g, nowMs),
-    waitMs: (buckets) => retryAfterMs(buckets, g, limit, cost, nowMs),
-    fallbackWaitMs: l.windowMs,
+    bucketMs: l.bucketMs,
+    nowMs,
+    periodWaitMs: 0,
   };
 }
 

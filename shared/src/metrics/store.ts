@@ -68,6 +68,11 @@ export interface MetricsStore {
    * flush when this call opens it (see stores/write-behind.ts).
    */
   record(samples: readonly MetricSample[], keepAlive?: KeepAlive): Promise<void>;
+  /**
+   * As record(), but the samples are worked out when the flush drains them: the request that
+   * records them does not spend the time on its own path.
+   */
+  recordLater(compute: () => readonly MetricSample[], keepAlive?: KeepAlive): Promise<void>;
   /** Every series of the deployment, as stored, with the active gauges summed over live isolates. */
   read(): Promise<Record<string, number>>;
   /** Counts one request or stream in flight in this isolate until end(); keepAlive as for record. */
@@ -118,12 +123,16 @@ export function createRedisMetricsStore(
     options.writeBehind ??
     createWriteBehind(redis, { windowMs: OWN_WINDOW_MS, timeoutMs: options.timeoutMs ?? 2_000 });
   let sums = new Map<string, number>();
+  let later: Array<() => readonly MetricSample[]> = [];
   let pendingSamples = 0;
   let gaugesChanged = false;
   let publishedAt = 0;
 
   writeBehind.register({
     drain() {
+      // Samples recorded lazily are worked out now, off the requests' own paths.
+      for (const compute of later) add(compute());
+      later = [];
       if (sums.size === 0 && !gaugesChanged) return [];
       const counts = active.snapshot();
       const gauges = active.used() ? [isolate, counts.requests, counts.streams] : ['', 0, 0];
@@ -148,11 +157,18 @@ export function createRedisMetricsStore(
     gaugesChanged = true;
     return writeBehind.schedule(keepAlive);
   };
+  function add(samples: readonly MetricSample[]): void {
+    for (const s of samples) sums.set(s.field, (sums.get(s.field) ?? 0) + s.value);
+    pendingSamples += samples.length;
+  }
   return {
     record(samples, keepAlive) {
       if (samples.length === 0) return Promise.resolve();
-      for (const s of samples) sums.set(s.field, (sums.get(s.field) ?? 0) + s.value);
-      pendingSamples += samples.length;
+      add(samples);
+      return writeBehind.schedule(keepAlive);
+    },
+    recordLater(compute, keepAlive) {
+      later.push(compute);
       return writeBehind.schedule(keepAlive);
     },
     async read() {

@@ -77,8 +77,16 @@ function streamAnswer(
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
   let body: ReadableStream<Uint8Array>;
   let ended: Promise<{ usage: Usage | null; completed: boolean }>;
-  if (attempt.mode === 'native') {
-    // One stage: the bytes pass (less any events the plan drops) while usage is read.
+  if (attempt.mode === 'native' && !attempt.plan?.dropEvent) {
+    // The client's bytes go out as the upstream sent them, without passing through
+    // JavaScript (a stream stage costs a measurable share of a request on workerd); usage is
+    // read from the other branch of a tee. A client that leaves aborts the upstream call
+    // (proxy/upstream-fetch.ts), which ends that branch too, as not completed.
+    const [toClient, copy] = source.tee();
+    body = toClient;
+    ended = format.watchNativeUsage(copy);
+  } else if (attempt.mode === 'native') {
+    // Events to drop: one stage, the bytes pass (less those events) while usage is read.
     const reader = format.createNativeUsageReader(attempt.plan);
     body = source.pipeThrough(reader.transform);
     ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({

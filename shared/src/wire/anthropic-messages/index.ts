@@ -1,8 +1,9 @@
+import { watchNativeUsage } from '../common/native-usage-reader';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderMessagesResponse } from './render-response';
 import { createMessagesStreamEncoder } from './stream-encoder';
 import { parseMessagesRequest } from './to-canonical';
-import { createMessagesNativeUsageReader, messagesUsageFromResponse } from './usage';
+import { createMessagesNativeUsageReader, messagesStreamUsage, messagesUsageFromResponse } from './usage';
 
 /** POST /v1/messages. */
 export const anthropicMessages: WireFormatWithUsageTap = {
@@ -12,6 +13,7 @@ export const anthropicMessages: WireFormatWithUsageTap = {
   createStreamEncoder: createMessagesStreamEncoder,
   usageFromResponse: messagesUsageFromResponse,
   createNativeUsageReader: createMessagesNativeUsageReader,
+  watchNativeUsage: (copy) => watchNativeUsage(copy, messagesStreamUsage),
   // Usage is always in these streams (message_delta, response.completed): nothing to add.
   preparePassthrough: (body) => ({ body }),
 };

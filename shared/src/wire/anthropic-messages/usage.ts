@@ -3,6 +3,7 @@ import {
   createNativeUsageReader,
   type NativeUsageReader,
   parseJsonData,
+  type UsageObserver,
 } from '../common/native-usage-reader';
 import { isRecord, mergeUsage, tokenCount } from '../common/usage';
 
@@ -67,9 +68,11 @@ function streamUsage(data: unknown): Usage | null {
  * Usage from native Messages SSE bytes: input (and cache) counts from message_start, the
  * output count from message_delta (which may repeat the input counts). Bytes pass through.
  */
+export const messagesStreamUsage: UsageObserver = (event, current) => {
+  const usage = streamUsage(parseJsonData(event.data));
+  return usage === null ? current : mergeUsage(current, usage);
+};
+
 export function createMessagesNativeUsageReader(): NativeUsageReader {
-  return createNativeUsageReader((event, current) => {
-    const usage = streamUsage(parseJsonData(event.data));
-    return usage === null ? current : mergeUsage(current, usage);
-  });
+  return createNativeUsageReader(messagesStreamUsage);
 }

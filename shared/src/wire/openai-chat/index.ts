@@ -1,9 +1,10 @@
+import { watchNativeUsage } from '../common/native-usage-reader';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { prepareChatPassthrough } from './passthrough';
 import { renderChatCompletion } from './render-response';
 import { createChatStreamEncoder } from './stream-encoder';
 import { parseChatRequest } from './to-canonical';
-import { chatUsageFromResponse, createChatNativeUsageReader } from './usage';
+import { chatStreamUsage, chatUsageFromResponse, createChatNativeUsageReader } from './usage';
 
 /** POST /v1/chat/completions. */
 export const openaiChat: WireFormatWithUsageTap = {
@@ -14,6 +15,7 @@ export const openaiChat: WireFormatWithUsageTap = {
     createChatStreamEncoder(clientModel, { includeUsage: request?.includeUsage === true }),
   usageFromResponse: chatUsageFromResponse,
   createNativeUsageReader: createChatNativeUsageReader,
+  watchNativeUsage: (copy) => watchNativeUsage(copy, chatStreamUsage),
   preparePassthrough: prepareChatPassthrough,
 };
 

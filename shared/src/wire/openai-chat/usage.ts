@@ -4,6 +4,7 @@ import {
   createNativeUsageReader,
   type NativeUsageReader,
   parseJsonData,
+  type UsageObserver,
 } from '../common/native-usage-reader';
 import { isRecord, tokenCount } from '../common/usage';
 
@@ -29,12 +30,11 @@ export function chatUsageFromResponse(body: unknown): Usage | null {
  * Usage from native chat SSE bytes: the chunk that carries a non-null `usage` (the final
  * `choices: []` chunk when stream_options.include_usage was set). Bytes pass through untouched.
  */
+export const chatStreamUsage: UsageObserver = (event, current) => {
+  const chunk = parseJsonData(event.data);
+  return (isRecord(chunk) ? chatUsageFrom(chunk.usage) : null) ?? current;
+};
+
 export function createChatNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
-  return createNativeUsageReader(
-    (event, current) => {
-      const chunk = parseJsonData(event.data);
-      return (isRecord(chunk) ? chatUsageFrom(chunk.usage) : null) ?? current;
-    },
-    { drop: plan?.dropEvent },
-  );
+  return createNativeUsageReader(chatStreamUsage, { drop: plan?.dropEvent });
 }

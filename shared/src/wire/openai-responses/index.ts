@@ -1,8 +1,9 @@
+import { watchNativeUsage } from '../common/native-usage-reader';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderResponsesResponse } from './render-response';
 import { createResponsesStreamEncoder } from './stream-encoder';
 import { parseResponsesRequest } from './to-canonical';
-import { createResponsesNativeUsageReader, responsesUsageFromResponse } from './usage';
+import { createResponsesNativeUsageReader, responsesStreamUsage, responsesUsageFromResponse } from './usage';
 
 /** POST /v1/responses. */
 export const openaiResponses: WireFormatWithUsageTap = {
@@ -12,6 +13,7 @@ export const openaiResponses: WireFormatWithUsageTap = {
   createStreamEncoder: createResponsesStreamEncoder,
   usageFromResponse: responsesUsageFromResponse,
   createNativeUsageReader: createResponsesNativeUsageReader,
+  watchNativeUsage: (copy) => watchNativeUsage(copy, responsesStreamUsage),
   // Usage is always in these streams (message_delta, response.completed): nothing to add.
   preparePassthrough: (body) => ({ body }),
 };

@@ -3,6 +3,7 @@ import {
   createNativeUsageReader,
   type NativeUsageReader,
   parseJsonData,
+  type UsageObserver,
 } from '../common/native-usage-reader';
 import { isRecord, tokenCount } from '../common/usage';
 
@@ -28,10 +29,12 @@ export function responsesUsageFromResponse(body: unknown): Usage | null {
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 /** Usage from native Responses SSE bytes (the terminal response.* event). Bytes pass through. */
+export const responsesStreamUsage: UsageObserver = (event, current) => {
+  const data = parseJsonData(event.data);
+  if (!isRecord(data) || typeof data.type !== 'string' || !TERMINAL.has(data.type)) return current;
+  return (isRecord(data.response) ? responsesUsageFrom(data.response.usage) : null) ?? current;
+};
+
 export function createResponsesNativeUsageReader(): NativeUsageReader {
-  return createNativeUsageReader((event, current) => {
-    const data = parseJsonData(event.data);
-    if (!isRecord(data) || typeof data.type !== 'string' || !TERMINAL.has(data.type)) return current;
-    return (isRecord(data.response) ? responsesUsageFrom(data.response.usage) : null) ?? current;
-  });
+  return createNativeUsageReader(responsesStreamUsage);
 }
