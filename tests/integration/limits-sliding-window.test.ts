@@ -32,9 +32,10 @@ function upstash(): Redis {
   });
 }
 
-/** The hash as stored: bucket index → count. */
+/** The buckets as stored: bucket index → count (the hash also keeps its totals: t, o, n). */
 async function buckets(key: string): Promise<Record<string, number>> {
-  return (await redis.hgetall<Record<string, number>>(key)) ?? {};
+  const stored = (await redis.hgetall<Record<string, number>>(key)) ?? {};
+  return Object.fromEntries(Object.entries(stored).filter(([field]) => /^-?\d+$/.test(field)));
 }
 
 function perMinute(key: string, limit: number, label = 'requests/1m'): SlidingWindowLimit {
@@ -137,6 +138,31 @@ describe('sliding-window limiter on real Redis', () => {
     await limiter.add([entry, { ...entry, key: `${key}:other`, amount: 0 }], T + 3000);
     expect(await buckets(key)).toEqual({ [T / 1000 + 1]: 1, [T / 1000 + 2]: 1, [T / 1000 + 3]: 1 });
     expect(await redis.exists(`${key}:other`)).toBe(0);
+  });
+
+  it('keeps running totals, so a check reads a few fields; a hash from before totals is summed once', async () => {
+    const key = `${prefix()}:totals`;
+    // As an earlier release left it: buckets only.
+    await redis.hset(key, { [T / 1000]: 2, [T / 1000 + 10]: 3 });
+    const limit = perMinute(key, 6);
+    expect(await limiter.check([limit], T + 20_000)).toMatchObject({ allowed: true, states: [{ used: 6 }] });
+    const stored = await redis.hgetall<Record<string, number>>(key);
+    expect(stored).toMatchObject({ t: 6, o: T / 1000 - 39, n: T / 1000 + 20 });
+    // Once the first bucket leaves, the total drops by it; the check after that drops it.
+    expect(await limiter.check([limit], T + 60_500)).toMatchObject({ allowed: true, states: [{ used: 5 }] });
+    expect(await buckets(key)).toEqual({ [T / 1000 + 10]: 3, [T / 1000 + 20]: 1, [T / 1000 + 60]: 1 });
+    expect(await redis.hgetall<Record<string, number>>(key)).toMatchObject({ t: 5, o: T / 1000 + 1 });
+  });
+
+  it('after a long quiet spell counts only what is in the window again', async () => {
+    const key = `${prefix()}:quiet`;
+    const limit = perMinute(key, 2);
+    expect((await limiter.check([limit], T)).allowed).toBe(true);
+    expect((await limiter.check([limit], T + 1000)).allowed).toBe(true);
+    expect((await limiter.check([limit], T + 2000)).allowed).toBe(false);
+    // Ten minutes later (far more buckets than a window holds): the old buckets are gone.
+    expect(await limiter.check([limit], T + 600_000)).toMatchObject({ allowed: true, states: [{ used: 1 }] });
+    expect(await buckets(key)).toEqual({ [T / 1000 + 600]: 1 });
   });
 
   it('states decode to numbers through the Upstash client (integer-only replies)', async () => {

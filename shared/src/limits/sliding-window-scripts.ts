@@ -1,11 +1,11 @@
 import type { LuaScript } from '../stores/lua-script';
+import { COUNTER_LUA } from './counter-lua';
 
 /**
- * Lua for the sliding-window engine (sliding-window.ts). Each limit is one Redis hash:
- * field = bucket index (floor(nowMs / bucketMs), computed by the caller), value = count in
- * that bucket. A limit's usage is the sum of the buckets with index ≥ current − (N − 1),
- * N = windowMs / bucketMs. Buckets "ahead" of the caller's clock (another isolate's clock
- * ran ahead) are counted too, so clock skew never under-counts.
+ * Lua for the sliding-window engine (sliding-window.ts). Each limit is one Redis hash of
+ * buckets with running totals (counter-lua.ts): field = bucket index (floor(nowMs / bucketMs),
+ * computed by the caller), value = count in that bucket. A limit's usage is the sum of the
+ * buckets with index ≥ current − (N − 1), N = windowMs / bucketMs.
  *
  * The scripts do no time or division maths: the caller passes integers only, and every
  * reply is integers or arrays of integers (no strings, so no client-side decoding quirks).
@@ -26,86 +26,37 @@ import type { LuaScript } from '../stores/lua-script';
  */
 export const CHECK_SCRIPT: LuaScript = {
   name: 'sliding-window-check',
-  source: `local n = tonumber(ARGV[1])
-local states = {}
-local allowed = 1
-for i = 1, n do
-  local a = 1 + (i - 1) * 5
-  local current = tonumber(ARGV[a + 1])
-  local oldest = current - tonumber(ARGV[a + 2]) + 1
-  local limit = tonumber(ARGV[a + 3])
-  local cost = tonumber(ARGV[a + 4])
-  local fields = redis.call('HGETALL', KEYS[i])
-  local used, newest, live, stale = 0, -1, {}, {}
-  for j = 1, #fields, 2 do
-    local idx, count = tonumber(fields[j]), tonumber(fields[j + 1])
-    if idx and count and idx >= oldest then
-      used = used + count
-      if idx > newest then newest = idx end
-      live[#live + 1] = idx
-      live[#live + 1] = count
-    else
-      stale[#stale + 1] = fields[j]
-    end
-  end
-  local pass
-  if cost > 0 then pass = used + cost <= limit else pass = used < limit end
-  if not pass then allowed = 0 end
-  states[i] = {used, newest, pass and {} or live, stale}
-end
-local reply = {allowed}
-for i = 1, n do
-  local s = states[i]
-  if allowed == 1 then
-    local a = 1 + (i - 1) * 5
-    local current = tonumber(ARGV[a + 1])
-    local cost = tonumber(ARGV[a + 4])
-    if cost > 0 then
-      redis.call('HINCRBY', KEYS[i], current, cost)
-      for j = 1, #s[4], 100 do
-        redis.call('HDEL', KEYS[i], unpack(s[4], j, math.min(j + 99, #s[4])))
-      end
-      redis.call('PEXPIRE', KEYS[i], ARGV[a + 5])
-      s[1] = s[1] + cost
-      if current > s[2] then s[2] = current end
-    end
-  end
-  reply[i + 1] = {s[1], s[2], s[3]}
-end
+  source: `${COUNTER_LUA}
+local pass, states = inspect(1, tonumber(ARGV[1]), 2)
+if pass then count_all(states) end
+local reply = {pass and 1 or 0}
+local each = replies(states)
+for i = 1, #each do reply[i + 1] = each[i] end
 return reply`,
-  sha1: 'b775b2b87763e44705f8c9965aebe51e8bb28a8b',
+  sha1: '93d4f9eb4b49c177fe95ae767a50791b7c9a946d',
 };
 
 /**
  * ADD — KEYS[i]: hash of entry i. ARGV[1]: number of entries; then 4 per entry:
  * current bucket index, buckets in window (N), amount, expiry ms (window + bucket).
- * Adds without checking. When a hash holds more fields than its window has buckets,
- * drops the fields that left the window. Reply: number of entries applied.
+ * Adds without checking (dropping the buckets that left the window). Reply: number of entries.
  */
 export const ADD_SCRIPT: LuaScript = {
   name: 'sliding-window-add',
-  source: `local n = tonumber(ARGV[1])
+  source: `${COUNTER_LUA}
+local n = tonumber(ARGV[1])
 for i = 1, n do
-  local a = 1 + (i - 1) * 4
-  local current = tonumber(ARGV[a + 1])
-  local buckets = tonumber(ARGV[a + 2])
-  local amount = tonumber(ARGV[a + 3])
-  if amount > 0 then
-    redis.call('HINCRBY', KEYS[i], current, amount)
-    redis.call('PEXPIRE', KEYS[i], ARGV[a + 4])
-    if redis.call('HLEN', KEYS[i]) > buckets then
-      local oldest = current - buckets + 1
-      local stale = {}
-      for _, field in ipairs(redis.call('HKEYS', KEYS[i])) do
-        local idx = tonumber(field)
-        if not idx or idx < oldest then stale[#stale + 1] = field end
-      end
-      for j = 1, #stale, 100 do
-        redis.call('HDEL', KEYS[i], unpack(stale, j, math.min(j + 99, #stale)))
-      end
-    end
+  local a = 2 + (i - 1) * 4
+  local current, buckets = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local oldest = current - buckets + 1
+  local amount = tonumber(ARGV[a + 2])
+  if amount > 0 and buckets == 1 then
+    add(KEYS[i], current, amount, oldest, ARGV[a + 3], false, 0, buckets)
+  elseif amount > 0 then
+    local _, newest, fresh = usage(KEYS[i], oldest, true, buckets)
+    add(KEYS[i], current, amount, oldest, ARGV[a + 3], fresh, newest, buckets)
   end
 end
 return n`,
-  sha1: '8b7d5fd76f5a5dc1953d368efe1aeb9e7c89444d',
+  sha1: '23904e236758bf135b6f868ab15cfa27ed3ccc5c',
 };
