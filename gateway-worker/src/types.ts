@@ -38,7 +38,5 @@ export type GatewayEnv = {
      * its own around the body to know when the request ends.
      */
     bodyEnds?: Promise<unknown>;
-    /** Work the outermost middleware runs one turn after the response (bookkeeping). */
-    afterResponse?: Array<() => void>;
   };
 };

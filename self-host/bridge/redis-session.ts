@@ -91,7 +91,9 @@ class RedisSession implements Session {
     if (this.dead) throw this.dead;
     batch.deadline = Date.now() + this.timeouts.commandMs;
     this.inFlight.push(batch);
-    if (this.outgoing === '') setImmediate(() => this.flush());
+    // One write per turn of work (an HTTP request's commands go out together), at once: a
+    // setImmediate would hold every command until the event loop's next check phase.
+    if (this.outgoing === '') queueMicrotask(() => this.flush());
     this.outgoing += payload;
   }
 

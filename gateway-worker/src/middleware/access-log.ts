@@ -33,39 +33,23 @@ export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {
   return async function accessLogMiddleware(c, next) {
     const createdAt = new Date();
     const started = performance.now();
-    const later: Array<() => void> = [];
-    c.set('afterResponse', later);
     await next();
-    const statusCode = c.res.status;
-    const latencyMs = Math.max(0, Math.round(performance.now() - started));
-    const background = backgroundFor(c);
-    later.push(() => {
-      const principal = c.get('principal') as Principal | undefined;
-      void c.var.deps.recordAccess(
-        {
-          id: crypto.randomUUID(),
-          createdAt,
-          port: GATEWAY_PORT,
-          method: c.req.method,
-          path: pathOf(c.req.url).slice(0, MAX_PATH),
-          statusCode,
-          userId: principal?.userId ?? null,
-          latencyMs,
-          // Set by Cloudflare in front of Workers; absent elsewhere (the gateway sees no socket).
-          ip: c.req.header('cf-connecting-ip')?.slice(0, 64) ?? null,
-          userAgent: c.req.header('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
-        },
-        background,
-      );
-    });
-    // One turn later, all of this request's bookkeeping: the response is on its way by then.
-    background(
-      new Promise<void>((resolve) =>
-        setTimeout(() => {
-          for (const work of later) work();
-          resolve();
-        }, 0),
-      ),
+    const principal = c.get('principal') as Principal | undefined;
+    void c.var.deps.recordAccess(
+      {
+        id: crypto.randomUUID(),
+        createdAt,
+        port: GATEWAY_PORT,
+        method: c.req.method,
+        path: pathOf(c.req.url).slice(0, MAX_PATH),
+        statusCode: c.res.status,
+        userId: principal?.userId ?? null,
+        latencyMs: Math.max(0, Math.round(performance.now() - started)),
+        // Set by Cloudflare in front of Workers; absent elsewhere (the gateway sees no socket).
+        ip: c.req.header('cf-connecting-ip')?.slice(0, 64) ?? null,
+        userAgent: c.req.header('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
+      },
+      backgroundFor(c),
     );
   };
 }

@@ -41,12 +41,7 @@ export function recordHttpMetrics(): MiddlewareHandler<GatewayEnv> {
       const seconds = (performance.now() - started) / 1000;
       const { method } = c.req;
       const { status } = c.res;
-      const record = () =>
-        void metrics.recordLater(() => httpSamples(method, endpoint, status, seconds), background);
-      // After the response when the access log runs the request's bookkeeping (it is outermost).
-      const later = c.get('afterResponse');
-      if (later) later.push(record);
-      else record();
+      void metrics.recordLater(() => httpSamples(method, endpoint, status, seconds), background);
     }
   };
 }

@@ -55,5 +55,5 @@ if cached == '' and nr > 0 then
 end
 count_all(limits)
 return {1, versions, replies(limits), route, replies(routes), cached}`,
-  sha1: '21736d8b8faa83c8cb5decd656b9ae3eb835251d',
+  sha1: '0ef28cfc1efe672a3fd12d2dc9eb70ce7077484c',
 };

@@ -13,6 +13,8 @@
  * earlier release) is summed once, in full, and gets its totals on its next write.
  */
 export const COUNTER_LUA = `local GAP = 16
+-- The limit of a counter that only counts (usage per day and month): it never refuses.
+local UNLIMITED = 9007199254740991
 local function ensure_number(v) return tonumber(v) or 0 end
 
 local function rebuild(key, oldest, write)
@@ -79,7 +81,7 @@ local function add(key, current, amount, oldest, expiry, fresh, newest, buckets)
   if buckets == 1 then
     -- A period's first count sets the expiry.
     if now == amount then redis.call('PEXPIRE', key, expiry) end
-    return
+    return now
   end
   redis.call('HINCRBY', key, 't', amount)
   if fresh then
@@ -89,6 +91,7 @@ local function add(key, current, amount, oldest, expiry, fresh, newest, buckets)
     redis.call('HSET', key, 'n', current)
     redis.call('PEXPIRE', key, expiry)
   end
+  return nil
 end
 
 -- The buckets in the window, as {idx, count, ...}: what a refused request's wait is worked out from.
@@ -116,11 +119,16 @@ local function inspect(first, count, arg)
     local oldest = current - buckets + 1
     local limit, cost = tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
     local key = KEYS[first + i - 1]
-    local used, newest, fresh = usage(key, oldest, cost > 0, buckets)
-    local ok
-    if cost > 0 then ok = used + cost <= limit else ok = used < limit end
-    if not ok then pass = false end
-    states[i] = {used, newest, key, a, oldest, fresh, ok}
+    if buckets == 1 and limit >= UNLIMITED and cost > 0 then
+      -- Only counts, never refuses: its count comes back from the write.
+      states[i] = {0, -1, key, a, oldest, false, true}
+    else
+      local used, newest, fresh = usage(key, oldest, cost > 0, buckets)
+      local ok
+      if cost > 0 then ok = used + cost <= limit else ok = used < limit end
+      if not ok then pass = false end
+      states[i] = {used, newest, key, a, oldest, fresh, ok}
+    end
   end
   return pass, states
 end
@@ -132,8 +140,8 @@ local function count_all(states)
     local a = s[4]
     local current, cost = tonumber(ARGV[a]), tonumber(ARGV[a + 3])
     if cost > 0 then
-      add(s[3], current, cost, s[5], ARGV[a + 4], s[6], s[2], tonumber(ARGV[a + 1]))
-      s[1] = s[1] + cost
+      local now = add(s[3], current, cost, s[5], ARGV[a + 4], s[6], s[2], tonumber(ARGV[a + 1]))
+      if now then s[1] = now else s[1] = s[1] + cost end
       if current > s[2] then s[2] = current end
     end
   end

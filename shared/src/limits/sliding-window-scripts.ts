@@ -33,7 +33,7 @@ local reply = {pass and 1 or 0}
 local each = replies(states)
 for i = 1, #each do reply[i + 1] = each[i] end
 return reply`,
-  sha1: '93d4f9eb4b49c177fe95ae767a50791b7c9a946d',
+  sha1: '4f8854610f4babd755e5b3998f4b4d0a34d90e8f',
 };
 
 /**
@@ -58,5 +58,5 @@ for i = 1, n do
   end
 end
 return n`,
-  sha1: '23904e236758bf135b6f868ab15cfa27ed3ccc5c',
+  sha1: 'e2e94278b2f9fb64ddb9b231bf1a54f31e886e97',
 };

@@ -102,11 +102,6 @@ async function admit(call: ProxyCall, request: CanonicalRequest, deps: ProxyDeps
   }
 }
 
-/** Resolves with the value in a later turn of the event loop (after the response is handed over). */
-function nextTurn<T>(value: T): Promise<T> {
-  return new Promise((resolve) => setTimeout(() => resolve(value), 0));
-}
-
 /** An entry that is not a cached answer (written by something else, or cut short) is a miss. */
 function readCached(stored: string, deps: ProxyDeps): CachedAnswer | null {
   const hit = deps.cache.parse(stored);
@@ -128,9 +123,7 @@ async function forward(
   const { settings, cacheKey } = admitted;
   const attempt = await callFirstWorkingRoute(exchange, call, deps, settings, admitted.firstRoute);
   const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, cacheKey !== null);
-  // The accounting waits for the next turn of the event loop: a JSON answer is complete at
-  // once, and its row, tokens and cache entry need not hold up the response.
-  const after = answer.finished.then(nextTurn).then((finished) => {
+  const after = answer.finished.then((finished) => {
     const result: ExchangeResult = {
       route: attempt.route,
       // An unfinished stream: the client left (or the upstream broke off) part way.

@@ -1,4 +1,4 @@
-import { withDeadline } from '../util/deadline';
+import { DeadlineError } from '../util/deadline';
 
 /**
  * Shares store round trips between concurrent callers of one isolate (or process).
@@ -100,21 +100,34 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
   };
 
   /**
-   * Until the entry has left: every patienceMs, sends it from a timer of this request's own.
-   * Returns the way to stop looking (called in this request, when its answer is in).
+   * A waiting caller's one timer (its own, so workerd sees it pending): every patienceMs it
+   * sends the entry if nobody did, and after timeoutMs it gives up waiting.
    */
-  const sendIfNobodyDid = (entry: Entry<I, O>, keepAlive: KeepAlive | undefined): (() => void) => {
+  const waitWithTimer = async (
+    entry: Entry<I, O>,
+    result: Promise<O>,
+    keepAlive: KeepAlive | undefined,
+  ): Promise<O> => {
+    const startedAt = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const look = () => {
-      timer = undefined;
-      if (!entry.queued || entry.abandoned) return;
-      if (hasRoom()) launch(keepAlive, maxFollowUps);
-      else timer = setTimeout(look, patienceMs);
-    };
-    timer = setTimeout(look, patienceMs);
-    return () => {
-      if (timer !== undefined) clearTimeout(timer);
-    };
+    const deadline = new Promise<never>((_, reject) => {
+      const look = () => {
+        if (Date.now() - startedAt >= options.timeoutMs) {
+          reject(new DeadlineError(`store batch did not answer within ${options.timeoutMs} ms`));
+          return;
+        }
+        if (entry.queued && !entry.abandoned && hasRoom()) launch(keepAlive, maxFollowUps);
+        timer = setTimeout(look, patienceMs);
+      };
+      timer = setTimeout(look, patienceMs);
+    });
+    // An await in this request's own async function: its continuation (and so the clearTimeout)
+    // runs in this request, whoever settled the answer. A .then() chained here did not always.
+    try {
+      return await Promise.race([result, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 
   const submit = async (
@@ -129,13 +142,8 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
       launch(keepAlive, maxFollowUps);
       return result;
     }
-    // Waiting on another request's batch, or for room: with timers of its own.
-    const stopLooking = sendIfNobodyDid(entry, keepAlive);
-    try {
-      return await withDeadline(result, options.timeoutMs, 'store batch');
-    } finally {
-      stopLooking();
-    }
+    // Waiting on another request's batch, or for room: with a timer of its own.
+    return waitWithTimer(entry, result, keepAlive);
   };
 
   return {

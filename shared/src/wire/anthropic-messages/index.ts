@@ -13,7 +13,7 @@ export const anthropicMessages: WireFormatWithUsageTap = {
   createStreamEncoder: createMessagesStreamEncoder,
   usageFromResponse: messagesUsageFromResponse,
   createNativeUsageReader: createMessagesNativeUsageReader,
-  watchNativeUsage: (copy) => watchNativeUsage(copy, messagesStreamUsage),
+  watchNativeUsage: (copy) => watchNativeUsage(copy, messagesStreamUsage, true),
   // Usage is always in these streams (message_delta, response.completed): nothing to add.
   preparePassthrough: (body) => ({ body }),
 };

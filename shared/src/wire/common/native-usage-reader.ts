@@ -1,6 +1,7 @@
 import type { Usage } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
 import { EventAssembler, LineSplitter } from '../../sse/parser';
+import { concatBytes } from '../../util/bytes';
 
 export interface NativeUsageReader {
   /**
@@ -126,27 +127,65 @@ export function createNativeUsageReader(
 
 /**
  * Reads a copy of a native SSE stream (one branch of a tee) for usage, while the other branch
- * goes to the client without passing through JavaScript: no stream stage of its own. Settles
- * when the stream ends (completed) or breaks off (not completed, with the usage seen so far);
- * never rejects.
+ * goes to the client without passing through JavaScript: no stream stage of its own. Once the
+ * stream ends (completed) or breaks off (not completed), the text is searched for usage
+ * objects. Never rejects.
+ *
+ * `partial`: the format reports usage before its end (Anthropic's message_start carries the
+ * input tokens), so a stream that breaks off still has usage to log: its chunks are kept as
+ * they come. Otherwise usage only comes at the end, and the runtime reads the copy whole
+ * (cheaper: no JavaScript per chunk).
  */
 export async function watchNativeUsage(
   copy: ReadableStream<Uint8Array>,
   observe: UsageObserver,
+  partial: boolean,
 ): Promise<{ usage: Usage | null; completed: boolean }> {
-  const scanner = new UsageScanner(observe);
+  if (!partial) {
+    try {
+      return { usage: usageInText(await new Response(copy).text(), observe), completed: true };
+    } catch {
+      return { usage: null, completed: false };
+    }
+  }
+  const chunks: Uint8Array[] = [];
   const reader = copy.getReader();
+  let completed = true;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      scanner.push(value);
+      chunks.push(value);
     }
-    scanner.end();
-    return { usage: scanner.usage, completed: true };
   } catch {
-    return { usage: scanner.usage, completed: false };
+    completed = false;
   }
+  return { usage: usageInText(new TextDecoder().decode(concatBytes(chunks)), observe), completed };
+}
+
+/**
+ * The usage a stream's text reports: every `data:` line holding a usage object, in order,
+ * through the format's observer. Vendors put each event's JSON on one data line; a usage
+ * object split over several lines would be missed (never misread).
+ */
+export function usageInText(text: string, observe: UsageObserver): Usage | null {
+  let usage: Usage | null = null;
+  const marker = /"usage"\s*:\s*\{/g;
+  for (let found = marker.exec(text); found; found = marker.exec(text)) {
+    const start = Math.max(text.lastIndexOf('\n', found.index), text.lastIndexOf('\r', found.index)) + 1;
+    const ends = [text.indexOf('\n', found.index), text.indexOf('\r', found.index)].filter((i) => i >= 0);
+    const end = ends.length > 0 ? Math.min(...ends) : text.length;
+    marker.lastIndex = end;
+    const line = text.slice(start, end);
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(line.startsWith('data: ') ? 6 : 5);
+    try {
+      usage = observe({ data }, usage);
+    } catch {
+      // A malformed event must not cost the usage seen before it.
+    }
+  }
+  return usage;
 }
 
 /** Native streams carry `[DONE]` too: data that is not JSON reads as undefined. */

@@ -15,7 +15,7 @@ export const openaiChat: WireFormatWithUsageTap = {
     createChatStreamEncoder(clientModel, { includeUsage: request?.includeUsage === true }),
   usageFromResponse: chatUsageFromResponse,
   createNativeUsageReader: createChatNativeUsageReader,
-  watchNativeUsage: (copy) => watchNativeUsage(copy, chatStreamUsage),
+  watchNativeUsage: (copy) => watchNativeUsage(copy, chatStreamUsage, false),
   preparePassthrough: prepareChatPassthrough,
 };
 

@@ -13,7 +13,7 @@ export const openaiResponses: WireFormatWithUsageTap = {
   createStreamEncoder: createResponsesStreamEncoder,
   usageFromResponse: responsesUsageFromResponse,
   createNativeUsageReader: createResponsesNativeUsageReader,
-  watchNativeUsage: (copy) => watchNativeUsage(copy, responsesStreamUsage),
+  watchNativeUsage: (copy) => watchNativeUsage(copy, responsesStreamUsage, false),
   // Usage is always in these streams (message_delta, response.completed): nothing to add.
   preparePassthrough: (body) => ({ body }),
 };
