@@ -12,6 +12,8 @@ describe('bridge budgets', () => {
     );
     budget.give(7);
     expect(budget.tryTake(10)).toBe(true);
+    // What was let through, refusals not included: the bridge's command and statement counts.
+    expect(budget.admitted).toBe(17);
   });
 
   it('reads SLUICE_BRIDGE_* overrides and refuses nonsense', () => {

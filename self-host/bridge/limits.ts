@@ -59,6 +59,7 @@ export function bridgeLimitsFromEnv(env: NodeJS.ProcessEnv): BridgeLimits {
 /** A counted allowance (commands, statements, bytes) taken while a request is in flight. */
 export class Budget {
   private used = 0;
+  private total = 0;
 
   constructor(
     /** Named in the 503's message, e.g. "Redis commands". */
@@ -70,6 +71,7 @@ export class Budget {
   tryTake(amount: number): boolean {
     if (this.used + amount > this.max) return false;
     this.used += amount;
+    this.total += amount;
     return true;
   }
 
@@ -79,6 +81,11 @@ export class Budget {
 
   get inUse(): number {
     return this.used;
+  }
+
+  /** Everything ever taken (not given back): how many commands or statements were let through. */
+  get admitted(): number {
+    return this.total;
   }
 
   /** The text of the 503 when tryTake refused. */

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BridgeTally } from './counts';
 import { type BridgeLimits, Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import { createNeonHttpHandler } from './neon-http';
 import { attachNeonWsProxy } from './neon-ws-proxy';
@@ -36,27 +37,35 @@ export interface StoreBridge {
  * self-host mode it is in every request's path: it listens on loopback only, keeps its
  * connections to the apps alive, reuses its store connections, and sheds load with 503 once
  * the in-flight budgets are spent (request bytes are one budget shared by both endpoints).
+ * It counts what it serves (requests per endpoint, Redis commands, SQL statements) and reports
+ * the totals at `GET /_bridge/counts` to holders of the Upstash token (see counts.ts).
  */
 export async function startStoreBridge(options: StoreBridgeOptions): Promise<StoreBridge> {
   const limits: BridgeLimits = { ...DEFAULT_BRIDGE_LIMITS, ...options.limits };
   const bytes = new Budget('request bytes', limits.maxBytesInFlight);
+  const queries = new Budget('SQL statements', limits.maxQueriesInFlight);
+  const commands = new Budget('Redis commands', limits.maxCommandsInFlight);
+  const tally = new BridgeTally(commands, queries);
   const neonHttp = createNeonHttpHandler({
     target: options.pgTarget,
     poolSize: limits.pgPoolSize,
     maxBodyBytes: limits.maxBodyBytes,
-    queries: new Budget('SQL statements', limits.maxQueriesInFlight),
+    queries,
     bytes,
   });
   const upstash = createUpstashBridge({
     backend: options.redis,
     token: options.redisToken,
     maxBodyBytes: limits.maxBodyBytes,
-    commands: new Budget('Redis commands', limits.maxCommandsInFlight),
+    commands,
     bytes,
+    counts: () => tally.snapshot(),
   });
   const server: Server = createServer((req, res) => {
     const url = req.url ?? '/';
-    const handler = url === '/sql' || url.startsWith('/sql?') ? neonHttp.handle : upstash.handle;
+    const isSql = url === '/sql' || url.startsWith('/sql?');
+    tally.request(url, isSql);
+    const handler = isSql ? neonHttp.handle : upstash.handle;
     handler(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: `bridge: ${String(error)}` }));
@@ -67,6 +76,7 @@ export async function startStoreBridge(options: StoreBridgeOptions): Promise<Sto
   // A client that stalls mid-request cannot hold a socket and its body bytes for long.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  server.on('upgrade', () => tally.upgrade());
   const wsProxy = attachNeonWsProxy(server, {
     target: options.pgTarget,
     path: '/v2',

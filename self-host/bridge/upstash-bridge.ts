@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BRIDGE_COUNTS_PATH, type BridgeCounts } from './counts';
 import { Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import type { RedisBackend } from './redis-backend';
 import {
@@ -22,6 +23,8 @@ export interface UpstashBridgeOptions {
   commands?: Budget;
   /** Request body bytes held over all requests (shared with the Neon HTTP endpoint). */
   bytes?: Budget;
+  /** The bridge's counts, answered at `GET /_bridge/counts` (behind the token) when given. */
+  counts?: () => BridgeCounts;
 }
 
 export interface UpstashBridge {
@@ -36,6 +39,7 @@ export interface UpstashBridge {
  * - `GET|POST /cmd/arg/...?OPT=value` → one command from the URL (POST body = last argument);
  * - `Upstash-Encoding: base64` → every string in a result is base64 of its bytes; without it
  *   strings are sent as UTF-8 text (both are one native conversion of the reply's bytes);
+ * - `GET /_bridge/counts` → the bridge's request counts, when the bridge gave them (counts.ts);
  * - anything without the right bearer token → 401 `{error: "Unauthorized"}`;
  * - more commands or body bytes in flight than the budgets allow → 503 `{error}` at once;
  * - Redis unreachable or not answering → 502 `{error}`.
@@ -63,6 +67,9 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
   }
 
   async function answer(req: IncomingMessage, target: RequestTarget, body: Buffer): Promise<Answer> {
+    if (opts.counts && req.method === 'GET' && target.path === BRIDGE_COUNTS_PATH) {
+      return [200, opts.counts()];
+    }
     const encoding = req.headers['upstash-encoding'];
     const base64 = typeof encoding === 'string' && encoding.toLowerCase() === 'base64';
     if (req.method === 'POST' && target.path === '/pipeline') {
