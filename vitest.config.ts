@@ -31,6 +31,7 @@ export default defineConfig({
             'gateway-worker/src/**/*.test.ts',
             'console-server/src/**/*.test.ts',
             'self-host/**/*.test.ts',
+            'dev/**/*.test.ts',
           ],
         },
       },

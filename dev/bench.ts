@@ -1,79 +1,49 @@
-// `npm run bench`: starts the stack (real stores when DATABASE_URL/REDIS_URL are set, embedded
-// otherwise) on spare ports and prints latency and throughput of the foundation's paths and
-// of the model proxy against a fake upstream (see dev/bench/proxy.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '../self-host/process/ports';
-import { formatFigures, maxThroughput, type Send } from './bench/measure';
-import { benchProxy } from './bench/proxy';
-import { stackOptionsFromEnv, startStack } from './stack';
+// `npm run bench`: Sluice's performance report. Starts the stack on spare ports (the
+// self-host mode of `npm run serve` by default, BENCH_MODE=start for `npm start`) on real
+// stores of its own, configures it through the console API, and drives the gateway with wrk
+// against a fake upstream (nginx): throughput, latency, CPU per request of each process, Redis
+// commands and store round trips per request, isolate start-up and bundle size. `--soak`:
+// a long fixed-rate run instead, with a verdict. Options: `npm run bench -- --help`
+// (dev/bench/options.ts). Everything started is stopped at the end and on Ctrl-C.
+import { cleanupAll, signalled, stopOnSignals } from './bench/cleanup';
+import { benchOptions, HELP, OptionsError } from './bench/options';
+import { runReport } from './bench/report-run';
+import { openSession } from './bench/session';
+import { runSoakMode } from './bench/soak-run';
+import { requireTools } from './bench/tools';
 
-interface Probe {
-  name: string;
-  request: Send;
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
 }
-
-const TOTAL = Number(process.env.BENCH_REQUESTS ?? 400);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-
-async function measure(probe: Probe, total: number, concurrency = CONCURRENCY): Promise<string> {
-  return formatFigures(probe.name, await maxThroughput(probe.request, total, concurrency));
-}
-
-const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-const stack = await startStack({
-  ...stackOptionsFromEnv({ ...process.env, SLUICE_QUIET: '1' }),
-  gatewayPort: await freePort(),
-  consolePort: await freePort(),
-  dataDir,
-});
+let options: ReturnType<typeof benchOptions>;
 try {
-  console.log(stack.banner);
-  const json = { 'content-type': 'application/json' };
-  const admin = { email: 'bench@example.com', display_name: 'Bench', password: 'bench-password-123' };
-  const init = await fetch(`${stack.consoleUrl}/api/setup/initialize`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ admin }),
-  });
-  const { access_token: token } = (await init.json()) as { access_token: string };
-  const auth = { authorization: `Bearer ${token}` };
-  const probes: Probe[] = [
-    { name: 'gateway GET /health', request: () => fetch(`${stack.gatewayUrl}/health`) },
-    {
-      name: 'gateway GET /health/ready (pg+redis)',
-      request: () => fetch(`${stack.gatewayUrl}/health/ready`),
-    },
-    {
-      name: 'gateway GET /v1/models (JWT + 1 query)',
-      request: () => fetch(`${stack.gatewayUrl}/v1/models`, { headers: auth }),
-    },
-    {
-      name: 'console GET /api/auth/me',
-      request: () => fetch(`${stack.consoleUrl}/api/auth/me`, { headers: auth }),
-    },
-    { name: 'console GET /api/health', request: () => fetch(`${stack.consoleUrl}/api/health`) },
-  ];
-  console.log(`\n${TOTAL} requests per probe, concurrency ${CONCURRENCY} (after 50 warm-up requests)`);
-  for (const probe of probes) {
-    await measure(probe, 50);
-    console.log(await measure(probe, TOTAL));
-  }
-  // argon2id dominates login; fewer samples keep the run short. At most 5 logins of one email
-  // from one IP may be in flight at once (the rest are refused as possible guessing).
-  const login: Probe = {
-    name: 'console POST /api/auth/login',
-    request: () =>
-      fetch(`${stack.consoleUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ email: admin.email, password: admin.password }),
-      }),
-  };
-  console.log(await measure(login, 40, Math.min(CONCURRENCY, 4)));
-  await benchProxy(stack.gatewayUrl, stack.consoleUrl, token);
-} finally {
-  await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  options = benchOptions(process.env, process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof OptionsError)) throw error;
+  console.error(`bench: ${error.message}`);
+  process.exit(2);
 }
+const tools = requireTools();
+if ('missing' in tools) {
+  console.error(`bench: ${tools.advice}`);
+  process.exit(1);
+}
+stopOnSignals();
+let status = 0;
+try {
+  const session = await openSession(options, tools);
+  if (options.soakSeconds === null) await runReport(session);
+  else await runSoakMode(session, options.soakSeconds);
+} catch (error) {
+  // After Ctrl-C, whatever was running fails as its processes go: not worth a message.
+  if (signalled() === null) {
+    console.error(
+      `bench: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+  }
+  status = 1;
+} finally {
+  await cleanupAll();
+}
+process.exit(signalled() ?? status);

@@ -1,0 +1,115 @@
+/**
+ * One measured load run: every counter read before, wrk, a short settle (the requests'
+ * write-behind work — log batches, token counters, metrics — finishes after their answers and
+ * belongs to them), every counter read after. Figures are per request of the run.
+ */
+import { type BridgeAccess, type BridgeCounts, bridgePerRequest, readBridgeCounts } from './bridge-counts';
+import { ticksPerSecond } from './proc';
+import { type CommandDelta, commandDelta, othersActive, type RedisProbe } from './redis-stats';
+import {
+  cpuSecondsBetween,
+  type PerRole,
+  perRole,
+  ROLES,
+  rssMbByRole,
+  type StackSnapshot,
+} from './stack-processes';
+import { runWrk, type WrkLoad, type WrkResult } from './wrk';
+
+export interface Probes {
+  readStack(): StackSnapshot;
+  redis: RedisProbe;
+  bridge: BridgeAccess;
+  settleMs: number;
+}
+
+export interface RunFigures {
+  wrk: WrkResult;
+  /** The window counters were read over: the load plus the settle. */
+  windowSeconds: number;
+  cpuUsPerRequest: PerRole<number> & { total: number };
+  /** CPU time over the window's wall time: 1.0 is one core kept busy. */
+  cores: PerRole<number>;
+  rssMb: PerRole<number>;
+  redis: CommandDelta & { perRequest: number; evalshaPerRequest: number };
+  /** Clients of other Redis databases active during the window: their commands are counted too. */
+  redisOthers: string[];
+  bridge: BridgeCounts;
+}
+
+interface Reading {
+  at: number;
+  stack: StackSnapshot;
+  commands: Map<string, number>;
+  bridge: BridgeCounts;
+}
+
+async function read(probes: Probes): Promise<Reading> {
+  const [commands, bridge] = await Promise.all([
+    probes.redis.commandStats(),
+    readBridgeCounts(probes.bridge),
+  ]);
+  return { at: performance.now(), stack: probes.readStack(), commands, bridge };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** CPU each role spends with no load at all (timers, pools, keep-alives), in ms per second. */
+export async function idleCpu(probes: Probes, ms: number): Promise<PerRole<number>> {
+  const before = probes.readStack();
+  const startedAt = performance.now();
+  await sleep(ms);
+  const after = probes.readStack();
+  const seconds = (performance.now() - startedAt) / 1000;
+  const cpu = cpuSecondsBetween(before, after, ticksPerSecond());
+  const perSecond = perRole(() => 0);
+  for (const role of ROLES) perSecond[role] = (cpu[role] * 1000) / seconds;
+  return perSecond;
+}
+
+export async function measuredRun(load: WrkLoad, probes: Probes): Promise<RunFigures> {
+  const before = await read(probes);
+  const wrk = await runWrk(load);
+  await sleep(probes.settleMs);
+  const after = await read(probes);
+  const windowSeconds = (after.at - before.at) / 1000;
+  const clients = await probes.redis.clients();
+  return figures(wrk, before, after, windowSeconds, {
+    others: othersActive(clients, probes.redis.db, probes.redis.ownId, windowSeconds).map(
+      (c) => `${c.addr} (db ${c.db}, last ${c.cmd})`,
+    ),
+  });
+}
+
+function figures(
+  wrk: WrkResult,
+  before: Reading,
+  after: Reading,
+  windowSeconds: number,
+  redis: { others: string[] },
+): RunFigures {
+  const n = wrk.requests;
+  const cpu = cpuSecondsBetween(before.stack, after.stack, ticksPerSecond());
+  const cpuUsPerRequest = { ...perRole(() => 0), total: 0 };
+  const cores = perRole(() => 0);
+  for (const role of ROLES) {
+    cpuUsPerRequest[role] = n > 0 ? (cpu[role] * 1e6) / n : 0;
+    cpuUsPerRequest.total += cpuUsPerRequest[role];
+    cores[role] = cpu[role] / windowSeconds;
+  }
+  const commands = commandDelta(before.commands, after.commands);
+  return {
+    wrk,
+    windowSeconds,
+    cpuUsPerRequest,
+    cores,
+    rssMb: rssMbByRole(after.stack),
+    redis: {
+      ...commands,
+      perRequest: n > 0 ? commands.total / n : 0,
+      evalshaPerRequest: n > 0 ? commands.evalsha / n : 0,
+    },
+    redisOthers: redis.others,
+    bridge: bridgePerRequest(before.bridge, after.bridge, n),
+  };
+}

@@ -1,0 +1,42 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Debian keeps nginx in /usr/sbin, which a normal user's PATH may not have. */
+const EXTRA_DIRS = ['/usr/sbin', '/sbin', '/usr/local/sbin'];
+
+/** The full path of an executable on PATH (or in the sbin directories), or null. */
+export function findExecutable(name: string, path = process.env.PATH ?? ''): string | null {
+  for (const dir of [...path.split(delimiter), ...EXTRA_DIRS]) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return null;
+}
+
+export interface Tools {
+  nginx: string;
+  wrk: string;
+}
+
+/**
+ * nginx (the fake upstream) and wrk (the load) are not npm packages: without them the bench
+ * cannot measure anything, so it says what to install and stops.
+ */
+export function requireTools(): Tools | { missing: string[]; advice: string } {
+  const nginx = findExecutable('nginx');
+  const wrk = findExecutable('wrk');
+  if (nginx && wrk && process.platform === 'linux') return { nginx, wrk };
+  const missing = [...(nginx ? [] : ['nginx']), ...(wrk ? [] : ['wrk'])];
+  const advice =
+    process.platform !== 'linux'
+      ? 'npm run bench reads CPU and memory from /proc: it runs on Linux only.'
+      : `npm run bench needs ${missing.join(' and ')}: on Debian/Ubuntu \`sudo apt-get install ${[
+          ...(nginx ? [] : ['nginx-light']),
+          ...(wrk ? [] : ['wrk']),
+        ].join(' ')}\` (any nginx build with the core http module will do).`;
+  return { missing, advice };
+}
