@@ -30,13 +30,15 @@ export function requireTools(): Tools | { missing: string[]; advice: string } {
   const nginx = findExecutable('nginx');
   const wrk = findExecutable('wrk');
   if (nginx && wrk && process.platform === 'linux') return { nginx, wrk };
-  const missing = [...(nginx ? [] : ['nginx']), ...(wrk ? [] : ['wrk'])];
+  const missing = [
+    ...(nginx ? [] : ['nginx (the fake upstream)']),
+    ...(wrk ? [] : ['wrk (the load generator)']),
+  ];
   const advice =
     process.platform !== 'linux'
       ? 'npm run bench reads CPU and memory from /proc: it runs on Linux only.'
-      : `npm run bench needs ${missing.join(' and ')}: on Debian/Ubuntu \`sudo apt-get install ${[
-          ...(nginx ? [] : ['nginx-light']),
-          ...(wrk ? [] : ['wrk']),
-        ].join(' ')}\` (any nginx build with the core http module will do).`;
+      : `npm run bench needs ${missing.join(' and ')}: on ` +
+        `Debian/Ubuntu \`sudo apt-get install ${[...(nginx ? [] : ['nginx-light']), ...(wrk ? [] : ['wrk'])].join(' ')}\`` +
+        `${nginx ? '' : ' (any nginx with the core http module will do)'}.`;
   return { missing, advice };
 }
