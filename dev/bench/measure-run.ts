@@ -4,7 +4,7 @@
  * belongs to them), every counter read after. Figures are per request of the run.
  */
 import { type BridgeAccess, type BridgeCounts, bridgePerRequest, readBridgeCounts } from './bridge-counts';
-import { ticksPerSecond } from './proc';
+import { type CpuTimes, cpuBusyBetween, readCpuTimes, ticksPerSecond } from './proc';
 import { type CommandDelta, commandDelta, othersActive, type RedisProbe } from './redis-stats';
 import {
   cpuSecondsBetween,
@@ -30,6 +30,8 @@ export interface RunFigures {
   cpuUsPerRequest: PerRole<number> & { total: number };
   /** CPU time over the window's wall time: 1.0 is one core kept busy. */
   cores: PerRole<number>;
+  /** Each CPU's busy share over the window, whatever ran on it (/proc/stat). */
+  cpuBusy: Record<string, number>;
   rssMb: PerRole<number>;
   redis: CommandDelta & { perRequest: number; evalshaPerRequest: number };
   /** Clients of other Redis databases active during the window: their commands are counted too. */
@@ -39,6 +41,7 @@ export interface RunFigures {
 
 interface Reading {
   at: number;
+  cpus: Map<string, CpuTimes>;
   stack: StackSnapshot;
   commands: Map<string, number>;
   bridge: BridgeCounts;
@@ -49,7 +52,7 @@ async function read(probes: Probes): Promise<Reading> {
     probes.redis.commandStats(),
     readBridgeCounts(probes.bridge),
   ]);
-  return { at: performance.now(), stack: probes.readStack(), commands, bridge };
+  return { at: performance.now(), cpus: readCpuTimes(), stack: probes.readStack(), commands, bridge };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -103,6 +106,7 @@ function figures(
     windowSeconds,
     cpuUsPerRequest,
     cores,
+    cpuBusy: cpuBusyBetween(before.cpus, after.cpus),
     rssMb: rssMbByRole(after.stack),
     redis: {
       ...commands,

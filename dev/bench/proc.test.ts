@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { descendants, parseEnviron, parseStat, parseVmRssKb, splitNul } from './proc';
+import {
+  cpuBusyBetween,
+  descendants,
+  parseCpuTimes,
+  parseEnviron,
+  parseStat,
+  parseVmRssKb,
+  splitNul,
+} from './proc';
 
 describe('/proc parsing', () => {
   it('reads pid, name, parent and utime + stime from a stat line, whatever the name holds', () => {
@@ -32,5 +40,14 @@ describe('/proc parsing', () => {
     ]);
     expect(descendants(10, parents).sort()).toEqual([10, 11, 12, 13]);
     expect(descendants(13, parents)).toEqual([13]);
+  });
+
+  it('reads each CPU’s busy share between two /proc/stat readings', () => {
+    const before = parseCpuTimes(
+      'cpu  300 0 100 1000 10 0 0 0 0 0\ncpu0 100 0 50 500 5 0 0 0 0 0\ncpu1 200 0 50 500 5 0 0 0 0 0\nintr 1 2\n',
+    );
+    expect(before.get('0')).toEqual({ busy: 150, total: 655 });
+    const after = parseCpuTimes('cpu0 180 0 50 520 5 0 0 0 0 0\ncpu1 210 0 55 585 5 0 0 0 0 0\n');
+    expect(cpuBusyBetween(before, after)).toEqual({ '0': 0.8, '1': 0.15 });
   });
 });

@@ -37,6 +37,46 @@ export function parseStat(text: string): ProcStat {
   };
 }
 
+/** Busy and total jiffies of one CPU line of /proc/stat. */
+export interface CpuTimes {
+  busy: number;
+  total: number;
+}
+
+/**
+ * The per-CPU lines of /proc/stat (`cpu0 user nice system idle iowait irq softirq steal ...`):
+ * idle and iowait are idle, the rest busy; guest time is already inside user.
+ */
+export function parseCpuTimes(stat: string): Map<string, CpuTimes> {
+  const cpus = new Map<string, CpuTimes>();
+  for (const line of stat.split('\n')) {
+    const match = /^cpu(\d+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = match[2]!.trim().split(/\s+/).map(Number);
+    const busy = (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0);
+    cpus.set(match[1]!, { busy, total: busy + (idle ?? 0) + (iowait ?? 0) });
+  }
+  return cpus;
+}
+
+/** Each CPU's busy share between two readings of /proc/stat (0.5: half the time busy). */
+export function cpuBusyBetween(
+  before: Map<string, CpuTimes>,
+  after: Map<string, CpuTimes>,
+): Record<string, number> {
+  const busy: Record<string, number> = {};
+  for (const [cpu, later] of after) {
+    const earlier = before.get(cpu);
+    if (!earlier || later.total <= earlier.total) continue;
+    busy[cpu] = (later.busy - earlier.busy) / (later.total - earlier.total);
+  }
+  return busy;
+}
+
+export function readCpuTimes(): Map<string, CpuTimes> {
+  return parseCpuTimes(readFileSync('/proc/stat', 'utf8'));
+}
+
 /** VmRSS of a /proc/<pid>/status text, in kB (0 for a kernel thread or a zombie, which have none). */
 export function parseVmRssKb(status: string): number {
   const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);

@@ -114,12 +114,20 @@ async function readSettings() {
   return readWorkerSettings();
 }
 
+/** What the bench pinned where; a CPU list such as "2-3" is shown as given. */
+function cpuUse(session: Session): Record<string, string> {
+  const { load, stack } = session.plan;
+  if (load === null || stack === null) return {};
+  return { [load]: 'wrk + fake upstream', [stack]: 'stack' };
+}
+
 export function reportMeta(session: Session): ReportMeta {
   const { options, stores } = session;
   const log = stores.clickhouse ? `ClickHouse ${stores.clickhouse.database}` : 'Postgres';
   return {
     mode: options.mode,
     pinning: `${session.plan.cores} cores, ${session.plan.note}`,
+    cpuUse: cpuUse(session),
     versions: session.versions,
     stores: `stores: Postgres ${new URL(stores.databaseUrl).pathname.slice(1)}, Redis ${stores.redisUrl}, request log in ${log}; response cache off, limits on key and role`,
     connections: options.connections,

@@ -20,6 +20,7 @@ function run(rps: number, gatewayUs: number): RunFigures {
     windowSeconds: 6,
     cpuUsPerRequest: { gateway: gatewayUs, bridge: 40, console: 0.5, other: 0, total: gatewayUs + 40.5 },
     cores: { gateway: 0.8, bridge: 0.15, console: 0, other: 0 },
+    cpuBusy: { '0': 0.995, '1': 0.9 },
     rssMb: { gateway: 200, bridge: 100, console: 120, other: 0 },
     redis: {
       total: rps * 5 * 20,
@@ -44,6 +45,7 @@ const input: ReportInput = {
   meta: {
     mode: 'serve',
     pinning: '2 cores, wrk + fake upstream on CPU 0, stack on CPU 1',
+    cpuUse: { '0': 'wrk + fake upstream', '1': 'stack' },
     versions: 'Node v20',
     stores: 'stores: …',
     connections: 32,
@@ -74,6 +76,10 @@ describe('bench report', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}total\s+221\s+441\s+-\s+-$/));
     expect(lines).toContainEqual(expect.stringMatching(/^failed requests\s+1\s+1\s+-\s+-$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}EVALSHA calls\s+1.00\s+1.00/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^CPU 0 busy \(wrk \+ fake upstream\)\s+100%\s+100%\s+-\s+-$/),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^CPU 1 busy \(stack\)\s+90%\s+90%/));
   });
 
   it('lists the commands Redis ran most per request', () => {

@@ -17,6 +17,8 @@ export interface ModeFigures {
 export interface ReportMeta {
   mode: 'serve' | 'start';
   pinning: string;
+  /** The pinned CPUs and what runs there, e.g. {"0": "wrk + fake upstream", "1": "stack"}; empty when not pinned. */
+  cpuUse: Record<string, string>;
   versions: string;
   stores: string;
   connections: number;
@@ -58,6 +60,20 @@ function row(label: string, input: ReportInput, value: (run: RunFigures) => stri
   return cells;
 }
 
+/** How busy the pinned CPUs were (anything on them counts): is the rig or the stack the limit? */
+function cpuRows(input: ReportInput): string[][] {
+  const pinned = Object.entries(input.meta.cpuUse);
+  const percent = (x: number | undefined) => (x === undefined ? '-' : `${(x * 100).toFixed(0)}%`);
+  if (pinned.length === 0) {
+    const average = (busy: Record<string, number>) => {
+      const values = Object.values(busy);
+      return values.reduce((a, b) => a + b, 0) / values.length;
+    };
+    return [row('all CPUs busy', input, (r) => percent(average(r.cpuBusy)))];
+  }
+  return pinned.map(([cpu, use]) => row(`CPU ${cpu} busy (${use})`, input, (r) => percent(r.cpuBusy[cpu])));
+}
+
 export function mainTable(input: ReportInput): string {
   const { meta } = input;
   const labels = roleLabels(meta.mode);
@@ -77,6 +93,7 @@ export function mainTable(input: ReportInput): string {
     row('cores busy, stack', input, (r) =>
       num(r.cores.gateway + r.cores.bridge + r.cores.console + r.cores.other),
     ),
+    ...cpuRows(input),
     ['Redis per request'],
     row('  commands run (incl. in scripts)', input, (r) => num(r.redis.perRequest)),
     row('  EVALSHA calls', input, (r) => num(r.redis.evalshaPerRequest)),
@@ -147,6 +164,8 @@ export function legend(meta: ReportMeta): string {
     `- ${meta.rate}/s: wrk paced by dev/bench/wrk/chat.lua over ${meta.connections} connections for ${meta.rateSeconds} s (latency not corrected for coordinated omission).`,
     `- CPU per request: utime+stime from /proc/<pid>/stat of each stack process, read before and after the run (+${meta.settleMs} ms for write-behind work), divided by the run's requests; ticks of ${tick} µs, so a short run's small figures are coarse.`,
     '- "store bridge" is the supervisor process, which runs the bridge in its event loop; "other" is any other process under it.',
+    '- at the fixed rate requests seldom overlap: each pays for its own store round trip, timers and wake-ups, which concurrent requests share at saturation; hence more CPU per request.',
+    '- cores busy, stack: the stack’s CPU time over the window; CPU n busy: /proc/stat, whatever ran there (at 100 % on the wrk CPU the rig, not the stack, set the saturation figure).',
     "- Redis commands: INFO commandstats deltas, server-wide: commands scripts run count under their own names beside the EVALSHA; other clients' commands count too (flagged below when seen).",
     '- store round trips: the bridge’s own counts (GET /_bridge/counts): HTTP requests the apps made to it; the console’s count too, it idles here.',
     '- failed requests: socket errors + non-2xx answers.',
