@@ -150,7 +150,7 @@ export function isolateTable(isolate: IsolateFigures): string {
     const t = isolate.trace;
     lines.push(
       `workerd trace: compileModules ${ms(t.compileModulesMs)} (parse + compile of the bundle), ` +
-        `makeWorker ${ms(t.makeWorkerMs)} (isolate, compile, bindings), startServices ${ms(t.startServicesMs)}`,
+        `makeWorker ${ms(t.makeWorkerMs)} (new isolate, compile, the module's top level run, bindings), startServices ${ms(t.startServicesMs)}`,
     );
   } else lines.push(`workerd trace: ${isolate.traceNote}`);
   return lines.join('\n');
