@@ -8,6 +8,7 @@ import { type CpuTimes, cpuBusyBetween, readCpuTimes, ticksPerSecond } from './p
 import { type CommandDelta, commandDelta, othersActive, type RedisProbe } from './redis-stats';
 import {
   cpuSecondsBetween,
+  describeProcesses,
   type PerRole,
   perRole,
   ROLES,
@@ -33,6 +34,8 @@ export interface RunFigures {
   /** Each CPU's busy share over the window, whatever ran on it (/proc/stat). */
   cpuBusy: Record<string, number>;
   rssMb: PerRole<number>;
+  /** `pid comm` of every stack process seen at the end, by role (who "other" is). */
+  processes: PerRole<string[]>;
   redis: CommandDelta & { perRequest: number; evalshaPerRequest: number };
   /** Clients of other Redis databases active during the window: their commands are counted too. */
   redisOthers: string[];
@@ -108,6 +111,7 @@ function figures(
     cores,
     cpuBusy: cpuBusyBetween(before.cpus, after.cpus),
     rssMb: rssMbByRole(after.stack),
+    processes: describeProcesses(new Map([...before.stack, ...after.stack])),
     redis: {
       ...commands,
       perRequest: n > 0 ? commands.total / n : 0,

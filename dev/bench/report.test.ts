@@ -22,6 +22,7 @@ function run(rps: number, gatewayUs: number): RunFigures {
     cores: { gateway: 0.8, bridge: 0.15, console: 0, other: 0 },
     cpuBusy: { '0': 0.995, '1': 0.9 },
     rssMb: { gateway: 200, bridge: 100, console: 120, other: 0 },
+    processes: { gateway: ['2 workerd'], bridge: ['1 node'], console: ['3 node'], other: [] },
     redis: {
       total: rps * 5 * 20,
       scripts: rps * 5,
