@@ -11,6 +11,7 @@ function interval(index: number, rps: number, p99: number, gatewayMb: number, fa
     failures,
     rssMb: { gateway: gatewayMb, bridge: 100, console: 120, other: 0 },
     cores: { gateway: 0.4, bridge: 0.1, console: 0, other: 0 },
+    cpuBusy: { '0': 0.3, '1': 0.55 },
   };
 }
 

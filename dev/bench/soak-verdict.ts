@@ -16,6 +16,8 @@ export interface SoakInterval {
   rssMb: PerRole<number>;
   /** CPU time over wall time: 1.0 is one core busy. */
   cores: PerRole<number>;
+  /** Each CPU's busy share (/proc/stat), whoever used it: shows load from outside the bench. */
+  cpuBusy: Record<string, number>;
 }
 
 export interface SoakVerdict {

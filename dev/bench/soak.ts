@@ -2,7 +2,7 @@
  * Soak: json at a fixed rate for a long time, one wrk run per interval back to back, each
  * interval's throughput, latency, and every stack role's RSS and CPU printed as it ends.
  */
-import { ticksPerSecond } from './proc';
+import { cpuBusyBetween, readCpuTimes, ticksPerSecond } from './proc';
 import type { SoakInterval } from './soak-verdict';
 import { cpuSecondsBetween, perRole, ROLES, rssMbByRole, type StackSnapshot } from './stack-processes';
 import { num } from './table';
@@ -23,9 +23,11 @@ export async function runSoak(plan: SoakPlan): Promise<SoakInterval[]> {
   while (left > 0) {
     const seconds = Math.min(plan.intervalSeconds, left);
     const before = plan.readStack();
+    const cpusBefore = readCpuTimes();
     const startedAt = performance.now();
     const wrk = await runWrk({ ...plan.load, seconds });
     const after = plan.readStack();
+    const cpuBusy = cpuBusyBetween(cpusBefore, readCpuTimes());
     const wall = (performance.now() - startedAt) / 1000;
     const cpu = cpuSecondsBetween(before, after, ticksPerSecond());
     const cores = perRole(() => 0);
@@ -39,6 +41,7 @@ export async function runSoak(plan: SoakPlan): Promise<SoakInterval[]> {
       failures: wrk.errors + wrk.non2xx,
       rssMb: rssMbByRole(after),
       cores,
+      cpuBusy,
     };
     intervals.push(interval);
     plan.onInterval(interval);
@@ -47,15 +50,21 @@ export async function runSoak(plan: SoakPlan): Promise<SoakInterval[]> {
   return intervals;
 }
 
-/** One printed line per interval: time, req/s, p50/p99, then RSS and CPU of each role. */
+/**
+ * One printed line per interval: time, req/s, p50/p99, RSS and CPU of each role, then how busy
+ * each CPU was (more than the stack's own share on its CPU: something else ran there).
+ */
 export function soakLine(interval: SoakInterval, intervalSeconds: number): string {
   const end = interval.index * intervalSeconds;
   const at = intervalSeconds % 60 === 0 ? `min ${end / 60}` : `${end} s`;
   const roles = ROLES.filter((role) => interval.rssMb[role] > 0)
     .map((role) => `${role} ${num(interval.rssMb[role])} MB ${(interval.cores[role] * 100).toFixed(0)}%`)
     .join(', ');
+  const cpus = Object.entries(interval.cpuBusy)
+    .map(([cpu, busy]) => `cpu${cpu} ${(busy * 100).toFixed(0)}%`)
+    .join(' ');
   return (
     `${at.padStart(7)}  ${num(interval.requestsPerSecond).padStart(6)} req/s  p50 ${num(interval.p50Ms)} ms` +
-    `  p99 ${num(interval.p99Ms)} ms  failed ${interval.failures}  RSS/CPU: ${roles}`
+    `  p99 ${num(interval.p99Ms)} ms  failed ${interval.failures}  RSS/CPU: ${roles}  busy: ${cpus}`
   );
 }
