@@ -41,9 +41,26 @@ export function progressLine(session: Session, mode: LoadMode, load: string, run
   );
 }
 
-/** Notes a reader must see next to the figures: failures, a missed rate, other Redis clients. */
-function runNotes(mode: LoadMode, load: string, run: RunFigures, rate: number): string[] {
+/**
+ * Notes a reader must see next to the figures: failures, a missed rate, other Redis clients,
+ * other processes on the stack's CPU (more than Redis and the kernel take there).
+ */
+function runNotes(
+  mode: LoadMode,
+  load: string,
+  run: RunFigures,
+  rate: number,
+  stackCpu: string | null,
+): string[] {
   const notes: string[] = [];
+  const busy = stackCpu === null ? undefined : run.cpuBusy[stackCpu];
+  const own = run.cores.gateway + run.cores.bridge + run.cores.console + run.cores.other;
+  if (busy !== undefined && busy - own > 0.15) {
+    notes.push(
+      `${mode} ${load}: CPU ${stackCpu} was ${(busy * 100).toFixed(0)} % busy, the stack used ${(own * 100).toFixed(0)} % of it: ` +
+        'other processes competed with the stack, so its figures are perturbed',
+    );
+  }
   const failed = run.wrk.errors + run.wrk.non2xx;
   if (failed > 0)
     notes.push(
@@ -81,9 +98,10 @@ export async function runReport(session: Session): Promise<void> {
     );
     console.log(`bench: ${progressLine(session, mode, `${options.rate}/s`, fixedRate)}`);
     sent += saturation.wrk.requests + fixedRate.wrk.requests;
+    const stackCpu = session.plan.stack;
     notes.push(
-      ...runNotes(mode, 'saturation', saturation, 0),
-      ...runNotes(mode, `${options.rate}/s`, fixedRate, options.rate),
+      ...runNotes(mode, 'saturation', saturation, 0, stackCpu),
+      ...runNotes(mode, `${options.rate}/s`, fixedRate, options.rate, stackCpu),
     );
     modes[mode] = { saturation, fixedRate };
   }

@@ -37,7 +37,7 @@ export async function runSoakMode(session: Session, seconds: number): Promise<vo
     readStack: session.probes.readStack,
     onInterval: (interval) => console.log(soakLine(interval, intervalSeconds)),
   });
-  const verdict = soakVerdict(intervals);
+  const verdict = soakVerdict(intervals, 0.1, session.plan.stack);
   const resultsFile = join(options.resultsDir, 'results.json');
   writeFileSync(resultsFile, `${JSON.stringify({ options, rate, maximum, intervals, verdict }, null, 2)}\n`);
   console.log(`\n${verdict.line}\nraw figures: ${resultsFile}`);

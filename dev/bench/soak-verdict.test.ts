@@ -40,6 +40,16 @@ describe('soak verdict', () => {
     );
   });
 
+  it('warns when something else used the stack’s CPU in the first or last interval', () => {
+    const busy = { ...interval(2, 1999, 2.1, 201), cpuBusy: { '0': 0.3, '1': 0.99 } };
+    expect(soakVerdict([interval(1, 2000, 2.0, 200), busy], 0.1, '1').line).toMatch(
+      /^soak verdict: STABLE .*; CAUTION: other processes used up to 49 % of CPU 1 in the first or last interval/,
+    );
+    expect(
+      soakVerdict([interval(1, 2000, 2.0, 200), interval(2, 1999, 2.1, 201)], 0.1, '1').line,
+    ).not.toMatch(/CAUTION/);
+  });
+
   it('cannot call one interval stable', () => {
     expect(soakVerdict([interval(1, 2000, 2, 200)]).stable).toBe(false);
   });

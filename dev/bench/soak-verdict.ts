@@ -34,7 +34,26 @@ export interface SoakVerdict {
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`;
 const mb = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)} MB`;
 
-export function soakVerdict(intervals: SoakInterval[], tolerance = 0.1): SoakVerdict {
+/** Share of a core others may use on the stack's CPU (Redis, the kernel...) before it is called interference. */
+const FOREIGN_LOAD = 0.15;
+
+/** How much of the stack's CPU something other than the stack used in an interval. */
+export function foreignLoad(interval: SoakInterval, stackCpu: string): number {
+  const busy = interval.cpuBusy[stackCpu];
+  if (busy === undefined) return 0;
+  const own = ROLES.reduce((sum, role) => sum + interval.cores[role], 0);
+  return Math.max(0, busy - own);
+}
+
+/**
+ * Last interval against the first. `stackCpu` (when the stack was pinned) lets the verdict say
+ * when other processes took the stack's CPU in either interval: the comparison is then unreliable.
+ */
+export function soakVerdict(
+  intervals: SoakInterval[],
+  tolerance = 0.1,
+  stackCpu: string | null = null,
+): SoakVerdict {
   const first = intervals[0];
   const last = intervals.at(-1);
   if (!first || !last) throw new Error('a soak verdict needs at least one interval');
@@ -61,10 +80,15 @@ export function soakVerdict(intervals: SoakInterval[], tolerance = 0.1): SoakVer
     .map((role) => `${role} ${mb(rssGrowthMb[role])}`)
     .join(', ');
   const figures = `last vs first interval: req/s ${pct(rpsChange)}, p99 ${pct(p99Change)}; RSS ${rss}`;
+  const foreign = stackCpu === null ? 0 : Math.max(foreignLoad(first, stackCpu), foreignLoad(last, stackCpu));
+  const caution =
+    foreign > FOREIGN_LOAD
+      ? `; CAUTION: other processes used up to ${(foreign * 100).toFixed(0)} % of CPU ${stackCpu} in the first or last interval, so the comparison is unreliable`
+      : '';
   const line =
     problems.length === 0
-      ? `soak verdict: STABLE (${figures}; every change within ${limit})`
-      : `soak verdict: NOT STABLE: ${problems.join('; ')} (limit ${limit}; ${figures})`;
+      ? `soak verdict: STABLE (${figures}; every change within ${limit})${caution}`
+      : `soak verdict: NOT STABLE: ${problems.join('; ')} (limit ${limit}; ${figures})${caution}`;
   return { stable: problems.length === 0, rpsChange, p99Change, rssGrowthMb, rssGrowth, failures, line };
 }
 
