@@ -59,11 +59,20 @@ export function admissionCall(ask: AdmissionAsk): ScriptCall {
 type Reply = [
   status: number | string,
   versions: Array<string | number | null>,
-  limits?: ScriptState[],
+  /** Flat {used, newest, ...} when admitted; one ScriptState per counter when refused. */
+  limits?: Array<number | string> | ScriptState[],
   route?: number | string,
-  routeStates?: ScriptState[],
+  /** Flat when the caps passed; one ScriptState per counter when one was reached (route 0). */
+  routeStates?: Array<number | string> | ScriptState[],
   cached?: string | null,
 ];
+
+/** An admitted reply's flat states, {used, newest, used, newest, ...}, one state per pair. */
+function statesOf(flat: ReadonlyArray<number | string>): ScriptState[] {
+  const states: ScriptState[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) states.push([Number(flat[i]), Number(flat[i + 1]), []]);
+  return states;
+}
 
 const text = (value: string | number | null | undefined): string =>
   value === null || value === undefined ? '' : String(value);
@@ -75,9 +84,16 @@ export function readAdmission(ask: AdmissionAsk, raw: unknown): AdmissionAnswer 
   const versions = (Array.isArray(rawVersions) ? rawVersions : []).map(text);
   const code = Number(status);
   if (code === -1) return { kind: 'stale', versions };
-  const limits = interpretCheck(ask.limits, code === 1, limitStates);
+  const admitted = code === 1;
+  const limits = interpretCheck(
+    ask.limits,
+    admitted,
+    admitted ? statesOf(limitStates as Array<number | string>) : (limitStates as ScriptState[]),
+  );
   if (!limits.allowed) return { kind: 'refused', versions, limits };
   const routeCode = Number(route);
+  const routeStateList =
+    routeCode === 0 ? (routeStates as ScriptState[]) : statesOf(routeStates as Array<number | string>);
   return {
     kind: 'admitted',
     versions,
@@ -85,7 +101,7 @@ export function readAdmission(ask: AdmissionAsk, raw: unknown): AdmissionAnswer 
     route:
       routeCode === -1
         ? { checked: false }
-        : { checked: true, result: interpretCheck(ask.route, routeCode === 1, routeStates) },
+        : { checked: true, result: interpretCheck(ask.route, routeCode === 1, routeStateList) },
     cached: cached === undefined || cached === null || cached === '' ? null : String(cached),
   };
 }

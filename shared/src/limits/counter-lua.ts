@@ -17,10 +17,10 @@ export const COUNTER_LUA = `local GAP = 16
 local UNLIMITED = 9007199254740991
 local function ensure_number(v) return tonumber(v) or 0 end
 
-local function rebuild(key, oldest, write)
+local function rebuild(key, oldest, write, current)
   local fields = redis.call('HGETALL', key)
-  if #fields == 0 then return 0, -1, true end
-  local t, n, gone = 0, -1, {}
+  if #fields == 0 then return 0, -1, true, 0 end
+  local t, n, gone, here = 0, -1, {}, 0
   for j = 1, #fields, 2 do
     local name = fields[j]
     local idx = tonumber(name)
@@ -29,32 +29,35 @@ local function rebuild(key, oldest, write)
     elseif idx < oldest then
       gone[#gone + 1] = name
     else
-      t = t + ensure_number(fields[j + 1])
+      local count = ensure_number(fields[j + 1])
+      t = t + count
       if idx > n then n = idx end
+      if idx == current then here = count end
     end
   end
   if write then
     for j = 1, #gone, 100 do redis.call('HDEL', key, unpack(gone, j, math.min(j + 99, #gone))) end
     redis.call('HSET', key, 't', t, 'o', oldest, 'n', n)
   end
-  return t, n, false
+  return t, n, false, here
 end
 
--- Usage from bucket oldest on, the newest bucket in the window (-1: none) and whether the hash
--- is new. With write, buckets before oldest are dropped and t follows. A counter of one bucket
--- (a calendar period, its id in the key) needs no totals: its bucket is its usage.
-local function usage(key, oldest, write, buckets)
+-- Usage from bucket oldest on, the newest bucket in the window (-1: none), whether the hash is
+-- new, and the count in bucket current (so a write can set it and t in one HSET). With write,
+-- buckets before oldest are dropped and t follows. A counter of one bucket (a calendar period,
+-- its id in the key) needs no totals: its bucket is its usage.
+local function usage(key, oldest, write, buckets, current)
   if buckets == 1 then
     local v = tonumber(redis.call('HGET', key, oldest))
-    if v == nil then return 0, -1, true end
-    return v, oldest, false
+    if v == nil then return 0, -1, true, 0 end
+    return v, oldest, false, v
   end
   -- The bucket just before the window comes along: it is the one that most often just left.
-  local f = redis.call('HMGET', key, 't', 'o', 'n', oldest - 1)
+  local f = redis.call('HMGET', key, 't', 'o', 'n', oldest - 1, current)
   local t, o, n = tonumber(f[1]), tonumber(f[2]), tonumber(f[3])
-  if t == nil or o == nil or n == nil then return rebuild(key, oldest, write) end
+  if t == nil or o == nil or n == nil then return rebuild(key, oldest, write, current) end
   if o < oldest then
-    if oldest - o > GAP then return rebuild(key, oldest, write) end
+    if oldest - o > GAP then return rebuild(key, oldest, write, current) end
     local idx = {}
     for i = o, oldest - 1 do idx[#idx + 1] = i end
     if o == oldest - 1 then
@@ -69,27 +72,28 @@ local function usage(key, oldest, write, buckets)
     end
   end
   if n < oldest then n = -1 end
-  return t, n, false
+  return t, n, false, ensure_number(f[5])
 end
 
--- Adds amount to the current bucket (never one that left the window) and keeps the totals.
--- The expiry moves when a new bucket starts: a write to the same bucket as the last one finds
--- it at least a window away already.
-local function add(key, current, amount, oldest, expiry, fresh, newest, buckets)
-  if current < oldest then current = oldest end
-  local now = redis.call('HINCRBY', key, current, amount)
+-- Adds amount to bucket current (the caller's bucket: never one that left the window) and
+-- keeps the totals. A counter of several buckets was read first (usage: its total t and the
+-- count in bucket current), so both are set in one HSET. The expiry moves when a new bucket
+-- starts: a write to the same bucket as the last one finds it at least a window away already.
+local function add(key, current, amount, oldest, expiry, fresh, newest, buckets, t, here)
   if buckets == 1 then
+    local now = redis.call('HINCRBY', key, current, amount)
     -- A period's first count sets the expiry.
     if now == amount then redis.call('PEXPIRE', key, expiry) end
     return now
   end
-  redis.call('HINCRBY', key, 't', amount)
   if fresh then
-    redis.call('HSET', key, 'o', oldest, 'n', current)
+    redis.call('HSET', key, current, here + amount, 't', t + amount, 'o', oldest, 'n', current)
     redis.call('PEXPIRE', key, expiry)
   elseif current > newest then
-    redis.call('HSET', key, 'n', current)
+    redis.call('HSET', key, current, here + amount, 't', t + amount, 'n', current)
     redis.call('PEXPIRE', key, expiry)
+  else
+    redis.call('HSET', key, current, here + amount, 't', t + amount)
   end
   return nil
 end
@@ -110,7 +114,8 @@ end
 
 -- Checks count counters from KEYS[first] with their 5 ARGV each from ARGV[arg]: current, N,
 -- limit, cost, expiry. Returns whether all pass and their states {used, newest, key, ARGV
--- index, oldest, fresh, pass}. Counters that count (cost > 0) are brought up to date.
+-- index, oldest, fresh, pass, count in bucket current}. Counters that count (cost > 0) are
+-- brought up to date.
 local function inspect(first, count, arg)
   local states, pass = {}, true
   for i = 1, count do
@@ -121,13 +126,13 @@ local function inspect(first, count, arg)
     local key = KEYS[first + i - 1]
     if buckets == 1 and limit >= UNLIMITED and cost > 0 then
       -- Only counts, never refuses: its count comes back from the write.
-      states[i] = {0, -1, key, a, oldest, false, true}
+      states[i] = {0, -1, key, a, oldest, false, true, 0}
     else
-      local used, newest, fresh = usage(key, oldest, cost > 0, buckets)
+      local used, newest, fresh, here = usage(key, oldest, cost > 0, buckets, current)
       local ok
       if cost > 0 then ok = used + cost <= limit else ok = used < limit end
       if not ok then pass = false end
-      states[i] = {used, newest, key, a, oldest, fresh, ok}
+      states[i] = {used, newest, key, a, oldest, fresh, ok, here}
     end
   end
   return pass, states
@@ -140,11 +145,21 @@ local function count_all(states)
     local a = s[4]
     local current, cost = tonumber(ARGV[a]), tonumber(ARGV[a + 3])
     if cost > 0 then
-      local now = add(s[3], current, cost, s[5], ARGV[a + 4], s[6], s[2], tonumber(ARGV[a + 1]))
+      local now = add(s[3], current, cost, s[5], ARGV[a + 4], s[6], s[2], tonumber(ARGV[a + 1]), s[1], s[8])
       if now then s[1] = now else s[1] = s[1] + cost end
       if current > s[2] then s[2] = current end
     end
   end
+end
+
+-- The states of counters that all passed, flat: {used, newest, used, newest, ...}.
+local function flat(states)
+  local out = {}
+  for i = 1, #states do
+    out[2 * i - 1] = states[i][1]
+    out[2 * i] = states[i][2]
+  end
+  return out
 end
 
 -- The reply of each counter: {used, newest, live buckets when it refused}.

@@ -33,7 +33,7 @@ local reply = {pass and 1 or 0}
 local each = replies(states)
 for i = 1, #each do reply[i + 1] = each[i] end
 return reply`,
-  sha1: '4f8854610f4babd755e5b3998f4b4d0a34d90e8f',
+  sha1: '6f27b92298058aa41f8613f58546d2c835d8784b',
 };
 
 /**
@@ -51,12 +51,12 @@ for i = 1, n do
   local oldest = current - buckets + 1
   local amount = tonumber(ARGV[a + 2])
   if amount > 0 and buckets == 1 then
-    add(KEYS[i], current, amount, oldest, ARGV[a + 3], false, 0, buckets)
+    add(KEYS[i], current, amount, oldest, ARGV[a + 3], false, 0, buckets, 0, 0)
   elseif amount > 0 then
-    local _, newest, fresh = usage(KEYS[i], oldest, true, buckets)
-    add(KEYS[i], current, amount, oldest, ARGV[a + 3], fresh, newest, buckets)
+    local t, newest, fresh, here = usage(KEYS[i], oldest, true, buckets, current)
+    add(KEYS[i], current, amount, oldest, ARGV[a + 3], fresh, newest, buckets, t, here)
   end
 end
 return n`,
-  sha1: 'e2e94278b2f9fb64ddb9b231bf1a54f31e886e97',
+  sha1: 'e04a14ef52107aa5b20a4432d682bbdd5e05829c',
 };

@@ -29,6 +29,8 @@ export function createRawUpstash(config: UpstashConfig): Redis {
     token: config.token,
     automaticDeserialization: false,
     responseEncoding: false,
+    // The client's default is on, and it puts a Proxy in front of every property read.
+    enableAutoPipelining: false,
     enableTelemetry: false,
     retry: false,
     signal: () => AbortSignal.timeout(config.timeoutMs),
