@@ -15,6 +15,8 @@ let h: ProxyHarness;
 let gateway: GatewayHarness;
 let counter: Server;
 const events: Event[] = [];
+/** The upstream model of every upstream call, in order. */
+const upstreamModels: string[] = [];
 
 /** Forwards every request to the bridge and notes which store it was for. */
 function countingProxy(target: URL): Promise<Server> {
@@ -107,6 +109,7 @@ beforeAll(async () => {
   const upstream = gateway.deps.proxy.fetch;
   gateway.deps.proxy.fetch = (input, init) => {
     events.push('upstream');
+    if (typeof init?.body === 'string') upstreamModels.push((JSON.parse(init.body) as { model: string }).model);
     return upstream(input, init);
   };
   // Warm the isolate: key, model, settings, limits; the key's once-a-minute last_used_at write.
@@ -165,5 +168,54 @@ describe('under load', () => {
     expect(events.filter((e) => e === 'upstream')).toHaveLength(40);
     // 40 admissions and 40 responses' writes: one round trip each would be 80.
     expect(redis).toBeLessThan(20);
+  });
+});
+
+describe('a console change reaches a warm gateway on its very next request', () => {
+  const keyRules = (limit: number) =>
+    h.admin('PUT', `/api/admin/limits/api_key/${h.keyId}/rules`, {
+      rules: [
+        { kind: 'requests', window: '5m', limit },
+        { kind: 'tokens', window: '1d', limit: 100_000_000 },
+      ],
+    });
+
+  it('a lowered limit refuses at once; raised again, it admits the refused caller within a second', async () => {
+    expect((await chat('m-openai')).status).toBe(200);
+    expect((await keyRules(1)).status).toBe(200);
+    const refused = await chat('m-openai');
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain('key:requests/5m');
+    expect((await keyRules(100_000)).status).toBe(200);
+    // The refusal is remembered (no round trip per refused request) until the versions are
+    // read again: at most a second later.
+    await settle(1_100);
+    expect((await chat('m-openai')).status).toBe(200);
+  });
+
+  it('changed routes are used at once', async () => {
+    const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
+      id: string;
+      name: string;
+      routes: Array<{ provider_id: string; upstream_model: string }>;
+    }>;
+    const openai = models.find((m) => m.name === 'm-openai');
+    const route = (upstream_model: string) => ({
+      provider_id: openai?.routes[0]?.provider_id,
+      upstream_model,
+      rpm_cap: 100_000,
+      tpm_cap: 100_000_000,
+    });
+    await (await chat('m-openai')).text();
+    const before = openai?.routes[0]?.upstream_model ?? '';
+    expect(upstreamModels.at(-1)).toBe(before);
+    const patch = (model: string) =>
+      h.admin('PATCH', `/api/admin/models/${openai?.id}`, { routes: [route(model)] });
+    expect((await patch('renamed-upstream-model')).status).toBe(200);
+    const res = await chat('m-openai');
+    expect(res.status).toBe(200);
+    await res.text();
+    expect(upstreamModels.at(-1)).toBe('renamed-upstream-model');
+    expect((await patch(before)).status).toBe(200);
   });
 });

@@ -19,7 +19,9 @@ import { type CounterCheck, toRetryAfterSeconds } from './sliding-window';
  * Limits 1–6, DESIGN › hot path 3). Definitions come from the isolate; the round trip checks
  * the isolate's cache versions, every limit of the key and its owner, reads the response cache
  * and checks the caps of the first route, all in ADMIT_SCRIPT. Repeat offenders are refused
- * from memory until the instant their limit frees.
+ * from memory until the instant their limit frees, or until their definitions change: the
+ * versions are read for them at most once a second (a raised limit reaches a refused caller
+ * within that; a lowered one holds on the very next request, as every admission checks them).
  */
 export interface GateAsk {
   subject: LimitSubject;
@@ -88,15 +90,30 @@ export function createGate(deps: GateDeps): Gate {
     }
   };
 
+  /** The refusal this caller earned and still serves, on the definitions now current. */
+  const remembered = async (ask: GateAsk, limits: SubjectLimits) => {
+    const known = blocked.get(limits);
+    if (!known || known.untilMs <= ask.nowMs) return { limits, known: undefined };
+    // No admission reads the versions for it: read them (once a second at most), so a limit
+    // raised since is seen; a move drops the cached definitions, and this memory with them.
+    await deps.board.refresh();
+    const current = await loadLimits(ask);
+    if (current === 'unavailable') return { limits, known };
+    const still = blocked.get(current);
+    return { limits: current, known: still && still.untilMs > ask.nowMs ? still : undefined };
+  };
+
   return {
     async admit(ask) {
-      const limits = await loadLimits(ask);
+      let limits = await loadLimits(ask);
       if (limits === 'unavailable' && ask.failClosed) {
         return refused('limits_unavailable', FAIL_CLOSED_RETRY_SECONDS);
       }
-      const known = limits === 'unavailable' ? undefined : blocked.get(limits);
-      if (known && known.untilMs > ask.nowMs) {
-        return refused(known.label, toRetryAfterSeconds(known.untilMs - ask.nowMs));
+      if (limits !== 'unavailable') {
+        const memory = await remembered(ask, limits);
+        if (memory.known)
+          return refused(memory.known.label, toRetryAfterSeconds(memory.known.untilMs - ask.nowMs));
+        limits = memory.limits;
       }
       const counters = limits === 'unavailable' ? [] : admissionCounters(ask.subject, limits, ask.nowMs);
       const request: AdmissionAsk = {
