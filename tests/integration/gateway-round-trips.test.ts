@@ -109,7 +109,8 @@ beforeAll(async () => {
   const upstream = gateway.deps.proxy.fetch;
   gateway.deps.proxy.fetch = (input, init) => {
     events.push('upstream');
-    if (typeof init?.body === 'string') upstreamModels.push((JSON.parse(init.body) as { model: string }).model);
+    if (typeof init?.body === 'string')
+      upstreamModels.push((JSON.parse(init.body) as { model: string }).model);
     return upstream(input, init);
   };
   // Warm the isolate: key, model, settings, limits; the key's once-a-minute last_used_at write.
