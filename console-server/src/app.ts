@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { AppError } from '@sluice/shared/http/app-error';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { onConsoleError, onConsoleNotFound } from './errors';
 import { recordAccessLog } from './middleware/access-log';
+import { limitBody } from './middleware/body-limit';
+import { guardJsonInput } from './middleware/json-input';
 import { type RequestMetaOptions, requestMeta } from './middleware/request-meta';
 import { registerApiRoutes } from './routes';
 import type { ConsoleDeps, ConsoleEnv } from './types';
@@ -29,15 +29,8 @@ export function createConsoleApp(
   app.use('*', requestMeta(options));
   // Before everything that can refuse (413, 401, 404), so every request is recorded.
   app.use('*', recordAccessLog());
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: CONSOLE_BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new AppError(413, `Request body exceeds ${CONSOLE_BODY_LIMIT_BYTES} bytes`);
-      },
-    }),
-  );
+  app.use('/api/*', limitBody({ maxBytes: CONSOLE_BODY_LIMIT_BYTES }));
+  app.use('/api/*', guardJsonInput());
   if (options.ui) app.use('*', options.ui);
   registerApiRoutes(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

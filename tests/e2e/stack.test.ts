@@ -1,5 +1,6 @@
 // SPEC: Setup, Authentication, Console health, gateway health — over HTTP against the stack
 // started as `npm start` starts it, with real Postgres, Redis and ClickHouse.
+import { Agent, request } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 import { walkConsoleJourney } from '../helpers/console-journey';
 import { walkFirstRun } from '../helpers/first-run';
@@ -49,4 +50,96 @@ describe('the running stack (real stores)', () => {
     const unknown = await http('GET', `${gatewayUrl}/v1/unknown`, { token: 'bad' });
     expect(unknown.status).toBe(401);
   });
+
+  it('names the field holding a NUL or a lone surrogate, and refuses deep nesting, on both apps', async () => {
+    expect(adminToken, 'needs the first run above').not.toBe('');
+    const nul = await http('POST', `${consoleUrl}/api/auth/register`, {
+      body: { email: 'nul@example.com', display_name: 'a\u0000b', password: 'long-enough-password' },
+    });
+    expect(nul.status).toBe(422);
+    expect(nul.body.error).toMatchObject({ type: 'validation_error', details: [{ path: 'display_name' }] });
+    const lone = await rawJson(
+      `${consoleUrl}/api/auth/login`,
+      '{"email":"x\\ud800@example.com","password":"p"}',
+    );
+    expect(lone.status).toBe(422);
+    expect(lone.body.error.message).toContain('`email` contains a lone UTF-16 surrogate');
+    const deepConsole = await rawJson(`${consoleUrl}/api/auth/login`, `{"email":${deepArray(10_000)}}`);
+    expect(deepConsole.status).toBe(400);
+    expect(deepConsole.body.error.message).toMatch(/nests deeper than 64 levels/);
+
+    const chat = { model: 'any', messages: [{ role: 'user', content: 'a\u0000b' }] };
+    const gatewayNul = await http('POST', `${gatewayUrl}/v1/chat/completions`, {
+      token: adminToken,
+      body: chat,
+    });
+    expect(gatewayNul.status).toBe(400);
+    expect(gatewayNul.body.error).toMatchObject({ type: 'invalid_request_error' });
+    expect(gatewayNul.body.error.message).toContain('`messages.0.content` contains a NUL character');
+    const deepGateway = await rawJson(
+      `${gatewayUrl}/v1/messages`,
+      `{"model":"any","max_tokens":1,"messages":${deepArray(10_000)}}`,
+      adminToken,
+    );
+    expect(deepGateway.status).toBe(400);
+    expect(deepGateway.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    const deepMcp = await rawJson(
+      `${gatewayUrl}/mcp`,
+      `{"jsonrpc":"2.0","id":7,"method":"ping","params":${deepArray(10_000)}}`,
+      adminToken,
+    );
+    expect(deepMcp.status).toBe(400);
+    expect(deepMcp.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } });
+  });
+
+  it('answers 413 to every oversized body on one keep-alive connection, never a reset', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const body = Buffer.alloc(3 * 1024 * 1024, 'x');
+    const sockets = new Set<unknown>();
+    try {
+      for (let i = 0; i < 20; i++) {
+        const status = await postWithAgent(agent, `${consoleUrl}/api/auth/register`, body, sockets);
+        expect(status).toBe(413);
+      }
+    } finally {
+      agent.destroy();
+    }
+    // The connection may be closed cleanly after a 413, but never before its response.
+    expect(sockets.size).toBeGreaterThanOrEqual(1);
+  });
 });
+
+function deepArray(depth: number): string {
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+/** Exact JSON text (escapes a serializer would not produce) over real HTTP. */
+async function rawJson(url: string, text: string, token?: string) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(url, { method: 'POST', headers, body: text });
+  // biome-ignore lint/suspicious/noExplicitAny: asserted field by field.
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** One POST through a keep-alive agent; rejects on a reset, so the test sees it. */
+function postWithAgent(agent: Agent, url: string, body: Buffer, sockets: Set<unknown>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('socket', (socket) => sockets.add(socket));
+    req.on('error', reject);
+    req.end(body);
+  });
+}

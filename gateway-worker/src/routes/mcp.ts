@@ -1,4 +1,5 @@
 import { AppError } from '@sluice/shared/http/app-error';
+import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
 import { handleMcpDelete, handleMcpPost, SESSION_HEADER } from '@sluice/shared/mcp/gateway/handle-mcp';
 import { McpRpcError, RPC } from '@sluice/shared/mcp/gateway/jsonrpc';
 import { type Context, Hono } from 'hono';
@@ -6,11 +7,29 @@ import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
 
 async function readJsonRpcBody(c: Context<GatewayEnv>): Promise<unknown> {
+  let body: unknown;
   try {
-    return await c.req.json();
+    body = await c.req.json();
   } catch {
     throw new McpRpcError(400, RPC.parseError, 'Parse error: the body must be JSON', null);
   }
+  const problem = findJsonInputProblem(body);
+  if (problem) {
+    const id = rpcIdOf(body);
+    throw new McpRpcError(
+      400,
+      RPC.invalidRequest,
+      `Invalid request: ${describeJsonInputProblem(problem)}`,
+      id,
+    );
+  }
+  return body;
+}
+
+/** The request's id when it has a usable one, so the client can match the error to it. */
+function rpcIdOf(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : null;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 /** /mcp over streamable HTTP; the protocol itself lives in shared/src/mcp/gateway. */

@@ -1,5 +1,6 @@
 import type { WireFormatName } from '@sluice/shared/canonical/ports';
 import { AppError } from '@sluice/shared/http/app-error';
+import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
 import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
 import type { ModelEndpoint } from '@sluice/shared/proxy/types';
 import { type Context, Hono } from 'hono';
@@ -17,11 +18,15 @@ function clientOptsOutOfCache(c: Context<GatewayEnv>): boolean {
 }
 
 async function readJsonBody(c: Context<GatewayEnv>): Promise<unknown> {
+  let body: unknown;
   try {
-    return await c.req.json();
+    body = await c.req.json();
   } catch {
     throw new AppError(400, 'Request body must be valid JSON');
   }
+  const problem = findJsonInputProblem(body);
+  if (problem) throw new AppError(400, `Invalid request: ${describeJsonInputProblem(problem)}`);
+  return body;
 }
 
 function modelEndpoint(endpoint: ModelEndpoint, format: WireFormatName) {
