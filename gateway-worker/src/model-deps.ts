@@ -110,7 +110,9 @@ export function buildModelDeps(
       const values = await warm.settings(background);
       return {
         cacheTtlSeconds: values.cache_ttl_seconds,
-        upstreamTimeoutMs: values.upstream_timeout_seconds * 1000,
+        upstreamTimeoutMs:
+          config.SLUICE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS ?? values.upstream_timeout_seconds * 1000,
+        upstreamIdleTimeoutMs: config.SLUICE_UPSTREAM_IDLE_TIMEOUT_MS,
         rateLimitFailClosed: values.rate_limit_fail_closed,
       };
     },

@@ -194,5 +194,9 @@ export async function handleAnthropic(ctx: FakeContext): Promise<void> {
   const result = answer(anthropicConversation(body));
   const headers = { 'request-id': fakeId('req_') };
   if (body.stream !== true) return sendAnswer(ctx, message(model, result), scenario, headers);
-  await writeStream(ctx, { ...SSE_HEADERS, ...headers }, streamFrames(model, result), { cut: scenario.cut });
+  await writeStream(ctx, { ...SSE_HEADERS, ...headers }, streamFrames(model, result), {
+    cut: scenario.cut,
+    stall: scenario.stall,
+    model,
+  });
 }

@@ -188,11 +188,12 @@ export async function handleBedrock(ctx: FakeContext): Promise<void> {
   const invalid = body ? validate(body) : 'The request body is not valid JSON.';
   if (!body || invalid !== undefined)
     return sendError(ctx, awsError(400, 'ValidationException', invalid ?? ''));
-  const scenario = await runScenario(ctx, decodeURIComponent(route[1] ?? ''), bedrockError);
+  const model = decodeURIComponent(route[1] ?? '');
+  const scenario = await runScenario(ctx, model, bedrockError);
   if (!scenario) return;
   const result = answer(converseConversation(body));
   const requestId = { 'x-amzn-requestid': randomUUID() };
   if (route[2] === 'converse') return sendAnswer(ctx, converseResponse(result), scenario, requestId);
   const headers = { 'content-type': 'application/vnd.amazon.eventstream', ...requestId };
-  await writeStream(ctx, headers, streamFrames(result), { cut: scenario.cut });
+  await writeStream(ctx, headers, streamFrames(result), { cut: scenario.cut, stall: scenario.stall, model });
 }

@@ -92,12 +92,14 @@ export interface Scenario {
   slowMs?: number;
   /** `cut-stream`: start answering, then destroy the socket. */
   cut: boolean;
+  /** `stall`: start answering, then fall silent (socket open) until the caller gives up. */
+  stall: boolean;
 }
 
 export function scenarioOf(model: string): Scenario {
   const fail = /fail-(\d{3})/.exec(model)?.[1];
   const slow = /slow-(\d+)/.exec(model)?.[1];
-  const scenario: Scenario = { cut: model.includes('cut-stream') };
+  const scenario: Scenario = { cut: model.includes('cut-stream'), stall: model.includes('stall') };
   if (fail !== undefined) scenario.failStatus = Number(fail);
   if (slow !== undefined) scenario.slowMs = Number(slow);
   return scenario;

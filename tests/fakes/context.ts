@@ -93,14 +93,29 @@ export async function runScenario(
   return undefined;
 }
 
-/** A non-streaming JSON answer; with `cut` the body stops halfway and the socket dies. */
+/** Answers that fell silent (`stall`) and were then abandoned by their caller, newest last. */
+export const abandonedStalls: Array<{ model: string; at: number }> = [];
+
+/** Keeps the socket open and silent until the caller aborts, and records that it did. */
+async function stallUntilAbandoned(ctx: FakeContext, model: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  abandonedStalls.push({ model, at: Date.now() });
+}
+
+/**
+ * A non-streaming JSON answer; with `cut` the body stops halfway and the socket dies, with
+ * `stall` it stops halfway and the socket stays open.
+ */
 export async function sendAnswer(
   ctx: FakeContext,
   body: unknown,
   scenario: Scenario,
   headers: Record<string, string> = {},
 ): Promise<void> {
-  if (!scenario.cut) return sendJson(ctx, 200, body, headers);
+  if (!scenario.cut && !scenario.stall) return sendJson(ctx, 200, body, headers);
   const bytes = Buffer.from(JSON.stringify(body));
   ctx.res.writeHead(200, {
     'content-type': 'application/json',
@@ -108,8 +123,14 @@ export async function sendAnswer(
     ...headers,
   });
   ctx.res.write(bytes.subarray(0, bytes.length >> 1));
+  if (scenario.stall) return stallUntilAbandoned(ctx, modelOf(body));
   await sleep(5);
   ctx.res.destroy();
+}
+
+function modelOf(body: unknown): string {
+  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : '';
 }
 
 /**
@@ -134,13 +155,15 @@ export async function writeStream(
   ctx: FakeContext,
   headers: Record<string, string>,
   frames: ReadonlyArray<string | Uint8Array>,
-  options: { cut?: boolean } = {},
+  options: { cut?: boolean; stall?: boolean; model?: string } = {},
 ): Promise<void> {
   if (ctx.signal.aborted) return;
   ctx.res.writeHead(200, headers);
   ctx.res.flushHeaders();
   const cutAt = options.cut ? frames.length >> 1 : Number.POSITIVE_INFINITY;
+  const stallAt = options.stall ? frames.length >> 1 : Number.POSITIVE_INFINITY;
   for (const [n, frame] of frames.entries()) {
+    if (n === stallAt) return stallUntilAbandoned(ctx, options.model ?? '');
     const bytes = typeof frame === 'string' ? Buffer.from(frame, 'utf8') : Buffer.from(frame);
     const at = awkwardOffset(bytes, n);
     if (!(await writePiece(ctx, bytes.subarray(0, at)))) return;

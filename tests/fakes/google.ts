@@ -191,9 +191,15 @@ export async function handleGoogle(ctx: FakeContext): Promise<void> {
   const chunks = streamChunks(shell, result);
   if (ctx.query.get('alt') === 'sse') {
     const frames = chunks.map((value) => sseFrame(value, undefined, '\r\n'));
-    return writeStream(ctx, { 'content-type': 'text/event-stream' }, frames, { cut: scenario.cut });
+    return writeStream(ctx, { 'content-type': 'text/event-stream' }, frames, {
+      cut: scenario.cut,
+      stall: scenario.stall,
+      model,
+    });
   }
   await writeStream(ctx, { 'content-type': 'application/json; charset=UTF-8' }, arrayFrames(chunks), {
     cut: scenario.cut,
+    stall: scenario.stall,
+    model,
   });
 }

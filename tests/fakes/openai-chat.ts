@@ -245,5 +245,9 @@ export async function answerChat(ctx: FakeContext, flavor: ChatFlavor, model: st
     return sendAnswer(ctx, chatCompletion(flavor, model, result), scenario, requestId);
   const includeUsage = asRecord(body.stream_options)?.include_usage === true;
   const frames = chatChunks(flavor, model, result, includeUsage);
-  await writeStream(ctx, { ...SSE_HEADERS, ...requestId }, frames, { cut: scenario.cut });
+  await writeStream(ctx, { ...SSE_HEADERS, ...requestId }, frames, {
+    cut: scenario.cut,
+    stall: scenario.stall,
+    model,
+  });
 }

@@ -190,5 +190,9 @@ export async function answerResponses(ctx: FakeContext): Promise<void> {
     const output = [outputItem(result)];
     return sendAnswer(ctx, responseObject(shell, 'completed', output, responsesUsage(result)), scenario);
   }
-  await writeStream(ctx, SSE_HEADERS, streamFrames(shell, result), { cut: scenario.cut });
+  await writeStream(ctx, SSE_HEADERS, streamFrames(shell, result), {
+    cut: scenario.cut,
+    stall: scenario.stall,
+    model,
+  });
 }

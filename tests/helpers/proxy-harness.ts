@@ -33,10 +33,13 @@ export interface ProxyHarness {
  * Console + gateway in-process over the real stores, the fake upstreams configured as one
  * provider per type, and an API key. Each test file passes its own database names.
  */
-export async function proxyHarness(name: string): Promise<ProxyHarness> {
+export async function proxyHarness(
+  name: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ProxyHarness> {
   const fakes = await startFakeUpstreams();
   const url = await freshDatabase(`sluice_it_${name}`);
-  const env = appEnv(url, { CLICKHOUSE_DATABASE: `sluice_it_${name}` });
+  const env = appEnv(url, { CLICKHOUSE_DATABASE: `sluice_it_${name}`, ...extraEnv });
   const consoleApp = await consoleHarness(env);
   const gateway = gatewayHarness(env);
   const admin = {

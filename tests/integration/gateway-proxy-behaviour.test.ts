@@ -1,10 +1,13 @@
 // SPEC: model endpoints' errors (400, 401, 403 "Model not allowed", 404 "Model not found",
 // 429 route caps, 502 upstream_error), route failover, the response cache (rule 6), the
 // request log (tokens, cost, unpriced, cache hits, client aborts) and byte passthrough.
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { abandonedStalls } from '../fakes/context';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 let h: ProxyHarness;
+const IDLE_MS = 1_000;
 const chat = (model: string, extra: Record<string, unknown> = {}) => ({
   model,
   messages: [{ role: 'user', content: `hello ${model}` }],
@@ -18,7 +21,8 @@ const sdkChat = (model: string) => ({
 });
 
 beforeAll(async () => {
-  h = await proxyHarness('proxy_behaviour');
+  // A short idle timeout, so the stalled-upstream tests take a second, not a minute.
+  h = await proxyHarness('proxy_behaviour', { SLUICE_UPSTREAM_IDLE_TIMEOUT_MS: String(IDLE_MS) });
 });
 afterAll(() => h.close());
 
@@ -48,14 +52,20 @@ describe('routing', () => {
     expect(row).toMatchObject({ statusCode: 200, provider: 'fake-anthropic', attempts: 2 });
   });
 
-  it('answers 502 upstream_error when every route fails, and logs it', async () => {
+  it('answers 502 upstream_error when every route fails, and logs the attempts and last provider', async () => {
     const res = await h.post('/v1/chat/completions', chat('m-all-fail'));
     expect(res.status).toBe(502);
     const body = (await res.json()) as { error: { type: string; message: string } };
     expect(body.error.type).toBe('upstream_error');
     expect(body.error.message).toMatch(/^All routes failed for model m-all-fail/);
     const row = await newestLog((r) => r.model === 'm-all-fail');
-    expect(row).toMatchObject({ statusCode: 502, errorType: 'upstream_error', promptTokens: 0 });
+    expect(row).toMatchObject({
+      statusCode: 502,
+      errorType: 'upstream_error',
+      promptTokens: 0,
+      attempts: 2,
+      provider: 'fake-google',
+    });
   });
 
   it('returns an upstream 400 to the client in its own format', async () => {
@@ -97,12 +107,14 @@ describe('routing', () => {
     const res = await h.post('/v1/chat/completions', chat('m-slow'));
     const took = Date.now() - started;
     await h.admin('PATCH', '/api/admin/settings', { settings: { upstream_timeout_seconds: 120 } });
-    expect(res.status).toBe(502);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
-      'no answer within 1000 ms',
-    );
+    expect(res.status).toBe(504);
+    const body = (await res.json()) as { error: { message: string; type: string } };
+    expect(body.error.type).toBe('upstream_timeout');
+    expect(body.error.message).toContain('no answer within 1000 ms');
     expect(took).toBeGreaterThanOrEqual(950);
     expect(took).toBeLessThan(2_500);
+    const row = await newestLog((r) => r.model === 'm-slow');
+    expect(row).toMatchObject({ statusCode: 504, provider: 'fake-openai', attempts: 1 });
   });
 
   it('refuses with 429 route:requests/1m once the only route is at its RPM cap', async () => {
@@ -280,5 +292,97 @@ describe('passthrough and the ledger', () => {
     await reader.cancel();
     const row = await newestLog((r) => r.model === 'm-anthropic' && r.clientAborted);
     expect(row).toMatchObject({ statusCode: 499, promptTokens: 300, stream: true });
+  });
+});
+
+describe('upstreams that fall silent after their headers', () => {
+  const providerOf = async (name: string) => (await providerNamed(name)).id;
+  async function stallingModel(name: string, provider: string, upstreamModel: string) {
+    const res = await h.admin('POST', '/api/admin/models', {
+      name,
+      routes: [{ provider_id: await providerOf(provider), upstream_model: upstreamModel }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
+  const abandoned = (upstreamModel: string) =>
+    vi.waitFor(() => expect(abandonedStalls.map((s) => s.model)).toContain(upstreamModel), {
+      timeout: 3_000,
+    });
+
+  // The openai SDK asks for no usage chunk here, so the gateway drops the one it asked for:
+  // the bytes pass through a stage, which ends the stream with the format's error event.
+  it('ends a chat stream with its error event, aborts the upstream and logs a 504', async () => {
+    await stallingModel('m-stall-chat', 'fake-openai', 'stall-chat');
+    const started = Date.now();
+    const stream = await h.openai.chat.completions.create({ ...sdkChat('m-stall-chat'), stream: true });
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) seen.push(chunk.choices[0]?.delta?.content ?? '');
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as Error).message).toContain(`sent nothing for ${IDLE_MS} ms`);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(IDLE_MS + 2_000);
+    await abandoned('stall-chat');
+    const row = await newestLog((r) => r.model === 'm-stall-chat');
+    expect(row).toMatchObject({
+      statusCode: 504,
+      errorType: 'upstream_timeout',
+      provider: 'fake-openai',
+      attempts: 1,
+      clientAborted: false,
+      stream: true,
+    });
+  });
+
+  it('does the same for a translated stream, in the client format', async () => {
+    await stallingModel('m-stall-translated', 'fake-anthropic', 'stall-translated');
+    const stream = await h.openai.chat.completions.create({ ...sdkChat('m-stall-translated'), stream: true });
+    const error = await (async () => {
+      for await (const _ of stream) {
+        // read until the error
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    await abandoned('stall-translated');
+    const row = await newestLog((r) => r.model === 'm-stall-translated');
+    expect(row).toMatchObject({ statusCode: 504, provider: 'fake-anthropic', errorType: 'upstream_timeout' });
+  });
+
+  // Passed through untouched (no JavaScript stage on the client's side, see respond.ts): the
+  // stream breaks off instead of ending with an error event, and the client's SDK raises.
+  it('breaks off a passthrough stream for Anthropic clients, aborts the upstream and logs a 504', async () => {
+    await stallingModel('m-stall-messages', 'fake-anthropic', 'stall-messages');
+    const stream = h.anthropic.messages.stream({
+      model: 'm-stall-messages',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    const error = await stream.finalMessage().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    await abandoned('stall-messages');
+    const row = await newestLog((r) => r.model === 'm-stall-messages');
+    expect(row).toMatchObject({ statusCode: 504, errorType: 'upstream_timeout', provider: 'fake-anthropic' });
+    expect(row.promptTokens).toBeGreaterThan(0); // message_start came before the silence
+  });
+
+  it('breaks off a passthrough Responses stream the same way', async () => {
+    await stallingModel('m-stall-responses', 'fake-openai', 'stall-responses');
+    const res = await h.post('/v1/responses', { model: 'm-stall-responses', input: 'hello', stream: true });
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+    await abandoned('stall-responses');
+    const row = await newestLog((r) => r.model === 'm-stall-responses');
+    expect(row).toMatchObject({ statusCode: 504, errorType: 'upstream_timeout' });
+  });
+
+  it('answers 504 when a non-streamed body stops half way', async () => {
+    await stallingModel('m-stall-json', 'fake-openai', 'stall-json');
+    const res = await h.post('/v1/chat/completions', chat('m-stall-json'));
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ error: { type: 'upstream_timeout' } });
+    await abandoned('stall-json');
+    const row = await newestLog((r) => r.model === 'm-stall-json');
+    expect(row).toMatchObject({ statusCode: 504, provider: 'fake-openai', attempts: 1 });
   });
 });

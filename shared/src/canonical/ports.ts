@@ -57,6 +57,11 @@ export interface WireFormat {
     clientModel: string,
     request?: CanonicalRequest,
   ): TransformStream<StreamEvent, Uint8Array>;
+  /**
+   * The event this format's clients read as an error mid-stream (the gateway's own, e.g. an
+   * upstream that fell silent): the last bytes of a stream that cannot finish.
+   */
+  streamErrorEvent(error: { type: string; message: string }): Uint8Array;
   /** Usage from a native (passthrough) response body of this format. */
   usageFromResponse(body: unknown): Usage | null;
   /**

@@ -35,6 +35,13 @@ export const storeEnvSchema = z.object({
     .default('sluice:metrics'),
   /** Upper bound on any single store call, so a hung store cannot hang a request. */
   SLUICE_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /**
+   * How long an upstream may take to send its response headers before the next route is
+   * tried (or 504). Unset: the console setting `upstream_timeout_seconds` (120 s by default).
+   */
+  SLUICE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  /** Longest silence of an upstream's body once it has started; then the answer ends with an error. */
+  SLUICE_UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
 });
 
 export type StoreEnv = z.infer<typeof storeEnvSchema>;

@@ -16,6 +16,7 @@ export const ERROR_TYPES = {
   500: 'api_error',
   502: 'upstream_error',
   503: 'service_unavailable',
+  504: 'upstream_timeout',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_TYPES;

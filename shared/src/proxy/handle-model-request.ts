@@ -7,12 +7,14 @@ import type { KeepAlive } from '../stores/coalescer';
 import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
-import { ClientGoneError, callFirstWorkingRoute } from './route-attempts';
+import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
 import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 
 export const CACHE_HEADER = 'x-sluice-cache';
 /** nginx's status for a request the client abandoned; logged, never seen by anyone. */
 export const CLIENT_CLOSED_REQUEST = 499;
+/** What a request refused before any upstream call logs. */
+const NO_ROUTE: WalkTrace = { attempts: 0, route: null };
 /** Reloads after the gate found the caches out of date, before it admits on what is loaded. */
 const MAX_RELOADS = 2;
 
@@ -49,10 +51,13 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     return await forward(exchange, call, deps, admitted);
   } catch (error) {
     if (error instanceof ClientGoneError) {
-      settleExchange(exchange, clientGone(), deps, call.waitUntil);
+      settleExchange(exchange, clientGone(error.trace), deps, call.waitUntil);
       return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     }
-    if (error instanceof AppError) settleExchange(exchange, failure(error), deps, call.waitUntil);
+    if (error instanceof AppError) {
+      const trace = error instanceof RoutesFailedError ? error.trace : NO_ROUTE;
+      settleExchange(exchange, failure(error, trace), deps, call.waitUntil);
+    }
     throw error;
   }
 }
@@ -122,17 +127,24 @@ async function forward(
 ): Promise<Response> {
   const { settings, cacheKey } = admitted;
   const attempt = await callFirstWorkingRoute(exchange, call, deps, settings, admitted.firstRoute);
-  const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, cacheKey !== null);
+  const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, {
+    keep: cacheKey !== null,
+    idleTimeoutMs: settings.upstreamIdleTimeoutMs,
+  }).catch((error: unknown) => {
+    const trace = { attempts: attempt.attempts, route: attempt.route };
+    throw error instanceof AppError ? new RoutesFailedError(error, trace) : error;
+  });
   const after = answer.finished.then((finished) => {
     const result: ExchangeResult = {
       route: attempt.route,
-      // An unfinished stream: the client left (or the upstream broke off) part way.
-      statusCode: finished.completed ? 200 : CLIENT_CLOSED_REQUEST,
+      // An unfinished stream: the upstream fell silent, or the client left part way.
+      statusCode: finished.completed ? 200 : finished.stalled ? 504 : CLIENT_CLOSED_REQUEST,
       usage: finished.usage,
       attempts: attempt.attempts,
       upstreamLatencyMs: attempt.upstreamLatencyMs,
       cacheHit: false,
-      clientAborted: call.signal?.aborted === true || !finished.completed,
+      clientAborted: !finished.stalled && (call.signal?.aborted === true || !finished.completed),
+      ...(finished.stalled ? { errorType: 'upstream_timeout', errorMessage: finished.stalled } : {}),
     };
     settleExchange(exchange, result, deps, call.waitUntil);
     if (cacheKey && finished.completed && finished.bytes) {
@@ -204,22 +216,22 @@ function replayCached(
   return new Response(hit.body, { status: 200, headers });
 }
 
-function clientGone(): ExchangeResult {
+function clientGone(trace: WalkTrace): ExchangeResult {
   return {
-    ...failure(new AppError(400, 'client went away')),
+    ...failure(new AppError(400, 'client went away'), trace),
     statusCode: CLIENT_CLOSED_REQUEST,
     clientAborted: true,
   };
 }
 
-function failure(error: AppError): ExchangeResult {
+function failure(error: AppError, trace: WalkTrace): ExchangeResult {
   return {
-    route: null,
+    route: trace.route,
     statusCode: error.status,
     usage: null,
     errorType: error.type,
     errorMessage: error.message,
-    attempts: 0,
+    attempts: trace.attempts,
     upstreamLatencyMs: null,
     cacheHit: false,
     clientAborted: false,

@@ -1,6 +1,7 @@
 import type { CanonicalRequest, Usage } from '../canonical/types';
 import { AppError } from '../http/app-error';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
+import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
 import { createByteCollector, createUsageTap } from './taps';
 import type { Attempt } from './types';
 
@@ -11,6 +12,15 @@ export interface Finished {
   completed: boolean;
   /** The exact body the client got, for the response cache; null unless completed and kept. */
   bytes: Uint8Array | null;
+  /** Why the gateway cut the stream (the upstream fell silent), or null. */
+  stalled: string | null;
+}
+
+export interface AnswerOptions {
+  /** The exact bytes the client gets are wanted (for the response cache). */
+  keep: boolean;
+  /** Longest silence of the upstream's body (see idle-guard.ts). */
+  idleTimeoutMs: number;
 }
 
 export interface ClientAnswer {
@@ -27,18 +37,24 @@ export const SSE_HEADERS = {
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /**
- * Turns the upstream's successful answer into the client's, in the client's format. `keep`:
- * the exact bytes the client gets are wanted (for the response cache); otherwise nothing is
- * copied.
+ * Turns the upstream's successful answer into the client's, in the client's format. Nothing is
+ * copied unless `options.keep`.
  */
 export async function answerClient(
   attempt: Attempt,
   format: WireFormatWithUsageTap,
   request: CanonicalRequest,
-  keep: boolean,
+  options: AnswerOptions,
 ): Promise<ClientAnswer> {
-  if (request.stream) return streamAnswer(attempt, format, request, keep);
-  const text = await attempt.upstream.text();
+  const { keep, idleTimeoutMs } = options;
+  if (request.stream) return streamAnswer(attempt, format, request, options);
+  const text = await readBodyWithin(attempt.upstream, idleTimeoutMs, attempt.abortUpstream);
+  if (text === null) {
+    throw new AppError(
+      504,
+      `Upstream ${attempt.route.providerName} sent no complete body within ${idleTimeoutMs} ms`,
+    );
+  }
   const json = parseUpstreamJson(text, attempt);
   if (attempt.mode === 'native') {
     const usage = format.usageFromResponse(json);
@@ -55,7 +71,7 @@ function jsonAnswer(body: string, usage: Usage | null, keep: boolean): ClientAns
     status: 200,
     headers: JSON_HEADERS,
     body,
-    finished: Promise.resolve({ usage, completed: true, bytes }),
+    finished: Promise.resolve({ usage, completed: true, bytes, stalled: null }),
   };
 }
 
@@ -71,38 +87,20 @@ function streamAnswer(
   attempt: Attempt,
   format: WireFormatWithUsageTap,
   request: CanonicalRequest,
-  keep: boolean,
+  options: AnswerOptions,
 ): ClientAnswer {
-  const source = attempt.upstream.body;
-  if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
-  let body: ReadableStream<Uint8Array>;
-  let ended: Promise<{ usage: Usage | null; completed: boolean }>;
-  if (attempt.mode === 'native' && !attempt.plan?.dropEvent) {
-    // The client's bytes go out as the upstream sent them, without passing through
-    // JavaScript (a stream stage costs a measurable share of a request on workerd); usage is
-    // read from the other branch of a tee. A client that leaves aborts the upstream call
-    // (proxy/upstream-fetch.ts), which ends that branch too, as not completed.
-    const [toClient, copy] = source.tee();
-    body = toClient;
-    ended = format.watchNativeUsage(copy);
-  } else if (attempt.mode === 'native') {
-    // Events to drop: one stage, the bytes pass (less those events) while usage is read.
-    const reader = format.createNativeUsageReader(attempt.plan);
-    body = source.pipeThrough(reader.transform);
-    ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
-      usage,
-      completed,
-    }));
-  } else {
-    const tap = createUsageTap();
-    body = source
-      .pipeThrough(attempt.adapter.createStreamDecoder())
-      .pipeThrough(tap.transform)
-      .pipeThrough(format.createStreamEncoder(request.model, request));
-    ended = tap.result;
-  }
-  if (!keep) {
-    const finished = ended.then((e) => ({ ...e, bytes: null }));
+  const guard = createIdleGuard({
+    idleMs: options.idleTimeoutMs,
+    now: () => Date.now(),
+    errorEvent: () =>
+      format.streamErrorEvent({ type: 'upstream_timeout', message: guardMessage(attempt, options) }),
+    onIdle: () => attempt.abortUpstream('upstream idle timeout'),
+  });
+  const { body, ended: upstreamEnded } = clientStream(attempt, format, request, guard);
+  // A stream the guard cut did not complete, whatever its stages saw.
+  const ended = upstreamEnded.then((e) => ({ ...e, completed: e.completed && guard.stalled() === null }));
+  if (!options.keep) {
+    const finished = ended.then((e) => ({ ...e, bytes: null, stalled: guard.stalled() }));
     return { status: 200, headers: SSE_HEADERS, body, finished };
   }
   const collector = createByteCollector();
@@ -110,6 +108,55 @@ function streamAnswer(
     usage: e.usage,
     completed: e.completed && bytes !== null,
     bytes,
+    stalled: guard.stalled(),
   }));
   return { status: 200, headers: SSE_HEADERS, body: body.pipeThrough(collector.transform), finished };
+}
+
+function guardMessage(attempt: Attempt, options: AnswerOptions): string {
+  return `Upstream ${attempt.route.providerName} sent nothing for ${options.idleTimeoutMs} ms; the answer is incomplete`;
+}
+
+/**
+ * The client's stream in its own format, and how the upstream's ended. The idle guard is the
+ * last stage where the bytes already pass through JavaScript, so the error event it may add
+ * comes in the client's format after whatever came.
+ */
+function clientStream(
+  attempt: Attempt,
+  format: WireFormatWithUsageTap,
+  request: CanonicalRequest,
+  guard: IdleGuard,
+): { body: ReadableStream<Uint8Array>; ended: Promise<{ usage: Usage | null; completed: boolean }> } {
+  const source = attempt.upstream.body;
+  if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
+  if (attempt.mode === 'native' && !attempt.plan?.dropEvent) {
+    // The client's bytes go out as the upstream sent them, without passing through
+    // JavaScript (a stage there costs about half the CPU of a streamed request on workerd);
+    // usage is read from the other branch of a tee, whose chunks the guard watches.
+    // A silent upstream is aborted, so the client's stream breaks off (its SDK raises a
+    // connection error) rather than ending with the format's error event. A client that
+    // leaves aborts the upstream call (proxy/upstream-fetch.ts), which ends the copy too.
+    const [toClient, copy] = source.tee();
+    const ended = format.watchNativeUsage(copy, guard.touch);
+    void ended.finally(guard.stop);
+    return { body: toClient, ended };
+  }
+  if (attempt.mode === 'native') {
+    // Events to drop: one stage, the bytes pass (less those events) while usage is read.
+    const reader = format.createNativeUsageReader(attempt.plan);
+    const body = source.pipeThrough(reader.transform).pipeThrough(guard.stage());
+    const ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
+      usage,
+      completed,
+    }));
+    return { body, ended };
+  }
+  const tap = createUsageTap();
+  const body = source
+    .pipeThrough(attempt.adapter.createStreamDecoder())
+    .pipeThrough(tap.transform)
+    .pipeThrough(format.createStreamEncoder(request.model, request))
+    .pipeThrough(guard.stage());
+  return { body, ended: tap.result };
 }

@@ -7,8 +7,29 @@ import type { Exchange } from './accounting';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 import { fetchUpstream } from './upstream-fetch';
 
+/** Which routes a failed request reached, for its log row. */
+export interface WalkTrace {
+  attempts: number;
+  /** The last route an upstream call was made to (null: none was). */
+  route: ResolvedRoute | null;
+}
+
 /** Thrown when the client left before any upstream answered; nothing is sent back. */
-export class ClientGoneError extends Error {}
+export class ClientGoneError extends Error {
+  constructor(readonly trace: WalkTrace) {
+    super('client went away');
+  }
+}
+
+/** The client's error after the routes were tried, with how far the walk got. */
+export class RoutesFailedError extends AppError {
+  constructor(
+    error: AppError,
+    readonly trace: WalkTrace,
+  ) {
+    super(error.status, error.message, { type: error.type, headers: error.headers, details: error.details });
+  }
+}
 
 type Refusal = Extract<RouteCapDecision, { ok: false }>;
 
@@ -17,6 +38,9 @@ const UNAVAILABLE: Refusal = { ok: false, label: 'rate_limiter_unavailable', ret
 
 interface RouteWalk {
   tried: number;
+  /** Of those tried, how many gave no headers within the first-byte timeout. */
+  timedOut: number;
+  last: ResolvedRoute | null;
   refusal: Refusal | null;
   lastFailure: string;
 }
@@ -35,8 +59,30 @@ export async function callFirstWorkingRoute(
   settings: ProxySettings,
   firstRoute: FirstRouteCheck,
 ): Promise<Attempt> {
+  const walk: RouteWalk = {
+    tried: 0,
+    timedOut: 0,
+    last: null,
+    refusal: null,
+    lastFailure: 'no usable route',
+  };
+  try {
+    return await walkRoutes(exchange, call, deps, settings, firstRoute, walk);
+  } catch (error) {
+    const trace = { attempts: walk.tried, route: walk.last };
+    throw error instanceof AppError ? new RoutesFailedError(error, trace) : error;
+  }
+}
+
+async function walkRoutes(
+  exchange: Exchange,
+  call: ProxyCall,
+  deps: ProxyDeps,
+  settings: ProxySettings,
+  firstRoute: FirstRouteCheck,
+  walk: RouteWalk,
+): Promise<Attempt> {
   const { model, request: canonical } = exchange;
-  const walk: RouteWalk = { tried: 0, refusal: null, lastFailure: 'no usable route' };
   let first = true;
   for (const route of model.routes) {
     const adapter = deps.providers[route.providerType];
@@ -48,6 +94,7 @@ export async function callFirstWorkingRoute(
       continue;
     }
     walk.tried++;
+    walk.last = route;
     const native = adapter.nativeCalls?.[call.format];
     const plan = native ? deps.formats[call.format].preparePassthrough(asObject(call.body)) : undefined;
     const target = await targetFor(route, deps);
@@ -59,7 +106,8 @@ export async function callFirstWorkingRoute(
       now: deps.now,
     });
     if (!result.ok) {
-      if (result.reason === 'client_aborted') throw new ClientGoneError('client went away');
+      if (result.reason === 'client_aborted') throw new ClientGoneError({ attempts: walk.tried, route });
+      if (result.reason === 'timeout') walk.timedOut++;
       walk.lastFailure = `${route.providerName}: ${result.message}`;
       continue;
     }
@@ -72,6 +120,7 @@ export async function callFirstWorkingRoute(
         attempts: walk.tried,
         upstreamLatencyMs: result.latencyMs,
         plan,
+        abortUpstream: result.abort,
       };
     }
     const failure = adapter.mapError(result.response.status, await result.response.text());
@@ -141,5 +190,8 @@ function exhausted(model: ResolvedModel, walk: RouteWalk): AppError {
       headers: { 'Retry-After': String(walk.refusal.retryAfterSeconds) },
     });
   }
-  return new AppError(502, `All routes failed for model ${model.name} (last: ${walk.lastFailure})`);
+  const message = `All routes failed for model ${model.name} (last: ${walk.lastFailure})`;
+  // Every upstream tried was silent: a gateway timeout, not a bad answer.
+  if (walk.tried > 0 && walk.timedOut === walk.tried) return new AppError(504, message);
+  return new AppError(502, message);
 }

@@ -16,7 +16,10 @@ export type ModelEndpoint = '/v1/chat/completions' | '/v1/messages' | '/v1/respo
 /** The settings the proxy reads per request (from the gateway's cached settings reader). */
 export interface ProxySettings {
   cacheTtlSeconds: number;
+  /** Until the upstream's response headers (then the next route, or 504). */
   upstreamTimeoutMs: number;
+  /** Longest silence of an upstream body once started (then the answer ends with an error). */
+  upstreamIdleTimeoutMs: number;
   /** security.rate_limit_fail_closed: refuse rather than skip limits that cannot be checked. */
   rateLimitFailClosed: boolean;
 }
@@ -96,6 +99,8 @@ export interface Attempt {
   upstreamLatencyMs: number;
   /** The passthrough plan the upstream call was made with (native mode only). */
   plan?: PassthroughPlan;
+  /** Stops the upstream call (its body included): a stalled upstream is not left holding a socket. */
+  abortUpstream(reason: string): void;
 }
 
 /** What a finished exchange tells the ledger. */

@@ -1,7 +1,7 @@
 import type { UpstreamCall } from '../canonical/ports';
 
 export type FetchResult =
-  | { ok: true; response: Response; latencyMs: number }
+  | { ok: true; response: Response; latencyMs: number; abort(reason: string): void }
   | { ok: false; reason: 'timeout' | 'network' | 'client_aborted'; message: string };
 
 /**
@@ -27,7 +27,8 @@ export async function fetchUpstream(
   const started = options.now();
   try {
     const response = await doFetch(call.url, { ...call.init, signal: controller.signal });
-    return { ok: true, response, latencyMs: options.now() - started };
+    const abort = (reason: string) => controller.abort(new Error(reason));
+    return { ok: true, response, latencyMs: options.now() - started, abort };
   } catch (error) {
     if (options.clientSignal?.aborted)
       return { ok: false, reason: 'client_aborted', message: 'client went away' };

@@ -1,3 +1,4 @@
+import { encodeSseJson } from '../../sse/encoder';
 import { watchNativeUsage } from '../common/native-usage-reader';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderMessagesResponse } from './render-response';
@@ -10,10 +11,11 @@ export const anthropicMessages: WireFormatWithUsageTap = {
   name: 'anthropic-messages',
   parseRequest: parseMessagesRequest,
   renderResponse: renderMessagesResponse,
+  streamErrorEvent: (error) => encodeSseJson({ type: 'error', error }, 'error'),
   createStreamEncoder: createMessagesStreamEncoder,
   usageFromResponse: messagesUsageFromResponse,
   createNativeUsageReader: createMessagesNativeUsageReader,
-  watchNativeUsage: (copy) => watchNativeUsage(copy, messagesStreamUsage, true),
+  watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, messagesStreamUsage, true, onChunk),
   // Usage is always in these streams (message_delta, response.completed): nothing to add.
   preparePassthrough: (body) => ({ body }),
 };

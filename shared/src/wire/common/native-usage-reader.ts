@@ -134,14 +134,16 @@ export function createNativeUsageReader(
  * `partial`: the format reports usage before its end (Anthropic's message_start carries the
  * input tokens), so a stream that breaks off still has usage to log: its chunks are kept as
  * they come. Otherwise usage only comes at the end, and the runtime reads the copy whole
- * (cheaper: no JavaScript per chunk).
+ * (cheaper: no JavaScript per chunk) unless `onChunk` wants to hear of every chunk (an idle
+ * timeout).
  */
 export async function watchNativeUsage(
   copy: ReadableStream<Uint8Array>,
   observe: UsageObserver,
   partial: boolean,
+  onChunk?: () => void,
 ): Promise<{ usage: Usage | null; completed: boolean }> {
-  if (!partial) {
+  if (!partial && !onChunk) {
     try {
       return { usage: usageInText(await new Response(copy).text(), observe), completed: true };
     } catch {
@@ -156,6 +158,7 @@ export async function watchNativeUsage(
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
+      onChunk?.();
     }
   } catch {
     completed = false;

@@ -7,5 +7,8 @@ export interface WireFormatWithUsageTap extends WireFormat {
   /** Taps this format's native SSE bytes (same-format passthrough) for usage, as the plan says. */
   createNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader;
   /** Reads a copy of this format's native SSE bytes for usage (see watchNativeUsage). */
-  watchNativeUsage(copy: ReadableStream<Uint8Array>): Promise<{ usage: Usage | null; completed: boolean }>;
+  watchNativeUsage(
+    copy: ReadableStream<Uint8Array>,
+    onChunk?: () => void,
+  ): Promise<{ usage: Usage | null; completed: boolean }>;
 }

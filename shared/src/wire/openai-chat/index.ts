@@ -1,3 +1,4 @@
+import { encodeSseJson } from '../../sse/encoder';
 import { watchNativeUsage } from '../common/native-usage-reader';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { prepareChatPassthrough } from './passthrough';
@@ -11,11 +12,14 @@ export const openaiChat: WireFormatWithUsageTap = {
   name: 'openai-chat',
   parseRequest: parseChatRequest,
   renderResponse: (response, clientModel) => renderChatCompletion(response, clientModel),
+  // The openai SDKs throw on a data event carrying `error`.
+  streamErrorEvent: (error) =>
+    encodeSseJson({ error: { message: error.message, type: error.type, param: null, code: null } }),
   createStreamEncoder: (clientModel, request) =>
     createChatStreamEncoder(clientModel, { includeUsage: request?.includeUsage === true }),
   usageFromResponse: chatUsageFromResponse,
   createNativeUsageReader: createChatNativeUsageReader,
-  watchNativeUsage: (copy) => watchNativeUsage(copy, chatStreamUsage, false),
+  watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, chatStreamUsage, false, onChunk),
   preparePassthrough: prepareChatPassthrough,
 };
 

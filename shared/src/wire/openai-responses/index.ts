@@ -1,3 +1,4 @@
+import { encodeSseJson } from '../../sse/encoder';
 import { watchNativeUsage } from '../common/native-usage-reader';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderResponsesResponse } from './render-response';
@@ -10,10 +11,12 @@ export const openaiResponses: WireFormatWithUsageTap = {
   name: 'openai-responses',
   parseRequest: parseResponsesRequest,
   renderResponse: (response, clientModel) => renderResponsesResponse(response, clientModel),
+  streamErrorEvent: (error) =>
+    encodeSseJson({ type: 'error', code: error.type, message: error.message, param: null }, 'error'),
   createStreamEncoder: createResponsesStreamEncoder,
   usageFromResponse: responsesUsageFromResponse,
   createNativeUsageReader: createResponsesNativeUsageReader,
-  watchNativeUsage: (copy) => watchNativeUsage(copy, responsesStreamUsage, false),
+  watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, responsesStreamUsage, false, onChunk),
   // Usage is always in these streams (message_delta, response.completed): nothing to add.
   preparePassthrough: (body) => ({ body }),
 };
