@@ -10,8 +10,9 @@ export interface IdleGuardOptions {
 export interface IdleGuard {
   /** A last stage for a stream that passes through JavaScript anyway: ends it with the error event. */
   stage(): TransformStream<Uint8Array, Uint8Array>;
-  /** For a stream read elsewhere: call on every chunk; `stop()` when it ends. */
+  /** For a stream read elsewhere: call on every chunk. */
   touch(): void;
+  /** Once the stream has ended, however it ended. */
   stop(): void;
   /** Why the stream was cut (null while it was not). */
   stalled(): string | null;

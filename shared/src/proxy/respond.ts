@@ -97,6 +97,8 @@ function streamAnswer(
     onIdle: () => attempt.abortUpstream('upstream idle timeout'),
   });
   const { body, ended: upstreamEnded } = clientStream(attempt, format, request, guard);
+  // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
+  void upstreamEnded.finally(guard.stop);
   // A stream the guard cut did not complete, whatever its stages saw.
   const ended = upstreamEnded.then((e) => ({ ...e, completed: e.completed && guard.stalled() === null }));
   if (!options.keep) {
@@ -138,9 +140,7 @@ function clientStream(
     // connection error) rather than ending with the format's error event. A client that
     // leaves aborts the upstream call (proxy/upstream-fetch.ts), which ends the copy too.
     const [toClient, copy] = source.tee();
-    const ended = format.watchNativeUsage(copy, guard.touch);
-    void ended.finally(guard.stop);
-    return { body: toClient, ended };
+    return { body: toClient, ended: format.watchNativeUsage(copy, guard.touch) };
   }
   if (attempt.mode === 'native') {
     // Events to drop: one stage, the bytes pass (less those events) while usage is read.
