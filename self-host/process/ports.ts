@@ -1,13 +1,38 @@
 import { createServer } from 'node:net';
 
-export function freePort(): Promise<number> {
+/*
+ * Ports handed to a child that binds them later. The kernel's ephemeral range (Linux default
+ * 32768–60999) is avoided on purpose: between our probe and the child's bind, any outgoing
+ * connection on the machine may take an ephemeral port as its local end (CI saw workerd fail
+ * with EADDRINUSE that way), whereas nothing takes a port below the range unless asked for it.
+ */
+const LOW = 20_000;
+const HIGH = 32_000;
+const ATTEMPTS = 64;
+
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const candidate = LOW + Math.floor(Math.random() * (HIGH - LOW));
+    if (await canBind(candidate)) return candidate;
+  }
+  return bindAndRelease(0);
+}
+
+function canBind(port: number): Promise<boolean> {
+  return bindAndRelease(port).then(
+    () => true,
+    () => false,
+  );
+}
+
+function bindAndRelease(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
