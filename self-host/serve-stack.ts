@@ -15,7 +15,11 @@ export function startServe(options: ServeOptions): Promise<RunningStack> {
     quiet: options.quiet,
     bridgePort: options.bridgePort,
     openStores: async () =>
-      prepareStores(await realPostgres(options.databaseUrl), () => realRedis(options.redisUrl), options.env),
+      prepareStores(
+        await realPostgres(options.databaseUrl),
+        () => realRedis(options.redisUrl, options.env),
+        options.env,
+      ),
     console: { host: options.consoleHost, port: options.consolePort },
     gateway: {
       host: options.host,

@@ -22,7 +22,7 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
   const config = parseStoreEnv(env);
   // Node 20 has no global WebSocket; the Neon pool needs one.
   configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP }, ws);
-  const { db, pool } = createPooledDb(config.DATABASE_URL);
+  const { db, pool } = createPooledDb(config.DATABASE_URL, 10, config.SLUICE_DB_TIMEOUT_MS);
   const redis = createUpstash({
     url: config.UPSTASH_REDIS_REST_URL,
     token: config.UPSTASH_REDIS_REST_TOKEN,

@@ -1,3 +1,4 @@
+import { databaseUnavailable, isDatabaseUnreachable } from '@sluice/shared/db/unreachable';
 import { AppError } from '@sluice/shared/http/app-error';
 import { errorText } from '@sluice/shared/server-logs/logger';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
@@ -26,9 +27,13 @@ export const onConsoleError: ErrorHandler = (err, c) => {
     );
     return render(c, known);
   }
-  const fields = { error: errorText(err), stack: (err as Error).stack };
   // The deps are set by the first middleware; printing stays the fallback if they are not.
   const logger = (c as Context<ConsoleEnv>).var.deps?.logger;
+  if (isDatabaseUnreachable(err)) {
+    logger?.child('console').warn('database unavailable', { error: errorText(err) });
+    return render(c, databaseUnavailable(err));
+  }
+  const fields = { error: errorText(err), stack: (err as Error).stack };
   if (logger) logger.child('console').error('unhandled error', fields);
   else console.error(JSON.stringify({ level: 'ERROR', target: 'console', message: 'unhandled error' }));
   return render(c, new AppError(500, 'Internal server error'));

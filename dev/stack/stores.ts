@@ -17,7 +17,7 @@ import { createMemoryBackend } from '../embedded/memory-backend';
 export async function resolveStores(env: NodeJS.ProcessEnv, dataDir: string): Promise<PreparedStores> {
   const postgres = env.DATABASE_URL ? await realPostgres(env.DATABASE_URL) : await embeddedPostgres(dataDir);
   const redisUrl = env.REDIS_URL;
-  return prepareStores(postgres, () => (redisUrl ? realRedis(redisUrl) : embeddedRedis()), env);
+  return prepareStores(postgres, () => (redisUrl ? realRedis(redisUrl, env) : embeddedRedis()), env);
 }
 
 async function embeddedPostgres(dataDir: string): Promise<PostgresStore> {

@@ -21,9 +21,15 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   const config = parseStoreEnv(env);
   configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP });
   const db = createHttpDb(config.DATABASE_URL);
-  const link = buildStoreLink(config, (what, error) =>
-    logger.child(what).warn('store call failed', { error: String(error) }),
-  );
+  const link = buildStoreLink(config, {
+    failed: (what, error) => logger.child(what).warn('store call failed', { error: String(error) }),
+    breaker: (open, error) =>
+      open
+        ? logger.child('redis').warn('Redis unreachable: proceeding without it until a probe answers', {
+            error: String(error),
+          })
+        : logger.child('redis').info('Redis answers again: limits and caches back in use'),
+  });
   const { redis } = link;
   // One analytics store for every log this isolate writes: ClickHouse when configured, else Postgres.
   const analytics = createAnalyticsStore({ db, clickhouse: clickhouseTargetFor(config) });

@@ -1,3 +1,4 @@
+import { databaseUnavailable, isDatabaseUnreachable } from '@sluice/shared/db/unreachable';
 import { AppError } from '@sluice/shared/http/app-error';
 import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
 import { errorText } from '@sluice/shared/server-logs/logger';
@@ -27,6 +28,10 @@ export const onGatewayError: ErrorHandler = (err, c) => {
   }
   // The deps are set by the first middleware; printing stays the fallback if they are not.
   const logger = (c as Context<GatewayEnv>).var.deps?.logger;
+  if (isDatabaseUnreachable(err)) {
+    logger?.child('gateway').warn('database unavailable', { error: errorText(err) });
+    return render(c, databaseUnavailable(err));
+  }
   if (logger) logger.child('gateway').error('unhandled error', { error: errorText(err) });
   else console.error(JSON.stringify({ level: 'ERROR', target: 'gateway', message: 'unhandled error' }));
   return render(c, new AppError(500, 'Internal server error'));

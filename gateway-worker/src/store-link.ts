@@ -1,10 +1,21 @@
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { WARM_PARTS } from '@sluice/shared/gateway/warm-caches';
+import { type Breaker, createBreaker, StoreUnavailableError } from '@sluice/shared/stores/breaker';
 import { createScriptRunner, type ScriptRunner } from '@sluice/shared/stores/script-pipeline';
 import { createRawUpstash, createUpstash } from '@sluice/shared/stores/upstash';
 import { createVersionBoard, type VersionBoard } from '@sluice/shared/stores/version-board';
 import { createWriteBehind, type WriteBehind } from '@sluice/shared/stores/write-behind';
+import { withDeadline } from '@sluice/shared/util/deadline';
 import type { Redis } from '@upstash/redis';
+
+/** How often a gateway that holds Redis for down asks it again (one PING, off the request path). */
+export const REDIS_PROBE_EVERY_MS = 500;
+
+/** What the link reports: a failed call (not repeated while the breaker is open), a breaker move. */
+export interface StoreLinkReport {
+  failed(what: string, error: unknown): void;
+  breaker(open: boolean, error?: unknown): void;
+}
 
 /** Flush window of the writes made after responses (token counts, metrics, cache entries). */
 export const WRITE_BEHIND_WINDOW_MS = 200;
@@ -13,16 +24,18 @@ export const WRITE_BEHIND_WINDOW_MS = 200;
  * The isolate's Redis: one owner for each round trip of the hot path. `scripts` carries every
  * admission (and later routes' caps), shared between the requests in flight; `writeBehind`
  * carries what is written after responses, one pipeline per window; `board` holds the cache
- * versions those round trips report. `redis` serves everything off the hot path.
+ * versions those round trips report. `redis` serves everything off the hot path. One breaker
+ * guards them all: after a round trip fails, Redis is skipped at no cost until a probe answers.
  */
 export interface StoreLink {
   redis: Redis;
+  breaker: Breaker;
   scripts: ScriptRunner;
   writeBehind: WriteBehind;
   board: VersionBoard;
 }
 
-export function buildStoreLink(config: StoreEnv, onError: (what: string, error: unknown) => void): StoreLink {
+export function buildStoreLink(config: StoreEnv, report: StoreLinkReport): StoreLink {
   const rest = {
     url: config.UPSTASH_REDIS_REST_URL,
     token: config.UPSTASH_REDIS_REST_TOKEN,
@@ -30,19 +43,32 @@ export function buildStoreLink(config: StoreEnv, onError: (what: string, error: 
   };
   const hot = createRawUpstash(rest);
   const timeoutMs = config.SLUICE_STORE_TIMEOUT_MS;
+  const breaker = createBreaker({
+    store: 'Redis',
+    probe: () => withDeadline(hot.ping(), timeoutMs, 'Redis (probe)'),
+    probeEveryMs: REDIS_PROBE_EVERY_MS,
+    onChange: (open, error) => report.breaker(open, error),
+  });
+  // While the breaker is open every call fails the same way; it said so once already.
+  const failed = (what: string) => (error: unknown) => {
+    if (!(error instanceof StoreUnavailableError)) report.failed(what, error);
+  };
   return {
-    redis: createUpstash(rest),
-    scripts: createScriptRunner(hot, { timeoutMs }),
+    redis: createUpstash({ ...rest, breaker }),
+    breaker,
+    scripts: createScriptRunner(hot, { timeoutMs, breaker }),
     writeBehind: createWriteBehind(hot, {
       windowMs: WRITE_BEHIND_WINDOW_MS,
       timeoutMs,
-      onError: (error) => onError('write-behind', error),
+      breaker,
+      onError: failed('write-behind'),
     }),
     board: createVersionBoard({
       parts: WARM_PARTS,
       read: async (keys) => (await hot.mget<Array<string | null>>(...keys)).map((v) => v ?? ''),
       timeoutMs,
-      onError: (error) => onError('versions', error),
+      breaker,
+      onError: failed('versions'),
     }),
   };
 }

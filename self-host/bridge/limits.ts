@@ -18,6 +18,16 @@ export interface BridgeLimits {
   maxBodyBytes: number;
   /** Postgres connections per user/database for Neon HTTP. */
   pgPoolSize: number;
+  /**
+   * Longest wait for a Postgres connection or a statement's answer on Neon HTTP: past it the
+   * statement fails (502) and its connection is dropped, so a dead link is not reused.
+   */
+  pgTimeoutMs: number;
+  /**
+   * A Redis batch unanswered this long means the link is dead: the bridge drops the connection
+   * and the next command opens a new one.
+   */
+  redisTimeoutMs: number;
 }
 
 export const DEFAULT_BRIDGE_LIMITS: BridgeLimits = {
@@ -27,6 +37,8 @@ export const DEFAULT_BRIDGE_LIMITS: BridgeLimits = {
   maxTunnels: 100,
   maxBodyBytes: 10 * 1024 * 1024,
   pgPoolSize: 10,
+  pgTimeoutMs: 15_000,
+  redisTimeoutMs: 5_000,
 };
 
 const count = z.coerce.number().int().min(1);
@@ -36,6 +48,8 @@ const envSchema = z.object({
   SLUICE_BRIDGE_MAX_BYTES: count.optional(),
   SLUICE_BRIDGE_MAX_TUNNELS: count.optional(),
   SLUICE_BRIDGE_PG_POOL_SIZE: count.max(1_000).optional(),
+  SLUICE_BRIDGE_PG_TIMEOUT_MS: count.min(100).max(600_000).optional(),
+  SLUICE_BRIDGE_REDIS_TIMEOUT_MS: count.min(100).max(600_000).optional(),
 });
 
 /** The limits, with SLUICE_BRIDGE_* overrides from the environment. */
@@ -53,6 +67,8 @@ export function bridgeLimitsFromEnv(env: NodeJS.ProcessEnv): BridgeLimits {
     maxBytesInFlight: values.SLUICE_BRIDGE_MAX_BYTES ?? DEFAULT_BRIDGE_LIMITS.maxBytesInFlight,
     maxTunnels: values.SLUICE_BRIDGE_MAX_TUNNELS ?? DEFAULT_BRIDGE_LIMITS.maxTunnels,
     pgPoolSize: values.SLUICE_BRIDGE_PG_POOL_SIZE ?? DEFAULT_BRIDGE_LIMITS.pgPoolSize,
+    pgTimeoutMs: values.SLUICE_BRIDGE_PG_TIMEOUT_MS ?? DEFAULT_BRIDGE_LIMITS.pgTimeoutMs,
+    redisTimeoutMs: values.SLUICE_BRIDGE_REDIS_TIMEOUT_MS ?? DEFAULT_BRIDGE_LIMITS.redisTimeoutMs,
   };
 }
 

@@ -21,6 +21,8 @@ export interface PoolRegistry {
 export interface PoolSettings {
   /** Connections per user/database. */
   size: number;
+  /** Bound on getting a connection and on each statement (a timed-out connection is dropped). */
+  timeoutMs: number;
 }
 
 /**
@@ -48,10 +50,10 @@ export function createPoolRegistry(
           max: settings.size,
           min: 1,
           idleTimeoutMillis: 30_000,
-          connectionTimeoutMillis: 10_000,
+          connectionTimeoutMillis: settings.timeoutMs,
           // Client-side bound on one statement, so a hung connection cannot hold a request (and
-          // its share of the statement budget) for ever.
-          query_timeout: 60_000,
+          // its share of the statement budget) for long; pool.query() then drops it.
+          query_timeout: settings.timeoutMs,
           keepAlive: true,
           allowExitOnIdle: true,
         });

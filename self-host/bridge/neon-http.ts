@@ -22,6 +22,8 @@ export interface NeonHttpOptions {
   target: { host: string; port: number };
   /** Postgres connections per user/database. */
   poolSize?: number;
+  /** Bound on a connection and on each statement. */
+  pgTimeoutMs?: number;
   /** Largest accepted request body (413 above). */
   maxBodyBytes?: number;
   /** Statements waiting for or holding a connection; a default budget when not shared. */
@@ -37,7 +39,10 @@ export interface NeonHttpOptions {
  * queue, which would otherwise grow without bound while Postgres is slow.
  */
 export function createNeonHttpHandler(opts: NeonHttpOptions): NeonHttpHandler {
-  const pools = createPoolRegistry(opts.target, { size: opts.poolSize ?? DEFAULT_BRIDGE_LIMITS.pgPoolSize });
+  const pools = createPoolRegistry(opts.target, {
+    size: opts.poolSize ?? DEFAULT_BRIDGE_LIMITS.pgPoolSize,
+    timeoutMs: opts.pgTimeoutMs ?? DEFAULT_BRIDGE_LIMITS.pgTimeoutMs,
+  });
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_BRIDGE_LIMITS.maxBodyBytes;
   const queries = opts.queries ?? new Budget('SQL statements', DEFAULT_BRIDGE_LIMITS.maxQueriesInFlight);
   const bytes = opts.bytes ?? new Budget('request bytes', DEFAULT_BRIDGE_LIMITS.maxBytesInFlight);

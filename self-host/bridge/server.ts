@@ -49,6 +49,7 @@ export async function startStoreBridge(options: StoreBridgeOptions): Promise<Sto
   const neonHttp = createNeonHttpHandler({
     target: options.pgTarget,
     poolSize: limits.pgPoolSize,
+    pgTimeoutMs: limits.pgTimeoutMs,
     maxBodyBytes: limits.maxBodyBytes,
     queries,
     bytes,

@@ -1,3 +1,4 @@
+import { bridgeLimitsFromEnv } from '../bridge/limits';
 import { createRedisBackend } from '../bridge/redis-backend';
 import { ensureDatabase } from './migrations';
 import { type PostgresStore, type RedisStore, redactUrl } from './stores';
@@ -18,8 +19,8 @@ export async function realPostgres(databaseUrl: string): Promise<PostgresStore> 
  * A real Redis behind the bridge (`redis://` or `rediss://`; the path selects the database),
  * checked with a PING so a wrong URL or password stops the start with Redis's own answer.
  */
-export async function realRedis(redisUrl: string): Promise<RedisStore> {
-  const backend = createRedisBackend(redisUrl);
+export async function realRedis(redisUrl: string, env: NodeJS.ProcessEnv): Promise<RedisStore> {
+  const backend = createRedisBackend(redisUrl, { commandTimeoutMs: bridgeLimitsFromEnv(env).redisTimeoutMs });
   try {
     await backend.call(['PING']);
   } catch (error) {

@@ -36,6 +36,12 @@ export const storeEnvSchema = z.object({
   /** Upper bound on any single store call, so a hung store cannot hang a request. */
   SLUICE_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**
+   * Upper bound on one console query (and on getting a connection for it): past it the
+   * connection is dropped and the request answered 503, so a blackholed Postgres cannot hang
+   * the console. Longer than the store timeout: console reports may scan many rows.
+   */
+  SLUICE_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /**
    * How long an upstream may take to send its response headers before the next route is
    * tried (or 504). Unset: the console setting `upstream_timeout_seconds` (120 s by default).
    */

@@ -3,6 +3,7 @@ import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { API_KEY_STATUSES } from '../db/schema/api-keys';
 import { USER_ROLES } from '../db/schema/users';
 import { AppError } from '../http/app-error';
+import { StoreUnavailableError } from '../stores/breaker';
 import type { RedisPort } from '../stores/redis-port';
 
 /**
@@ -85,6 +86,7 @@ async function readEntry(redis: KeyCachePort, hash: string): Promise<CacheRead> 
     return decodeEntry(await redis.get<unknown>(keyCacheKey(hash)));
   } catch (error) {
     // Redis is an accelerator here: when it is down, authentication still works from Postgres.
+    if (error instanceof StoreUnavailableError) return { kind: 'unavailable' };
     console.warn(
       JSON.stringify({ level: 'WARN', target: 'key-cache', message: 'read failed', error: String(error) }),
     );

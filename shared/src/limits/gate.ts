@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../stores/breaker';
 import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { ScriptCall } from '../stores/lua-script';
@@ -176,7 +177,9 @@ function unavailable(
 ): GateDecision {
   const known = limits === 'unavailable' ? null : limits;
   const limited = known !== null && (!isEmpty(known.key) || !isEmpty(known.user));
-  deps.warn('limit counters unavailable', { error: String(error), failClosed: ask.failClosed, limited });
+  // While the breaker holds Redis for down, it has said so once; a warning per request would not help.
+  if (!(error instanceof StoreUnavailableError))
+    deps.warn('limit counters unavailable', { error: String(error), failClosed: ask.failClosed, limited });
   if (ask.failClosed && known !== null && limited) {
     return refused(unavailableLabel(ask.subject, known), FAIL_CLOSED_RETRY_SECONDS);
   }

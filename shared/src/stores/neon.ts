@@ -40,9 +40,18 @@ export interface PooledDb {
   pool: Pool;
 }
 
-/** A WebSocket pool for transactions. In workerd create it per request and end it in waitUntil. */
-export function createPooledDb(databaseUrl: string, max = 10): PooledDb {
-  const pool = new Pool({ connectionString: databaseUrl, max });
+/**
+ * A WebSocket pool for transactions. In workerd create it per request and end it in waitUntil.
+ * `timeoutMs` bounds getting a connection and each query; a query past it fails and (outside a
+ * transaction) its connection is dropped, so a dead link is not handed out again.
+ */
+export function createPooledDb(databaseUrl: string, max = 10, timeoutMs = 15_000): PooledDb {
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});
   return { pool, db: drizzlePool(pool, { schema }) as unknown as Db };

@@ -1,4 +1,5 @@
 import { withDeadline } from '../util/deadline';
+import { type Breaker, NO_BREAKER, unavailable } from './breaker';
 import { type Coalescer, createCoalescer, type KeepAlive } from './coalescer';
 import type { ScriptCall } from './lua-script';
 import type { RedisPort } from './redis-port';
@@ -60,27 +61,34 @@ export class ScriptError extends Error {}
 export interface ScriptRunner {
   /**
    * Runs the script in the next shared round trip. Rejects with ScriptError when the script
-   * failed, with another error when Redis could not be reached within the deadline.
+   * failed, with another error when Redis could not be reached within the deadline, or at once
+   * (StoreUnavailableError) while the breaker holds Redis for down.
    */
   run(call: ScriptCall, keepAlive?: KeepAlive): Promise<unknown>;
 }
 
 /**
  * The one owner of an isolate's script round trips: concurrent calls share pipelines (see
- * coalescer.ts) and every pipeline has a deadline.
+ * coalescer.ts), every pipeline has a deadline, and a round trip that fails opens the breaker.
  */
 export function createScriptRunner(
   redis: PipelinePort,
-  options: { timeoutMs: number; maxInFlight?: number; maxBatch?: number },
+  options: { timeoutMs: number; maxInFlight?: number; maxBatch?: number; breaker?: Breaker },
 ): ScriptRunner {
+  const breaker = options.breaker ?? NO_BREAKER;
   const batches: Coalescer<ScriptCall, ScriptOutcome> = createCoalescer({
-    send: (calls) => withDeadline(runScriptPipeline(redis, calls), options.timeoutMs, 'Redis'),
+    send: (calls) =>
+      withDeadline(runScriptPipeline(redis, calls), options.timeoutMs, 'Redis').catch((error: unknown) => {
+        breaker.failed(error);
+        throw error;
+      }),
     timeoutMs: options.timeoutMs,
     maxInFlight: options.maxInFlight,
     maxBatch: options.maxBatch,
   });
   return {
     async run(call, keepAlive) {
+      if (!breaker.allows(keepAlive)) throw unavailable('Redis');
       const outcome = await batches.submit(call, keepAlive);
       if (!outcome.ok) throw new ScriptError(`${call.script.name}: ${outcome.error}`);
       return outcome.value;

@@ -1,9 +1,19 @@
 import { Redis } from '@upstash/redis';
+import { type Breaker, NO_BREAKER, unavailable } from './breaker';
 
 export interface UpstashConfig {
   url: string;
   token: string;
   timeoutMs: number;
+  /** While open, every call fails at once (an aborted signal: fetch never starts). */
+  breaker?: Breaker;
+}
+
+/** Each call's signal: its deadline, or already aborted while the breaker holds Redis for down. */
+function signalFor(config: UpstashConfig): () => AbortSignal {
+  const breaker = config.breaker ?? NO_BREAKER;
+  return () =>
+    breaker.isOpen ? AbortSignal.abort(unavailable('Redis')) : AbortSignal.timeout(config.timeoutMs);
 }
 
 /** REST client with auto-pipelining: commands issued in the same tick share one round trip. */
@@ -14,7 +24,7 @@ export function createUpstash(config: UpstashConfig): Redis {
     enableAutoPipelining: true,
     enableTelemetry: false,
     retry: false,
-    signal: () => AbortSignal.timeout(config.timeoutMs),
+    signal: signalFor(config),
   });
 }
 
@@ -33,6 +43,6 @@ export function createRawUpstash(config: UpstashConfig): Redis {
     enableAutoPipelining: false,
     enableTelemetry: false,
     retry: false,
-    signal: () => AbortSignal.timeout(config.timeoutMs),
+    signal: signalFor(config),
   });
 }

@@ -1,4 +1,5 @@
 import { withDeadline } from '../util/deadline';
+import { type Breaker, NO_BREAKER } from './breaker';
 
 /**
  * The version counters an isolate's caches hang on. Writers INCR a part's Redis key after
@@ -44,6 +45,8 @@ export interface VersionBoardOptions {
   /** Reads the current values of the keys, in order ('' for an unset key). */
   read(keys: readonly string[]): Promise<string[]>;
   timeoutMs: number;
+  /** While it holds Redis for down, reads are skipped and versions stay as last known. */
+  breaker?: Breaker;
   checkMs?: number;
   now?: () => number;
   onError?(error: unknown): void;
@@ -60,6 +63,7 @@ const UNKNOWN = '*';
 
 export function createVersionBoard(options: VersionBoardOptions): VersionBoard {
   const checkMs = options.checkMs ?? 1_000;
+  const breaker = options.breaker ?? NO_BREAKER;
   const now = options.now ?? Date.now;
   const states: PartState[] = options.parts.map(({ name, key }) => {
     const state: PartState = { known: UNKNOWN, generation: 0, listeners: [], part: undefined as never };
@@ -96,11 +100,10 @@ export function createVersionBoard(options: VersionBoardOptions): VersionBoard {
     withDeadline(shared, options.timeoutMs, 'Redis (versions)').catch(() => undefined);
 
   const read = (): Promise<void> => {
-    reading ??= withDeadline(
-      options.read(states.map((s) => s.part.key)),
-      options.timeoutMs,
-      'Redis (versions)',
-    )
+    reading ??= breaker
+      .guard(() =>
+        withDeadline(options.read(states.map((s) => s.part.key)), options.timeoutMs, 'Redis (versions)'),
+      )
       .then(
         (values) => void observe(values),
         (error: unknown) => options.onError?.(error),

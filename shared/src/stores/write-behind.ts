@@ -1,4 +1,5 @@
 import { withDeadline } from '../util/deadline';
+import { type Breaker, NO_BREAKER } from './breaker';
 import type { KeepAlive } from './coalescer';
 import type { RedisPort } from './redis-port';
 import { runScriptPipeline, type ScriptCall, type ScriptOutcome } from './script-pipeline';
@@ -34,11 +35,14 @@ export interface WriteBehind {
  * makes one round trip after a request; a busy one makes one per window, not one per request.
  * Losing a window's writes with an evicted isolate is accepted (they are counts after the
  * fact), and a failed flush is not retried: a retry after a timeout could count twice.
+ * While the breaker holds Redis for down, a window's writes are dropped without a round trip
+ * (SPEC › Limits 6: the gateway proceeds without limits then).
  */
 export function createWriteBehind(
   redis: Pick<RedisPort, 'pipeline'>,
-  options: { windowMs: number; timeoutMs: number; onError?(error: unknown): void },
+  options: { windowMs: number; timeoutMs: number; breaker?: Breaker; onError?(error: unknown): void },
 ): WriteBehind {
+  const breaker = options.breaker ?? NO_BREAKER;
   const sources: WriteBehindSource[] = [];
   let next: Promise<void> | null = null;
 
@@ -47,19 +51,26 @@ export function createWriteBehind(
     const writes = sources.flatMap((source) => source.drain());
     if (writes.length === 0) return;
     let outcomes: ScriptOutcome[];
+    // A probe the breaker starts here is waited for: this flush is what keeps the work alive.
+    const probes: Promise<unknown>[] = [];
     try {
-      outcomes = await withDeadline(
-        runScriptPipeline(
-          redis,
-          writes.map((w) => w.call),
-        ),
-        options.timeoutMs,
-        'Redis',
+      outcomes = await breaker.guard(
+        () =>
+          withDeadline(
+            runScriptPipeline(
+              redis,
+              writes.map((w) => w.call),
+            ),
+            options.timeoutMs,
+            'Redis',
+          ),
+        (probe) => void probes.push(probe),
       );
     } catch (error) {
       options.onError?.(error);
       outcomes = writes.map(() => ({ ok: false, error: String(error) }));
     }
+    await Promise.all(probes);
     await Promise.all(
       writes.map(async (write, i) => {
         try {

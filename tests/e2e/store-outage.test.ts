@@ -1,0 +1,246 @@
+// Issue 16: store outages against the running self-host stack (`npm run serve`), with each
+// store reached through a fault proxy the test switches between pass, refuse and blackhole.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FaultProxy, startFaultProxy } from '../fakes/fault-proxy';
+import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
+import { recreateDatabase } from '../helpers/databases';
+import { PG_HOST, PG_PORT, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
+import { FIRST_ADMIN } from '../helpers/first-run';
+import { http } from '../helpers/http';
+import { type StackCommand, type StartedStack, startStackProcess } from '../setup/e2e-global';
+
+const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], detached: true };
+const DATABASE = 'sluice_outage_e2e';
+const REDIS_URL = withRedisDatabase(SERVE_REDIS_URL, 6);
+const STORE_TIMEOUT_MS = 1000;
+const DB_TIMEOUT_MS = 2000;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sluice-outage-'));
+let stack: StartedStack;
+let fakes: FakeUpstreams;
+let redisLink: FaultProxy;
+let pgLink: FaultProxy;
+let adminToken: string;
+/** A key with rate_limit_rpm 4, one with 100 (fail-closed case), one without limits. */
+const keys = { limited: '', closed: '', plain: '' };
+
+beforeAll(async () => {
+  await recreateDatabase(pgUrl(DATABASE));
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+  fakes = await startFakeUpstreams();
+  redisLink = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port) });
+  pgLink = await startFaultProxy({ host: PG_HOST, port: PG_PORT });
+  stack = await startStackProcess(
+    {
+      DATABASE_URL: pgLink.rewrite(pgUrl(DATABASE)),
+      REDIS_URL: redisLink.rewrite(REDIS_URL),
+      SLUICE_STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
+      SLUICE_DB_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+      SLUICE_BRIDGE_PG_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+      SLUICE_BRIDGE_REDIS_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
+      SLUICE_QUIET: '1',
+    },
+    dataDir,
+    SERVE,
+  );
+  const init = await http('POST', `${stack.consoleUrl}/api/setup/initialize`, {
+    body: { admin: FIRST_ADMIN },
+  });
+  adminToken = init.body.access_token as string;
+  const api = (method: string, path: string, body?: unknown) =>
+    http(method, `${stack.consoleUrl}${path}`, { token: adminToken, body });
+  const provider = await api('POST', '/api/admin/providers', {
+    name: 'fake-openai',
+    display_name: 'Fake OpenAI',
+    provider_type: 'openai',
+    base_url: fakes.baseUrlFor('openai'),
+    api_key: fakes.apiKeyFor('openai'),
+  });
+  await api('POST', '/api/admin/models', {
+    name: 'outage-model',
+    routes: [{ provider_id: provider.body.id, upstream_model: 'test-model' }],
+  });
+  keys.limited = (await api('POST', '/api/keys', { name: 'limited', rate_limit_rpm: 4 })).body.key;
+  keys.closed = (await api('POST', '/api/keys', { name: 'closed', rate_limit_rpm: 100 })).body.key;
+  keys.plain = (await api('POST', '/api/keys', { name: 'plain' })).body.key;
+  expect(Object.values(keys).every((k) => typeof k === 'string' && k.startsWith('sluice-'))).toBe(true);
+}, 180_000);
+
+afterAll(async () => {
+  if (stack && stack.child.exitCode === null) {
+    try {
+      process.kill(-stack.child.pid!, 'SIGTERM');
+    } catch {
+      // gone
+    }
+    await new Promise((r) => stack.child.once('exit', r));
+  }
+  await fakes?.close();
+  await redisLink?.close();
+  await pgLink?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Timed {
+  status: number;
+  ms: number;
+  // biome-ignore lint/suspicious/noExplicitAny: asserted field by field.
+  body: any;
+  headers: Headers;
+}
+
+async function chat(token: string, text = 'hello'): Promise<Timed> {
+  const started = performance.now();
+  const answer = await http('POST', `${stack.gatewayUrl}/v1/chat/completions`, {
+    token,
+    body: { model: 'outage-model', messages: [{ role: 'user', content: text }] },
+  });
+  return { ...answer, ms: performance.now() - started };
+}
+
+async function consoleCall(method: string, path: string, body?: unknown): Promise<Timed> {
+  const started = performance.now();
+  const answer = await http(method, `${stack.consoleUrl}${path}`, { token: adminToken, body });
+  return { ...answer, ms: performance.now() - started };
+}
+
+/** Calls `attempt` until it returns a value (not undefined), for at most `ms`. */
+async function within<T>(ms: number, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
+}
+
+const remaining = (answer: Timed) => answer.headers.get('x-ratelimit-remaining-requests');
+
+describe('Redis outage', () => {
+  it('costs one bounded wait, then nothing, and limits count again within seconds of its return', async () => {
+    const before = await chat(keys.limited);
+    expect(before.status).toBe(200);
+    expect(remaining(before)).toBe('3');
+
+    redisLink.setMode('blackhole');
+    const during: Timed[] = [];
+    for (let i = 0; i < 12; i++) during.push(await chat(keys.limited, `during ${i}`));
+    // Fail-open (SPEC › Limits 6): served past the limit of 4, without rate-limit headers.
+    expect(during.map((a) => a.status)).toEqual(Array(12).fill(200));
+    expect(during.every((a) => remaining(a) === null)).toBe(true);
+    // The first request waits for its deadline at most; the breaker spares every later one.
+    expect(during[0]!.ms).toBeLessThan(STORE_TIMEOUT_MS + 1_500);
+    const later = during.slice(1).map((a) => a.ms);
+    expect(
+      later.reduce((a, b) => a + b, 0),
+      later.join(' '),
+    ).toBeLessThan(STORE_TIMEOUT_MS);
+
+    redisLink.setMode('pass');
+    // A probe every 500 ms: counting resumes as soon as one answers.
+    const counted = await within(5_000, async () => {
+      const answer = await chat(keys.limited, 'back');
+      return remaining(answer) === null ? undefined : answer;
+    });
+    expect(counted, 'limits never counted again').toBeDefined();
+    const left = Number(remaining(counted!));
+    const rest: Timed[] = [];
+    for (let i = 0; i <= left; i++) rest.push(await chat(keys.limited, `after ${i}`));
+    expect(rest.slice(0, left).map((a) => a.status)).toEqual(Array(left).fill(200));
+    expect(rest[left]).toMatchObject({ status: 429, body: { error: { type: 'rate_limit_error' } } });
+  });
+
+  it('refuses limited callers at once when rate_limit_fail_closed is on, and serves the others', async () => {
+    const patch = await consoleCall('PATCH', '/api/admin/settings', {
+      settings: { rate_limit_fail_closed: true },
+    });
+    expect(patch.status, JSON.stringify(patch.body)).toBe(200);
+    expect((await chat(keys.closed)).status).toBe(200);
+
+    redisLink.setMode('refuse');
+    const closed: Timed[] = [];
+    for (let i = 0; i < 5; i++) closed.push(await chat(keys.closed, `closed ${i}`));
+    for (const answer of closed) {
+      expect(answer.status).toBe(429);
+      expect(answer.body.error.message).toContain('rate_limiter_unavailable');
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // A refused link fails fast even before the breaker opens.
+    expect(Math.max(...closed.map((a) => a.ms))).toBeLessThan(STORE_TIMEOUT_MS);
+    const plain = await chat(keys.plain, 'no limits');
+    expect(plain.status).toBe(200);
+
+    redisLink.setMode('pass');
+    const served = await within(5_000, async () => {
+      const answer = await chat(keys.closed, 'back');
+      return answer.status === 200 ? answer : undefined;
+    });
+    expect(served, 'fail-closed key never served again').toBeDefined();
+    expect(remaining(served!)).not.toBeNull();
+    const reset = await consoleCall('PATCH', '/api/admin/settings', {
+      settings: { rate_limit_fail_closed: false },
+    });
+    expect(reset.status).toBe(200);
+  });
+});
+
+describe('Postgres outage', () => {
+  for (const mode of ['refuse', 'blackhole'] as const) {
+    it(`${mode}: warm gateways keep serving, the console answers 503s, both recover`, async () => {
+      // Created (and never used) before the outage: the gateway has not seen it yet.
+      const cold = (await consoleCall('POST', '/api/keys', { name: `cold ${mode}` })).body.key as string;
+      expect((await chat(keys.plain)).status).toBe(200);
+
+      pgLink.setMode(mode);
+      const warm: Timed[] = [];
+      for (let i = 0; i < 10; i++) warm.push(await chat(keys.plain, `warm ${i}`));
+      expect(warm.map((a) => a.status)).toEqual(Array(10).fill(200));
+      expect(warm.reduce((sum, a) => sum + a.ms, 0)).toBeLessThan(2_000);
+
+      const unknown = await chat(cold, 'cold');
+      expect(unknown.status).toBe(503);
+      expect(unknown.body.error).toEqual({
+        type: 'service_unavailable',
+        message: 'The database is unavailable; try again shortly',
+      });
+
+      const health = await consoleCall('GET', '/api/health');
+      expect(health).toMatchObject({
+        status: 503,
+        body: { status: 'degraded', services: { postgres: 'error' } },
+      });
+      for (const [method, path, payload] of [
+        ['GET', '/api/keys', undefined],
+        ['POST', '/api/keys', { name: 'during outage' }],
+        ['PATCH', '/api/admin/settings', { settings: { site_name: 'Outage' } }],
+      ] as const) {
+        const answer = await consoleCall(method, path, payload);
+        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(503);
+        expect(answer.body.error.type).toBe('service_unavailable');
+        expect(answer.headers.get('retry-after')).toBe('5');
+        // SLUICE_DB_TIMEOUT_MS bounds a blackholed query.
+        expect(answer.ms).toBeLessThan(DB_TIMEOUT_MS + 2_000);
+      }
+
+      pgLink.setMode('pass');
+      const listed = await within(15_000, async () => {
+        const answer = await consoleCall('GET', '/api/keys');
+        return answer.status === 200 ? answer : undefined;
+      });
+      expect(listed, 'console never recovered').toBeDefined();
+      expect(listed!.body.map((k: { name: string }) => k.name)).not.toContain('during outage');
+      const served = await within(15_000, async () => {
+        const answer = await chat(cold, 'cold again');
+        return answer.status === 200 ? answer : undefined;
+      });
+      expect(served, 'cold key never served').toBeDefined();
+    }, 120_000);
+  }
+});
