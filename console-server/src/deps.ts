@@ -49,6 +49,7 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
           if (!result.ok) throw new Error('clickhouse ping failed');
         }
       : null,
+    drainLogSpill: () => analytics.drainSpill(),
     // Lazy: nothing reaches ClickHouse until the mirror job runs.
     auditMirror: logTarget ? createClickHouseAuditMirror(logTarget.client, logTarget) : null,
     // Uncached: an admin reading usage right after a change must see the new definitions.

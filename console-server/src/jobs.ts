@@ -69,3 +69,37 @@ export function startRetentionJob(
     clearInterval(timer);
   };
 }
+
+export const SPILL_DRAIN_INTERVAL_MS = 10_000;
+
+/**
+ * Every 10 s: request and MCP log rows the gateways left in Postgres while ClickHouse was
+ * unreachable are moved to ClickHouse (a no-op without ClickHouse, or with nothing waiting).
+ * One failure is logged per outage, not per run. Unref'd; returns a stop function.
+ */
+export function startSpillDrainJob(
+  deps: Pick<ConsoleDeps, 'drainLogSpill' | 'logger'>,
+  intervalMs = SPILL_DRAIN_INTERVAL_MS,
+): () => void {
+  const drain = deps.drainLogSpill;
+  if (!drain) return () => {};
+  let running = false;
+  let failing = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const moved = await drain();
+      if (moved > 0) deps.logger.child('log-spill').info('log rows moved to ClickHouse', { moved });
+      failing = false;
+    } catch (error) {
+      if (!failing) deps.logger.child('log-spill').warn('cannot move log rows yet', { error: String(error) });
+      failing = true;
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -5,7 +5,7 @@ import { startAuditMirrorJob } from '@sluice/shared/audit/mirror-job';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { createConsoleApp } from './app';
 import { buildDeps } from './deps';
-import { startKeyJobs, startRetentionJob } from './jobs';
+import { startKeyJobs, startRetentionJob, startSpillDrainJob } from './jobs';
 import { uiStatic } from './ui-static';
 
 const port = Number(process.env.SLUICE_CONSOLE_PORT ?? 3001);
@@ -14,6 +14,11 @@ const hostname = process.env.SLUICE_CONSOLE_HOST ?? '127.0.0.1';
 const deps = await buildDeps(process.env);
 startAuditMirrorJob({ db: deps.db, mirror: deps.auditMirror }); // no-op without ClickHouse
 const stopKeyJobs = startKeyJobs(deps); // API-key expiry, inactivity and automatic rotation
+// Log rows that waited in Postgres during a ClickHouse outage go to ClickHouse.
+const stopSpillDrain = startSpillDrainJob(
+  deps,
+  Number(process.env.SLUICE_SPILL_DRAIN_INTERVAL_MS) || undefined,
+);
 // Hourly: log rows older than data_retention_days, in Postgres and ClickHouse.
 // Its own ClickHouse client, so a long DROP/DELETE never waits behind the routes' queries.
 const stopRetention = startRetentionJob({
@@ -36,6 +41,7 @@ const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
 
 function shutdown(): void {
   stopKeyJobs();
+  stopSpillDrain();
   stopRetention();
   server.close();
   // The last access records and log lines go out before the pool closes (at most ~200 ms).

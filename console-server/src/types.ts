@@ -27,6 +27,11 @@ export interface ConsoleDeps {
   /** Null when no analytics store is configured. */
   pingAnalytics: (() => Promise<unknown>) | null;
   /**
+   * Moves log rows that waited in Postgres during a ClickHouse outage to ClickHouse (0 without
+   * ClickHouse). Run only by the background job (startSpillDrainJob in main.ts).
+   */
+  drainLogSpill?: () => Promise<number>;
+  /**
    * Copy of audit_log in ClickHouse, null without one. Written only by the background job
    * (startAuditMirrorJob in main.ts), which reads committed rows, so routes never call it.
    */

@@ -16,6 +16,8 @@ import { buildModelDeps } from './model-deps';
 import { buildStoreLink } from './store-link';
 import type { GatewayBindings, GatewayDeps } from './types';
 
+const CLICKHOUSE_INSERT_TIMEOUT_MS = 10_000;
+
 /** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
 export function buildDeps(env: GatewayBindings): GatewayDeps {
   const config = parseStoreEnv(env);
@@ -32,7 +34,18 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   });
   const { redis } = link;
   // One analytics store for every log this isolate writes: ClickHouse when configured, else Postgres.
-  const analytics = createAnalyticsStore({ db, clickhouse: clickhouseTargetFor(config) });
+  // Below workerd's 30 s allowance for waitUntil: a blackholed ClickHouse must not outlast it,
+  // or the batch would be cut off before it reached the Postgres spill.
+  const analytics = createAnalyticsStore({
+    db,
+    clickhouse: clickhouseTargetFor(config, CLICKHOUSE_INSERT_TIMEOUT_MS),
+    onClickHouseChange: (open, error) =>
+      open
+        ? logger.child('clickhouse').warn('ClickHouse unreachable: log rows wait in Postgres', {
+            error: String(error),
+          })
+        : logger.child('clickhouse').info('ClickHouse answers again: log rows go to it'),
+  });
   const { logger, recordAccess } = buildServerLogs(
     'gateway',
     env,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultProxy, startFaultProxy } from '../fakes/fault-proxy';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { recreateDatabase } from '../helpers/databases';
-import { PG_HOST, PG_PORT, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
+import { CLICKHOUSE_URL, PG_HOST, PG_PORT, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
 import { type StackCommand, type StartedStack, startStackProcess } from '../setup/e2e-global';
@@ -24,6 +24,7 @@ let stack: StartedStack;
 let fakes: FakeUpstreams;
 let redisLink: FaultProxy;
 let pgLink: FaultProxy;
+let chLink: FaultProxy;
 let adminToken: string;
 /** A key with rate_limit_rpm 4, one with 100 (fail-closed case), one without limits. */
 const keys = { limited: '', closed: '', plain: '' };
@@ -36,10 +37,18 @@ beforeAll(async () => {
   fakes = await startFakeUpstreams();
   redisLink = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port) });
   pgLink = await startFaultProxy({ host: PG_HOST, port: PG_PORT });
+  const clickhouse = new URL(CLICKHOUSE_URL);
+  chLink = await startFaultProxy({ host: clickhouse.hostname, port: Number(clickhouse.port || 8123) });
+  await fetch(`${CLICKHOUSE_URL}/?query=${encodeURIComponent(`DROP DATABASE IF EXISTS ${DATABASE}`)}`, {
+    method: 'POST',
+  });
   stack = await startStackProcess(
     {
       DATABASE_URL: pgLink.rewrite(pgUrl(DATABASE)),
       REDIS_URL: redisLink.rewrite(REDIS_URL),
+      CLICKHOUSE_URL: chLink.rewrite(CLICKHOUSE_URL),
+      CLICKHOUSE_DATABASE: DATABASE,
+      SLUICE_SPILL_DRAIN_INTERVAL_MS: '1000',
       SLUICE_STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
       SLUICE_DB_TIMEOUT_MS: String(DB_TIMEOUT_MS),
       SLUICE_BRIDGE_PG_TIMEOUT_MS: String(DB_TIMEOUT_MS),
@@ -84,6 +93,7 @@ afterAll(async () => {
   await fakes?.close();
   await redisLink?.close();
   await pgLink?.close();
+  await chLink?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -243,4 +253,53 @@ describe('Postgres outage', () => {
       expect(served, 'cold key never served').toBeDefined();
     }, 120_000);
   }
+});
+
+/** Straight to ClickHouse (not through the proxy): what the request log holds. */
+async function clickhouseCount(where: string): Promise<number> {
+  const query = `SELECT count() AS n, uniqExact(id) AS ids FROM ${DATABASE}.request_logs WHERE ${where} FORMAT JSON`;
+  const response = await fetch(`${CLICKHOUSE_URL}/?query=${encodeURIComponent(query)}`);
+  // The table is created with the first row the gateway writes.
+  if (!response.ok) return 0;
+  const body = (await response.json()) as { data: Array<{ n: string; ids: string }> };
+  const row = body.data[0]!;
+  // A row written twice would show as more rows than ids.
+  expect(Number(row.n)).toBe(Number(row.ids));
+  return Number(row.n);
+}
+
+describe('ClickHouse outage', () => {
+  it('loses no request-log row and writes none twice; reads answer 503 meanwhile', async () => {
+    const startedMs = Date.now();
+    expect((await chat(keys.plain, 'before')).status).toBe(200);
+    expect(
+      await within(10_000, async () =>
+        (await clickhouseCount(`created_at_ms >= ${startedMs}`)) === 1 ? true : undefined,
+      ),
+    ).toBe(true);
+
+    chLink.setMode('blackhole');
+    const outageMs = Date.now();
+    const during: Timed[] = [];
+    for (let i = 0; i < 30; i++) during.push(await chat(keys.plain, `logged ${i}`));
+    expect(during.map((a) => a.status)).toEqual(Array(30).fill(200));
+    // Log writes happen after the response: the outage adds nothing to a request.
+    expect(during.reduce((sum, a) => sum + a.ms, 0)).toBeLessThan(3_000);
+    const read = await consoleCall('GET', '/api/gateway/logs');
+    expect(read.status, JSON.stringify(read.body)).toBe(503);
+    expect(read.body.error.type).toBe('service_unavailable');
+
+    // The first batch waits out the gateway's 10 s insert deadline before it goes to Postgres.
+    await new Promise((r) => setTimeout(r, 11_000));
+    chLink.setMode('pass');
+    const all = await within(30_000, async () =>
+      (await clickhouseCount(`created_at_ms >= ${outageMs}`)) === 30 ? true : undefined,
+    );
+    expect(all, `rows in ClickHouse: ${await clickhouseCount(`created_at_ms >= ${outageMs}`)}`).toBe(true);
+    // The drain has emptied the Postgres spill, and a later run adds nothing twice.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await clickhouseCount(`created_at_ms >= ${outageMs}`)).toBe(30);
+    const logs = await consoleCall('GET', '/api/gateway/logs');
+    expect(logs.status).toBe(200);
+  }, 120_000);
 });

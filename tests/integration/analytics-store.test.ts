@@ -160,11 +160,14 @@ beforeAll(async () => {
   closeClickHouse = () => client.close();
   await client.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE)}`.sql });
   adapters.postgres = createPostgresAnalyticsStore(createHttpDb(url));
-  adapters.clickhouse = createClickHouseAnalyticsStore({
-    client,
-    database: CH_DATABASE,
-    ensureDatabase: () => ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE }),
-  });
+  adapters.clickhouse = createClickHouseAnalyticsStore(
+    {
+      client,
+      database: CH_DATABASE,
+      ensureDatabase: () => ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE }),
+    },
+    createHttpDb(url),
+  );
 });
 
 afterAll(async () => {

@@ -325,10 +325,8 @@ describe('ClickHouse request log table', () => {
       if (calls === 1) throw new Error('ClickHouse unavailable');
       await ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE_C });
     };
-    const store = createAnalyticsStore({
-      db: undefined as never,
-      clickhouse: { client: ch, database: CH_DATABASE_C, ensureDatabase },
-    }).requests;
+    // The ClickHouse store itself: the analytics store would send a failed insert to its spill.
+    const store = createClickHouseRequestLogStore(ch, { database: CH_DATABASE_C, ensureDatabase });
     const first = record({ id: crypto.randomUUID(), createdAt: new Date(T0) });
     await expect(store.insert([first])).rejects.toThrow('ClickHouse unavailable');
     expect(await chTableExists(CH_DATABASE_C)).toBe(false);

@@ -227,7 +227,11 @@ describe('ClickHouse MCP log table', () => {
       db: undefined as never,
       clickhouse: { client: ch, database: CH_DATABASE_LAZY, ensureDatabase },
     }).mcpCalls;
-    await expect(store.list({})).rejects.toThrow('ClickHouse unavailable');
+    // Not reaching ClickHouse is an outage: a 503 with the driver's error as its cause.
+    await expect(store.list({})).rejects.toMatchObject({
+      status: 503,
+      cause: new Error('ClickHouse unavailable'),
+    });
     const record = call();
     await Promise.all([store.insert([record]), store.list({})]);
     expect(calls).toBe(2);

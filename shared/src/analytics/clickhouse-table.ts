@@ -1,4 +1,5 @@
-import type { ClickHouseClient } from '@clickhouse/client-web';
+import { type ClickHouseClient, ClickHouseError } from '@clickhouse/client-web';
+import { AppError } from '../http/app-error';
 import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
 import { type ChSql, chIdent, chJoin, chSql } from './clickhouse-sql';
 
@@ -30,6 +31,8 @@ export interface ClickHouseLogTable {
   /** JSONEachRow insert of prepared rows (none: no round trip). */
   insert(values: readonly object[]): Promise<void>;
   select<T>(query: ChSql): Promise<T[]>;
+  /** Which of these ids the table holds (no round trip for none). */
+  existingIds(ids: readonly string[]): Promise<Set<string>>;
   /** One page, newest first with ties by id descending (as in Postgres), and the total of every match. */
   page<T>(
     columns: ChSql,
@@ -61,8 +64,17 @@ export function clickHouseLogTable(
   };
   const table = chIdent(options.database, name);
   const select = async <T>(query: ChSql): Promise<T[]> => {
-    await ensure();
-    return (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
+    try {
+      await ensure();
+      return await (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
+    } catch (error) {
+      // ClickHouse refusing the query is a bug (500); not reaching it is an outage (503).
+      if (error instanceof ClickHouseError) throw error;
+      throw new AppError(503, 'The analytics store (ClickHouse) is unavailable; try again shortly', {
+        cause: error,
+        headers: { 'Retry-After': '5' },
+      });
+    }
   };
   return {
     table,
@@ -76,6 +88,12 @@ export function clickHouseLogTable(
       });
     },
     select,
+    async existingIds(ids) {
+      if (ids.length === 0) return new Set();
+      const list = chJoin(ids.map((id) => chSql`${id}`));
+      const rows = await select<{ id: string }>(chSql`SELECT id FROM ${table} WHERE id IN (${list})`);
+      return new Set(rows.map((row) => row.id));
+    },
     async page<T>(columns: ChSql, where: ChSql, { offset, limit }: { offset: number; limit: number }) {
       const [rows, [counted]] = await Promise.all([
         select<T>(chSql`SELECT ${columns} FROM ${table} ${where}

@@ -1,9 +1,9 @@
 import type { Db } from '../db/types';
 import { createClickHouseRequestLogStore } from '../ledger/clickhouse-store';
 import type { RequestLogStore } from '../ledger/port';
-import { createPostgresRequestLogStore } from '../ledger/postgres-store';
+import { createPostgresRequestLogSpill, createPostgresRequestLogStore } from '../ledger/postgres-store';
 import { createClickHouseMcpLogStore } from '../mcp/log/clickhouse-store';
-import { createPostgresMcpLogStore } from '../mcp/log/postgres-store';
+import { createPostgresMcpLogSpill, createPostgresMcpLogStore } from '../mcp/log/postgres-store';
 import type { McpLogStore } from '../mcp/ports';
 import { type ClickHouseLogTable, purgeClickHouseLogs, type TablePurge } from '../retention/clickhouse';
 import { type PostgresLogTable, type PostgresPurgeOptions, purgePostgresLogs } from '../retention/postgres';
@@ -11,6 +11,8 @@ import { createClickHouseAccessLogStore } from '../server-logs/clickhouse-access
 import { createClickHouseAppLogStore } from '../server-logs/clickhouse-app';
 import { createPostgresAccessLogStore, createPostgresAppLogStore } from '../server-logs/postgres-store';
 import type { AccessLogStore, AppLogStore } from '../server-logs/records';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../stores/clickhouse';
+import { clickhouseBreaker, drainSpill, spillingInsert } from './log-spill';
 import type { AnalyticsStoreOptions, ClickHouseTarget } from './target';
 
 /**
@@ -27,6 +29,11 @@ export interface AnalyticsStore<Purged = unknown> {
   readonly app: AppLogStore;
   /** Removes every log row created before `cutoff` (retention); returns the rows or parts removed. */
   purgeBefore(cutoff: Date): Promise<Purged>;
+  /**
+   * Moves request and MCP log rows that waited in Postgres during a ClickHouse outage to
+   * ClickHouse; returns how many (always 0 on Postgres).
+   */
+  drainSpill(): Promise<number>;
 }
 
 /** Rows deleted per table; purges run in bounded batches (options). */
@@ -41,19 +48,34 @@ export function createPostgresAnalyticsStore(
     access: createPostgresAccessLogStore(db),
     app: createPostgresAppLogStore(db),
     purgeBefore: (cutoff) => purgePostgresLogs(db, cutoff, purge),
+    drainSpill: async () => 0,
   };
 }
 
-/** Whole day partitions dropped per table (see retention/clickhouse.ts). */
+/**
+ * Whole day partitions dropped per table (see retention/clickhouse.ts). Request and MCP log
+ * rows that ClickHouse cannot take go to their Postgres tables (log-spill.ts) until
+ * drainSpill() moves them over.
+ */
 export function createClickHouseAnalyticsStore(
   target: ClickHouseTarget,
+  db: Db,
+  onClickHouseChange?: (open: boolean, error?: unknown) => void,
 ): AnalyticsStore<Record<ClickHouseLogTable, TablePurge>> {
   const { client, database, ensureDatabase } = target;
   const options = { database, ensureDatabase };
+  const breaker = clickhouseBreaker(
+    () => client.ping(),
+    target.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    onClickHouseChange,
+  );
+  const requests = createClickHouseRequestLogStore(client, options);
+  const mcpCalls = createClickHouseMcpLogStore(client, options);
+  const spills = { requests: createPostgresRequestLogSpill(db), mcpCalls: createPostgresMcpLogSpill(db) };
   return {
     backend: 'clickhouse',
-    requests: createClickHouseRequestLogStore(client, options),
-    mcpCalls: createClickHouseMcpLogStore(client, options),
+    requests: { ...requests, insert: spillingInsert(requests, spills.requests, breaker) },
+    mcpCalls: { ...mcpCalls, insert: spillingInsert(mcpCalls, spills.mcpCalls, breaker) },
     access: createClickHouseAccessLogStore(client, options),
     app: createClickHouseAppLogStore(client, options),
     async purgeBefore(cutoff) {
@@ -61,12 +83,15 @@ export function createClickHouseAnalyticsStore(
       await ensureDatabase?.();
       return purgeClickHouseLogs(client, database, cutoff);
     },
+    async drainSpill() {
+      return (await drainSpill(spills.requests, requests)) + (await drainSpill(spills.mcpCalls, mcpCalls));
+    },
   };
 }
 
 /** ClickHouse when configured, otherwise Postgres (SPEC: the analytics store is optional). */
 export function createAnalyticsStore(options: AnalyticsStoreOptions): AnalyticsStore {
   return options.clickhouse
-    ? createClickHouseAnalyticsStore(options.clickhouse)
+    ? createClickHouseAnalyticsStore(options.clickhouse, options.db, options.onClickHouseChange)
     : createPostgresAnalyticsStore(options.db);
 }

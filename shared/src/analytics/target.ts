@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { StoreEnv } from '../config/env';
 import type { Db } from '../db/types';
-import { createClickHouse, ensureClickHouseDatabase } from '../stores/clickhouse';
+import { createClickHouse, DEFAULT_REQUEST_TIMEOUT_MS, ensureClickHouseDatabase } from '../stores/clickhouse';
 
 /** A ClickHouse database the logs go to. */
 export interface ClickHouseTarget {
@@ -9,12 +9,16 @@ export interface ClickHouseTarget {
   database: string;
   /** Creates the database before the tables (see ensureClickHouseDatabase). */
   ensureDatabase?: () => Promise<void>;
+  /** The client's own request timeout: a probe waits no longer. */
+  timeoutMs?: number;
 }
 
 /** Every log store: ClickHouse when given, otherwise its Postgres table (SPEC: analytics optional). */
 export interface AnalyticsStoreOptions {
   db: Db;
   clickhouse?: ClickHouseTarget | null;
+  /** Told when inserts start going to the Postgres spill (true) and when ClickHouse is back. */
+  onClickHouseChange?: (open: boolean, error?: unknown) => void;
 }
 
 /**
@@ -35,5 +39,6 @@ export function clickhouseTargetFor(config: StoreEnv, requestTimeoutMs?: number)
     client: createClickHouse(clickhouseConfig),
     database: clickhouseConfig.database,
     ensureDatabase: () => ensureClickHouseDatabase(clickhouseConfig),
+    timeoutMs: requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   };
 }

@@ -5,6 +5,7 @@ import {
   clickHouseLogTable,
   instantColumns,
 } from '../analytics/clickhouse-table';
+import type { SpillTarget } from '../analytics/log-spill';
 import { usageAggregateQuery } from './aggregate-query';
 import { fromUsageBucketRow, type SelectedUsageBucketRow, usageAggregateSql } from './clickhouse-aggregate';
 import { requestLogSearchSql } from './clickhouse-search';
@@ -212,13 +213,14 @@ export type ClickHouseRequestLogStoreOptions = ClickHouseTableOptions;
 export function createClickHouseRequestLogStore(
   client: ClickHouseClient,
   options: ClickHouseRequestLogStoreOptions,
-): RequestLogStore {
+): RequestLogStore & SpillTarget<RequestLogRecord> {
   const logs = clickHouseLogTable(client, options, REQUEST_LOG_TABLE, requestLogTableDdl);
   const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));
   return {
     async insert(records) {
       await logs.insert(records.map(toRequestLogRow));
     },
+    existingIds: (ids) => logs.existingIds(ids),
     async list(filter: RequestLogFilter = {}) {
       const page = requestLogPage(filter);
       const where = filter.apiKeyId === undefined ? chSql`` : chSql`WHERE api_key_id = ${filter.apiKeyId}`;

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { SpillTable } from '../analytics/log-spill';
 import { requestLogs } from '../db/schema';
 import type { Db } from '../db/types';
 import { type UsageAggregateQuery, type UsageBucketRow, usageAggregateQuery } from './aggregate-query';
@@ -120,6 +121,25 @@ function searchWhere(query: RequestLogSearchQuery): SQL | undefined {
     query.from === undefined ? undefined : gte(requestLogs.createdAt, query.from),
     query.to === undefined ? undefined : lte(requestLogs.createdAt, query.to),
   );
+}
+
+/** The same table as ClickHouse's spill (analytics/log-spill.ts): rows wait here during an outage. */
+export function createPostgresRequestLogSpill(db: Db): SpillTable<RequestLogRecord> {
+  const store = createPostgresRequestLogStore(db);
+  return {
+    insert: (records) => store.insert(records),
+    async oldest(limit) {
+      const rows = await db
+        .select()
+        .from(requestLogs)
+        .orderBy(asc(requestLogs.createdAt), asc(requestLogs.id))
+        .limit(limit);
+      return rows.map(toRow);
+    },
+    async remove(ids) {
+      if (ids.length > 0) await db.delete(requestLogs).where(inArray(requestLogs.id, [...ids]));
+    },
+  };
 }
 
 /**

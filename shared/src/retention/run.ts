@@ -37,7 +37,7 @@ export async function runRetention(
   const cutoff = retentionCutoff(now, days);
   const postgres = await createPostgresAnalyticsStore(deps.db, options).purgeBefore(cutoff);
   const clickhouse = deps.clickhouse
-    ? await createClickHouseAnalyticsStore(deps.clickhouse).purgeBefore(cutoff)
+    ? await createClickHouseAnalyticsStore(deps.clickhouse, deps.db).purgeBefore(cutoff)
     : null;
   return { days, cutoff, postgres, clickhouse };
 }

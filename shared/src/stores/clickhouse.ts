@@ -39,7 +39,7 @@ export interface ClickHouseConfig {
 /** The row format to use with 18.16 for both `insert` and `query`. */
 export const CLICKHOUSE_ROW_FORMAT = 'JSONEachRow' as const;
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_PING_TIMEOUT_MS = 2_000;
 
 /** A fetch-based client that works in Workers and Node, configured for ClickHouse 18.16. */

@@ -5,6 +5,7 @@ import {
   clickHouseLogTable,
   instantColumns,
 } from '../../analytics/clickhouse-table';
+import type { SpillTarget } from '../../analytics/log-spill';
 import type { McpLogRecord, McpLogStore } from '../ports';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 
@@ -128,13 +129,14 @@ export type ClickHouseMcpLogStoreOptions = ClickHouseTableOptions;
 export function createClickHouseMcpLogStore(
   client: ClickHouseClient,
   options: ClickHouseMcpLogStoreOptions,
-): McpLogStore {
+): McpLogStore & SpillTarget<McpLogRecord> {
   const logs = clickHouseLogTable(client, options, MCP_LOG_TABLE, mcpLogTableDdl);
   const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));
   return {
     async insert(records) {
       await logs.insert(records.map(toRow));
     },
+    existingIds: (ids) => logs.existingIds(ids),
     async list(filter) {
       const query = mcpLogQuery(filter);
       const where = whereOf(query);

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import type { SpillTable } from '../../analytics/log-spill';
 import { mcpLogs } from '../../db/schema';
 import type { Db } from '../../db/types';
 import type { McpLogRecord, McpLogStore } from '../ports';
@@ -33,6 +34,25 @@ export function createPostgresMcpLogStore(db: Db): McpLogStore {
         db.select({ total: count() }).from(mcpLogs).where(where),
       ]);
       return { total: Number(counted?.total ?? 0), entries: rows.map(toRecord) };
+    },
+  };
+}
+
+/** The same table as ClickHouse's spill (analytics/log-spill.ts): rows wait here during an outage. */
+export function createPostgresMcpLogSpill(db: Db): SpillTable<McpLogRecord> {
+  const store = createPostgresMcpLogStore(db);
+  return {
+    insert: (records) => store.insert(records),
+    async oldest(limit) {
+      const rows = await db
+        .select()
+        .from(mcpLogs)
+        .orderBy(asc(mcpLogs.createdAt), asc(mcpLogs.id))
+        .limit(limit);
+      return rows.map(toRecord);
+    },
+    async remove(ids) {
+      if (ids.length > 0) await db.delete(mcpLogs).where(inArray(mcpLogs.id, [...ids]));
     },
   };
 }
