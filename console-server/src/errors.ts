@@ -1,4 +1,9 @@
-import { databaseUnavailable, isDatabaseUnreachable } from '@sluice/shared/db/unreachable';
+import {
+  databaseUnavailable,
+  invalidValue,
+  isDatabaseUnreachable,
+  isInvalidValue,
+} from '@sluice/shared/db/query-errors';
 import { AppError } from '@sluice/shared/http/app-error';
 import { errorText } from '@sluice/shared/server-logs/logger';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
@@ -33,6 +38,7 @@ export const onConsoleError: ErrorHandler = (err, c) => {
     logger?.child('console').warn('database unavailable', { error: errorText(err) });
     return render(c, databaseUnavailable(err));
   }
+  if (isInvalidValue(err)) return render(c, invalidValue(err));
   const fields = { error: errorText(err), stack: (err as Error).stack };
   if (logger) logger.child('console').error('unhandled error', fields);
   else console.error(JSON.stringify({ level: 'ERROR', target: 'console', message: 'unhandled error' }));

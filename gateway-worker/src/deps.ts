@@ -16,7 +16,7 @@ import { buildModelDeps } from './model-deps';
 import { buildStoreLink } from './store-link';
 import type { GatewayBindings, GatewayDeps } from './types';
 
-const CLICKHOUSE_INSERT_TIMEOUT_MS = 10_000;
+const CLICKHOUSE_INSERT_TIMEOUT_MS = 20_000;
 
 /** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
 export function buildDeps(env: GatewayBindings): GatewayDeps {

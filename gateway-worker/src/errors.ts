@@ -1,4 +1,9 @@
-import { databaseUnavailable, isDatabaseUnreachable } from '@sluice/shared/db/unreachable';
+import {
+  databaseUnavailable,
+  invalidValue,
+  isDatabaseUnreachable,
+  isInvalidValue,
+} from '@sluice/shared/db/query-errors';
 import { AppError } from '@sluice/shared/http/app-error';
 import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
 import { errorText } from '@sluice/shared/server-logs/logger';
@@ -32,6 +37,7 @@ export const onGatewayError: ErrorHandler = (err, c) => {
     logger?.child('gateway').warn('database unavailable', { error: errorText(err) });
     return render(c, databaseUnavailable(err));
   }
+  if (isInvalidValue(err)) return render(c, invalidValue(err));
   if (logger) logger.child('gateway').error('unhandled error', { error: errorText(err) });
   else console.error(JSON.stringify({ level: 'ERROR', target: 'gateway', message: 'unhandled error' }));
   return render(c, new AppError(500, 'Internal server error'));

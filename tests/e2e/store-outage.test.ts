@@ -18,7 +18,7 @@ const DATABASE = 'sluice_outage_e2e';
 const REDIS_URL = withRedisDatabase(SERVE_REDIS_URL, 6);
 const STORE_TIMEOUT_MS = 1000;
 const DB_TIMEOUT_MS = 2000;
-const CH_OUTAGE_MS = Number(process.env.SLUICE_TEST_CH_OUTAGE_MS ?? 12_000);
+const CH_OUTAGE_MS = Number(process.env.SLUICE_TEST_CH_OUTAGE_MS ?? 22_000);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-outage-'));
 let stack: StartedStack;
@@ -285,7 +285,7 @@ describe('ClickHouse outage', () => {
       chLink.setMode('blackhole');
       const outageMs = Date.now();
       // Traffic through the whole outage (SLUICE_TEST_CH_OUTAGE_MS stretches it, e.g. to 2 min);
-      // its first batch waits out the gateway's 10 s insert deadline before it goes to Postgres.
+      // its first batch waits out the gateway's 20 s insert deadline before it goes to Postgres.
       const during: Timed[] = [];
       while (Date.now() - outageMs < CH_OUTAGE_MS) {
         during.push(await chat(keys.plain, `logged ${during.length}`));

@@ -118,6 +118,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       REDIS_URL: E2E_REDIS_URL,
       CLICKHOUSE_URL,
       CLICKHOUSE_DATABASE: 'sluice_e2e',
+      // A row that went to the Postgres spill (a ClickHouse insert slow under CI's load) reaches
+      // ClickHouse within the tests' waits.
+      SLUICE_SPILL_DRAIN_INTERVAL_MS: '1000',
     },
     dataDir,
   );

@@ -1,5 +1,5 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { AppError } from '../http/app-error';
+import { AppError, badRequest } from '../http/app-error';
 import { StoreUnavailableError } from '../stores/breaker';
 import { DeadlineError } from '../util/deadline';
 
@@ -42,4 +42,19 @@ export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable; try ag
 /** The 503 both apps answer for isDatabaseUnreachable errors. */
 export function databaseUnavailable(cause: unknown): AppError {
   return new AppError(503, DATABASE_UNAVAILABLE_MESSAGE, { cause, headers: { 'Retry-After': '5' } });
+}
+
+/**
+ * True when Postgres refused a value the request carried (SQLSTATE class 22, data exception:
+ * a NUL in text, a malformed uuid, a number out of range), which input validation let through:
+ * the client's fault, answered 400, never 500.
+ */
+export function isInvalidValue(error: unknown): boolean {
+  const cause = error instanceof DrizzleQueryError ? error.cause : error;
+  return sqlState(cause)?.startsWith('22') ?? false;
+}
+
+export function invalidValue(cause: unknown): AppError {
+  const detail = cause instanceof DrizzleQueryError ? cause.cause?.message : undefined;
+  return badRequest(`A value in the request cannot be stored${detail ? `: ${detail}` : ''}`);
 }
