@@ -14,8 +14,9 @@ class FirstRunFirstSequencer extends BaseSequencer {
 }
 
 /**
- * Four projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
- * through the real drivers and the store bridge), e2e (the stack started as `npm start` does),
+ * Five projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
+ * through the real drivers and the store bridge), embedded (the Redis-port contract suites
+ * again, over the in-memory stand-in of `npm start`), e2e (the stack started as `npm start` does),
  * ui (the web UI in a real browser against a stack of its own, so it shares no state with e2e).
  */
 export default defineConfig({
@@ -40,6 +41,21 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/setup/integration-global.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'embedded',
+          // The Redis-port contract suites over the embedded stand-in (tests/setup/embedded-global.ts).
+          include: [
+            'tests/integration/limits-engine.test.ts',
+            'tests/integration/limits-admission.test.ts',
+            'tests/integration/limits-sliding-window.test.ts',
+            'tests/integration/lua-scripts.test.ts',
+          ],
+          globalSetup: ['tests/setup/embedded-global.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

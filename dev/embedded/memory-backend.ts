@@ -8,7 +8,7 @@ import {
   toRedisReply,
 } from '../../self-host/bridge/redis-reply';
 import { counterGuard } from './memory-guards';
-import { createScriptCache, luaToReply, scriptError } from './memory-scripts';
+import { createScriptCache, luaToReply, scriptError, withArrayReplies } from './memory-scripts';
 
 /*
  * The embedded, single-process store for a first trial: ioredis-mock (8.x) with its Lua run
@@ -16,8 +16,11 @@ import { createScriptCache, luaToReply, scriptError } from './memory-scripts';
  * - Lua: no cjson, cmsgpack, bit or struct libraries; no redis.sha1hex, redis.error_reply,
  *   redis.status_reply, redis.setresp; an error raised by redis.call inside a script loses its
  *   text ("Error running script: null"); redis.pcall yields the error as a plain string, not
- *   an {err=...} table; returning {err=...}/{ok=...} tables or arrays with nil holes crashes.
- *   Reply conversion (floats truncated, true → 1, false/nil → nil) is redone in memory-scripts.
+ *   an {err=...} table; returning {err=...}/{ok=...} tables crashes. Tables filled after
+ *   creation, arrays with nil holes and redis.call's array replies (JS null for a missing
+ *   value) are made Redis-like by a prelude every script runs in (memory-scripts). Reply
+ *   conversion (floats truncated, true → 1, false/nil → nil) is redone in memory-scripts too.
+ *   The Redis-port contract suites run on this store in CI (vitest project `embedded`).
  * - SCRIPT is missing entirely: LOAD/EXISTS/FLUSH and EVALSHA's lookup (with Redis's NOSCRIPT
  *   error) are provided by memory-scripts; EVAL_RO/EVALSHA_RO run as EVAL/EVALSHA.
  * - Option keywords are case-sensitive for SET and ZADD (the Upstash client sends `ex`, `nx`...):
@@ -71,7 +74,7 @@ export function createMemoryBackend(): RedisBackend {
       if (name === 'script') return Promise.resolve(scripts.script(args));
       if (name === 'eval' || name === 'eval_ro' || name === 'evalsha' || name === 'evalsha_ro') {
         const { source, tail } = scripts.resolve(name.startsWith('evalsha') ? 'evalsha' : 'eval', args);
-        return invoke('eval', [source, ...tail]).then(luaToReply, (error: unknown) =>
+        return invoke('eval', [withArrayReplies(source), ...tail]).then(luaToReply, (error: unknown) =>
           Promise.reject(scriptError(error)),
         );
       }

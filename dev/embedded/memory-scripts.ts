@@ -77,6 +77,46 @@ function checkNumKeys(tail: readonly string[]): void {
   }
 }
 
+/*
+ * Two gaps of the mock's Lua, closed by running every script inside this prelude:
+ * - A table comes back as an array only when its items sit in the table's array part, which a
+ *   table constructor fills ({1, 'a'}) but assignments (t[1] = 1, t[#t + 1] = v, table.insert)
+ *   do not: such a table came back as a dead interop proxy (a JS function), and every script
+ *   that builds its reply step by step failed ("unsupported reply type function"). The reply is
+ *   rebuilt with constructors ({unpack(...)}); like Redis, an array reply stops at its first nil.
+ * - redis.call answers an array reply with a JS array (userdata) whose missing values are JS
+ *   null, which Lua sees as truthy ("x or ''" kept it): arrays become Lua tables with Redis's
+ *   false for a missing value, as in Redis.
+ */
+const ARRAY_REPLIES_PRELUDE = `local __sluice_unpack = table.unpack or unpack
+local function __sluice_array(value)
+  if type(value) ~= 'table' then return value end
+  local items, n = {}, 0
+  while value[n + 1] ~= nil do
+    n = n + 1
+    items[n] = __sluice_array(value[n])
+  end
+  return {__sluice_unpack(items, 1, n)}
+end
+local function __sluice_from_js(value)
+  if type(value) ~= 'userdata' then return value end
+  if tostring(value) == 'null' then return false end
+  local items = {}
+  for i = 1, #value do items[i] = __sluice_from_js(value[i]) end
+  return items
+end
+local __sluice_call, __sluice_pcall = redis.call, redis.pcall
+redis.call = function(...) return __sluice_from_js(__sluice_call(...)) end
+redis.pcall = function(...) return __sluice_from_js(__sluice_pcall(...)) end
+return __sluice_array((function()
+`;
+
+/** The script as the mock should run it: its reply rebuilt so that every table is an array. */
+export function withArrayReplies(source: string): string {
+  return `${ARRAY_REPLIES_PRELUDE}${source}
+end)())`;
+}
+
 /**
  * Applies Redis's Lua → RESP conversion, which the mock skips: numbers are truncated to
  * integers, true becomes 1, false and nil become nil (the mock returns false / undefined).

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeUpstreams } from '../fakes/server';
 import { walkFirstRun } from '../helpers/first-run';
 import { http } from '../helpers/http';
 import { interrupt, startStackProcess } from '../setup/e2e-global';
@@ -41,8 +42,49 @@ describe('embedded defaults', () => {
       expect(login.status).toBe(200);
       const me = await http('GET', `${second.consoleUrl}/api/auth/me`, { token: login.body.access_token });
       expect(me.status).toBe(200);
+      const notices = () => second.output().match(/not for production/g)?.length ?? 0;
+      const atStart = notices();
+      await expectLimitsAndUsage(second.consoleUrl, second.gatewayUrl, login.body.access_token);
+      // The embedded stores' notice is printed at start, never per request.
+      expect(notices()).toBe(atStart);
+      expect(second.output()).not.toMatch(/unsupported reply type|limit counters unavailable/);
     } finally {
       expect(await interrupt(second)).toBe(0);
     }
   });
 });
+
+/** Issue 16: limits count and /v1/usage answers on the in-memory store, as on Redis. */
+async function expectLimitsAndUsage(consoleUrl: string, gatewayUrl: string, token: string): Promise<void> {
+  const fakes = await startFakeUpstreams();
+  try {
+    const api = (method: string, path: string, body?: unknown) =>
+      http(method, `${consoleUrl}${path}`, { token, body });
+    const provider = await api('POST', '/api/admin/providers', {
+      name: 'fake-openai',
+      display_name: 'Fake OpenAI',
+      provider_type: 'openai',
+      base_url: fakes.baseUrlFor('openai'),
+      api_key: fakes.apiKeyFor('openai'),
+    });
+    expect(provider.status).toBe(201);
+    await api('POST', '/api/admin/models', {
+      name: 'embedded-model',
+      routes: [{ provider_id: provider.body.id, upstream_model: 'test-model' }],
+    });
+    const key = (await api('POST', '/api/keys', { name: 'embedded', rate_limit_rpm: 2 })).body.key;
+    const chat = () =>
+      http('POST', `${gatewayUrl}/v1/chat/completions`, {
+        token: key,
+        body: { model: 'embedded-model', messages: [{ role: 'user', content: 'hi' }] },
+      });
+    const answers = [await chat(), await chat(), await chat()];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers.map((a) => a.headers.get('x-ratelimit-remaining-requests'))).toEqual(['1', '0', null]);
+    const usage = await http('GET', `${gatewayUrl}/v1/usage`, { token: key });
+    expect(usage.status, JSON.stringify(usage.body)).toBe(200);
+    expect(usage.body.scope).toBe('key');
+  } finally {
+    await fakes.close();
+  }
+}
