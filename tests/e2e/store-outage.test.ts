@@ -153,6 +153,9 @@ describe('Redis outage', () => {
       later.reduce((a, b) => a + b, 0),
       later.join(' '),
     ).toBeLessThan(STORE_TIMEOUT_MS);
+    console.info(
+      `Redis blackholed: before ${before.ms.toFixed(0)} ms; first request ${during[0]!.ms.toFixed(0)} ms, the next 11 ${later.map((ms) => ms.toFixed(0)).join(' ')} ms`,
+    );
 
     redisLink.setMode('pass');
     // A probe every 500 ms: counting resumes as soon as one answers.
