@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeUpstreams } from '../fakes/server';
 import { walkFirstRun } from '../helpers/first-run';
 import { http } from '../helpers/http';
+import { adminApi, seedFakeOpenAiModel } from '../helpers/stack-seed';
 import { interrupt, startStackProcess } from '../setup/e2e-global';
 
 // A data directory that does not exist yet, as on a fresh clone.
@@ -58,20 +59,8 @@ describe('embedded defaults', () => {
 async function expectLimitsAndUsage(consoleUrl: string, gatewayUrl: string, token: string): Promise<void> {
   const fakes = await startFakeUpstreams();
   try {
-    const api = (method: string, path: string, body?: unknown) =>
-      http(method, `${consoleUrl}${path}`, { token, body });
-    const provider = await api('POST', '/api/admin/providers', {
-      name: 'fake-openai',
-      display_name: 'Fake OpenAI',
-      provider_type: 'openai',
-      base_url: fakes.baseUrlFor('openai'),
-      api_key: fakes.apiKeyFor('openai'),
-    });
-    expect(provider.status).toBe(201);
-    await api('POST', '/api/admin/models', {
-      name: 'embedded-model',
-      routes: [{ provider_id: provider.body.id, upstream_model: 'test-model' }],
-    });
+    const api = adminApi(consoleUrl, token);
+    await seedFakeOpenAiModel(api, fakes, 'embedded-model');
     const key = (await api('POST', '/api/keys', { name: 'embedded', rate_limit_rpm: 2 })).body.key;
     const chat = () =>
       http('POST', `${gatewayUrl}/v1/chat/completions`, {

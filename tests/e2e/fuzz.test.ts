@@ -5,14 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
-import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { type FuzzCase, fuzzCases, fuzzOperations, WRONG_BODIES, WRONG_VALUES } from '../helpers/fuzz-values';
 import { http } from '../helpers/http';
+import { adminApi, freshStackStores, seedFakeOpenAiModel } from '../helpers/stack-seed';
 import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
 
 const DATABASE = 'sluice_fuzz_e2e';
@@ -34,10 +33,7 @@ async function login(): Promise<void> {
 }
 
 beforeAll(async () => {
-  await recreateDatabase(pgUrl(DATABASE));
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
+  await freshStackStores(pgUrl(DATABASE), REDIS_URL);
   fakes = await startFakeUpstreams();
   stack = await startStackProcess(
     {
@@ -54,19 +50,8 @@ beforeAll(async () => {
   });
   expect(init.status).toBe(200);
   adminToken = init.body.access_token;
-  const api = (method: string, path: string, body?: unknown) =>
-    http(method, `${stack.consoleUrl}${path}`, { token: adminToken, body });
-  const provider = await api('POST', '/api/admin/providers', {
-    name: 'fake-openai',
-    display_name: 'Fake OpenAI',
-    provider_type: 'openai',
-    base_url: fakes.baseUrlFor('openai'),
-    api_key: fakes.apiKeyFor('openai'),
-  });
-  await api('POST', '/api/admin/models', {
-    name: 'fuzz-model',
-    routes: [{ provider_id: provider.body.id, upstream_model: 'test-model' }],
-  });
+  const api = adminApi(stack.consoleUrl, adminToken);
+  await seedFakeOpenAiModel(api, fakes, 'fuzz-model');
   apiKey = (await api('POST', '/api/keys', { name: 'fuzz' })).body.key;
 }, 180_000);
 

@@ -14,6 +14,7 @@ import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, pgUrl, SERVE_REDIS_URL } from '../helpers/env';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
+import { seedFakeOpenAiModel } from '../helpers/stack-seed';
 import { type StackCommand, type StartedStack, startStackProcess, stripStoreEnv } from '../setup/e2e-global';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -128,19 +129,7 @@ describe('npm run serve', () => {
     const token = init.body.access_token as string;
     const api = (method: string, path: string, body?: unknown) =>
       http(method, `${stack.consoleUrl}${path}`, { token, body });
-    const provider = await api('POST', '/api/admin/providers', {
-      name: 'fake-openai',
-      display_name: 'Fake OpenAI',
-      provider_type: 'openai',
-      base_url: fakes.baseUrlFor('openai'),
-      api_key: fakes.apiKeyFor('openai'),
-    });
-    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
-    const model = await api('POST', '/api/admin/models', {
-      name: 'served-model',
-      routes: [{ provider_id: provider.body.id, upstream_model: 'test-model' }],
-    });
-    expect(model.status, JSON.stringify(model.body)).toBe(201);
+    await seedFakeOpenAiModel(api, fakes, 'served-model');
     const key = await api('POST', '/api/keys', { name: 'serve e2e' });
     expect(key.status, JSON.stringify(key.body)).toBe(201);
 

@@ -3,14 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultProxy, startFaultProxy } from '../fakes/fault-proxy';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
-import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, PG_HOST, PG_PORT, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
+import { adminApi, freshStackStores, seedFakeOpenAiModel } from '../helpers/stack-seed';
 import { type StackCommand, type StartedStack, startStackProcess } from '../setup/e2e-global';
 
 const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], detached: true };
@@ -31,10 +30,7 @@ let adminToken: string;
 const keys = { limited: '', closed: '', plain: '' };
 
 beforeAll(async () => {
-  await recreateDatabase(pgUrl(DATABASE));
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
+  await freshStackStores(pgUrl(DATABASE), REDIS_URL);
   fakes = await startFakeUpstreams();
   redisLink = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(REDIS_URL).port) });
   pgLink = await startFaultProxy({ host: PG_HOST, port: PG_PORT });
@@ -63,19 +59,8 @@ beforeAll(async () => {
     body: { admin: FIRST_ADMIN },
   });
   adminToken = init.body.access_token as string;
-  const api = (method: string, path: string, body?: unknown) =>
-    http(method, `${stack.consoleUrl}${path}`, { token: adminToken, body });
-  const provider = await api('POST', '/api/admin/providers', {
-    name: 'fake-openai',
-    display_name: 'Fake OpenAI',
-    provider_type: 'openai',
-    base_url: fakes.baseUrlFor('openai'),
-    api_key: fakes.apiKeyFor('openai'),
-  });
-  await api('POST', '/api/admin/models', {
-    name: 'outage-model',
-    routes: [{ provider_id: provider.body.id, upstream_model: 'test-model' }],
-  });
+  const api = adminApi(stack.consoleUrl, adminToken);
+  await seedFakeOpenAiModel(api, fakes, 'outage-model');
   keys.limited = (await api('POST', '/api/keys', { name: 'limited', rate_limit_rpm: 4 })).body.key;
   keys.closed = (await api('POST', '/api/keys', { name: 'closed', rate_limit_rpm: 100 })).body.key;
   keys.plain = (await api('POST', '/api/keys', { name: 'plain' })).body.key;

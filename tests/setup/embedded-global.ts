@@ -1,7 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
-import { startStoreBridge } from '../../self-host/bridge/server';
-import { PG_HOST, PG_PORT } from '../helpers/env';
+import { provideBridge } from './integration-global';
 
 /**
  * The Redis-port contract suites again, over the embedded stand-in `npm start` uses when no
@@ -9,17 +8,6 @@ import { PG_HOST, PG_PORT } from '../helpers/env';
  * same inject('sidecarEnv'), so every limit, script and usage path is held to one contract on
  * both backends.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const redis = createMemoryBackend();
-  const sidecar = await startStoreBridge({
-    port: 0,
-    pgTarget: { host: PG_HOST, port: PG_PORT },
-    redis,
-    redisToken: 'integration-token',
-  });
-  project.provide('sidecarEnv', sidecar.env);
-  return async () => {
-    await sidecar.close();
-    await redis.close();
-  };
+export default function setup(project: TestProject): Promise<() => Promise<void>> {
+  return provideBridge(project, createMemoryBackend());
 }

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { createRedisBackend } from '../../self-host/bridge/redis-backend';
+import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { startStoreBridge } from '../../self-host/bridge/server';
 import { INTEGRATION_REDIS_URL, PG_HOST, PG_PORT } from '../helpers/env';
 
@@ -10,6 +10,11 @@ import { INTEGRATION_REDIS_URL, PG_HOST, PG_PORT } from '../helpers/env';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const redis = createRedisBackend(INTEGRATION_REDIS_URL);
   await redis.call(['FLUSHDB']);
+  return provideBridge(project, redis);
+}
+
+/** A store bridge over the real Postgres and the given Redis, its endpoints as inject('sidecarEnv'). */
+export async function provideBridge(project: TestProject, redis: RedisBackend): Promise<() => Promise<void>> {
   const sidecar = await startStoreBridge({
     port: 0,
     pgTarget: { host: PG_HOST, port: PG_PORT },
