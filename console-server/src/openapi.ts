@@ -1,22 +1,70 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { notFound, unprocessable } from '@sluice/shared/http/app-error';
+import type { Context } from 'hono';
+import { refuseBody } from './middleware/found-first';
 import type { ConsoleEnv } from './types';
+import { findUnknownFields } from './validation/unknown-fields';
 
 /**
  * Every console router is built here so validation failures take one path: a bad path
- * parameter (a malformed UUID) is a 404, any other schema failure a 422 with details.
+ * parameter (a malformed UUID) is a 404; a body with a schema failure or a field the schema
+ * does not know, or a body sent to an operation that takes none, is a 422 with details —
+ * unless the resource the path names does not exist (see foundFirst), which is a 404 first.
  * Malformed JSON never reaches the hook: Hono throws a 400 that onError renders.
  */
 export function createRouter(): OpenAPIHono<ConsoleEnv> {
-  return new OpenAPIHono<ConsoleEnv>({
-    defaultHook: (result) => {
-      if (result.success) return;
-      if (result.target === 'param') throw notFound('Not found');
-      const details = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  const router = new OpenAPIHono<ConsoleEnv>({
+    defaultHook: async (result, c) => {
+      if (result.target === 'param') {
+        if (!result.success) throw notFound('Not found');
+        return;
+      }
+      const details = result.success
+        ? await unknownBodyFields(result.target, result.data, c)
+        : result.error.issues.flatMap(issueDetails);
+      if (details.length === 0) return;
+      if (result.target === 'json') await c.var.findResource?.();
       const summary = details.map((d) => `${d.path || result.target} ${d.message}`).join('; ');
       throw unprocessable(`Invalid request: ${summary}`, details);
     },
   });
+  const register = router.openapi;
+  router.openapi = ((route: AnyRoute, handler: AnyHandler, hook?: AnyHook) =>
+    register(route, withoutBody(route, handler), hook)) as typeof router.openapi;
+  return router;
+}
+
+const UNKNOWN_FIELD = 'is not a known field';
+
+async function unknownBodyFields(target: string, data: unknown, c: Context<ConsoleEnv>) {
+  if (target !== 'json') return [];
+  const fields = findUnknownFields(await c.req.json(), data);
+  return fields.map((path) => ({ path, message: UNKNOWN_FIELD }));
+}
+
+/** A strict object's unrecognized keys read like the unknown fields found after a parse. */
+function issueDetails(issue: z.core.$ZodIssue): Array<{ path: string; message: string }> {
+  const at = (path: PropertyKey[]) => path.map(String).join('.');
+  if (issue.code !== 'unrecognized_keys') return [{ path: at(issue.path), message: issue.message }];
+  return issue.keys.map((key) => ({ path: at([...issue.path, key]), message: UNKNOWN_FIELD }));
+}
+
+type Register = OpenAPIHono<ConsoleEnv>['openapi'];
+type AnyRoute = Parameters<Register>[0];
+type AnyHandler = Parameters<Register>[1];
+type AnyHook = Parameters<Register>[2];
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * A write operation that declares no body refuses one rather than ignore it; checked in the
+ * handler's place so the path parameters are validated first.
+ */
+function withoutBody(route: AnyRoute, handler: AnyHandler): AnyHandler {
+  if (!WRITE_METHODS.has(route.method) || route.request?.body) return handler;
+  return (async (...args: Parameters<AnyHandler>) => {
+    await refuseBody(args[0]);
+    return handler(...args);
+  }) as AnyHandler;
 }
 
 export const ErrorSchema = z

@@ -65,5 +65,7 @@ export type ConsoleEnv = {
     deps: ConsoleDeps;
     meta: RequestMeta;
     auth: AccessClaims;
+    /** Throws the route's 404 when the resource its path names is missing (middleware/found-first). */
+    findResource?: () => Promise<unknown>;
   };
 };

@@ -76,7 +76,9 @@ beforeAll(async () => {
   conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   await api('POST', '/api/auth/register', { body: grace });
-  userToken = (await api('POST', '/api/auth/login', { body: grace })).body.access_token;
+  userToken = (
+    await api('POST', '/api/auth/login', { body: { email: grace.email, password: grace.password } })
+  ).body.access_token;
   await api('POST', '/api/auth/login', { body: { email: grace.email, password: 'wrong-password' } });
   await api('PATCH', '/api/admin/settings', {
     body: { settings: { site_name: 'Audit Co', oidc_client_secret: SECRET } },

@@ -96,7 +96,11 @@ beforeAll(async () => {
     const credentials = { email: `${name}@keys.example`, password: `${name}-password-1` };
     const reg = await api('POST', '/api/auth/register', { body: { ...credentials, display_name: name } });
     users[name].id = reg.body.id;
-    users[name].token = (await api('POST', '/api/auth/login', { body: credentials })).body.access_token;
+    users[name].token = (
+      await api('POST', '/api/auth/login', {
+        body: { email: credentials.email, password: credentials.password },
+      })
+    ).body.access_token;
   }
 });
 afterAll(() => h.close());

@@ -67,7 +67,9 @@ beforeAll(async () => {
   for (const who of people) {
     const creds = { email: `${who}@scopes.example`, display_name: who, password: `${who}-password-1` };
     const id = (await api('POST', '/api/auth/register', { body: creds })).body.id;
-    const token = (await api('POST', '/api/auth/login', { body: creds })).body.access_token;
+    const token = (
+      await api('POST', '/api/auth/login', { body: { email: creds.email, password: creds.password } })
+    ).body.access_token;
     const keyId = (await api('POST', '/api/keys', { token, body: { name: `${who} key` } })).body.id;
     users[who] = { id, token, keyId };
   }

@@ -57,7 +57,9 @@ beforeAll(async () => {
   conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   memberId = (await api('POST', '/api/auth/register', { body: member })).body.id;
-  memberToken = (await api('POST', '/api/auth/login', { body: member })).body.access_token;
+  memberToken = (
+    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
+  ).body.access_token;
   keyId = (await api('POST', '/api/keys', { token: memberToken, body: { name: 'k' } })).body.id;
   teamId = (await asAdmin('POST', '/api/admin/teams', { name: 'ops' })).body.id;
 });

@@ -59,7 +59,9 @@ beforeAll(async () => {
   conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   await api('POST', '/api/auth/register', { body: member });
-  memberToken = (await api('POST', '/api/auth/login', { body: member })).body.access_token;
+  memberToken = (
+    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
+  ).body.access_token;
   alpha = await createProvider('p-alpha');
   beta = await createProvider('p-beta');
 });

@@ -63,7 +63,9 @@ beforeAll(async () => {
   expect(init.status).toBe(200);
   adminToken = init.body.access_token;
   await api('POST', '/api/auth/register', { body: member });
-  memberToken = (await api('POST', '/api/auth/login', { body: member })).body.access_token;
+  memberToken = (
+    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
+  ).body.access_token;
 });
 afterAll(() => h.close());
 
@@ -244,7 +246,7 @@ describe('provider config', () => {
     });
     expect(bad.status).toBe(422);
     const paths = bad.body.error.details.map((d: { path: string }) => d.path).sort();
-    expect(paths).toEqual(['config', 'config.region']);
+    expect(paths).toEqual(['config.colour', 'config.region']);
     const patched = await asAdmin('PATCH', `/api/admin/providers/${bedrock.body.id}`, {
       config: { region: 'us-east-1' },
     });

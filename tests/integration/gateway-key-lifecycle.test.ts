@@ -68,7 +68,9 @@ beforeAll(async () => {
     .values({ key: 'api_key_rotation_grace_seconds', category: 'keys', value: GRACE_SECONDS });
   const credentials = { email: 'life@keys.example', password: 'lifecycle-password' };
   await h.call('POST', '/api/auth/register', { body: { ...credentials, display_name: 'Life' } });
-  const login = await h.call('POST', '/api/auth/login', { body: credentials });
+  const login = await h.call('POST', '/api/auth/login', {
+    body: { email: credentials.email, password: credentials.password },
+  });
   token = ((await login.json()) as { access_token: string }).access_token;
 });
 afterAll(() => h.close());

@@ -3,6 +3,7 @@ import { createUser, getUser, listUsers } from '@sluice/shared/users/admin-users
 import type { UsersAdminDeps } from '@sluice/shared/users/ports';
 import { createUserInputSchema, updateUserInputSchema } from '@sluice/shared/users/schemas';
 import { deactivateUser, updateUser } from '@sluice/shared/users/update-user';
+import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,
@@ -19,6 +20,9 @@ import type { ConsoleDeps } from '../types';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['users'], security: bearerSecurity };
+
+/** 404 before 422: an unknown id with a bad body is not found (middleware/found-first). */
+const userFound = foundFirst((c) => getUser(c.var.deps.db, pathId(c)));
 
 const listRoute = createRoute({
   ...common,
@@ -54,7 +58,7 @@ const getRoute = createRoute({
 
 const updateRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), userFound] as const,
   method: 'patch',
   path: '/{id}',
   summary: 'Change display name, role, active state or password',
@@ -70,7 +74,7 @@ const updateRoute = createRoute({
 
 const deleteRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), userFound] as const,
   method: 'delete',
   path: '/{id}',
   summary: 'Deactivate a user',

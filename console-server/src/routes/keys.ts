@@ -5,6 +5,7 @@ import { rotateKey } from '@sluice/shared/keys/rotate';
 import { createKeyInputSchema, expiringQuerySchema, updateKeyInputSchema } from '@sluice/shared/keys/schemas';
 import type { KeyActor, KeysDeps } from '@sluice/shared/keys/state';
 import type { Context } from 'hono';
+import { foundFirst, pathId } from '../middleware/found-first';
 import { requireJwt } from '../middleware/require-jwt';
 import {
   bearerSecurity,
@@ -28,6 +29,9 @@ import { auditActor } from './audit-actor';
 
 // Every route: signed-in user, own keys only (someone else's key is a 404, never a 403).
 const common = { tags: ['keys'], security: bearerSecurity };
+
+/** 404 before 422: an unknown id with a bad body is not found (middleware/found-first). */
+const keyFound = foundFirst((c) => getKey(c.var.deps.db, c.var.auth.userId, pathId(c)));
 
 const listRoute = createRoute({
   ...common,
@@ -74,7 +78,7 @@ const getRoute = createRoute({
 
 const updateRoute = createRoute({
   ...common,
-  middleware: [requireJwt()] as const,
+  middleware: [requireJwt(), keyFound] as const,
   method: 'patch',
   path: '/{id}',
   summary: 'Change name, models, rate limit, expiry, rotation interval or inactivity timeout',
@@ -88,7 +92,7 @@ const updateRoute = createRoute({
 
 const revokeRoute = createRoute({
   ...common,
-  middleware: [requireJwt()] as const,
+  middleware: [requireJwt(), keyFound] as const,
   method: 'delete',
   path: '/{id}',
   summary: 'Revoke (irreversible); the key stops working on the next gateway request',
@@ -98,7 +102,7 @@ const revokeRoute = createRoute({
 
 const rotateRoute = createRoute({
   ...common,
-  middleware: [requireJwt()] as const,
+  middleware: [requireJwt(), keyFound] as const,
   method: 'post',
   path: '/{id}/rotate',
   summary: 'Issue a new secret; the old one stays valid until grace_period_ends_at',

@@ -10,6 +10,7 @@ import {
   updateMcpServer,
 } from '@sluice/shared/mcp/registry/registry';
 import { createMcpServerInputSchema, updateMcpServerInputSchema } from '@sluice/shared/mcp/registry/schemas';
+import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';
 import {
@@ -34,6 +35,9 @@ import {
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['mcp'], security: bearerSecurity };
+
+/** 404 before 422: an unknown id with a bad body is not found (middleware/found-first). */
+const serverFound = foundFirst((c) => getMcpServer(c.var.deps.db, pathId(c)));
 
 const AUTH_NOTE =
   'auth_type bearer sends Authorization: Bearer <auth_secret>; header sends <auth_name>: <auth_secret>; ' +
@@ -74,7 +78,7 @@ const getRoute = createRoute({
 
 const updateRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), serverFound] as const,
   method: 'patch',
   path: '/servers/{id}',
   summary: 'Change description, endpoint, transport, auth or active state',
@@ -87,7 +91,7 @@ const updateRoute = createRoute({
 
 const deleteRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), serverFound] as const,
   method: 'delete',
   path: '/servers/{id}',
   summary: 'Delete an MCP server and its tools',
@@ -97,7 +101,7 @@ const deleteRoute = createRoute({
 
 const discoverRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), serverFound] as const,
   method: 'post',
   path: '/servers/{id}/discover',
   summary: 'Connect, initialize, tools/list (every page) and store the tools',

@@ -6,6 +6,7 @@ import {
   replaceRoutesInputSchema,
   updateModelInputSchema,
 } from '@sluice/shared/models-admin/schemas';
+import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,
@@ -20,6 +21,9 @@ import { ModelListSchema, ModelSchema } from '../schemas/admin';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['models'], security: bearerSecurity };
+
+/** 404 before 422: an unknown id with a bad body is not found (middleware/found-first). */
+const modelFound = foundFirst((c) => getModel(c.var.deps.db, pathId(c)));
 
 const listRoute = createRoute({
   ...common,
@@ -64,7 +68,7 @@ const getRoute = createRoute({
 
 const updateRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), modelFound] as const,
   method: 'patch',
   path: '/{id}',
   summary: 'Change name, weights, prices or active state; `routes`, when given, replaces the list',
@@ -77,7 +81,7 @@ const updateRoute = createRoute({
 
 const deleteRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), modelFound] as const,
   method: 'delete',
   path: '/{id}',
   summary: 'Delete a model and its routes',
@@ -87,7 +91,7 @@ const deleteRoute = createRoute({
 
 const replaceRoutesRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), modelFound] as const,
   method: 'put',
   path: '/{id}/routes',
   summary: 'Replace the ordered route list atomically (position = array index)',

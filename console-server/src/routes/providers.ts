@@ -7,6 +7,7 @@ import {
   updateProvider,
 } from '@sluice/shared/providers-admin/providers-admin';
 import { createProviderInputSchema, updateProviderInputSchema } from '@sluice/shared/providers-admin/schemas';
+import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,
@@ -21,6 +22,9 @@ import { ProviderListSchema, ProviderSchema } from '../schemas/admin';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['providers'], security: bearerSecurity };
+
+/** 404 before 422: an unknown id with a bad body is not found (middleware/found-first). */
+const providerFound = foundFirst((c) => getProvider(c.var.deps.db, pathId(c)));
 
 const listRoute = createRoute({
   ...common,
@@ -56,7 +60,7 @@ const getRoute = createRoute({
 
 const updateRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), providerFound] as const,
   method: 'patch',
   path: '/{id}',
   summary: 'Change display name, base URL, active state, or replace the api_key',
@@ -70,7 +74,7 @@ const updateRoute = createRoute({
 
 const deleteRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), providerFound] as const,
   method: 'delete',
   path: '/{id}',
   summary: 'Delete a provider and every model route to it',

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRole, deleteRole, getRole, listRoles, updateRole } from '@sluice/shared/limits-admin/roles';
 import { createRoleInputSchema, updateRoleInputSchema } from '@sluice/shared/limits-admin/schemas';
+import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,
@@ -15,6 +16,9 @@ import { RoleListSchema, RoleSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['roles'], security: bearerSecurity };
+
+/** 404 before 422: an unknown id with a bad body is not found (middleware/found-first). */
+const roleFound = foundFirst((c) => getRole(c.var.deps.db, pathId(c)));
 
 const RULES_NOTE =
   'rules: at most one per kind (requests, tokens) and window (1m, 5m, 1h, 5h, 1d, 1w); budgets: at most ' +
@@ -57,7 +61,7 @@ const getRoute = createRoute({
 
 const updateRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), roleFound] as const,
   method: 'patch',
   path: '/{id}',
   summary: 'Rename, describe, or replace the rules or budgets (each list, when given, replaces the old one)',
@@ -71,7 +75,7 @@ const updateRoute = createRoute({
 
 const deleteRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), roleFound] as const,
   method: 'delete',
   path: '/{id}',
   summary: 'Delete a role: detached from users and teams, its rules and budgets removed',

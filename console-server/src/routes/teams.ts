@@ -14,6 +14,7 @@ import {
   replaceRoles,
   updateTeam,
 } from '@sluice/shared/limits-admin/teams';
+import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,
@@ -28,6 +29,9 @@ import { TeamListSchema, TeamSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['teams'], security: bearerSecurity };
+
+/** 404 before 422: an unknown id with a bad body is not found (middleware/found-first). */
+const teamFound = foundFirst((c) => getTeam(c.var.deps.db, pathId(c)));
 
 const listRoute = createRoute({
   ...common,
@@ -63,7 +67,7 @@ const getRoute = createRoute({
 
 const updateRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), teamFound] as const,
   method: 'patch',
   path: '/{id}',
   summary: 'Rename or describe a team',
@@ -76,7 +80,7 @@ const updateRoute = createRoute({
 
 const deleteRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), teamFound] as const,
   method: 'delete',
   path: '/{id}',
   summary: 'Delete a team, its memberships, role attachments and the permission grants scoped to it',
@@ -86,7 +90,7 @@ const deleteRoute = createRoute({
 
 const membersRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), teamFound] as const,
   method: 'put',
   path: '/{id}/members',
   summary: 'Replace the member list',
@@ -100,7 +104,7 @@ const membersRoute = createRoute({
 
 const rolesRoute = createRoute({
   ...common,
-  middleware: [requireAdmin()] as const,
+  middleware: [requireAdmin(), teamFound] as const,
   method: 'put',
   path: '/{id}/roles',
   summary: 'Replace the roles attached to the team (their limits apply to every member)',
