@@ -295,6 +295,37 @@ describe('passthrough and the ledger', () => {
   });
 });
 
+describe('a client that stops reading without leaving', () => {
+  // What workerd shows the worker now and then when a client disconnects mid-stream: no abort,
+  // no cancel, only a stream nobody pulls (see proxy/idle-guard.ts).
+  it('is cut after the idle timeout: the upstream aborted, the row a 499 with the tokens seen', async () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(' ');
+    const started = Date.now();
+    const res = await h.post('/v1/chat/completions', {
+      model: 'm-anthropic',
+      stream: true,
+      messages: [{ role: 'user', content: words }],
+    });
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error('expected a stream');
+    let seen = '';
+    while (!seen.includes('"content":"echo')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the stream ended before the client stopped reading');
+      seen += new TextDecoder().decode(value);
+    }
+    const row = await newestLog((r) => r.model === 'm-anthropic' && r.promptTokens === 3000);
+    expect(row).toMatchObject({ statusCode: 499, clientAborted: true, stream: true });
+    expect(row.completionTokens).toBeLessThan(3001);
+    expect(Date.now() - started).toBeLessThan(IDLE_MS + 4_000);
+    // A client that reads again finds the stream broken off, never a normal end.
+    const resumed = await (async () => {
+      for (;;) if ((await reader.read()).done) return 'ended normally';
+    })().catch(() => 'broken off');
+    expect(resumed).toBe('broken off');
+  });
+});
+
 describe('upstreams that fall silent after their headers', () => {
   const providerOf = async (name: string) => (await providerNamed(name)).id;
   async function stallingModel(name: string, provider: string, upstreamModel: string) {

@@ -121,6 +121,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // A row that went to the Postgres spill (a ClickHouse insert slow under CI's load) reaches
       // ClickHouse within the tests' waits.
       SLUICE_SPILL_DRAIN_INTERVAL_MS: '1000',
+      // workerd now and then never tells the worker that a client left mid-stream; the idle
+      // guard then ends the exchange (proxy/idle-guard.ts), within the tests' waits.
+      SLUICE_UPSTREAM_IDLE_TIMEOUT_MS: '5000',
     },
     dataDir,
   );

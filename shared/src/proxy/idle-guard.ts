@@ -4,7 +4,7 @@ export interface IdleGuardOptions {
   /** The last bytes the client gets when the upstream falls silent (the format's error event). */
   errorEvent: () => Uint8Array;
   /** Stops the upstream call. */
-  onIdle: () => void;
+  onIdle: (reason: string) => void;
 }
 
 export interface IdleGuard {
@@ -14,8 +14,12 @@ export interface IdleGuard {
   touch(): void;
   /** Once the stream has ended, however it ended. */
   stop(): void;
-  /** Why the stream was cut (null while it was not). */
+  /** Why the stream was cut because the upstream fell silent (null while it was not). */
   stalled(): string | null;
+  /** The stream was cut because the client had stopped reading (see createIdleGuard). */
+  clientStopped(): boolean;
+  /** Settles when the guard cuts the stream, for either reason (never, if it does not). */
+  cut: Promise<void>;
 }
 
 /**
@@ -24,25 +28,43 @@ export interface IdleGuard {
  * gets the format's error event and a closed stream. One timer per stream, re-armed from the
  * time of the last chunk rather than reset on every chunk: a busy stream costs one clock read
  * per chunk.
+ *
+ * The same silence has a second cause: a client that stopped reading, so the stages stopped
+ * pulling from the upstream. A chunk still waiting in the stage's one-chunk queue at the
+ * deadline tells them apart. workerd now and then never reports a client that disconnected mid-stream (no
+ * request.signal abort, no stream cancel: cloudflare/workerd#6832 and kin); this is what then
+ * ends the exchange — the upstream aborted, logged as the client's leaving — instead of a
+ * stream held open for ever.
  */
 export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
   let last = options.now();
   let stalled: string | null = null;
+  let clientStopped = false;
   let controller: TransformStreamDefaultController<Uint8Array> | undefined;
+  let markCut: () => void = () => {};
+  const cutDone = new Promise<void>((resolve) => {
+    markCut = resolve;
+  });
   const check = () => {
     const quiet = options.now() - last;
     if (quiet < options.idleMs) {
       timer = setTimeout(check, options.idleMs - quiet);
       return;
     }
+    if (controller?.desiredSize != null && controller.desiredSize <= 0) {
+      clientStopped = true;
+      cut(() => controller?.error(new Error('the client stopped reading')));
+      options.onIdle(`the client read nothing for ${options.idleMs} ms`);
+      markCut();
+      return;
+    }
     stalled = `upstream sent nothing for ${options.idleMs} ms`;
-    try {
+    cut(() => {
       controller?.enqueue(options.errorEvent());
       controller?.terminate();
-    } catch {
-      // The client's side is already gone: nothing to tell it.
-    }
-    options.onIdle();
+    });
+    options.onIdle('upstream idle timeout');
+    markCut();
   };
   let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(check, options.idleMs);
   const touch = () => {
@@ -62,9 +84,19 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
       // In the Streams standard (Node, workerd), not yet in TypeScript's DOM types.
       cancel: stop,
     };
-    return new TransformStream(transformer);
+    // Room for one chunk on the client's side: a chunk still waiting there at the deadline
+    // is the sign that the client stopped reading (a reading client takes each at once).
+    return new TransformStream(transformer, undefined, { highWaterMark: 1 });
   };
-  return { stage, touch, stop, stalled: () => stalled };
+  return { stage, touch, stop, stalled: () => stalled, clientStopped: () => clientStopped, cut: cutDone };
+}
+
+function cut(end: () => void): void {
+  try {
+    end();
+  } catch {
+    // The client's side is already gone: nothing to tell it.
+  }
 }
 
 /**

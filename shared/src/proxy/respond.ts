@@ -94,19 +94,25 @@ function streamAnswer(
     now: () => Date.now(),
     errorEvent: () =>
       format.streamErrorEvent({ type: 'upstream_timeout', message: guardMessage(attempt, options) }),
-    onIdle: () => attempt.abortUpstream('upstream idle timeout'),
+    onIdle: (reason) => attempt.abortUpstream(reason),
   });
   const { body, ended: upstreamEnded } = clientStream(attempt, format, request, guard);
   // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut did not complete, whatever its stages saw.
-  const ended = upstreamEnded.then((e) => ({ ...e, completed: e.completed && guard.stalled() === null }));
+  const ended = upstreamEnded.then((e) => ({
+    ...e,
+    completed: e.completed && guard.stalled() === null && !guard.clientStopped(),
+  }));
   if (!options.keep) {
     const finished = ended.then((e) => ({ ...e, bytes: null, stalled: guard.stalled() }));
     return { status: 200, headers: SSE_HEADERS, body, finished };
   }
   const collector = createByteCollector();
-  const finished = Promise.all([ended, collector.result]).then(([e, bytes]) => ({
+  // A stream the guard cut may never end for the collector after it (a stage whose writable
+  // side is aborted is not told on every runtime): nothing is kept then anyway.
+  const kept = Promise.race([collector.result, guard.cut.then(() => null)]);
+  const finished = Promise.all([ended, kept]).then(([e, bytes]) => ({
     usage: e.usage,
     completed: e.completed && bytes !== null,
     bytes,
