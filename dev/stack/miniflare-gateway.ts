@@ -55,6 +55,11 @@ export async function startMiniflareGateway(options: MiniflareGatewayOptions): P
         // Request.cf data: local development must work offline.
         logRequests: false,
         cf: false,
+        // Two more JavaScript layers Miniflare would add: a worker every outbound fetch (the
+        // stores, the upstreams) passes through to drop a header the gateway never sets, and a
+        // Cache API service the gateway does not use.
+        stripCfConnectingIp: false,
+        cache: false,
         liveReload: false,
         log: new Log(options.quiet ? LogLevel.NONE : LogLevel.WARN),
         handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
