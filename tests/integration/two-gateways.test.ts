@@ -1,11 +1,12 @@
 // SPEC: Limits 1, 3. DESIGN: Gateway hot path › Admit — limits are exact across every isolate and
 // instance. Two gateway workers, each in its own workerd, share one key's 50 requests/1m: 200
-// concurrent requests split across both admit exactly 50, and /v1/usage agrees. Revoking the key
+// concurrent requests split across both admit exactly 50, and /v1/usage agrees; an owner's limit
+// over two keys and a route's rpm cap hold as exactly. Revoking the key
 // then takes effect on both at once, and one MCP session is served by both alternately.
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unstable_startWorker } from 'wrangler';
 import { startEverything } from '../fakes/mcp-servers';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
@@ -138,6 +139,82 @@ describe('two gateway instances', () => {
     for (let i = 0; i < 3; i++) onB.push((await call(workers[1]!, i)).status);
     expect(onA).toEqual([200, 200, 200, 200, 200]);
     expect(onB).toEqual([429, 429, 429]);
+  });
+
+  it("keeps an owner's limit and a route cap exact: 200 concurrent requests, two keys, two instances", async () => {
+    const person = {
+      email: 'owner@two-gateways.example',
+      display_name: 'Owner',
+      password: 'owner-password-1',
+    };
+    const registered = await h.console.call('POST', '/api/auth/register', { body: person });
+    const userId = ((await registered.json()) as { id: string }).id;
+    const login = await h.console.call('POST', '/api/auth/login', {
+      body: { email: person.email, password: person.password },
+    });
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const keys: string[] = [];
+    for (const name of ['first', 'second']) {
+      const created = await h.console.call('POST', '/api/keys', { body: { name }, token });
+      keys.push(((await created.json()) as { key: string }).key);
+    }
+    const urls = await Promise.all(workers.map((w) => w.url));
+    const burst = async (model: string) => {
+      const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'hammer' }] });
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          fetch(new URL('/v1/chat/completions', urls[i % 2]!), {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${keys[(i >> 1) % 2]}`,
+              'content-type': 'application/json',
+              'x-sluice-cache': 'bypass',
+            },
+            body,
+          }),
+        ),
+      );
+      const texts = await Promise.all(answers.map((r) => r.text()));
+      const refusals = texts.filter((_, i) => answers[i]!.status === 429);
+      return { admitted: answers.filter((r) => r.status === 200).length, refusals };
+    };
+
+    const ownerRule = await h.admin('PUT', `/api/admin/limits/user/${userId}/rules`, {
+      rules: [{ kind: 'requests', window: '1m', limit: 40 }],
+    });
+    expect(ownerRule.status).toBe(200);
+    const owner = await burst('m-openai');
+    expect(owner.admitted).toBe(40);
+    expect(owner.refusals).toHaveLength(160);
+    for (const refusal of owner.refusals) expect(refusal).toContain('Rate limited: user:requests/1m');
+
+    expect((await h.admin('PUT', `/api/admin/limits/user/${userId}/rules`, { rules: [] })).status).toBe(200);
+    const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
+      id: string;
+      name: string;
+    }>;
+    const openai = providers.find((p) => p.name === 'fake-openai');
+    const model = await h.admin('POST', '/api/admin/models', {
+      name: 'm-two-capped',
+      routes: [{ provider_id: openai?.id, upstream_model: 'test-model', rpm_cap: 30 }],
+    });
+    expect(model.status, JSON.stringify(model.body)).toBe(201);
+    // Both instances know the model (a console change reaches them within about a second).
+    for (const worker of workers) {
+      await vi.waitFor(
+        async () => {
+          const listed = await worker.fetch('http://gateway/v1/models', {
+            headers: { authorization: `Bearer ${keys[0]}` },
+          });
+          expect(JSON.stringify(await listed.json())).toContain('m-two-capped');
+        },
+        { timeout: 10_000, interval: 200 },
+      );
+    }
+    const capped = await burst('m-two-capped');
+    expect(capped.admitted).toBe(30);
+    expect(capped.refusals).toHaveLength(170);
+    for (const refusal of capped.refusals) expect(refusal).toContain('Rate limited: route:requests/1m');
   });
 
   it('serves one MCP session from both instances alternately (issue 6)', async () => {
