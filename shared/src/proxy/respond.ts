@@ -149,9 +149,10 @@ function clientStream(
     return { body: toClient, ended: format.watchNativeUsage(copy, guard.touch) };
   }
   if (attempt.mode === 'native') {
-    // Events to drop: one stage, the bytes pass (less those events) while usage is read.
+    // Events to drop: one stage (the guard's, the usage reader inside it), the bytes pass
+    // (less those events) while usage is read.
     const reader = format.createNativeUsageReader(attempt.plan);
-    const body = source.pipeThrough(reader.transform).pipeThrough(guard.stage());
+    const body = source.pipeThrough(guard.stage(reader.transformer));
     const ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
       usage,
       completed,

@@ -9,6 +9,8 @@ export interface NativeUsageReader {
    * dropped: then the chunk's remaining events, re-joined with \n line endings).
    */
   transform: TransformStream<Uint8Array, Uint8Array>;
+  /** The same stage as a transformer, for a caller that merges it into a stage of its own. */
+  transformer: Transformer<Uint8Array, Uint8Array> & { cancel: () => void };
   /**
    * The usage the stream reported, once it ends (or is cancelled or aborted): null when it
    * reported none. Never rejects, so it is safe to hand to waitUntil.
@@ -121,8 +123,14 @@ export function createNativeUsageReader(
     // workerd, but not yet in TypeScript's DOM types.
     cancel: () => settle(false),
   };
-  const stage = new TransformStream(transformer);
-  return { transform: stage, usage: completed.then(() => scanner.usage), completed };
+  return {
+    get transform() {
+      return new TransformStream(transformer);
+    },
+    transformer,
+    usage: completed.then(() => scanner.usage),
+    completed,
+  };
 }
 
 /**
