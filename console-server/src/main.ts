@@ -12,7 +12,7 @@ const port = Number(process.env.SLUICE_CONSOLE_PORT ?? 3001);
 const hostname = process.env.SLUICE_CONSOLE_HOST ?? '127.0.0.1';
 
 const deps = await buildDeps(process.env);
-startAuditMirrorJob({ db: deps.db, mirror: deps.auditMirror }); // no-op without ClickHouse
+startAuditMirrorJob({ db: deps.db, mirror: deps.auditMirror, logger: deps.logger.child('audit-mirror') }); // no-op without ClickHouse
 const stopKeyJobs = startKeyJobs(deps); // API-key expiry, inactivity and automatic rotation
 // Log rows that waited in Postgres during a ClickHouse outage go to ClickHouse.
 const stopSpillDrain = startSpillDrainJob(

@@ -61,7 +61,11 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   });
   // Keys, routes, settings, limits and the MCP catalog, kept in the isolate (Redis key cache
   // in front of Postgres for key records; the console invalidates on each change).
-  const keyCache = createKeyAuthCache(redis, (hash) => findApiKeyForAuth(db, hash));
+  const keyCache = createKeyAuthCache(
+    redis,
+    (hash) => findApiKeyForAuth(db, hash),
+    logger.child('key-cache'),
+  );
   const warm = createWarmCaches({
     db,
     board: link.board,

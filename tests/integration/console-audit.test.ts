@@ -244,7 +244,7 @@ describe('ClickHouse mirror', () => {
       mirror: h.deps.auditMirror,
       intervalMs: 100,
       settleMs: 200,
-      warn: (m) => warnings.push(m),
+      logger: { warn: (m) => warnings.push(m) },
     });
     expect(job).not.toBeNull();
     try {
@@ -300,7 +300,7 @@ describe('ClickHouse mirror', () => {
       db: h.deps.db,
       mirror: down,
       intervalMs: 50,
-      warn: (m) => warnings.push(m),
+      logger: { warn: (m) => warnings.push(m) },
     });
     await expect.poll(() => warnings.length, { timeout: 5_000 }).toBe(1);
     const res = await api('PATCH', '/api/admin/settings', {
@@ -310,7 +310,7 @@ describe('ClickHouse mirror', () => {
     expect(res.status).toBe(200);
     await job?.stop();
     expect(warnings).toEqual(['audit mirror failed; will retry']);
-    expect(startAuditMirrorJob({ db: h.deps.db, mirror: null })).toBeNull();
+    expect(startAuditMirrorJob({ db: h.deps.db, mirror: null, logger: h.deps.logger })).toBeNull();
   });
 });
 

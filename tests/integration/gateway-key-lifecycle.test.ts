@@ -145,7 +145,7 @@ describe('changes through the console take effect on the next gateway request', 
     const stale = await findApiKeyForAuth(h.deps.db, hash);
     await invalidateKeyHashes(h.deps.redis, [hash]);
     const fills: Promise<unknown>[] = [];
-    const racing = createKeyAuthCache(gw.deps.redis, async () => stale);
+    const racing = createKeyAuthCache(gw.deps.redis, async () => stale, { warn: () => {} });
     await racing.find(hash, (task) => fills.push(task));
     await Promise.all(fills);
     expect(decodeEntry(await gw.deps.redis.get(keyCacheKey(hash)))).toEqual({ kind: 'stale' });

@@ -210,7 +210,8 @@ export const limitsRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(getUsageRoute, async (c) => {
-    const deps = { db: c.var.deps.db, limiter: c.var.deps.limiter, now: Date.now };
+    const { db, limiter, logger } = c.var.deps;
+    const deps = { db, limiter, now: Date.now, logger: logger.child('limits') };
     return c.json(await getSubjectUsage(deps, subjectOf(c.req.valid('param'))), 200);
   })
   .openapi(getUserRolesRoute, async (c) =>

@@ -1,7 +1,7 @@
 import { type AuditCursor, type AuditLogRow, listAuditAfter } from '../db/repos/audit-search-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { Db } from '../db/types';
-import { jsonWarning, type WarningLogger } from './log';
+import { errorText, type Logger } from '../server-logs/logger';
 
 /** Where audit records are copied to (ClickHouse: analytics/audit-mirror.ts). */
 export interface AuditMirror {
@@ -68,7 +68,8 @@ export function createAuditMirrorPump(options: AuditMirrorPumpOptions): AuditMir
 
 export interface AuditMirrorJobOptions extends AuditMirrorPumpOptions {
   intervalMs?: number;
-  warn?: WarningLogger;
+  /** Where failures are reported (the console's logger). */
+  logger: Pick<Logger, 'warn'>;
 }
 
 export interface AuditMirrorJob {
@@ -89,7 +90,6 @@ export function startAuditMirrorJob(
   const { mirror } = options;
   if (!mirror) return null;
   const pump = createAuditMirrorPump({ ...options, mirror });
-  const warn = options.warn ?? jsonWarning('audit-mirror');
   const intervalMs = options.intervalMs ?? 2_000;
   let lastWarnAt = Number.NEGATIVE_INFINITY;
   let stopped = false;
@@ -103,7 +103,7 @@ export function startAuditMirrorJob(
     } catch (error) {
       if (Date.now() - lastWarnAt >= WARN_EVERY_MS) {
         lastWarnAt = Date.now();
-        warn('audit mirror failed; will retry', error);
+        options.logger.warn('audit mirror failed; will retry', { error: errorText(error) });
       }
     }
   };

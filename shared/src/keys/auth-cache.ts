@@ -3,6 +3,7 @@ import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { API_KEY_STATUSES } from '../db/schema/api-keys';
 import { USER_ROLES } from '../db/schema/users';
 import { AppError } from '../http/app-error';
+import { errorText, type Logger } from '../server-logs/logger';
 import { StoreUnavailableError } from '../stores/breaker';
 import type { RedisPort } from '../stores/redis-port';
 
@@ -81,15 +82,17 @@ export function encodeEntry(record: ApiKeyAuthRecord | null): string {
   return JSON.stringify({ v: 1, record });
 }
 
-async function readEntry(redis: KeyCachePort, hash: string): Promise<CacheRead> {
+async function readEntry(
+  redis: KeyCachePort,
+  hash: string,
+  logger: Pick<Logger, 'warn'>,
+): Promise<CacheRead> {
   try {
     return decodeEntry(await redis.get<unknown>(keyCacheKey(hash)));
   } catch (error) {
     // Redis is an accelerator here: when it is down, authentication still works from Postgres.
     if (error instanceof StoreUnavailableError) return { kind: 'unavailable' };
-    console.warn(
-      JSON.stringify({ level: 'WARN', target: 'key-cache', message: 'read failed', error: String(error) }),
-    );
+    logger.warn('key cache read failed', { error: errorText(error) });
     return { kind: 'unavailable' };
   }
 }
@@ -104,10 +107,14 @@ export interface KeyAuthCache {
 }
 
 /** Redis first; on a miss, Postgres, and the cache is filled in the background. */
-export function createKeyAuthCache(redis: KeyCachePort, load: KeyLoader): KeyAuthCache {
+export function createKeyAuthCache(
+  redis: KeyCachePort,
+  load: KeyLoader,
+  logger: Pick<Logger, 'warn'>,
+): KeyAuthCache {
   return {
     async find(hash, background) {
-      const cached = await readEntry(redis, hash);
+      const cached = await readEntry(redis, hash, logger);
       if (cached.kind === 'hit') return cached.record ?? undefined;
       const record = await load(hash);
       if (cached.kind === 'miss') background(fillEntry(redis, hash, record ?? null));

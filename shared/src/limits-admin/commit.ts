@@ -2,12 +2,14 @@ import { lockExistingIds } from '../db/repos/limits-admin-repo';
 import type { Db } from '../db/types';
 import { unprocessable } from '../http/app-error';
 import { bumpLimitsVersion } from '../limits/version';
+import { errorText, type Logger } from '../server-logs/logger';
 import type { RedisPort } from '../stores/redis-port';
 
 /** `db` must support transactions; `redis` carries the limits version counter gateways watch. */
 export interface LimitsAdminDeps {
   db: Db;
   redis: Pick<RedisPort, 'incr'>;
+  logger: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -21,14 +23,9 @@ export async function commitLimitsChange<T>(
 ): Promise<T> {
   const result = await deps.db.transaction(change);
   await bumpLimitsVersion(deps.redis).catch((error: unknown) => {
-    console.warn(
-      JSON.stringify({
-        level: 'WARN',
-        target: 'limits',
-        message: 'version bump failed',
-        error: String(error),
-      }),
-    );
+    deps.logger.warn('limits version bump failed; gateways catch up on their cache TTL', {
+      error: errorText(error),
+    });
   });
   return result;
 }

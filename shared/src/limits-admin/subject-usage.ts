@@ -3,6 +3,7 @@ import type { Db } from '../db/types';
 import { AppError, notFound } from '../http/app-error';
 import type { LimitSubject } from '../limits/definitions';
 import type { Limiter, LimitsUsageReport } from '../limits/limiter';
+import { errorText, type Logger } from '../server-logs/logger';
 import type { LimitsSubjectRef } from './access';
 
 export interface SubjectUsageView extends LimitsUsageReport {
@@ -16,7 +17,7 @@ export interface SubjectUsageView extends LimitsUsageReport {
  * for a user, their effective limits and usage over all their keys. 503 when unreadable.
  */
 export async function getSubjectUsage(
-  deps: { db: Db; limiter: Pick<Limiter, 'readUsage'>; now(): number },
+  deps: { db: Db; limiter: Pick<Limiter, 'readUsage'>; now(): number; logger: Pick<Logger, 'warn'> },
   subject: LimitsSubjectRef,
 ): Promise<SubjectUsageView> {
   let limitSubject: LimitSubject = { keyId: null, userId: subject.id, rateLimitRpm: null };
@@ -29,9 +30,7 @@ export async function getSubjectUsage(
     const report = await deps.limiter.readUsage(limitSubject, deps.now());
     return { subject_type: subject.type, subject_id: subject.id, ...report };
   } catch (error) {
-    console.warn(
-      JSON.stringify({ level: 'WARN', target: 'limits', message: 'usage unreadable', error: String(error) }),
-    );
+    deps.logger.warn('limit counters unreadable', { error: errorText(error) });
     throw new AppError(503, 'Usage counters cannot be read right now');
   }
 }

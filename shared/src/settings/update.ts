@@ -1,8 +1,8 @@
-import { jsonWarning, type WarningLogger } from '../audit/log';
 import type { SecretBox } from '../auth/secret-box';
 import { type AuditRecord, writeAudit } from '../db/repos/audit-repo';
 import { loadSettings, lockSettings, writeSettings } from '../db/repos/settings-repo';
 import type { Db } from '../db/types';
+import { errorText, type Logger } from '../server-logs/logger';
 import type { RedisPort } from '../stores/redis-port';
 import type { SettingKey } from './definitions';
 import { parseSettingsPatch } from './patch';
@@ -15,7 +15,7 @@ export interface SettingsUpdateDeps {
   db: Db;
   redis: Pick<RedisPort, 'incr'>;
   secrets: Pick<SecretBox, 'encrypt'>;
-  warn?: WarningLogger;
+  logger: Pick<Logger, 'warn'>;
 }
 
 export type SettingsActor = Pick<AuditRecord, 'userId' | 'userEmail' | 'ipAddress' | 'userAgent'>;
@@ -59,10 +59,9 @@ export async function updateSettings(
   try {
     await bumpSettingsVersion(deps.redis);
   } catch (error) {
-    (deps.warn ?? jsonWarning('settings'))(
-      'settings version bump failed; caches refresh on their TTL',
-      error,
-    );
+    deps.logger.warn('settings version bump failed; caches refresh on their TTL', {
+      error: errorText(error),
+    });
   }
   return { updated, settings };
 }
