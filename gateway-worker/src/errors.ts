@@ -13,8 +13,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { GatewayEnv } from './types';
 
 /**
- * The gateway's one error envelope, {error: {message, type}}. The messages endpoint's
- * clients also expect a top-level type: "error", so that route gets it added here; /mcp gets
+ * The gateway's one error envelope, {error: {message, type}}. The messages endpoints'
+ * clients (count_tokens too) also expect a top-level type: "error", so those get it added here; /mcp gets
  * JSON-RPC error objects.
  */
 function render(c: Context, error: AppError): Response {
@@ -22,7 +22,7 @@ function render(c: Context, error: AppError): Response {
   // /mcp speaks JSON-RPC: its clients read {jsonrpc, id, error: {code, message}}.
   if (c.req.path === '/mcp') return c.json(rpcErrorBody(error), error.status as ContentfulStatusCode);
   const envelope = { error: { message: error.message, type: error.type } };
-  const body = c.req.path === '/v1/messages' ? { type: 'error', ...envelope } : envelope;
+  const body = c.req.path.startsWith('/v1/messages') ? { type: 'error', ...envelope } : envelope;
   return c.json(body, error.status as ContentfulStatusCode);
 }
 

@@ -110,6 +110,41 @@ describe('failover and the ledger over the wire', () => {
   });
 });
 
+describe('models through the official SDK', () => {
+  it('lists the models, retrieves one, and raises NotFoundError for an unknown one', async () => {
+    const listed = [];
+    for await (const model of openai.models.list()) listed.push(model.id);
+    expect(listed).toEqual(expect.arrayContaining(FAKE_PROVIDER_TYPES.map((type) => `m-${type}`)));
+    const model = await openai.models.retrieve('m-anthropic');
+    expect(model).toMatchObject({ id: 'm-anthropic', object: 'model', owned_by: 'fake-anthropic' });
+    const missing = await openai.models.retrieve('m-nowhere').catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((missing as Error).message).toContain("The model 'm-nowhere' does not exist");
+  });
+});
+
+describe('count_tokens through the official SDK', () => {
+  it('is exact on the anthropic route, an estimate elsewhere, and logged for every provider type', async () => {
+    const messages = [{ role: 'user' as const, content: 'count these five words please' }];
+    for (const type of FAKE_PROVIDER_TYPES) {
+      const counted = await anthropic.messages.countTokens({ model: `m-${type}`, messages });
+      if (type === 'anthropic') expect(counted.input_tokens).toBe(5);
+      else expect(counted.input_tokens).toBeGreaterThan(5);
+    }
+    const rows = await vi.waitFor(
+      async () => {
+        const all = await store().list({ apiKeyId: keyId, limit: 200 });
+        const found = all.filter((r) => r.endpoint === '/v1/messages/count_tokens');
+        if (found.length < FAKE_PROVIDER_TYPES.length) throw new Error(`${found.length} count_tokens rows`);
+        return found;
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    expect(new Set(rows.map((r) => r.model))).toEqual(new Set(FAKE_PROVIDER_TYPES.map((t) => `m-${t}`)));
+    for (const row of rows) expect(row).toMatchObject({ statusCode: 200, promptTokens: 0, costUsd: 0 });
+  });
+});
+
 describe('a client that leaves, inside workerd', () => {
   it('stops the upstream stream and logs what was used, as 499', async () => {
     const words = Array.from({ length: 2000 }, (_, i) => `w${i}`).join(' ');

@@ -178,8 +178,26 @@ function headerFailure(ctx: FakeContext): VendorError | undefined {
   return undefined;
 }
 
-/** `anthropic`: POST `/anthropic/v1/messages`. */
+/**
+ * POST `/v1/messages/count_tokens`: `{input_tokens}` for a Messages body without `max_tokens`,
+ * counted as the fake counts a conversation (so it equals a later message's input_tokens).
+ */
+async function countTokens(ctx: FakeContext): Promise<void> {
+  const body = isRecord(ctx.body) ? ctx.body : undefined;
+  const invalid = body ? validate({ max_tokens: 1, ...body }) : 'invalid JSON';
+  if (!body || invalid !== undefined) return sendError(ctx, anthropicError(400, 'invalid', invalid ?? ''));
+  const scenario = await runScenario(ctx, String(body.model), anthropicError);
+  if (!scenario) return;
+  const result = answer(anthropicConversation(body));
+  return sendAnswer(ctx, { input_tokens: result.inputTokens }, scenario, { 'request-id': fakeId('req_') });
+}
+
+/** `anthropic`: POST `/anthropic/v1/messages` and `/anthropic/v1/messages/count_tokens`. */
 export async function handleAnthropic(ctx: FakeContext): Promise<void> {
+  if (ctx.rawPath === '/anthropic/v1/messages/count_tokens' && ctx.req.method === 'POST') {
+    const failure = headerFailure(ctx);
+    return failure ? sendError(ctx, failure) : countTokens(ctx);
+  }
   if (ctx.rawPath !== '/anthropic/v1/messages' || ctx.req.method !== 'POST') {
     return sendError(ctx, anthropicError(404, 'not_found', `${ctx.req.method} ${ctx.rawPath} not found`));
   }

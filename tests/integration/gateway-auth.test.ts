@@ -119,6 +119,43 @@ describe('GET /v1/models', () => {
   });
 });
 
+describe('GET /v1/models/{id}', () => {
+  it('answers the model object the list holds, for a key and for a JWT', async () => {
+    for (const token of [keys.all, userToken]) {
+      const res = await gw.call('GET', '/v1/models/gpt-alpha', { token });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        id: 'gpt-alpha',
+        object: 'model',
+        created: expect.any(Number),
+        owned_by: 'prov-a',
+      });
+    }
+  });
+
+  it("is a 404 in the OpenAI envelope for an unknown model, and for one the key's allowed_models excludes", async () => {
+    const cases: Array<[string, string]> = [
+      ['no-such-model', keys.all],
+      ['gpt-alpha', keys.limited],
+    ];
+    for (const [id, token] of cases) {
+      const res = await gw.call('GET', `/v1/models/${id}`, { token });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        error: {
+          message: `The model '${id}' does not exist or you do not have access to it`,
+          type: 'invalid_request_error',
+        },
+      });
+    }
+    expect((await gw.call('GET', '/v1/models/gpt-beta', { token: keys.limited })).status).toBe(200);
+  });
+
+  it('needs a valid key (401)', async () => {
+    expect((await gw.call('GET', '/v1/models/gpt-alpha', {})).status).toBe(401);
+  });
+});
+
 describe('bad input', () => {
   it('refuses bodies over the gateway limit with 413 in the model envelope', async () => {
     const { createGatewayApp } = await import('../../gateway-worker/src/app');

@@ -1,6 +1,7 @@
 import type { WireFormatName } from '@sluice/shared/canonical/ports';
 import { AppError } from '@sluice/shared/http/app-error';
 import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
+import { handleCountTokens } from '@sluice/shared/proxy/count-tokens';
 import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
 import type { ModelEndpoint } from '@sluice/shared/proxy/types';
 import { type Context, Hono } from 'hono';
@@ -29,9 +30,15 @@ async function readJsonBody(c: Context<GatewayEnv>): Promise<unknown> {
   return body;
 }
 
-function modelEndpoint(endpoint: ModelEndpoint, format: WireFormatName) {
+type ModelHandler = typeof handleModelRequest;
+
+function modelEndpoint(
+  endpoint: ModelEndpoint,
+  format: WireFormatName,
+  handle: ModelHandler = handleModelRequest,
+) {
   return async (c: Context<GatewayEnv>) =>
-    handleModelRequest(
+    handle(
       {
         endpoint,
         format,
@@ -53,10 +60,15 @@ export const MODEL_PATHS: ReadonlySet<string> = new Set([
   '/v1/chat/completions',
   '/v1/messages',
   '/v1/responses',
+  '/v1/messages/count_tokens',
 ]);
 
-/** The three model endpoints: one handler, three wire formats. */
+/** The three model endpoints (one handler, three wire formats), and Anthropic's token counter. */
 export const proxyRoutes = new Hono<GatewayEnv>()
   .post('/chat/completions', modelEndpoint('/v1/chat/completions', 'openai-chat'))
   .post('/messages', modelEndpoint('/v1/messages', 'anthropic-messages'))
+  .post(
+    '/messages/count_tokens',
+    modelEndpoint('/v1/messages/count_tokens', 'anthropic-messages', handleCountTokens),
+  )
   .post('/responses', modelEndpoint('/v1/responses', 'openai-responses'));

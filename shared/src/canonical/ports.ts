@@ -29,6 +29,11 @@ export interface ProviderAdapter {
    * through (model name replaced) and the answer's bytes go back untouched.
    */
   readonly nativeCalls?: Partial<Record<WireFormatName, NativeCallBuilder>>;
+  /**
+   * The vendor's own input-token counter, for a body in its Messages format (Anthropic's
+   * `POST /v1/messages/count_tokens`). Absent: the gateway estimates (proxy/count-tokens.ts).
+   */
+  readonly countTokens?: NativeCallBuilder;
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall | Promise<UpstreamCall>;
   parseResponse(body: unknown): CanonicalResponse;
   /** Vendor stream bytes → canonical events; must tolerate chunks split anywhere. */

@@ -1,5 +1,10 @@
 /** The model endpoints whose requests are logged. */
-export const REQUEST_LOG_ENDPOINTS = ['/v1/chat/completions', '/v1/messages', '/v1/responses'] as const;
+export const REQUEST_LOG_ENDPOINTS = [
+  '/v1/chat/completions',
+  '/v1/messages',
+  '/v1/responses',
+  '/v1/messages/count_tokens',
+] as const;
 export type RequestLogEndpoint = (typeof REQUEST_LOG_ENDPOINTS)[number];
 
 /**

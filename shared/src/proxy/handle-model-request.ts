@@ -1,33 +1,17 @@
-import type { CanonicalRequest } from '../canonical/types';
-import { mayUseModel, type Principal } from '../gateway/principal';
-import { AppError, tooManyRequests } from '../http/app-error';
-import { limitSubject } from '../limits/definitions';
-import type { FirstRouteCheck } from '../limits/gate';
+import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
 import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
+import { type Admitted, admit } from './admission';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
-import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
+import type { ProxyCall, ProxyDeps, ProxySettings } from './types';
 
 export const CACHE_HEADER = 'x-sluice-cache';
 /** nginx's status for a request the client abandoned; logged, never seen by anyone. */
 export const CLIENT_CLOSED_REQUEST = 499;
 /** What a request refused before any upstream call logs. */
 const NO_ROUTE: WalkTrace = { attempts: 0, route: null };
-/** Reloads after the gate found the caches out of date, before it admits on what is loaded. */
-const MAX_RELOADS = 2;
-
-/** What the request was admitted with. */
-interface Admitted {
-  principal: Principal;
-  model: ResolvedModel;
-  settings: ProxySettings;
-  cacheKey: string | null;
-  headers: Record<string, string>;
-  firstRoute: FirstRouteCheck;
-  cached: CachedAnswer | null;
-}
 
 /**
  * One model request, any of the three formats: validate, authorise the model, resolve its
@@ -38,7 +22,7 @@ interface Admitted {
 export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
   const request = deps.formats[call.format].parseRequest(call.body);
-  const admitted = await admit(call, request, deps);
+  const admitted = await admit(call, request.model, deps, { cache: true, firstRouteCaps: true });
   const exchange: Exchange = {
     endpoint: call.endpoint,
     principal: admitted.principal,
@@ -60,63 +44,6 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     }
     throw error;
   }
-}
-
-/**
- * Everything the gate needs comes from the isolate's caches; the gate's one round trip says
- * whether they are current. When they are not (a key, route, limit or setting changed), they
- * have been dropped: load again (authentication included) and ask again.
- */
-async function admit(call: ProxyCall, request: CanonicalRequest, deps: ProxyDeps): Promise<Admitted> {
-  let principal = call.principal;
-  for (let round = 0; ; round++) {
-    // Checked before the limits, so a refused model counts against nothing.
-    if (!mayUseModel(principal, request.model)) throw new AppError(403, 'Model not allowed');
-    const model = await deps.resolveModel(request.model, call.waitUntil);
-    if (!model) throw new AppError(404, 'Model not found');
-    const settings = await deps.settings(call.waitUntil);
-    const cacheKey = await cacheKeyFor(call, principal, settings, deps);
-    const first = firstUsableRoute(model, deps);
-    const decision = await deps.gate.admit({
-      subject: limitSubject(principal),
-      route: first?.routeId ? { routeId: first.routeId, rpmCap: first.rpmCap, tpmCap: first.tpmCap } : null,
-      cacheKey,
-      failClosed: settings.rateLimitFailClosed,
-      checkVersions: round < MAX_RELOADS,
-      nowMs: deps.now(),
-      background: call.waitUntil,
-    });
-    if (decision.kind === 'stale') {
-      if (call.reauthenticate) principal = await call.reauthenticate();
-      continue;
-    }
-    // Limits apply to cached answers like any other (spec rule 6).
-    if (decision.kind === 'refused') {
-      throw tooManyRequests(`Rate limited: ${decision.label}`, decision.retryAfterSeconds);
-    }
-    const cached = decision.cached === null ? null : readCached(decision.cached, deps);
-    return {
-      principal,
-      model,
-      settings,
-      cacheKey,
-      headers: decision.headers,
-      firstRoute: decision.firstRoute,
-      cached,
-    };
-  }
-}
-
-/** An entry that is not a cached answer (written by something else, or cut short) is a miss. */
-function readCached(stored: string, deps: ProxyDeps): CachedAnswer | null {
-  const hit = deps.cache.parse(stored);
-  if (!hit) deps.warn('response cache entry unreadable; calling upstream', { bytes: stored.length });
-  return hit;
-}
-
-/** The route the router will try first: the first whose provider type the gateway serves. */
-function firstUsableRoute(model: ResolvedModel, deps: ProxyDeps): ResolvedRoute | undefined {
-  return model.routes.find((route) => deps.providers[route.providerType] !== undefined);
 }
 
 async function forward(
@@ -155,21 +82,6 @@ async function forward(
   if (typeof answer.body !== 'string') call.bodyEnds?.(answer.finished);
   const headers = { ...answer.headers, ...admitted.headers, [CACHE_HEADER]: cacheKey ? 'MISS' : 'BYPASS' };
   return new Response(answer.body, { status: answer.status, headers });
-}
-
-async function cacheKeyFor(
-  call: ProxyCall,
-  principal: Principal,
-  settings: ProxySettings,
-  deps: ProxyDeps,
-): Promise<string | null> {
-  if (!call.useCache || settings.cacheTtlSeconds <= 0) return null;
-  return deps.cache.keyFor(cacheScope(principal), call.format, call.body);
-}
-
-/** Cached answers are private to the key that caused them (the user, for console JWTs). */
-function cacheScope(principal: Principal): string {
-  return principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
 }
 
 function storeInCache(

@@ -153,7 +153,7 @@ function pickRefusal(current: Refusal | null, next: Refusal): Refusal {
   return current === null || next.retryAfterSeconds < current.retryAfterSeconds ? next : current;
 }
 
-async function targetFor(route: ResolvedRoute, deps: ProxyDeps): Promise<UpstreamTarget> {
+export async function targetFor(route: ResolvedRoute, deps: ProxyDeps): Promise<UpstreamTarget> {
   return {
     baseUrl: route.baseUrl,
     apiKey: await deps.revealProviderKey(route.apiKeyEncrypted),
@@ -174,7 +174,7 @@ const CLIENT_STATUSES = new Set<number>([400, 404, 413, 422]);
  * An upstream 4xx the client caused goes back with its status and the vendor's message. The
  * gateway's own provider credentials being refused is not the client's fault: 502.
  */
-function clientFacingError(failure: UpstreamError, route: ResolvedRoute): AppError {
+export function clientFacingError(failure: UpstreamError, route: ResolvedRoute): AppError {
   if (CLIENT_STATUSES.has(failure.status)) {
     return new AppError(failure.status as ErrorStatus, failure.message, { type: failure.type });
   }

@@ -11,7 +11,11 @@ import type { Background } from '../stores/isolate-cache';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import type { ResponseCache } from './response-cache';
 
-export type ModelEndpoint = '/v1/chat/completions' | '/v1/messages' | '/v1/responses';
+export type ModelEndpoint =
+  | '/v1/chat/completions'
+  | '/v1/messages'
+  | '/v1/responses'
+  | '/v1/messages/count_tokens';
 
 /** The settings the proxy reads per request (from the gateway's cached settings reader). */
 export interface ProxySettings {

@@ -22,6 +22,14 @@ export const anthropicAdapter: ProviderAdapter = {
       },
     }),
   },
+  countTokens: (body, target) => ({
+    url: `${anthropicMessagesUrl(target)}/count_tokens`,
+    init: {
+      method: 'POST',
+      headers: anthropicHeaders(target),
+      body: JSON.stringify({ ...body, model: target.upstreamModel }),
+    },
+  }),
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
     return {
       url: anthropicMessagesUrl(target),

@@ -1,0 +1,136 @@
+import * as z from 'zod';
+import { AppError } from '../http/app-error';
+import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
+import { admit, firstUsableRoute } from './admission';
+import { estimateInputTokens } from './estimate-tokens';
+import { clientFacingError, targetFor } from './route-attempts';
+import type { ProxyCall, ProxyDeps, ResolvedRoute } from './types';
+import { fetchUpstream } from './upstream-fetch';
+
+/** Says how the answer's figure was reached. */
+export const TOKEN_COUNT_HEADER = 'x-sluice-token-count';
+
+/** A Messages body without `max_tokens`; the rest goes to the vendor as it came. */
+const countTokensBody = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(z.unknown()).min(1),
+});
+
+interface Counted {
+  inputTokens: number;
+  how: 'exact' | 'estimate';
+  route: ResolvedRoute | null;
+  attempts: number;
+  upstreamLatencyMs: number | null;
+}
+
+/**
+ * POST /v1/messages/count_tokens (Anthropic's shape). Admitted like a model request — the
+ * model must be the caller's, and the call counts as one request against every request limit
+ * — but it counts no tokens, takes no part in the response cache or in route caps, and is
+ * logged with 0 tokens at no cost. Exact when the model's first route is of a type whose
+ * vendor counts (anthropic); otherwise, or when that vendor cannot be reached, an estimate.
+ */
+export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
+  const startedAt = deps.now();
+  const parsed = countTokensBody.safeParse(call.body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError(400, `Invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message}`);
+  }
+  const body = parsed.data;
+  const admitted = await admit(call, body.model, deps, { cache: false, firstRouteCaps: false });
+  const exchange: Exchange = {
+    endpoint: '/v1/messages/count_tokens',
+    principal: admitted.principal,
+    request: { model: body.model, system: [], messages: [], stream: false },
+    model: admitted.model,
+    startedAt,
+  };
+  let counted: Counted;
+  try {
+    counted = await count(body, exchange, call, deps, admitted.settings.upstreamTimeoutMs);
+  } catch (error) {
+    if (error instanceof AppError) settleExchange(exchange, refused(error), deps, call.waitUntil);
+    throw error;
+  }
+  settleExchange(exchange, settled(counted), deps, call.waitUntil);
+  return Response.json(
+    { input_tokens: counted.inputTokens },
+    { headers: { ...admitted.headers, [TOKEN_COUNT_HEADER]: counted.how } },
+  );
+}
+
+async function count(
+  body: Record<string, unknown>,
+  exchange: Exchange,
+  call: ProxyCall,
+  deps: ProxyDeps,
+  timeoutMs: number,
+): Promise<Counted> {
+  const route = firstUsableRoute(exchange.model, deps) ?? null;
+  const adapter = route ? deps.providers[route.providerType] : undefined;
+  const counter = adapter?.countTokens;
+  const estimate = (attempts: number): Counted => ({
+    inputTokens: estimateInputTokens(body),
+    how: 'estimate',
+    route,
+    attempts,
+    upstreamLatencyMs: null,
+  });
+  if (!route || !adapter || !counter) return estimate(0);
+  const upstream = counter(body, await targetFor(route, deps));
+  const result = await fetchUpstream(deps.fetch, upstream, {
+    timeoutMs,
+    clientSignal: call.signal,
+    now: deps.now,
+  });
+  if (!result.ok) {
+    if (result.reason === 'client_aborted') throw new AppError(400, 'client went away');
+    return estimate(1);
+  }
+  const text = await result.response.text();
+  if (!result.response.ok) {
+    const failure = adapter.mapError(result.response.status, text);
+    if (failure.retryable) return estimate(1);
+    throw clientFacingError(failure, route);
+  }
+  const inputTokens = vendorCount(text);
+  if (inputTokens === null) return estimate(1);
+  return { inputTokens, how: 'exact', route, attempts: 1, upstreamLatencyMs: result.latencyMs };
+}
+
+function vendorCount(text: string): number | null {
+  try {
+    const value = (JSON.parse(text) as { input_tokens?: unknown }).input_tokens;
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function settled(counted: Counted): ExchangeResult {
+  return {
+    route: counted.route,
+    statusCode: 200,
+    usage: null,
+    attempts: counted.attempts,
+    upstreamLatencyMs: counted.upstreamLatencyMs,
+    cacheHit: false,
+    clientAborted: false,
+  };
+}
+
+function refused(error: AppError): ExchangeResult {
+  return {
+    route: null,
+    statusCode: error.status,
+    usage: null,
+    errorType: error.type,
+    errorMessage: error.message,
+    attempts: 0,
+    upstreamLatencyMs: null,
+    cacheHit: false,
+    clientAborted: false,
+  };
+}
