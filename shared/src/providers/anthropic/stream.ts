@@ -8,7 +8,6 @@
  */
 import type { StreamEvent } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
-import { redactCredentials } from '../common/openai-anthropic-errors';
 import {
   asNumber,
   asRecord,
@@ -18,6 +17,7 @@ import {
   tryParseJson,
 } from '../common/openai-anthropic-json';
 import type { SseEventMapper } from '../common/openai-anthropic-sse-stream';
+import { redactCredentials } from '../common/redact-credentials';
 import { readAnthropicError } from './errors';
 import { mapAnthropicStopReason, parseAnthropicUsage } from './response';
 

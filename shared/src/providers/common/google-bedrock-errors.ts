@@ -1,5 +1,6 @@
 import type { UpstreamError } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
+import { redactCredentials } from './redact-credentials';
 
 /**
  * The vendor-neutral half of classifying an upstream failure for the Gemini and Bedrock
@@ -26,17 +27,9 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-/**
- * Upstream messages reach callers and logs. AWS's SignatureDoesNotMatch message quotes the
- * canonical request, which holds the session token; key-shaped runs are masked for that.
- */
+/** An upstream message as clients and logs may see it: credentials masked, cut to `max`. */
 export function safeMessage(text: string, max = 500): string {
-  const masked = text
-    .replace(/\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, '[redacted]')
-    .replace(/\bAIza[0-9A-Za-z_-]{35}\b/g, '[redacted]')
-    .replace(/[A-Za-z0-9+/_-]{40,}={0,2}/g, '[redacted]')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const masked = redactCredentials(text).replace(/\s+/g, ' ').trim();
   return masked.length > max ? `${masked.slice(0, max)}…` : masked;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildUpstreamError, isRetryableStatus, redactCredentials } from './openai-anthropic-errors';
+import { buildUpstreamError, isRetryableStatus } from './openai-anthropic-errors';
+import { redactCredentials } from './redact-credentials';
 
 describe('isRetryableStatus', () => {
   it('retries 408, 409, 429 and 5xx only', () => {

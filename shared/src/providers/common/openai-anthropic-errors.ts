@@ -4,6 +4,7 @@
  */
 import type { UpstreamError } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
+import { redactCredentials } from './redact-credentials';
 
 const MAX_MESSAGE_LENGTH = 500;
 
@@ -33,18 +34,6 @@ export function isRetryableStatus(status: number): boolean {
 
 export function fallbackErrorType(status: number): string {
   return FALLBACK_TYPES[status] ?? (status >= 500 ? 'api_error' : 'upstream_error');
-}
-
-/**
- * mapError never sees the credential, so mask anything key-shaped: vendors echo key
- * fragments ("Incorrect API key provided: sk-proj-…"), and proxies in front of compatible
- * servers may echo headers verbatim.
- */
-export function redactCredentials(text: string): string {
-  return text
-    .replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, 'sk-[redacted]')
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]')
-    .replace(/\b[A-Za-z0-9]{32,}\b/g, '[redacted]');
 }
 
 function clean(text: string): string {

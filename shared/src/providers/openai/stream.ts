@@ -7,7 +7,6 @@
  */
 import type { StreamEvent, Usage } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
-import { redactCredentials } from '../common/openai-anthropic-errors';
 import {
   asArray,
   asNumber,
@@ -18,6 +17,7 @@ import {
   tryParseJson,
 } from '../common/openai-anthropic-json';
 import type { SseEventMapper } from '../common/openai-anthropic-sse-stream';
+import { redactCredentials } from '../common/redact-credentials';
 import { readOpenAiError } from './errors';
 import { mapOpenAiFinishReason, parseOpenAiUsage } from './response';
 
