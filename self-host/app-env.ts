@@ -19,6 +19,15 @@ export interface AppEnvironmentInput {
   secrets: StackSecrets;
   /** The supervisor's environment: its app-level SLUICE_* settings are passed on. */
   env: NodeJS.ProcessEnv;
+  /** The address the gateway listens on. */
+  gatewayHost: string;
+}
+
+/** Names a browser on this machine uses for a loopback listener. */
+const LOOPBACK_NAMES = 'localhost,127.0.0.1,[::1]';
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**
@@ -33,6 +42,11 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     if (value === undefined || !name.startsWith('SLUICE_')) continue;
     if (SUPERVISOR_ONLY.has(name) || name.startsWith('SLUICE_BRIDGE_')) continue;
     passed[name] = value;
+  }
+  // A gateway on a loopback address answers /mcp for the loopback names only, unless told
+  // otherwise (DNS-rebinding protection, as the MCP SDK gives local servers).
+  if (passed.SLUICE_MCP_ALLOWED_HOSTS === undefined && isLoopback(input.gatewayHost)) {
+    passed.SLUICE_MCP_ALLOWED_HOSTS = LOOPBACK_NAMES;
   }
   return {
     ...passed,

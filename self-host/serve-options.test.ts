@@ -97,6 +97,7 @@ describe('the apps’ environment', () => {
         DATABASE_URL: 'postgres://elsewhere/x',
         PATH: '/usr/bin',
       },
+      gatewayHost: '0.0.0.0',
     });
     expect(env).toEqual({
       SLUICE_LOG_LEVEL: 'DEBUG',
@@ -107,6 +108,35 @@ describe('the apps’ environment', () => {
       CLICKHOUSE_URL: 'http://ch:8123',
       CLICKHOUSE_DATABASE: 'sluice',
     });
+  });
+});
+
+describe('/mcp host names', () => {
+  const base = {
+    stores: { databaseUrl: 'postgres://x/y', clickhouse: null } as never,
+    bridge: {
+      env: {
+        NEON_LOCAL_WS_PROXY: '',
+        NEON_LOCAL_HTTP: '',
+        UPSTASH_REDIS_REST_URL: '',
+        UPSTASH_REDIS_REST_TOKEN: '',
+      },
+    },
+    secrets: { SLUICE_JWT_SECRET: 'j'.repeat(40), SLUICE_ENCRYPTION_KEY: 'k'.repeat(43) },
+  };
+
+  it('are the loopback names when the gateway listens on loopback, unless set', () => {
+    const local = appEnvironment({ ...base, env: {}, gatewayHost: '127.0.0.1' });
+    expect(local.SLUICE_MCP_ALLOWED_HOSTS).toBe('localhost,127.0.0.1,[::1]');
+    const chosen = appEnvironment({
+      ...base,
+      env: { SLUICE_MCP_ALLOWED_HOSTS: 'mcp.example.com' },
+      gatewayHost: '127.0.0.1',
+    });
+    expect(chosen.SLUICE_MCP_ALLOWED_HOSTS).toBe('mcp.example.com');
+    expect(
+      appEnvironment({ ...base, env: {}, gatewayHost: '0.0.0.0' }).SLUICE_MCP_ALLOWED_HOSTS,
+    ).toBeUndefined();
   });
 });
 

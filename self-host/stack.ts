@@ -80,6 +80,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       bridge,
       secrets: loadOrCreateSecrets(plan.dataDir, plan.env),
       env: plan.env,
+      gatewayHost: plan.gateway.host,
     });
     // The console first: it takes the longest to boot, and the gateway starts meanwhile.
     children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));

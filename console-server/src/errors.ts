@@ -14,6 +14,8 @@ import type { ConsoleEnv } from './types';
 /** The console's one error envelope: {error: {message, type, details?}}. */
 function render(c: Context, error: AppError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  // RFC 6750: a 401 names the scheme it wants (the console's access tokens are bearer JWTs).
+  if (error.status === 401) c.header('WWW-Authenticate', 'Bearer realm="sluice-console"');
   const body: { message: string; type: string; details?: unknown } = {
     message: error.message,
     type: error.type,

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { onGatewayError, onGatewayNotFound } from './errors';
 import { recordAccessLog } from './middleware/access-log';
 import { authenticate } from './middleware/authenticate';
+import { guardMcpOrigin } from './middleware/mcp-origin';
 import { recordHttpMetrics } from './middleware/metrics';
 import { healthRoutes } from './routes/health';
 import { mcpRoutes } from './routes/mcp';
@@ -41,6 +42,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   // Before the /v1/* middleware: usage takes only API keys and is not a use of the key.
   app.get('/v1/usage', authenticate({ allowJwt: false, countsAsUse: false }), usageRoute);
   app.use('/v1/*', authenticate({ allowJwt: true }, MODEL_PATHS));
+  app.use('/mcp', guardMcpOrigin());
   app.use('/mcp', authenticate());
   app.route('/v1/models', modelsRoutes);
   app.route('/v1', proxyRoutes);

@@ -7,6 +7,7 @@ import { createWarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { createKeyAuthCache } from '@sluice/shared/keys/auth-cache';
 import { disableInactiveKey } from '@sluice/shared/keys/lifecycle-jobs';
 import { createKeyUseRecorder } from '@sluice/shared/keys/usage';
+import { originPolicyFrom } from '@sluice/shared/mcp/gateway/origin-policy';
 import { droppedSamples } from '@sluice/shared/metrics/samples';
 import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
 import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
@@ -87,6 +88,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     },
     ...buildModelDeps(config, link, warm, analytics.requests, metrics, logger.child('proxy')),
     mcp: buildMcpDeps(config, link, warm, analytics.mcpCalls, metrics, logger.child('mcp')),
+    mcpOrigins: originPolicyFrom(config.SLUICE_MCP_ALLOWED_HOSTS, config.SLUICE_MCP_ALLOWED_ORIGINS),
     metrics,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     logger,

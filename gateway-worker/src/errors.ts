@@ -12,6 +12,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { GatewayEnv } from './types';
 
+export const BEARER_CHALLENGE = 'Bearer realm="sluice"';
+
 /**
  * The gateway's one error envelope, {error: {message, type}}. The messages endpoints'
  * clients (count_tokens too) also expect a top-level type: "error", so those get it added here; /mcp gets
@@ -19,6 +21,8 @@ import type { GatewayEnv } from './types';
  */
 function render(c: Context, error: AppError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  // RFC 6750 (and MCP's authorization spec): a 401 names the scheme it wants.
+  if (error.status === 401) c.header('WWW-Authenticate', BEARER_CHALLENGE);
   // /mcp speaks JSON-RPC: its clients read {jsonrpc, id, error: {code, message}}.
   if (c.req.path === '/mcp') return c.json(rpcErrorBody(error), error.status as ContentfulStatusCode);
   const envelope = { error: { message: error.message, type: error.type } };

@@ -3,6 +3,7 @@ import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
+import type { McpOriginPolicy } from '@sluice/shared/mcp/gateway/origin-policy';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { Logger } from '@sluice/shared/server-logs/logger';
@@ -19,6 +20,8 @@ export interface GatewayDeps {
   proxy: ProxyDeps;
   usage: UsageDeps;
   mcp: MethodDeps;
+  /** Which Host and Origin headers /mcp accepts (DNS-rebinding protection). */
+  mcpOrigins: McpOriginPolicy;
   metrics: MetricsStore;
   storeTimeoutMs: number;
   /** Structured logs: printed, and stored in the app log (hand flush() to waitUntil). */

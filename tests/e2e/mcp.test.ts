@@ -2,6 +2,8 @@
 // workerd): an admin registers server-everything and discovers its tools in the console; an MCP
 // client configured with only the gateway URL and a Sluice key lists and calls them, and each call
 // shows in /api/mcp/logs.
+
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -87,5 +89,64 @@ describe('MCP through the running gateway (workerd)', () => {
       tool_name: 'echo',
       status: 'success',
     });
+  });
+});
+
+/** A raw POST /mcp with the Host and Origin a browser would send (fetch cannot set Host). */
+function postMcp(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const url = new URL(`${gatewayUrl}/mcp`);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/mcp',
+        method: 'POST',
+        // A connection of its own: a pooled one the gateway already closed would hang up.
+        agent: false,
+        headers: {
+          authorization: `Bearer ${sluiceKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('DNS-rebinding protection on a loopback gateway', () => {
+  it('refuses another site’s Host or Origin with 403, before authentication', async () => {
+    const rebound = await postMcp({ host: 'evil.example.com', origin: 'http://evil.example.com' });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({
+      error: { message: 'Host evil.example.com is not allowed for /mcp' },
+    });
+    const crossSite = await postMcp({ origin: 'https://evil.example.com' });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('serves the loopback names, same-origin pages and clients that send no Origin', async () => {
+    const own = new URL(gatewayUrl);
+    const cases: Array<Record<string, string>> = [
+      {},
+      { origin: own.origin },
+      { host: `localhost:${own.port}` },
+    ];
+    for (const headers of cases) {
+      const res = await postMcp(headers);
+      expect(res.status, JSON.stringify(headers)).not.toBe(403);
+      expect(res.status, res.body).toBeLessThan(500);
+    }
   });
 });

@@ -90,6 +90,7 @@ describe('login, me and refresh', () => {
       body: { email: 'login@example.com', password: 'nope-nope' },
     });
     expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="sluice-console"');
     expect(await wrong.json()).toEqual({
       error: { message: 'Invalid email or password', type: 'authentication_error' },
     });

@@ -75,6 +75,7 @@ describe('authentication middleware', () => {
   ])('refuses %s with the 401 envelope', async (_label, token) => {
     const res = await gw.call('GET', '/v1/models', { token });
     expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="sluice"');
     expect(await res.json()).toEqual(UNAUTHORIZED);
   });
 

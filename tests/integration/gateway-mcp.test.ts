@@ -326,6 +326,7 @@ describe('/mcp errors', () => {
     expect(unknown.status).toBe(404);
     const anonymous = await h.gateway.app.request('/mcp', { method: 'POST', body: '{}' });
     expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="sluice"');
     expect((await raw('GET')).status).toBe(405);
   });
 

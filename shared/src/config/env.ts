@@ -48,6 +48,10 @@ export const storeEnvSchema = z.object({
   SLUICE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
   /** Longest silence of an upstream's body once it has started; then the answer ends with an error. */
   SLUICE_UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Host names /mcp answers (comma-separated); unset: any (mcp/gateway/origin-policy.ts). */
+  SLUICE_MCP_ALLOWED_HOSTS: z.string().optional(),
+  /** Origins other than the gateway's own that may call /mcp from a browser (comma-separated). */
+  SLUICE_MCP_ALLOWED_ORIGINS: z.string().optional(),
 });
 
 export type StoreEnv = z.infer<typeof storeEnvSchema>;
