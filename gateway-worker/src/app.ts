@@ -42,8 +42,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   // Before the /v1/* middleware: usage takes only API keys and is not a use of the key.
   app.get('/v1/usage', authenticate({ allowJwt: false, countsAsUse: false }), usageRoute);
   app.use('/v1/*', authenticate({ allowJwt: true }, MODEL_PATHS));
-  app.use('/mcp', guardMcpOrigin());
-  app.use('/mcp', authenticate());
+  app.use('/mcp/*', guardMcpOrigin());
+  app.use('/mcp/*', authenticate());
   app.route('/v1/models', modelsRoutes);
   app.route('/v1', proxyRoutes);
   app.route('/mcp', mcpRoutes);

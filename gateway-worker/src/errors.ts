@@ -24,7 +24,9 @@ function render(c: Context, error: AppError): Response {
   // RFC 6750 (and MCP's authorization spec): a 401 names the scheme it wants.
   if (error.status === 401) c.header('WWW-Authenticate', BEARER_CHALLENGE);
   // /mcp speaks JSON-RPC: its clients read {jsonrpc, id, error: {code, message}}.
-  if (c.req.path === '/mcp') return c.json(rpcErrorBody(error), error.status as ContentfulStatusCode);
+  if (c.req.path === '/mcp' || c.req.path.startsWith('/mcp/')) {
+    return c.json(rpcErrorBody(error), error.status as ContentfulStatusCode);
+  }
   const envelope = { error: { message: error.message, type: error.type } };
   const body = c.req.path.startsWith('/v1/messages') ? { type: 'error', ...envelope } : envelope;
   return c.json(body, error.status as ContentfulStatusCode);

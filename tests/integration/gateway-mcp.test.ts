@@ -26,12 +26,17 @@ function fetchThrough(gateway: GatewayHarness): typeof fetch {
     gateway.app.request(input instanceof Request ? input : String(input), init)) as typeof fetch;
 }
 
-async function connect(options: { gateway?: GatewayHarness; sessionId?: string; apiKey?: string } = {}) {
-  const transport = new StreamableHTTPClientTransport(new URL('http://gateway.test/mcp'), {
-    fetch: fetchThrough(options.gateway ?? h.gateway),
-    requestInit: { headers: { authorization: `Bearer ${options.apiKey ?? h.apiKey}` } },
-    sessionId: options.sessionId,
-  });
+async function connect(
+  options: { gateway?: GatewayHarness; sessionId?: string; apiKey?: string; path?: string } = {},
+) {
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`http://gateway.test${options.path ?? '/mcp'}`),
+    {
+      fetch: fetchThrough(options.gateway ?? h.gateway),
+      requestInit: { headers: { authorization: `Bearer ${options.apiKey ?? h.apiKey}` } },
+      sessionId: options.sessionId,
+    },
+  );
   const client = new Client({ name: 'sluice-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
@@ -119,6 +124,80 @@ describe('/mcp with the official SDK client', () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.length).toBeGreaterThan(0);
     expect(prompts.every((p) => p.name.startsWith('everything__'))).toBe(true);
+    await client.close();
+  });
+
+  it('serves one server under its own names at /mcp/{server}, sessions kept apart from /mcp', async () => {
+    const echoLogs = async () =>
+      (await h.admin('GET', `/api/mcp/logs?server_id=${serverIds.everything}&tool_name=echo`)).body
+        .total as number;
+    const echoesBefore = await echoLogs();
+    const { client, transport } = await connect({ path: '/mcp/everything' });
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('echo');
+    expect(tools.some((t) => t.includes('__'))).toBe(false);
+    const echoed = await client.callTool({ name: 'echo', arguments: { message: 'direct' } });
+    expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: direct' }]);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(prompts.some((p) => p.name.includes('__'))).toBe(false);
+    const plain = prompts.find((p) => (p.arguments ?? []).length === 0);
+    expect((await client.getPrompt({ name: String(plain?.name) })).messages.length).toBeGreaterThan(0);
+    const { resources } = await client.listResources();
+    expect((await client.readResource({ uri: String(resources[0]?.uri) })).contents.length).toBe(1);
+    // A session opened here is unknown on /mcp, and the other way round.
+    const elsewhere = await raw(
+      'POST',
+      { jsonrpc: '2.0', id: 9, method: 'ping' },
+      {
+        'mcp-session-id': String(transport.sessionId),
+      },
+    );
+    expect(elsewhere.status).toBe(404);
+    await client.close();
+    // Logged like any routed call: the server's id and the tool's own name.
+    await expect.poll(echoLogs, { timeout: 5000 }).toBe(echoesBefore + 1);
+  });
+
+  it('answers 404 for a server that is not registered and active', async () => {
+    const res = await h.gateway.app.request('/mcp/nowhere', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${h.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25' },
+      }),
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { message: 'No active MCP server named nowhere' },
+    });
+    const anonymous = await h.gateway.app.request('/mcp/everything', { method: 'POST', body: '{}' });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('gets a prompt from its server by the published name, arguments passed on', async () => {
+    const { client } = await connect();
+    const { prompts } = await client.listPrompts();
+    const withArgs = prompts.find((p) => (p.arguments ?? []).some((a) => a.required));
+    const plain = prompts.find((p) => (p.arguments ?? []).length === 0);
+    expect(plain && withArgs).toBeTruthy();
+    const got = await client.getPrompt({ name: plain!.name });
+    expect(got.messages.length).toBeGreaterThan(0);
+    const args = Object.fromEntries((withArgs!.arguments ?? []).map((a) => [a.name, `value-of-${a.name}`]));
+    const filled = await client.getPrompt({ name: withArgs!.name, arguments: args });
+    expect(JSON.stringify(filled.messages)).toContain('value-of-');
+    const unknown = await client.getPrompt({ name: 'everything__no-such-prompt' }).catch((e: unknown) => e);
+    expect(String(unknown)).toMatch(/-32602|Invalid|not found/i);
+    const bad = await client.getPrompt({ name: 'nowhere__x' }).catch((e: unknown) => e);
+    expect(String(bad)).toContain('Unknown prompt: nowhere__x');
     await client.close();
   });
 
@@ -254,6 +333,14 @@ describe('settings', () => {
         .callTool({ name: 'everything__get-sum', arguments: { a: 1, b: 2 } })
         .catch((e: Error) => e);
       expect(String(refused)).toContain('Tool not allowed: everything__get-sum');
+      // The same rules, by the same names, on the server's own endpoint.
+      const direct = await connect({ apiKey: key, path: '/mcp/everything' });
+      expect((await direct.client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
+      const refusedThere = await direct.client
+        .callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })
+        .catch((e: Error) => e);
+      expect(String(refusedThere)).toContain('Tool not allowed: get-sum');
+      await direct.client.close();
       const admin = await connect();
       expect((await admin.client.listTools()).tools.map((t) => t.name)).toContain('everything__get-sum');
       await member.client.close();

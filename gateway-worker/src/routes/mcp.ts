@@ -32,29 +32,45 @@ function rpcIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** /mcp over streamable HTTP; the protocol itself lives in shared/src/mcp/gateway. */
-export const mcpRoutes = new Hono<GatewayEnv>()
-  .post('/', async (c) =>
-    handleMcpPost(
-      {
-        principal: c.var.principal,
-        waitUntil: backgroundFor(c),
-        sessionId: c.req.header(SESSION_HEADER) ?? null,
-        accept: c.req.header('accept') ?? '',
-        body: await readJsonRpcBody(c),
-      },
-      c.var.deps.mcp,
-    ),
-  )
-  .delete('/', async (c) =>
-    handleMcpDelete(
-      { principal: c.var.principal, sessionId: c.req.header(SESSION_HEADER) ?? null },
-      c.var.deps.mcp,
-    ),
-  )
-  // No server-initiated stream: the gateway sends nothing unasked (allowed by the transport).
-  .get('/', () => {
-    throw new AppError(405, 'GET /mcp is not supported; POST JSON-RPC requests', {
-      headers: { allow: 'POST, DELETE' },
-    });
+/** null on /mcp; the server's name on /mcp/{server}. */
+const scopeOf = (c: Context<GatewayEnv>): string | null => c.req.param('server') ?? null;
+
+async function post(c: Context<GatewayEnv>) {
+  return handleMcpPost(
+    {
+      principal: c.var.principal,
+      waitUntil: backgroundFor(c),
+      sessionId: c.req.header(SESSION_HEADER) ?? null,
+      accept: c.req.header('accept') ?? '',
+      body: await readJsonRpcBody(c),
+      scope: scopeOf(c),
+    },
+    c.var.deps.mcp,
+  );
+}
+
+async function remove(c: Context<GatewayEnv>) {
+  return handleMcpDelete(
+    { principal: c.var.principal, sessionId: c.req.header(SESSION_HEADER) ?? null, scope: scopeOf(c) },
+    c.var.deps.mcp,
+  );
+}
+
+// No server-initiated stream: the gateway sends nothing unasked (allowed by the transport).
+function noStream(): never {
+  throw new AppError(405, 'GET is not supported on /mcp; POST JSON-RPC requests', {
+    headers: { allow: 'POST, DELETE' },
   });
+}
+
+/**
+ * /mcp (every active server, names `<server>__<name>`) and /mcp/{server} (one server under
+ * its own names) over streamable HTTP; the protocol itself lives in shared/src/mcp/gateway.
+ */
+export const mcpRoutes = new Hono<GatewayEnv>()
+  .post('/', post)
+  .delete('/', remove)
+  .get('/', noStream)
+  .post('/:server', post)
+  .delete('/:server', remove)
+  .get('/:server', noStream);

@@ -41,6 +41,7 @@ export interface UpstreamMcpSession {
   listResources(): Promise<McpResult[]>;
   readResource(uri: string): Promise<McpResult>;
   listPrompts(): Promise<McpResult[]>;
+  getPrompt(name: string, args: Record<string, string>): Promise<McpResult>;
   close(): Promise<void>;
 }
 

@@ -12,7 +12,10 @@ export const MCP_VERSION_KEY = 'sluice:mcp:version';
 export const NAME_SEPARATOR = '__';
 
 export interface CatalogTool {
+  /** The name clients see and call: `<server>__<tool>` on /mcp, the tool's own on /mcp/{server}. */
   publicName: string;
+  /** `<server>__<tool>` on every endpoint: what security.mcp_tool_access rules name. */
+  accessName: string;
   server: McpServerRow;
   tool: McpToolRow;
 }
@@ -24,6 +27,10 @@ export interface McpCatalog {
   tools: CatalogTool[];
   toolByName: Map<string, CatalogTool>;
   serverByName: Map<string, McpServerRow>;
+  /** The name a server's prompt is published under. */
+  promptName(server: string, own: string): string;
+  /** The server and own name behind a published prompt name; null when none. */
+  promptOwner(name: string): { server: McpServerRow; own: string } | null;
 }
 
 export const publicName = (server: string, name: string): string => `${server}${NAME_SEPARATOR}${name}`;
@@ -37,15 +44,47 @@ export function buildCatalog(
   const entries: CatalogTool[] = [];
   for (const tool of tools) {
     const server = byId.get(tool.serverId);
-    if (server) entries.push({ publicName: publicName(server.name, tool.name), server, tool });
+    if (server) {
+      const name = publicName(server.name, tool.name);
+      entries.push({ publicName: name, accessName: name, server, tool });
+    }
   }
   entries.sort((a, b) => (a.publicName < b.publicName ? -1 : a.publicName > b.publicName ? 1 : 0));
+  const serverByName = new Map(servers.map((s) => [s.name, s]));
   return {
     servers,
     registeredIds: new Set(registeredIds),
     tools: entries,
     toolByName: new Map(entries.map((e) => [e.publicName, e])),
-    serverByName: new Map(servers.map((s) => [s.name, s])),
+    serverByName,
+    promptName: publicName,
+    promptOwner(name) {
+      const split = name.indexOf(NAME_SEPARATOR);
+      const server = split > 0 ? serverByName.get(name.slice(0, split)) : undefined;
+      return server ? { server, own: name.slice(split + NAME_SEPARATOR.length) } : null;
+    },
+  };
+}
+
+/**
+ * What /mcp/{server} offers: that one active server, its tools and prompts under their own
+ * names (what a client configured for that server alone expects). Null when it is not an
+ * active registered server.
+ */
+export function scopedCatalog(catalog: McpCatalog, serverName: string): McpCatalog | null {
+  const server = catalog.serverByName.get(serverName);
+  if (!server) return null;
+  const tools = catalog.tools
+    .filter((t) => t.server.id === server.id)
+    .map((t) => ({ ...t, publicName: t.tool.name }));
+  return {
+    servers: [server],
+    registeredIds: catalog.registeredIds,
+    tools,
+    toolByName: new Map(tools.map((t) => [t.publicName, t])),
+    serverByName: new Map([[server.name, server]]),
+    promptName: (_server, own) => own,
+    promptOwner: (own) => ({ server, own }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Principal } from '../../gateway/principal';
 import type { McpResult } from '../ports';
+import { scopedCatalog } from './catalog';
 import {
   type JsonRpcId,
   type JsonRpcRequest,
@@ -29,6 +30,8 @@ export interface McpPost {
   sessionId: string | null;
   accept: string;
   body: unknown;
+  /** The server of /mcp/{server}; null on the aggregate /mcp. */
+  scope: string | null;
 }
 
 const json = (body: unknown, headers: Record<string, string> = {}): Response =>
@@ -45,6 +48,14 @@ function answer(accept: string, body: unknown, headers: Record<string, string> =
     return new Response(sseEvent(body), { headers: { 'content-type': 'text/event-stream', ...headers } });
   }
   return json(body, headers);
+}
+
+/** /mcp/{server} sees one server's catalog under its own names; 404 for a server not active. */
+async function endpointDeps(deps: MethodDeps, scope: string | null): Promise<MethodDeps> {
+  if (scope === null) return deps;
+  const scoped = scopedCatalog(await deps.catalog(), scope);
+  if (!scoped) throw new McpRpcError(404, RPC.invalidRequest, `No active MCP server named ${scope}`, null);
+  return { ...deps, catalog: async () => scoped };
 }
 
 function idOf(body: unknown): JsonRpcId | null {
@@ -66,6 +77,7 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
     keyId,
     protocolVersion,
     upstream: {},
+    ...(post.scope !== null && { scope: post.scope }),
   });
   const result = {
     protocolVersion,
@@ -81,7 +93,7 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
  * session on its next request, and a session left with none of the servers it used is closed.
  */
 async function requireSession(
-  post: Pick<McpPost, 'principal' | 'sessionId'>,
+  post: Pick<McpPost, 'principal' | 'sessionId' | 'scope'>,
   deps: MethodDeps,
   id: JsonRpcId | null,
 ) {
@@ -89,7 +101,9 @@ async function requireSession(
     throw new McpRpcError(400, RPC.invalidRequest, 'Mcp-Session-Id header is required', id);
   const record = await deps.sessions.open(post.sessionId);
   const notFound = new McpRpcError(404, SESSION_NOT_FOUND, 'Session not found', id);
-  if (!record || record.userId !== post.principal.userId) throw notFound;
+  // A session belongs to the endpoint that opened it (/mcp or one /mcp/{server}).
+  if (!record || record.userId !== post.principal.userId || (record.scope ?? null) !== post.scope)
+    throw notFound;
   const used = Object.keys(record.upstream);
   if (used.length > 0) {
     const { registeredIds } = await deps.catalog();
@@ -157,7 +171,8 @@ function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionConte
  * errors are JSON-RPC error objects; HTTP-level ones (400, 404, 502) are thrown as McpRpcError
  * for the gateway's onError, which renders them as JSON-RPC errors too.
  */
-export async function handleMcpPost(post: McpPost, deps: MethodDeps): Promise<Response> {
+export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promise<Response> {
+  const deps = await endpointDeps(aggregate, post.scope);
   if (Array.isArray(post.body)) {
     throw new McpRpcError(400, RPC.invalidRequest, 'JSON-RPC batches are not supported', null);
   }
@@ -187,9 +202,10 @@ export async function handleMcpPost(post: McpPost, deps: MethodDeps): Promise<Re
 
 /** DELETE /mcp: 204 and the session is closed; 400 without the header, 404 when unknown. */
 export async function handleMcpDelete(
-  post: Pick<McpPost, 'principal' | 'sessionId'>,
-  deps: MethodDeps,
+  post: Pick<McpPost, 'principal' | 'sessionId' | 'scope'>,
+  aggregate: MethodDeps,
 ): Promise<Response> {
+  const deps = await endpointDeps(aggregate, post.scope);
   const session = await requireSession(post, deps, null);
   await deps.sessions.close(session.id);
   return new Response(null, { status: 204 });

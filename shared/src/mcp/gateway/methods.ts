@@ -1,7 +1,7 @@
 import type { UserRole } from '../../db/schema/users';
 import { type McpLogRecord, type McpResult, UpstreamMcpUnavailable } from '../ports';
 import { type McpToolAccess, mayUseTool } from './access';
-import { type McpCatalog, publicName } from './catalog';
+import type { McpCatalog } from './catalog';
 import { type JsonRpcId, McpRpcError, RPC, RpcFault } from './jsonrpc';
 import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upstream-calls';
 
@@ -56,7 +56,7 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
   }
   const entry = (await deps.catalog()).toolByName.get(name);
   if (!entry) throw new RpcFault(RPC.invalidParams, `Unknown tool: ${name}`);
-  if (!mayUseTool(call.role, name, await deps.toolAccess())) {
+  if (!mayUseTool(call.role, entry.accessName, await deps.toolAccess())) {
     throw new RpcFault(RPC.invalidParams, `Tool not allowed: ${name}`);
   }
   const started = Date.now();
@@ -136,6 +136,29 @@ async function readResource(call: MethodCall, deps: MethodDeps): Promise<McpResu
   }
 }
 
+/** `<server>__<prompt>`: the owning server asked for its own prompt, arguments as given. */
+async function getPrompt(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
+  const name = call.params.name;
+  if (typeof name !== 'string') throw new RpcFault(RPC.invalidParams, 'params.name is required');
+  const args = call.params.arguments ?? {};
+  if (
+    typeof args !== 'object' ||
+    Array.isArray(args) ||
+    !Object.values(args).every((v) => typeof v === 'string')
+  ) {
+    throw new RpcFault(RPC.invalidParams, 'params.arguments must be an object of strings');
+  }
+  const owner = (await deps.catalog()).promptOwner(name);
+  if (!owner) throw new RpcFault(RPC.invalidParams, `Unknown prompt: ${name}`);
+  try {
+    return await withUpstream(deps, call.session, owner.server, (u) =>
+      u.getPrompt(owner.own, args as Record<string, string>),
+    );
+  } catch (error) {
+    failure(call.id, error);
+  }
+}
+
 /** The session-bound methods of /mcp. Unknown methods are JSON-RPC "method not found". */
 export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
   switch (call.method) {
@@ -145,7 +168,7 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
       const [{ tools }, access] = await Promise.all([deps.catalog(), deps.toolAccess()]);
       return {
         tools: tools
-          .filter((t) => mayUseTool(call.role, t.publicName, access))
+          .filter((t) => mayUseTool(call.role, t.accessName, access))
           .map((t) => ({
             name: t.publicName,
             description: t.tool.description ?? '',
@@ -162,13 +185,18 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
     case 'resources/read':
       return readResource(call, deps);
     case 'prompts/list': {
-      const lists = await fromEveryServer(call, deps, (u) => u.listPrompts());
+      const [lists, { promptName }] = await Promise.all([
+        fromEveryServer(call, deps, (u) => u.listPrompts()),
+        deps.catalog(),
+      ]);
       return {
         prompts: lists.flatMap((l) =>
-          l.items.map((p) => ({ ...p, name: publicName(l.server, String(p.name)) })),
+          l.items.map((p) => ({ ...p, name: promptName(l.server, String(p.name)) })),
         ),
       };
     }
+    case 'prompts/get':
+      return getPrompt(call, deps);
     default:
       throw new RpcFault(RPC.methodNotFound, `Method not found: ${call.method}`);
   }

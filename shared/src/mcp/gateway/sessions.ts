@@ -10,6 +10,8 @@ export interface McpSessionRecord {
   protocolVersion: string;
   /** Servers this session used, by id: the upstream session id to resume, or '' (none to resume). */
   upstream: Record<string, string>;
+  /** The one server of a /mcp/{server} session (absent: the aggregate /mcp). */
+  scope?: string;
 }
 
 export interface McpSessionStore {

@@ -78,6 +78,9 @@ function sessionOf(client: Client, transport: Transport, timeoutMs: number): Ups
     async listPrompts() {
       return (await client.listPrompts(undefined, options)).prompts as McpResult[];
     },
+    async getPrompt(name, args) {
+      return (await client.getPrompt({ name, arguments: args }, options)) as McpResult;
+    },
     close: () => client.close(),
   };
 }

