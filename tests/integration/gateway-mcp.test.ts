@@ -159,6 +159,28 @@ describe('/mcp with the official SDK client', () => {
     await expect.poll(echoLogs, { timeout: 5000 }).toBe(echoesBefore + 1);
   });
 
+  it('serves resource templates, templated reads, completions and logging/setLevel', async () => {
+    for (const path of ['/mcp/everything', '/mcp']) {
+      const { client } = await connect({ path });
+      expect(client.getServerCapabilities()).toMatchObject({ completions: {}, logging: {} });
+      const { resourceTemplates } = await client.listResourceTemplates();
+      const template = resourceTemplates.find((t) => /\{[^}]+\}$/.test(t.uriTemplate));
+      expect(template, path).toBeDefined();
+      const uri = String(template?.uriTemplate).replace(/\{[^}]+\}$/, '1');
+      const read = await client.readResource({ uri });
+      expect(read.contents[0]?.uri).toBe(uri);
+      const completion = await client.complete({
+        ref: { type: 'ref/resource', uri: String(template?.uriTemplate) },
+        argument: { name: String(/\{([^}]+)\}$/.exec(String(template?.uriTemplate))?.[1]), value: '' },
+      });
+      expect(Array.isArray(completion.completion.values)).toBe(true);
+      expect(await client.setLoggingLevel('warning')).toEqual({});
+      const badLevel = await client.setLoggingLevel('loud' as never).catch((e: unknown) => e);
+      expect(String(badLevel)).toContain('params.level must be one of');
+      await client.close();
+    }
+  });
+
   it('answers 404 for a server that is not registered and active', async () => {
     const res = await h.gateway.app.request('/mcp/nowhere', {
       method: 'POST',

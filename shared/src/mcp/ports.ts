@@ -42,6 +42,10 @@ export interface UpstreamMcpSession {
   readResource(uri: string): Promise<McpResult>;
   listPrompts(): Promise<McpResult[]>;
   getPrompt(name: string, args: Record<string, string>): Promise<McpResult>;
+  listResourceTemplates(): Promise<McpResult[]>;
+  /** completion/complete, params as the client sent them (the ref already in the server's names). */
+  complete(params: McpResult): Promise<McpResult>;
+  setLoggingLevel(level: string): Promise<void>;
   close(): Promise<void>;
 }
 

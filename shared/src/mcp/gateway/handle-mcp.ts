@@ -81,7 +81,7 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
   });
   const result = {
     protocolVersion,
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {}, logging: {} },
     serverInfo: SERVER_INFO,
   };
   return answer(post.accept, rpcResult(message.id, result), { [SESSION_HEADER]: sessionId });

@@ -1,8 +1,10 @@
 import type { UserRole } from '../../db/schema/users';
-import { type McpLogRecord, type McpResult, UpstreamMcpUnavailable } from '../ports';
+import type { McpLogRecord, McpResult } from '../ports';
 import { type McpToolAccess, mayUseTool } from './access';
 import type { McpCatalog } from './catalog';
-import { type JsonRpcId, McpRpcError, RPC, RpcFault } from './jsonrpc';
+import { type JsonRpcId, RPC, RpcFault } from './jsonrpc';
+import { complete, listResourceTemplates, setLogLevel, templateOwner } from './server-methods';
+import { failure, fromEveryServer } from './upstream-answers';
 import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upstream-calls';
 
 export interface MethodDeps extends UpstreamCallDeps {
@@ -29,22 +31,6 @@ export interface MethodCall {
   waitUntil(work: Promise<unknown>): void;
   /** Progress notifications of a tools/call, when the client asked for them. */
   onProgress?: (params: McpResult) => void;
-}
-
-/** A JSON-RPC error the upstream answered with (it carries a numeric code), passed on as it is. */
-function upstreamRpcError(error: unknown): { code: number; message: string; data?: unknown } | null {
-  if (!(error instanceof Error) || typeof (error as { code?: unknown }).code !== 'number') return null;
-  const { code, data } = error as Error & { code: number; data?: unknown };
-  return { code, message: error.message, ...(data !== undefined && { data }) };
-}
-
-/** Unreachable upstream: HTTP 502 (spec). An upstream JSON-RPC error: the same error, HTTP 200. */
-function failure(id: JsonRpcId, error: unknown): never {
-  const rpc = upstreamRpcError(error);
-  if (rpc) throw new RpcFault(rpc.code, rpc.message, rpc.data);
-  const message =
-    error instanceof UpstreamMcpUnavailable ? error.message : `Upstream MCP server failed: ${String(error)}`;
-  throw new McpRpcError(502, RPC.internalError, message, id);
 }
 
 async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
@@ -95,39 +81,15 @@ function toolErrorText(result: McpResult): string {
   return text.join(' ').slice(0, 1000) || 'tool reported an error';
 }
 
-/** Asks every active server, skipping (and logging) those that fail: one bad server must not hide the rest. */
-async function fromEveryServer<T>(
-  call: MethodCall,
-  deps: MethodDeps,
-  ask: (upstream: Parameters<Parameters<typeof withUpstream>[3]>[0]) => Promise<T[]>,
-): Promise<Array<{ server: string; items: T[] }>> {
-  const { servers } = await deps.catalog();
-  const answers = await Promise.all(
-    servers.map(async (server) => {
-      try {
-        return { server: server.name, items: await withUpstream(deps, call.session, server, ask) };
-      } catch (error) {
-        // A server without that capability answers "method not found": nothing to list.
-        if (upstreamRpcError(error)?.code === RPC.methodNotFound)
-          return { server: server.name, items: [] as T[] };
-        deps.warn('MCP server left out of a list', {
-          server: server.name,
-          method: call.method,
-          error: String(error),
-        });
-        return { server: server.name, items: [] as T[] };
-      }
-    }),
-  );
-  return answers;
-}
-
 async function readResource(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
   const uri = call.params.uri;
   if (typeof uri !== 'string') throw new RpcFault(RPC.invalidParams, 'params.uri is required');
   const lists = await fromEveryServer(call, deps, (u) => u.listResources());
   const owner = lists.find((l) => l.items.some((r) => r.uri === uri));
-  const server = owner && (await deps.catalog()).serverByName.get(owner.server);
+  // Not listed: a read of a resource template's URI, from the server whose template matches.
+  const server = owner
+    ? (await deps.catalog()).serverByName.get(owner.server)
+    : await templateOwner(call, deps, uri);
   if (!server) throw new RpcFault(RPC.invalidParams, `Unknown resource: ${uri}`);
   try {
     return await withUpstream(deps, call.session, server, (u) => u.readResource(uri));
@@ -197,6 +159,12 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
     }
     case 'prompts/get':
       return getPrompt(call, deps);
+    case 'resources/templates/list':
+      return listResourceTemplates(call, deps);
+    case 'completion/complete':
+      return complete(call, deps);
+    case 'logging/setLevel':
+      return setLogLevel(call, deps);
     default:
       throw new RpcFault(RPC.methodNotFound, `Method not found: ${call.method}`);
   }

@@ -81,6 +81,15 @@ function sessionOf(client: Client, transport: Transport, timeoutMs: number): Ups
     async getPrompt(name, args) {
       return (await client.getPrompt({ name, arguments: args }, options)) as McpResult;
     },
+    async listResourceTemplates() {
+      return (await client.listResourceTemplates(undefined, options)).resourceTemplates as McpResult[];
+    },
+    async complete(params) {
+      return (await client.complete(params as never, options)) as McpResult;
+    },
+    async setLoggingLevel(level) {
+      await client.setLoggingLevel(level as never, options);
+    },
     close: () => client.close(),
   };
 }
