@@ -11,6 +11,7 @@ import { CLICKHOUSE_URL } from '../helpers/env';
 import { configureFakeProviders, expectedCost, FAKE_PROVIDER_TYPES } from '../helpers/fake-providers';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
+import { readUntil } from '../helpers/stream-reading';
 
 const { gatewayUrl, consoleUrl } = inject('stack');
 let fakes: FakeUpstreams;
@@ -157,15 +158,8 @@ describe('a client that leaves, inside workerd', () => {
         messages: [{ role: 'user', content: words }],
       }),
     });
-    const reader = res.body?.getReader();
-    if (!reader) throw new Error('expected a stream');
     // The fake streams its 2001-word echo in small pieces a millisecond apart: leave early.
-    let seen = '';
-    while (!seen.includes('"content":"echo')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error('the stream ended before the client could leave');
-      seen += new TextDecoder().decode(value);
-    }
+    const reader = await readUntil(res.body, '"content":"echo');
     await reader.cancel();
     // Usually the worker hears of it at once; when workerd drops the news (it does, now and
     // then), the stack's 5 s idle guard ends the exchange instead: either way a 499 row.

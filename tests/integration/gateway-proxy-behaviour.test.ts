@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { abandonedStalls } from '../fakes/context';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
+import { readUntil } from '../helpers/stream-reading';
 
 let h: ProxyHarness;
 const IDLE_MS = 1_000;
@@ -280,15 +281,8 @@ describe('passthrough and the ledger', () => {
       stream: true,
       messages: [{ role: 'user', content: words }],
     });
-    const reader = res.body?.getReader();
-    if (!reader) throw new Error('expected a stream');
     // Leave after the first text delta: the answer has begun, most of it is still to come.
-    let seen = '';
-    while (!seen.includes('content_block_delta')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error('the stream ended before the client could leave');
-      seen += new TextDecoder().decode(value);
-    }
+    const reader = await readUntil(res.body, 'content_block_delta');
     await reader.cancel();
     const row = await newestLog((r) => r.model === 'm-anthropic' && r.clientAborted);
     expect(row).toMatchObject({ statusCode: 499, promptTokens: 300, stream: true });
@@ -306,14 +300,7 @@ describe('a client that stops reading without leaving', () => {
       stream: true,
       messages: [{ role: 'user', content: words }],
     });
-    const reader = res.body?.getReader();
-    if (!reader) throw new Error('expected a stream');
-    let seen = '';
-    while (!seen.includes('"content":"echo')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error('the stream ended before the client stopped reading');
-      seen += new TextDecoder().decode(value);
-    }
+    const reader = await readUntil(res.body, '"content":"echo');
     const row = await newestLog((r) => r.model === 'm-anthropic' && r.promptTokens === 3000);
     expect(row).toMatchObject({ statusCode: 499, clientAborted: true, stream: true });
     expect(row.completionTokens).toBeLessThan(3001);
