@@ -18,6 +18,7 @@ let fakes: FakeUpstreams;
 let openai: OpenAI;
 let anthropic: Anthropic;
 let keyId: string;
+let adminApi: (method: string, path: string, body?: unknown) => ReturnType<typeof http>;
 let calls = 0;
 const lookup = {
   name: 'lookup',
@@ -33,6 +34,7 @@ beforeAll(async () => {
   const token = login.body.access_token as string;
   const api = (method: string, path: string, body?: unknown) =>
     http(method, `${consoleUrl}${path}`, { token, body });
+  adminApi = api;
   await configureFakeProviders(api, fakes);
   const key = await api('POST', '/api/keys', { name: 'sdk e2e' });
   keyId = key.body.id;
@@ -143,6 +145,53 @@ describe('count_tokens through the official SDK', () => {
     );
     expect(new Set(rows.map((r) => r.model))).toEqual(new Set(FAKE_PROVIDER_TYPES.map((t) => `m-${t}`)));
     for (const row of rows) expect(row).toMatchObject({ statusCode: 200, promptTokens: 0, costUsd: 0 });
+  });
+});
+
+describe('an upstream that falls silent mid-stream, inside workerd', () => {
+  it("ends the client's stream with the format's error event after the idle timeout, and logs a 504", async () => {
+    const providers = (await adminApi('GET', '/api/admin/providers')).body as Array<{
+      id: string;
+      name: string;
+    }>;
+    const created = await adminApi('POST', '/api/admin/models', {
+      name: 'm-stall',
+      routes: [
+        { provider_id: providers.find((p) => p.name === 'fake-openai')?.id, upstream_model: 'stall-chat' },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Every isolate knows the model within about a second of the change.
+    await vi.waitFor(() => openai.models.retrieve('m-stall'), { timeout: 5_000, interval: 200 });
+    // The e2e stack's idle timeout is 5 s (tests/setup/e2e-global.ts).
+    const started = Date.now();
+    const stream = await openai.chat.completions.create({
+      model: 'm-stall',
+      stream: true,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    const failed = await (async () => {
+      for await (const _chunk of stream);
+    })().catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(OpenAI.APIError);
+    expect((failed as Error).message).toContain('sent nothing for 5000 ms');
+    expect(Date.now() - started).toBeLessThan(5_000 + 4_000);
+    const row = await vi.waitFor(
+      async () => {
+        const found = (await store().list({ apiKeyId: keyId, limit: 200 })).find(
+          (r) => r.model === 'm-stall',
+        );
+        if (!found) throw new Error('no row yet');
+        return found;
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    expect(row).toMatchObject({
+      statusCode: 504,
+      errorType: 'upstream_timeout',
+      provider: 'fake-openai',
+      stream: true,
+    });
   });
 });
 
