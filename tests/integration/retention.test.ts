@@ -5,13 +5,15 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client-web';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import ws from 'ws';
 import { RETENTION_CRON } from '../../gateway-worker/src/schedules';
 import worker from '../../gateway-worker/src/worker';
+import { createClickHouseAuditMirror } from '../../shared/src/analytics/audit-mirror';
 import { type ChSql, chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import { writeSettings } from '../../shared/src/db/repos/settings-repo';
-import { accessLogs, appLogs } from '../../shared/src/db/schema';
+import { accessLogs, appLogs, auditLog } from '../../shared/src/db/schema';
 import type { Db } from '../../shared/src/db/types';
 import {
   createClickHouseRequestLogStore,
@@ -192,6 +194,37 @@ describe('retention in Postgres', () => {
       expect(await instants(createPostgresRequestLogStore(db))).toEqual(iso(['2025-06-15T12:00:00Z']));
     } finally {
       await writeSettings(db, [{ key: 'data_retention_days', value: 30 }], null);
+    }
+  });
+});
+
+describe('audit records (audit_retention_days)', () => {
+  it('go from Postgres and from the ClickHouse copy once older than the setting; the rest stay', async () => {
+    const all = [...OLD, ...KEPT].map(at);
+    const rows = await db
+      .insert(auditLog)
+      .values(all.map((createdAt) => ({ createdAt, action: 'retention.check' })))
+      .returning();
+    const mirror = createClickHouseAuditMirror(ch, { database: CH_DAILY });
+    await mirror.write(rows);
+    await writeSettings(db, [{ key: 'audit_retention_days', value: 30 }], null);
+    try {
+      const result = await runRetention({ db, clickhouse: { client: ch, database: CH_DAILY } }, NOW);
+      expect(result.audit).toMatchObject({ days: 30, postgres: OLD.length });
+      expect(result.audit.cutoff.getTime()).toBe(CUTOFF);
+      const left = await db
+        .select({ createdAt: auditLog.createdAt })
+        .from(auditLog)
+        .where(eq(auditLog.action, 'retention.check'));
+      expect(left.map((r) => r.createdAt.toISOString()).sort()).toEqual(iso(KEPT));
+      // The straddling month's old rows go by a mutation ClickHouse applies in the background.
+      const copy = () =>
+        chSelect<{ n: string }>(chSql`SELECT count() AS n FROM ${chIdent(CH_DAILY, 'audit_log')} FINAL`);
+      await vi.waitFor(async () => expect(Number((await copy())[0]?.n)).toBe(KEPT.length), {
+        timeout: 20_000,
+      });
+    } finally {
+      await writeSettings(db, [{ key: 'audit_retention_days', value: 365 }], null);
     }
   });
 });

@@ -40,6 +40,8 @@ export async function purgeClickHouseTable(
   database: string,
   table: string,
   cutoff: Date,
+  /** The row's time column (the audit mirror's is `timestamp`). */
+  timeColumn = 'created_at',
 ): Promise<TablePurge> {
   const select = async <T>(query: ChSql): Promise<T[]> =>
     (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
@@ -49,7 +51,7 @@ export async function purgeClickHouseTable(
   if (!described) return { dropped: [], deleting: false }; // not created yet: nothing to keep
   // The parts' min_time/max_time come from the minmax index of the partition key's columns, so
   // they are the created_at range only when the key is computed from created_at.
-  const byCreatedAt = /\bcreated_at\b/.test(described.partition_key);
+  const byCreatedAt = new RegExp(`\\b${timeColumn}\\b`).test(described.partition_key);
   const cutoffS = Math.floor(cutoff.getTime() / 1000);
   const partitions = await select<PartitionRow>(
     chSql`SELECT partition, min(toUInt32(min_time)) AS min_s, max(toUInt32(max_time)) AS max_s
@@ -70,7 +72,8 @@ export async function purgeClickHouseTable(
       straddles = true;
     }
   }
-  const deleting = straddles && (await deleteOlderRows(client, select, qualified, database, table, cutoff));
+  const deleting =
+    straddles && (await deleteOlderRows(client, select, { qualified, database, table, timeColumn }, cutoff));
   return { dropped, deleting };
 }
 
@@ -78,13 +81,13 @@ export async function purgeClickHouseTable(
 async function deleteOlderRows(
   client: ClickHouseClient,
   select: <T>(query: ChSql) => Promise<T[]>,
-  qualified: ChSql,
-  database: string,
-  table: string,
+  target: { qualified: ChSql; database: string; table: string; timeColumn: string },
   cutoff: Date,
 ): Promise<boolean> {
+  const { qualified, database, table } = target;
+  const time = chIdent(target.timeColumn);
   const [old] = await select<{ n: string }>(
-    chSql`SELECT count() AS n FROM ${qualified} WHERE created_at < ${cutoff}`,
+    chSql`SELECT count() AS n FROM ${qualified} WHERE ${time} < ${cutoff}`,
   );
   if (Number(old?.n ?? 0) === 0) return false;
   const [running] = await select<{ n: string }>(
@@ -92,7 +95,7 @@ async function deleteOlderRows(
       WHERE database = ${database} AND table = ${table} AND is_done = 0`,
   );
   if (Number(running?.n ?? 0) > 0) return false;
-  await client.command({ query: chSql`ALTER TABLE ${qualified} DELETE WHERE created_at < ${cutoff}`.sql });
+  await client.command({ query: chSql`ALTER TABLE ${qualified} DELETE WHERE ${time} < ${cutoff}`.sql });
   return true;
 }
 

@@ -49,17 +49,27 @@ export async function purgePostgresLogs(
   cutoff: Date,
   options: PostgresPurgeOptions = {},
 ): Promise<Record<PostgresLogTable, number>> {
-  const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  const maxBatches = options.maxBatches ?? DEFAULT_MAX_BATCHES;
   const deleted = {} as Record<PostgresLogTable, number>;
   for (const [name, table] of Object.entries(POSTGRES_LOG_TABLES) as [PostgresLogTable, PgTable][]) {
-    let total = 0;
-    for (let batch = 0; batch < maxBatches; batch++) {
-      const n = await deleteBatch(db, table, cutoff, batchSize);
-      total += n;
-      if (n < batchSize) break;
-    }
-    deleted[name] = total;
+    deleted[name] = await purgePostgresTable(db, table, cutoff, options);
   }
   return deleted;
+}
+
+/** One table's rows created before `cutoff`, in bounded batches; how many went. */
+export async function purgePostgresTable(
+  db: Db,
+  table: PgTable,
+  cutoff: Date,
+  options: PostgresPurgeOptions = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const maxBatches = options.maxBatches ?? DEFAULT_MAX_BATCHES;
+  let total = 0;
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const n = await deleteBatch(db, table, cutoff, batchSize);
+    total += n;
+    if (n < batchSize) break;
+  }
+  return total;
 }
