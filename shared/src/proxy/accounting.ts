@@ -28,6 +28,24 @@ export interface ExchangeResult {
   clientAborted: boolean;
 }
 
+/** A request refused with `error` after reaching `trace.attempts` routes (the last: `trace.route`). */
+export function failedExchange(
+  error: { status: number; type: string; message: string },
+  trace: { attempts: number; route: ResolvedRoute | null },
+): ExchangeResult {
+  return {
+    route: trace.route,
+    statusCode: error.status,
+    usage: null,
+    errorType: error.type,
+    errorMessage: error.message,
+    attempts: trace.attempts,
+    upstreamLatencyMs: null,
+    cacheHit: false,
+    clientAborted: false,
+  };
+}
+
 /**
  * The request log row. Cost comes from the model's own prices, else the price-table entry of
  * the answering route's upstream model (pricing/effective.ts); an unpriced request records

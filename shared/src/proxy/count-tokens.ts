@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AppError } from '../http/app-error';
-import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
+import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
 import { admit, firstUsableRoute } from './admission';
 import { estimateInputTokens } from './estimate-tokens';
 import { clientFacingError, targetFor } from './route-attempts';
@@ -51,7 +51,8 @@ export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promi
   try {
     counted = await count(body, exchange, call, deps, admitted.settings.upstreamTimeoutMs);
   } catch (error) {
-    if (error instanceof AppError) settleExchange(exchange, refused(error), deps, call.waitUntil);
+    if (error instanceof AppError)
+      settleExchange(exchange, failedExchange(error, { attempts: 0, route: null }), deps, call.waitUntil);
     throw error;
   }
   settleExchange(exchange, settled(counted), deps, call.waitUntil);
@@ -116,20 +117,6 @@ function settled(counted: Counted): ExchangeResult {
     usage: null,
     attempts: counted.attempts,
     upstreamLatencyMs: counted.upstreamLatencyMs,
-    cacheHit: false,
-    clientAborted: false,
-  };
-}
-
-function refused(error: AppError): ExchangeResult {
-  return {
-    route: null,
-    statusCode: error.status,
-    usage: null,
-    errorType: error.type,
-    errorMessage: error.message,
-    attempts: 0,
-    upstreamLatencyMs: null,
     cacheHit: false,
     clientAborted: false,
   };

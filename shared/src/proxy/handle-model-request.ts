@@ -1,6 +1,6 @@
 import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
-import { type Exchange, type ExchangeResult, settleExchange } from './accounting';
+import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
 import { type Admitted, admit } from './admission';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
@@ -40,7 +40,7 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     }
     if (error instanceof AppError) {
       const trace = error instanceof RoutesFailedError ? error.trace : NO_ROUTE;
-      settleExchange(exchange, failure(error, trace), deps, call.waitUntil);
+      settleExchange(exchange, failedExchange(error, trace), deps, call.waitUntil);
     }
     throw error;
   }
@@ -130,22 +130,8 @@ function replayCached(
 
 function clientGone(trace: WalkTrace): ExchangeResult {
   return {
-    ...failure(new AppError(400, 'client went away'), trace),
+    ...failedExchange(new AppError(400, 'client went away'), trace),
     statusCode: CLIENT_CLOSED_REQUEST,
     clientAborted: true,
-  };
-}
-
-function failure(error: AppError, trace: WalkTrace): ExchangeResult {
-  return {
-    route: trace.route,
-    statusCode: error.status,
-    usage: null,
-    errorType: error.type,
-    errorMessage: error.message,
-    attempts: trace.attempts,
-    upstreamLatencyMs: null,
-    cacheHit: false,
-    clientAborted: false,
   };
 }

@@ -38,10 +38,10 @@ export interface IdleGuard {
  *
  * The same silence has a second cause: a client that stopped reading, so the stages stopped
  * pulling from the upstream. A chunk still waiting in the stage's one-chunk queue at the
- * deadline tells them apart. workerd now and then never reports a client that disconnected mid-stream (no
- * request.signal abort, no stream cancel: cloudflare/workerd#6832 and kin); this is what then
- * ends the exchange — the upstream aborted, logged as the client's leaving — instead of a
- * stream held open for ever.
+ * deadline tells them apart. workerd now and then never reports a client that disconnected
+ * mid-stream (no request.signal abort, no stream cancel: cloudflare/workerd#6832 and kin);
+ * this is what then ends the exchange — the upstream aborted, logged as the client's leaving —
+ * instead of a stream held open for ever.
  */
 export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
   let last = options.now();
@@ -63,9 +63,7 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
     if (controller?.desiredSize != null && controller.desiredSize <= 0) {
       clientStopped = true;
       cut(() => controller?.error(new Error('the client stopped reading')));
-      options.onIdle(`the client read nothing for ${options.idleMs} ms`);
-      innerCancel?.();
-      markCut();
+      end(`the client read nothing for ${options.idleMs} ms`);
       return;
     }
     stalled = `upstream sent nothing for ${options.idleMs} ms`;
@@ -73,7 +71,11 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
       controller?.enqueue(options.errorEvent());
       controller?.terminate();
     });
-    options.onIdle('upstream idle timeout');
+    end('upstream idle timeout');
+  };
+  /** After either cut: the upstream stopped, the inner stage told, `cut` settled. */
+  const end = (reason: string) => {
+    options.onIdle(reason);
     innerCancel?.();
     markCut();
   };
