@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PREFIX, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key';
+import {
+  API_KEY_PREFIX,
+  generateApiKey,
+  hashApiKey,
+  hashPresentedKey,
+  looksLikeApiKey,
+} from './api-key';
 
 describe('API keys', () => {
   it('have the sluice- prefix, 256 bits of base64url and a 12-character display prefix', async () => {
@@ -24,5 +30,12 @@ describe('API keys', () => {
     expect(looksLikeApiKey('sluice-short')).toBe(false);
     expect(looksLikeApiKey(`other-${'a'.repeat(43)}`)).toBe(false);
     expect(looksLikeApiKey(`sluice-${'a'.repeat(43)}`)).toBe(true);
+  });
+
+  it('a presented key hashes as a stored one, also when remembered and past the memo bound', async () => {
+    const keys = await Promise.all(Array.from({ length: 4200 }, () => generateApiKey()));
+    for (const { key, hash } of keys) expect(await hashPresentedKey(key)).toBe(hash);
+    for (const { key, hash } of keys.slice(-10)) expect(await hashPresentedKey(key)).toBe(hash);
+    expect(await hashPresentedKey('abc')).toBe(await hashApiKey('abc'));
   });
 });

@@ -1,4 +1,4 @@
-import { hashApiKey, looksLikeApiKey } from '../auth/api-key';
+import { hashPresentedKey, looksLikeApiKey } from '../auth/api-key';
 import { type JwtSigner, looksLikeJwt } from '../auth/jwt';
 import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { unauthorized } from '../http/app-error';
@@ -61,7 +61,7 @@ async function authenticateKey(
   options: AuthOptions,
   background: Background,
 ): Promise<Principal> {
-  const hash = await hashApiKey(key);
+  const hash = await hashPresentedKey(key);
   if (!options.checkedByAdmission) await deps.refreshVersions?.();
   const record = await deps.findKeyByHash(hash, background);
   if (!record) throw unauthorized(INVALID_CREDENTIALS);
