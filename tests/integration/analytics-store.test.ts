@@ -114,15 +114,16 @@ const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 const kept = <T extends { createdAt: Date }>(rows: readonly T[]) =>
   rows.filter((row) => row.createdAt >= CUTOFF);
 
-/** What aggregate() must answer per (UTC day, model), from the records alone. */
+/** What aggregate() must answer per (UTC day, model, endpoint), from the records alone. */
 function expectedDailyUsage(rows: readonly RequestLogRecord[]): UsageBucketRow[] {
   const groups = new Map<string, UsageBucketRow>();
   for (const row of rows) {
     const bucketStart = new Date(Math.floor(row.createdAt.getTime() / DAY) * DAY);
-    const key = `${bucketStart.toISOString()} ${row.model}`;
+    const key = `${bucketStart.toISOString()} ${row.model} ${row.endpoint}`;
     const group = groups.get(key) ?? {
       bucketStart,
       model: row.model,
+      endpoint: row.endpoint,
       requests: 0,
       promptTokens: 0,
       completionTokens: 0,
@@ -146,7 +147,12 @@ function expectedDailyUsage(rows: readonly RequestLogRecord[]): UsageBucketRow[]
 function sortBuckets(rows: UsageBucketRow[]): UsageBucketRow[] {
   return rows
     .map((row) => ({ ...row, costUsd: Math.round(row.costUsd * 1e9) / 1e9 }))
-    .sort((a, b) => a.bucketStart.getTime() - b.bucketStart.getTime() || a.model.localeCompare(b.model));
+    .sort(
+      (a, b) =>
+        a.bucketStart.getTime() - b.bucketStart.getTime() ||
+        a.model.localeCompare(b.model) ||
+        a.endpoint.localeCompare(b.endpoint),
+    );
 }
 
 const adapters = {} as Record<'postgres' | 'clickhouse', AnalyticsStore>;

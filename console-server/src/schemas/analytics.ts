@@ -89,6 +89,9 @@ export const UsageStatsSchema = z
     total_tokens: count,
     avg_latency_ms: z.number().nullable().openapi({ description: 'Null when there were no requests' }),
     models: z.record(z.string(), z.object({ requests: count, tokens: count })),
+    endpoints: z
+      .record(z.string(), z.object({ requests: count, tokens: count }))
+      .openapi({ description: 'By model endpoint: /v1/chat/completions, /v1/messages, /v1/embeddings, …' }),
   })
   .openapi('UsageStats');
 
@@ -115,6 +118,7 @@ export const CostStatsSchema = z
       .number()
       .openapi({ description: 'total_cost_usd / UTC days in [from, to] (at least 1)' }),
     by_model: z.record(z.string(), z.number()),
+    by_endpoint: z.record(z.string(), z.number()).openapi({ description: 'Cost by model endpoint' }),
     unpriced_requests: unpriced,
   })
   .openapi('CostStats');

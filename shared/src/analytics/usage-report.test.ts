@@ -8,6 +8,7 @@ function row(bucket: string, model: string, over: Partial<UsageBucketRow> = {}):
   return {
     bucketStart: at(bucket),
     model,
+    endpoint: '/v1/chat/completions',
     requests: 1,
     promptTokens: 10,
     completionTokens: 5,
@@ -98,6 +99,7 @@ describe('usage report', () => {
   const rows = [
     row('2025-04-01T00:00:00Z', 'a'),
     row('2025-04-01T00:00:00Z', 'b', {
+      endpoint: '/v1/embeddings',
       requests: 2,
       totalTokens: 40,
       promptTokens: 30,
@@ -142,9 +144,19 @@ describe('usage report', () => {
       total_tokens: 70,
       avg_latency_ms: 750 / 6,
       models: { a: { requests: 4, tokens: 30 }, b: { requests: 2, tokens: 40 } },
+      endpoints: {
+        '/v1/chat/completions': { requests: 4, tokens: 30 },
+        '/v1/embeddings': { requests: 2, tokens: 40 },
+      },
     });
     expect(Object.keys(usageStats([row('2025-04-01T00:00:00Z', '__proto__')]).models)).toEqual(['__proto__']);
-    expect(usageStats([])).toEqual({ total_requests: 0, total_tokens: 0, avg_latency_ms: null, models: {} });
+    expect(usageStats([])).toEqual({
+      total_requests: 0,
+      total_tokens: 0,
+      avg_latency_ms: null,
+      models: {},
+      endpoints: {},
+    });
   });
 
   it('zero-fills cost periods; unpriced requests add 0 and are counted', () => {
@@ -170,6 +182,7 @@ describe('usage report', () => {
       total_cost_usd: 0.75,
       avg_daily_cost_usd: 0.25,
       by_model: { a: 0.5, b: 0.25 },
+      by_endpoint: { '/v1/chat/completions': 0.5, '/v1/embeddings': 0.25 },
       unpriced_requests: 3,
     });
   });

@@ -33,6 +33,8 @@ export interface UsageStats {
   /** Null when there were no requests. */
   avg_latency_ms: number | null;
   models: Record<string, { requests: number; tokens: number }>;
+  /** By model endpoint (/v1/chat/completions, /v1/embeddings, …). */
+  endpoints: Record<string, { requests: number; tokens: number }>;
 }
 
 export interface CostPeriod {
@@ -47,6 +49,7 @@ export interface CostStats {
   total_cost_usd: number;
   avg_daily_cost_usd: number;
   by_model: Record<string, number>;
+  by_endpoint: Record<string, number>;
   unpriced_requests: number;
 }
 
@@ -104,6 +107,13 @@ export function usageSeries(
 
 export function usageStats(rows: readonly UsageBucketRow[]): UsageStats {
   const models = new Map<string, { requests: number; tokens: number }>();
+  const endpoints = new Map<string, { requests: number; tokens: number }>();
+  const add = (totals: Map<string, { requests: number; tokens: number }>, key: string, row: UsageBucketRow) => {
+    const entry = totals.get(key) ?? { requests: 0, tokens: 0 };
+    entry.requests += row.requests;
+    entry.tokens += row.totalTokens;
+    totals.set(key, entry);
+  };
   let requests = 0;
   let tokens = 0;
   let latency = 0;
@@ -111,31 +121,29 @@ export function usageStats(rows: readonly UsageBucketRow[]): UsageStats {
     requests += row.requests;
     tokens += row.totalTokens;
     latency += row.latencyMsSum;
-    const model = models.get(row.model) ?? { requests: 0, tokens: 0 };
-    model.requests += row.requests;
-    model.tokens += row.totalTokens;
-    models.set(row.model, model);
+    add(models, row.model, row);
+    add(endpoints, row.endpoint, row);
   }
   return {
     total_requests: requests,
     total_tokens: tokens,
     avg_latency_ms: requests === 0 ? null : latency / requests,
     models: Object.fromEntries(models),
+    endpoints: Object.fromEntries(endpoints),
   };
 }
 
 /**
- * Sums cost per model. A model none of whose requests was priced is left out: its cost is
- * unknown, not $0 (those requests are in unpriced_requests). A Map, then own properties, so a
- * model named __proto__ is just a key.
+ * Sums cost per model (or endpoint). One none of whose requests was priced is left out: its
+ * cost is unknown, not $0 (those requests are in unpriced_requests). A Map, then own
+ * properties, so a model named __proto__ is just a key.
  */
-function costByModel(rows: readonly UsageBucketRow[]): Record<string, number> {
-  const byModel = new Map<string, number>();
+function costBy(rows: readonly UsageBucketRow[], key: 'model' | 'endpoint'): Record<string, number> {
+  const sums = new Map<string, number>();
   for (const row of rows) {
-    if (row.requests > row.unpricedRequests)
-      byModel.set(row.model, (byModel.get(row.model) ?? 0) + row.costUsd);
+    if (row.requests > row.unpricedRequests) sums.set(row[key], (sums.get(row[key]) ?? 0) + row.costUsd);
   }
-  return Object.fromEntries([...byModel].map(([model, usd]) => [model, roundUsd(usd)]));
+  return Object.fromEntries([...sums].map(([name, usd]) => [name, roundUsd(usd)]));
 }
 
 export function costSeries(
@@ -150,7 +158,7 @@ export function costSeries(
       return {
         period: start.toISOString(),
         total_cost_usd: roundUsd(inPeriod.reduce((sum, row) => sum + row.costUsd, 0)),
-        by_model: costByModel(inPeriod),
+        by_model: costBy(inPeriod, 'model'),
         unpriced_requests: inPeriod.reduce((sum, row) => sum + row.unpricedRequests, 0),
       };
     }),
@@ -169,7 +177,8 @@ export function costStats(rows: readonly UsageBucketRow[], range: UsageRange): C
   return {
     total_cost_usd: roundUsd(total),
     avg_daily_cost_usd: roundUsd(total / utcDaysIn(range)),
-    by_model: costByModel(rows),
+    by_model: costBy(rows, 'model'),
+    by_endpoint: costBy(rows, 'endpoint'),
     unpriced_requests: rows.reduce((sum, row) => sum + row.unpricedRequests, 0),
   };
 }

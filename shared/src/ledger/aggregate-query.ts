@@ -1,3 +1,5 @@
+import type { RequestLogEndpoint } from './record';
+
 /** Usage/cost aggregation over the request log (GET /api/analytics/*), the same for both adapters. */
 
 export const USAGE_GROUP_BYS = ['hour', 'day', 'week'] as const;
@@ -14,7 +16,7 @@ export const MAX_USAGE_RANGE_MS: Readonly<Record<UsageGroupBy, number>> = {
 
 /**
  * Rows of the log with from <= created_at <= to (inclusive), optionally one model and one user,
- * grouped by UTC bucket start (hour; day at 00:00; week on Monday 00:00) and model.
+ * grouped by UTC bucket start (hour; day at 00:00; week on Monday 00:00), model and endpoint.
  */
 export interface UsageAggregateQuery {
   from: Date;
@@ -24,10 +26,11 @@ export interface UsageAggregateQuery {
   userId?: string;
 }
 
-/** One (bucket, model) group. costUsd sums only priced rows; unpriced ones are counted apart. */
+/** One (bucket, model, endpoint) group. costUsd sums only priced rows; unpriced ones are counted apart. */
 export interface UsageBucketRow {
   bucketStart: Date;
   model: string;
+  endpoint: RequestLogEndpoint;
   requests: number;
   promptTokens: number;
   completionTokens: number;

@@ -1,5 +1,6 @@
 import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
 import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
+import type { RequestLogEndpoint } from './record';
 
 /**
  * A group as 18.16 returns it: 64-bit integers (and counts) are JSON strings. Aliases never
@@ -8,6 +9,7 @@ import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
 export interface SelectedUsageBucketRow {
   bucket: string | number;
   model: string;
+  endpoint: string;
   requests: string | number;
   prompt_tokens_sum: string | number;
   completion_tokens_sum: string | number;
@@ -30,7 +32,7 @@ export function usageAggregateSql(table: ChSql, query: UsageAggregateQuery): ChS
     query.model === undefined ? null : chSql`model = ${query.model}`,
     query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
   ].filter((condition): condition is ChSql => condition !== null);
-  return chSql`SELECT toUInt32(${bucketOf(query)}) AS bucket, model,
+  return chSql`SELECT toUInt32(${bucketOf(query)}) AS bucket, model, endpoint,
       count() AS requests,
       sum(prompt_tokens) AS prompt_tokens_sum,
       sum(completion_tokens) AS completion_tokens_sum,
@@ -39,7 +41,7 @@ export function usageAggregateSql(table: ChSql, query: UsageAggregateQuery): ChS
       countIf(isNull(cost_usd)) AS unpriced_requests,
       sum(toUInt64(latency_ms)) AS latency_ms_sum
     FROM ${table} WHERE ${chJoin(conditions, chSql` AND `)}
-    GROUP BY bucket, model`;
+    GROUP BY bucket, model, endpoint`;
 }
 
 function bucketOf(query: UsageAggregateQuery): ChSql {
@@ -53,6 +55,7 @@ export function fromUsageBucketRow(row: SelectedUsageBucketRow): UsageBucketRow 
   return {
     bucketStart: new Date(Number(row.bucket) * 1000),
     model: row.model,
+    endpoint: row.endpoint as RequestLogEndpoint,
     requests: Number(row.requests),
     promptTokens: Number(row.prompt_tokens_sum),
     completionTokens: Number(row.completion_tokens_sum),

@@ -65,6 +65,7 @@ export function createPostgresRequestLogStore(db: Db): RequestLogStore {
         .select({
           bucket,
           model: requestLogs.model,
+          endpoint: requestLogs.endpoint,
           requests: sql<string | number>`count(*)`,
           promptTokens: sql<string | number>`sum(${requestLogs.promptTokens})`,
           completionTokens: sql<string | number>`sum(${requestLogs.completionTokens})`,
@@ -82,11 +83,12 @@ export function createPostgresRequestLogStore(db: Db): RequestLogStore {
             query.userId === undefined ? undefined : eq(requestLogs.userId, query.userId),
           ),
         )
-        .groupBy(bucket, requestLogs.model);
+        .groupBy(bucket, requestLogs.model, requestLogs.endpoint);
       return rows.map(
         (row): UsageBucketRow => ({
           bucketStart: new Date(Number(row.bucket) * 1000),
           model: row.model,
+          endpoint: row.endpoint,
           requests: Number(row.requests),
           promptTokens: Number(row.promptTokens),
           completionTokens: Number(row.completionTokens),
