@@ -1,6 +1,6 @@
 // More of the web UI in a real browser (Debian's chromium through playwright-core): the
 // expiring-keys view, a provider's edit / deactivate / activate / delete, reordering a model's
-// routes and the unpriced flag, and the gateway logs filtered by status and model after real
+// routes, the unpriced flag and a model's kind (embedding / chat), and the gateway logs filtered by status and model after real
 // SDK calls (one failing), with a 422 shown at its filter. Every change is checked through the API.
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
@@ -23,6 +23,7 @@ const OK_MODEL = 'ui3-ok';
 const FAILING_MODEL = 'ui3-fails';
 const TWO_ROUTES = 'ui3-two-routes';
 const UNPRICED = 'ui3-unpriced';
+const VECTORS = 'ui3-vectors';
 const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
 
 let session: UiSession;
@@ -119,13 +120,19 @@ async function fieldError(input: Locator): Promise<string> {
 
 interface ApiModel {
   name: string;
+  kind: 'chat' | 'embedding';
+  input_price_per_mtok: number | null;
   is_priced: boolean;
   routes: Array<{ position: number; upstream_model: string }>;
 }
 
-async function routeOrder(name: string): Promise<string[]> {
+async function storedModel(name: string): Promise<ApiModel | undefined> {
   const models = (await api('GET', '/api/admin/models')).body as ApiModel[];
-  const model = models.find((m) => m.name === name);
+  return models.find((m) => m.name === name);
+}
+
+async function routeOrder(name: string): Promise<string[]> {
+  const model = await storedModel(name);
   return [...(model?.routes ?? [])].sort((a, b) => a.position - b.position).map((r) => r.upstream_model);
 }
 
@@ -239,6 +246,44 @@ describe('more screens in a real browser', () => {
     await screenshot(page, 'more-05-models-unpriced');
   });
 
+  it('models: one created as Embedding shows its kind and is stored so; edited back to Chat, likewise', async () => {
+    const table = page.getByTestId('models-table');
+    const vectors = table.getByRole('row').filter({ hasText: VECTORS });
+    // The seeded models are chat models: the default kind.
+    await table.getByRole('row').filter({ hasText: OK_MODEL }).getByText('Chat', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Add model' }).click();
+    const kind = dialog().getByRole('textbox', { name: 'Kind' });
+    expect(await kind.inputValue()).toBe('Chat');
+    await dialog().getByText('Embedding models serve POST /v1/embeddings').waitFor();
+    await dialog().getByLabel('Model name').fill(VECTORS);
+    await kind.click();
+    await page.getByRole('option', { name: 'Embedding' }).click();
+    expect(await kind.inputValue()).toBe('Embedding');
+    await dialog().getByLabel('Input price (USD / 1M tokens)', { exact: true }).fill('0.02');
+    await dialog().getByRole('button', { name: 'Add route' }).click();
+    await dialog().getByRole('textbox', { name: 'Provider' }).click();
+    await page.getByRole('option', { name: 'Fake OpenAI' }).click();
+    await dialog().getByLabel('Upstream model').fill('text-embedding-3-small');
+    await screenshot(page, 'more-06-model-embedding-editor');
+    await dialog().getByRole('button', { name: 'Add model' }).click();
+    await vectors.getByText('Embedding', { exact: true }).waitFor();
+    await vectors.getByText('1. fake-openai → text-embedding-3-small').waitFor();
+    expect(await storedModel(VECTORS)).toMatchObject({ kind: 'embedding', input_price_per_mtok: 0.02 });
+    await screenshot(page, 'more-07-models-embedding');
+
+    // The editor opens on the stored kind; switched back to Chat, the list and the API follow.
+    await vectors.getByRole('button', { name: 'Edit' }).click();
+    expect(await kind.inputValue()).toBe('Embedding');
+    await kind.click();
+    await page.getByRole('option', { name: 'Chat' }).click();
+    await dialog().getByRole('button', { name: 'Save model' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await vectors.getByText('Chat', { exact: true }).waitFor();
+    expect(await vectors.getByText('Embedding', { exact: true }).count()).toBe(0);
+    expect(await storedModel(VECTORS)).toMatchObject({ kind: 'chat', input_price_per_mtok: 0.02 });
+    expect(await routeOrder(VECTORS)).toEqual(['text-embedding-3-small']);
+  });
+
   it('gateway logs: after an answered and a failed SDK call, filters by status and by model show the right rows', async () => {
     const client = new OpenAI({ apiKey: gatewayKey, baseURL: `${stack.gatewayUrl}/v1`, maxRetries: 0 });
     const answer = await client.chat.completions.create({
@@ -265,7 +310,7 @@ describe('more screens in a real browser', () => {
     await status.fill(String(failedStatus));
     await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect.poll(shownRows).toEqual([{ model: FAILING_MODEL, status: String(failedStatus) }]);
-    await screenshot(page, 'more-06-gateway-logs-by-status');
+    await screenshot(page, 'more-08-gateway-logs-by-status');
     await status.fill('');
     await page.getByLabel('Model', { exact: true }).fill(OK_MODEL);
     await page.getByRole('button', { name: 'Apply', exact: true }).click();
@@ -282,7 +327,7 @@ describe('more screens in a real browser', () => {
     errors.expectFailure('/api/gateway/logs', 422);
     await page.getByRole('button', { name: 'Apply', exact: true }).click();
     expect(await fieldError(status)).toBe('Too small: expected number to be >=100');
-    await screenshot(page, 'more-07-gateway-logs-422');
+    await screenshot(page, 'more-09-gateway-logs-422');
     // Corrected, the error goes and the rows come back.
     await status.fill('200');
     await page.getByRole('button', { name: 'Apply', exact: true }).click();

@@ -1,11 +1,13 @@
 /**
  * Amazon Bedrock Runtime Converse (`/model/{modelId}/converse`) and ConverseStream
  * (`/model/{modelId}/converse-stream`, binary `application/vnd.amazon.eventstream` frames),
+ * plus InvokeModel for embedding models (`/invoke`, bedrock-embeddings.ts), all
  * SigV4-authenticated. Errors are `{message}` bodies named by `x-amzn-ErrorType`; bad
  * credentials get AWS's 403s (UnrecognizedClientException, InvalidSignatureException, …).
  */
 import { randomUUID } from 'node:crypto';
 import { encodeEventStreamJson } from '../../shared/src/providers/common/eventstream-encoder';
+import { answerInvoke } from './bedrock-embeddings';
 import {
   type Answer,
   answer,
@@ -168,9 +170,9 @@ function streamFrames(result: Answer): Uint8Array[] {
   );
 }
 
-/** `bedrock`: POST `/bedrock/model/{modelId}/converse` and `/converse-stream`. */
+/** `bedrock`: POST `/bedrock/model/{modelId}/converse`, `/converse-stream` and `/invoke`. */
 export async function handleBedrock(ctx: FakeContext): Promise<void> {
-  const route = /^\/bedrock\/model\/([^/]+)\/(converse|converse-stream)$/.exec(ctx.rawPath);
+  const route = /^\/bedrock\/model\/([^/]+)\/(converse|converse-stream|invoke)$/.exec(ctx.rawPath);
   if (!route || ctx.req.method !== 'POST') {
     return sendError(ctx, awsError(404, 'UnknownOperationException', 'Unknown operation'));
   }
@@ -184,11 +186,12 @@ export async function handleBedrock(ctx: FakeContext): Promise<void> {
   };
   const denied = verifySigV4(request, { accessKeyId, secretAccessKey, region, service: 'bedrock' });
   if (denied) return sendError(ctx, awsError(denied.status, denied.exception, denied.message));
+  const model = decodeURIComponent(route[1] ?? '');
+  if (route[2] === 'invoke') return answerInvoke(ctx, model);
   const body = isRecord(ctx.body) ? ctx.body : undefined;
   const invalid = body ? validate(body) : 'The request body is not valid JSON.';
   if (!body || invalid !== undefined)
     return sendError(ctx, awsError(400, 'ValidationException', invalid ?? ''));
-  const model = decodeURIComponent(route[1] ?? '');
   const scenario = await runScenario(ctx, model, bedrockError);
   if (!scenario) return;
   const result = answer(converseConversation(body));

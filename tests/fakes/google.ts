@@ -1,6 +1,7 @@
 /**
  * The Gemini API (`/{version}/models/{model}:generateContent` and
- * `:streamGenerateContent`, key in `x-goog-api-key` or `?key=`). With `alt=sse` the stream
+ * `:streamGenerateContent`, key in `x-goog-api-key` or `?key=`; `:embedContent` and
+ * `:batchEmbedContents` in google-embeddings.ts). With `alt=sse` the stream
  * is SSE with CRLF line endings, one whole GenerateContentResponse per event; without it, a
  * JSON array written piecemeal. Errors are google.rpc.Status bodies; a wrong key is a 400
  * INVALID_ARGUMENT with reason API_KEY_INVALID, a missing one a 403, as Google answers.
@@ -28,6 +29,7 @@ import {
   type VendorError,
   writeStream,
 } from './context';
+import { answerGeminiEmbeddings } from './google-embeddings';
 
 const STATUS_NAMES: Readonly<Record<ErrorKind, string>> = {
   auth: 'UNAUTHENTICATED',
@@ -169,25 +171,30 @@ function arrayFrames(chunks: JsonObject[]): string[] {
     .concat(']');
 }
 
-/** `google`: POST `/google/{version}/models/{model}:generateContent|streamGenerateContent`. */
+const METHODS = 'generateContent|streamGenerateContent|embedContent|batchEmbedContents';
+const ROUTE = new RegExp(`^/google/v\\d+\\w*/models/([^/:]+):(${METHODS})$`);
+
+/** `google`: POST `/google/{version}/models/{model}:{method}`, one of METHODS. */
 export async function handleGoogle(ctx: FakeContext): Promise<void> {
-  const route = /^\/google\/v\d+\w*\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(
-    ctx.rawPath,
-  );
+  const route = ROUTE.exec(ctx.rawPath);
   if (!route || ctx.req.method !== 'POST') {
     return sendError(ctx, googleError(404, 'not_found', `The requested URL ${ctx.rawPath} was not found.`));
   }
   const failure = keyFailure(ctx);
   if (failure) return sendError(ctx, failure);
+  const model = decodeURIComponent(route[1] ?? '');
+  const method = route[2];
+  if (method === 'embedContent' || method === 'batchEmbedContents') {
+    return answerGeminiEmbeddings(ctx, model, method);
+  }
   const body = isRecord(ctx.body) ? ctx.body : undefined;
   const invalid = body ? validate(body) : 'Invalid JSON payload received.';
   if (!body || invalid !== undefined) return sendError(ctx, googleError(400, 'invalid', invalid ?? ''));
-  const model = decodeURIComponent(route[1] ?? '');
   const scenario = await runScenario(ctx, model, googleError);
   if (!scenario) return;
   const result = answer(geminiConversation(body));
   const shell = { model, responseId: fakeId('', 22) };
-  if (route[2] === 'generateContent') return sendAnswer(ctx, fullResponse(shell, result), scenario);
+  if (method === 'generateContent') return sendAnswer(ctx, fullResponse(shell, result), scenario);
   const chunks = streamChunks(shell, result);
   if (ctx.query.get('alt') === 'sse') {
     const frames = chunks.map((value) => sseFrame(value, undefined, '\r\n'));

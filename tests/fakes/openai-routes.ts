@@ -1,11 +1,13 @@
 /**
  * Routing and authentication for the OpenAI family: api.openai.com (and custom
  * OpenAI-compatible servers, identical here) under `/v1`, Azure OpenAI under
- * `/openai/deployments/{deployment}/chat/completions?api-version=…` with an `api-key` header.
+ * `/openai/deployments/{deployment}/{chat/completions|embeddings}?api-version=…` with an
+ * `api-key` header.
  */
 import { asRecord } from './behaviour';
 import { type FakeContext, sendJson } from './context';
 import { answerChat, azureError, openAiError } from './openai-chat';
+import { answerEmbeddings } from './openai-embeddings';
 import { answerResponses } from './openai-responses';
 
 function maskKey(key: string): string {
@@ -23,9 +25,9 @@ function bearerFailure(ctx: FakeContext): string | undefined {
   return `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`;
 }
 
-/** `openai` and `custom`: POST `/<vendor>/v1/chat/completions` and `/<vendor>/v1/responses`. */
+/** `openai` and `custom`: POST `/<vendor>/v1/` `chat/completions`, `responses`, `embeddings`. */
 export async function handleOpenAiCompatible(ctx: FakeContext): Promise<void> {
-  const route = /^\/[a-z]+\/v1\/(chat\/completions|responses)$/.exec(ctx.rawPath)?.[1];
+  const route = /^\/[a-z]+\/v1\/(chat\/completions|responses|embeddings)$/.exec(ctx.rawPath)?.[1];
   if (route === undefined || ctx.req.method !== 'POST') {
     const message = `Invalid URL (${ctx.req.method} ${ctx.rawPath})`;
     return sendJson(ctx, 404, { error: { message, type: 'invalid_request_error', param: null, code: null } });
@@ -39,7 +41,9 @@ export async function handleOpenAiCompatible(ctx: FakeContext): Promise<void> {
   }
   if (route === 'responses') return answerResponses(ctx);
   const model = asRecord(ctx.body)?.model;
-  return answerChat(ctx, 'openai', typeof model === 'string' ? model : '');
+  const modelName = typeof model === 'string' ? model : '';
+  if (route === 'embeddings') return answerEmbeddings(ctx, 'openai', modelName);
+  return answerChat(ctx, 'openai', modelName);
 }
 
 function errorOf(body: unknown): Record<string, unknown> {
@@ -48,7 +52,8 @@ function errorOf(body: unknown): Record<string, unknown> {
 
 /** `azure`: the deployment in the path is the model; `api-version` is mandatory. */
 export async function handleAzure(ctx: FakeContext): Promise<void> {
-  const deployment = /^\/azure\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(ctx.rawPath)?.[1];
+  const route = /^\/azure\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/.exec(ctx.rawPath);
+  const deployment = route?.[1];
   if (deployment === undefined || ctx.req.method !== 'POST' || !ctx.query.get('api-version')) {
     return sendJson(ctx, 404, { error: { code: '404', message: 'Resource not found' } });
   }
@@ -58,5 +63,6 @@ export async function handleAzure(ctx: FakeContext): Promise<void> {
     const error = azureError(401, 'auth', message);
     return sendJson(ctx, error.status, error.body, error.headers);
   }
+  if (route?.[2] === 'embeddings') return answerEmbeddings(ctx, 'azure', decodeURIComponent(deployment));
   return answerChat(ctx, 'azure', decodeURIComponent(deployment));
 }

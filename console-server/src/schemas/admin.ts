@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { PROVIDER_TYPES } from '@sluice/shared/db/schema/providers';
+import { MODEL_KINDS, PROVIDER_TYPES } from '@sluice/shared/db/schema/providers';
 import { USER_ROLES } from '@sluice/shared/db/schema/users';
 import { EffectivePriceSchema } from './model-prices';
 
@@ -57,6 +57,9 @@ export const ModelSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
+    kind: z.enum(MODEL_KINDS).openapi({
+      description: 'chat: the chat endpoints; embedding: POST /v1/embeddings (a request to the other is a 400)',
+    }),
     input_weight: z.number(),
     output_weight: z.number(),
     input_price_per_mtok: z.number().nullable(),

@@ -4,12 +4,14 @@ import { AppError } from '@sluice/shared/http/app-error';
 import { Hono } from 'hono';
 import type { GatewayEnv } from '../types';
 
+/** OpenAI's model object, plus `kind` (chat or embedding): which endpoint the model answers. */
 function modelObject(model: ServableModel) {
   return {
     id: model.name,
     object: 'model' as const,
     created: Math.floor(model.createdAt.getTime() / 1000),
     owned_by: model.ownedBy,
+    kind: model.kind,
   };
 }
 

@@ -2,6 +2,7 @@ import type { WireFormatName } from '@sluice/shared/canonical/ports';
 import { AppError } from '@sluice/shared/http/app-error';
 import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
 import { handleCountTokens } from '@sluice/shared/proxy/count-tokens';
+import { handleEmbeddings } from '@sluice/shared/proxy/embeddings';
 import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
 import type { ModelEndpoint } from '@sluice/shared/proxy/types';
 import { type Context, Hono } from 'hono';
@@ -61,9 +62,13 @@ export const MODEL_PATHS: ReadonlySet<string> = new Set([
   '/v1/messages',
   '/v1/responses',
   '/v1/messages/count_tokens',
+  '/v1/embeddings',
 ]);
 
-/** The three model endpoints (one handler, three wire formats), and Anthropic's token counter. */
+/**
+ * The three chat endpoints (one handler, three wire formats), Anthropic's token counter, and
+ * embeddings (OpenAI's API surface, so its error envelope).
+ */
 export const proxyRoutes = new Hono<GatewayEnv>()
   .post('/chat/completions', modelEndpoint('/v1/chat/completions', 'openai-chat'))
   .post('/messages', modelEndpoint('/v1/messages', 'anthropic-messages'))
@@ -71,4 +76,5 @@ export const proxyRoutes = new Hono<GatewayEnv>()
     '/messages/count_tokens',
     modelEndpoint('/v1/messages/count_tokens', 'anthropic-messages', handleCountTokens),
   )
-  .post('/responses', modelEndpoint('/v1/responses', 'openai-responses'));
+  .post('/responses', modelEndpoint('/v1/responses', 'openai-responses'))
+  .post('/embeddings', modelEndpoint('/v1/embeddings', 'openai-chat', handleEmbeddings));

@@ -1,4 +1,5 @@
 import type { SseEvent } from '../sse/decoder';
+import type { EmbeddingsAdapter } from './embeddings';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent, UpstreamError, Usage } from './types';
 
 export type WireFormatName = 'openai-chat' | 'anthropic-messages' | 'openai-responses';
@@ -34,6 +35,8 @@ export interface ProviderAdapter {
    * `POST /v1/messages/count_tokens`). Absent: the gateway estimates (proxy/count-tokens.ts).
    */
   readonly countTokens?: NativeCallBuilder;
+  /** `POST /v1/embeddings` for this vendor; absent where it has no embeddings API. */
+  readonly embeddings?: EmbeddingsAdapter;
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall | Promise<UpstreamCall>;
   parseResponse(body: unknown): CanonicalResponse;
   /** Vendor stream bytes → canonical events; must tolerate chunks split anywhere. */

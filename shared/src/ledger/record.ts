@@ -4,6 +4,7 @@ export const REQUEST_LOG_ENDPOINTS = [
   '/v1/messages',
   '/v1/responses',
   '/v1/messages/count_tokens',
+  '/v1/embeddings',
 ] as const;
 export type RequestLogEndpoint = (typeof REQUEST_LOG_ENDPOINTS)[number];
 

@@ -56,6 +56,7 @@ export async function createModel(db: Db, input: CreateModelInput, actor: AuditA
     const routes = await toNewRoutes(tx, input.routes);
     const model = await insertModelIfNameFree(tx, {
       name: input.name,
+      kind: input.kind,
       inputWeight: input.input_weight,
       outputWeight: input.output_weight,
       inputPricePerMtok: input.input_price_per_mtok,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MODEL_KINDS } from '../db/schema/providers';
 
 const INT4_MAX = 2_147_483_647;
 const MAX_ROUTES = 32;
@@ -11,6 +12,9 @@ const positiveInt = z.number().int().positive().max(INT4_MAX);
 const tokenWeight = z.number().positive().max(1_000_000);
 /** USD per million tokens; null marks the model unpriced (the price table may still price it). */
 export const price = z.number().nonnegative().max(1_000_000).nullable();
+
+/** chat: the chat endpoints; embedding: POST /v1/embeddings. A request to the other is a 400. */
+export const modelKindSchema = z.enum(MODEL_KINDS);
 
 export const routeInputSchema = z.object({
   provider_id: z.uuid(),
@@ -27,6 +31,7 @@ export const routeListSchema = z.array(routeInputSchema).max(MAX_ROUTES);
 
 export const createModelInputSchema = z.object({
   name: modelNameSchema,
+  kind: modelKindSchema.default('chat'),
   input_weight: tokenWeight.default(1),
   output_weight: tokenWeight.default(1),
   input_price_per_mtok: price.default(null),
@@ -42,6 +47,7 @@ export type CreateModelInput = z.infer<typeof createModelInputSchema>;
 export const updateModelInputSchema = z
   .strictObject({
     name: modelNameSchema.optional(),
+    kind: modelKindSchema.optional(),
     input_weight: tokenWeight.optional(),
     output_weight: tokenWeight.optional(),
     input_price_per_mtok: price.optional(),

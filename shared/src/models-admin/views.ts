@@ -1,3 +1,4 @@
+import type { ModelKind } from '../db/schema/providers';
 import type { ModelRouteRow, ModelRow } from '../db/repos/models-admin-repo';
 import { type EffectivePrice, effectivePrice, type PriceSource } from '../pricing/effective';
 import { findPriceEntry } from '../pricing/match';
@@ -30,6 +31,7 @@ export interface ModelRouteView {
 export interface ModelView {
   id: string;
   name: string;
+  kind: ModelKind;
   input_weight: number;
   output_weight: number;
   input_price_per_mtok: number | null;
@@ -84,6 +86,7 @@ export function toModelView(model: ModelRow, routes: ModelRouteRow[], prices: Pr
   return {
     id: model.id,
     name: model.name,
+    kind: model.kind,
     input_weight: model.inputWeight,
     output_weight: model.outputWeight,
     input_price_per_mtok: model.inputPricePerMtok,

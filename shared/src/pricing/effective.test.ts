@@ -40,6 +40,14 @@ describe('effectivePrice', () => {
     }
   });
 
+  it('prices an embedding model by its input price alone (it has no output tokens)', () => {
+    const own = { inputPricePerMtok: 0.02, outputPricePerMtok: null, kind: 'embedding' as const };
+    const price = effectivePrice(own, table);
+    expect(price).toMatchObject({ source: 'model', inputPricePerMtok: 0.02, outputPricePerMtok: 0 });
+    expect(costUsd({ inputTokens: 1_000_000, outputTokens: 0 }, price)).toBeCloseTo(0.02, 12);
+    expect(effectivePrice({ ...own, kind: 'chat' }, table).source).toBe('price_table');
+  });
+
   it('is unpriced without either, and such a price costs null, never 0', () => {
     const price = effectivePrice({ inputPricePerMtok: null, outputPricePerMtok: 3 }, null);
     expect(price.source).toBe('none');

@@ -8,6 +8,8 @@ export interface OwnPrices {
   inputPricePerMtok: number | null;
   outputPricePerMtok: number | null;
   cachedInputPricePerMtok?: number | null;
+  /** An embedding model has no output tokens: its input price alone prices it. */
+  kind?: 'chat' | 'embedding' | null;
 }
 
 export interface EffectivePrice {
@@ -32,15 +34,16 @@ export const UNPRICED: EffectivePrice = {
 /**
  * The precedence: a model's own prices win when both its input and output prices are set
  * (a half-priced model cannot price a request, so it defers to the table as an unpriced one
- * does); otherwise the price-table entry matched for the route's upstream model; otherwise
+ * does) — for an embedding model, which has no output, when its input price is; otherwise the price-table entry matched for the route's upstream model; otherwise
  * none, and the request is logged unpriced (cost null), never at $0.
  */
 export function effectivePrice(own: OwnPrices, entry: PriceEntry | null): EffectivePrice {
-  if (own.inputPricePerMtok !== null && own.outputPricePerMtok !== null) {
+  const outputPrice = own.outputPricePerMtok ?? (own.kind === 'embedding' ? 0 : null);
+  if (own.inputPricePerMtok !== null && outputPrice !== null) {
     return {
       source: 'model',
       inputPricePerMtok: own.inputPricePerMtok,
-      outputPricePerMtok: own.outputPricePerMtok,
+      outputPricePerMtok: outputPrice,
       cachedInputPricePerMtok: own.cachedInputPricePerMtok ?? null,
       priceTableModel: null,
     };

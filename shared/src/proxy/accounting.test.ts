@@ -33,6 +33,7 @@ function model(own: Partial<ResolvedModel>, routes: ResolvedRoute[]): ResolvedMo
     source: 'configured',
     modelId: 'm',
     name: 'house',
+    kind: 'chat',
     inputWeight: 1,
     outputWeight: 1,
     inputPricePerMtok: null,

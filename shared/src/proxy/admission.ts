@@ -1,8 +1,10 @@
+import type { ProviderAdapter } from '../canonical/ports';
+import type { ModelKind } from '../db/schema/providers';
 import { mayUseModel, type Principal } from '../gateway/principal';
 import { AppError, tooManyRequests } from '../http/app-error';
 import { limitSubject } from '../limits/definitions';
 import type { FirstRouteCheck } from '../limits/gate';
-import type { CachedAnswer } from './response-cache';
+import type { CachedAnswer, CacheShape } from './response-cache';
 import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 
 /** Reloads after the gate found the caches out of date, before it admits on what is loaded. */
@@ -19,10 +21,18 @@ export interface Admitted {
   cached: CachedAnswer | null;
 }
 
-/** What a call takes part in: the response cache, and the first route's caps. */
+/** What an endpoint serves and takes part in. */
 export interface AdmissionUse {
-  cache: boolean;
+  /** A model of the other kind is the client's mistake: a 400 before any limit counts. */
+  kind: ModelKind;
+  /** The response cache, for bodies of this shape; null: no part in it. */
+  cacheAs: CacheShape | null;
+  /** The gate checks (and counts) the caps of the first route the endpoint can use. */
   firstRouteCaps: boolean;
+  /** Which providers can serve the request (default: every provider type the gateway has). */
+  serves?(adapter: ProviderAdapter): boolean;
+  /** Why, when no route's provider can: the client's 400, before any limit counts. */
+  unserved?: string;
 }
 
 /**
@@ -42,9 +52,16 @@ export async function admit(
     if (!mayUseModel(principal, modelName)) throw new AppError(403, 'Model not allowed');
     const model = await deps.resolveModel(modelName, call.waitUntil);
     if (!model) throw new AppError(404, 'Model not found');
+    refuseOtherKind(model, use.kind);
+    if (use.serves && !firstUsableRoute(model, deps, use.serves)) {
+      const why = use.unserved ? ` (${use.unserved})` : '';
+      throw new AppError(400, `No route of model ${model.name} can serve this request${why}`, {
+        type: 'invalid_request_error',
+      });
+    }
     const settings = await deps.settings(call.waitUntil);
-    const cacheKey = use.cache ? await cacheKeyFor(call, principal, settings, deps) : null;
-    const first = use.firstRouteCaps ? firstUsableRoute(model, deps) : undefined;
+    const cacheKey = use.cacheAs ? await cacheKeyFor(call, use.cacheAs, principal, settings, deps) : null;
+    const first = use.firstRouteCaps ? firstUsableRoute(model, deps, use.serves) : undefined;
     const decision = await deps.gate.admit({
       subject: limitSubject(principal),
       route: first?.routeId ? { routeId: first.routeId, rpmCap: first.rpmCap, tpmCap: first.tpmCap } : null,
@@ -82,19 +99,42 @@ function readCached(stored: string, deps: ProxyDeps): CachedAnswer | null {
   return hit;
 }
 
-/** The route the router will try first: the first whose provider type the gateway serves. */
-export function firstUsableRoute(model: ResolvedModel, deps: ProxyDeps): ResolvedRoute | undefined {
-  return model.routes.find((route) => deps.providers[route.providerType] !== undefined);
+const WHAT_KIND_SERVES: Readonly<Record<ModelKind, string>> = {
+  chat: 'a chat model: use /v1/chat/completions, /v1/messages or /v1/responses',
+  embedding: 'an embedding model: use POST /v1/embeddings',
+};
+
+/** Direct addressing (`provider/model`) names no kind: the endpoint decides. */
+function refuseOtherKind(model: ResolvedModel, kind: ModelKind): void {
+  // Entries cached before models had a kind were all chat models.
+  const modelKind = model.source === 'direct' ? null : (model.kind ?? 'chat');
+  if (modelKind === null || modelKind === kind) return;
+  throw new AppError(400, `Model ${model.name} is ${WHAT_KIND_SERVES[modelKind]}`, {
+    type: 'invalid_request_error',
+  });
+}
+
+/** The route the router will try first: the first whose provider can serve the request. */
+export function firstUsableRoute(
+  model: ResolvedModel,
+  deps: ProxyDeps,
+  serves: (adapter: ProviderAdapter) => boolean = () => true,
+): ResolvedRoute | undefined {
+  return model.routes.find((route) => {
+    const adapter = deps.providers[route.providerType];
+    return adapter !== undefined && serves(adapter);
+  });
 }
 
 async function cacheKeyFor(
   call: ProxyCall,
+  shape: CacheShape,
   principal: Principal,
   settings: ProxySettings,
   deps: ProxyDeps,
 ): Promise<string | null> {
   if (!call.useCache || settings.cacheTtlSeconds <= 0) return null;
-  return deps.cache.keyFor(cacheScope(principal), call.format, call.body);
+  return deps.cache.keyFor(cacheScope(principal), shape, call.body);
 }
 
 /** Cached answers are private to the key that caused them (the user, for console JWTs). */

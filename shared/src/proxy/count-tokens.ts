@@ -39,7 +39,11 @@ export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promi
     throw new AppError(400, `Invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message}`);
   }
   const body = parsed.data;
-  const admitted = await admit(call, body.model, deps, { cache: false, firstRouteCaps: false });
+  const admitted = await admit(call, body.model, deps, {
+    kind: 'chat',
+    cacheAs: null,
+    firstRouteCaps: false,
+  });
   const exchange: Exchange = {
     endpoint: '/v1/messages/count_tokens',
     principal: admitted.principal,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateInputTokens } from './estimate-tokens';
+import { estimateEmbeddingTokens, estimateInputTokens } from './estimate-tokens';
 
 describe('estimateInputTokens', () => {
   it('counts about four characters a token plus three a message', () => {
@@ -27,5 +27,12 @@ describe('estimateInputTokens', () => {
       source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(100_000) },
     };
     expect(estimateInputTokens({ messages: [{ role: 'user', content: [image] }] })).toBe(1_600 + 3);
+  });
+});
+
+describe('estimateEmbeddingTokens', () => {
+  it('counts four characters a token, at least one per text; token ids count themselves', () => {
+    expect(estimateEmbeddingTokens({ kind: 'text', texts: ['a', 'twelve chars'] })).toBe(1 + 3);
+    expect(estimateEmbeddingTokens({ kind: 'tokens', tokens: [[1, 2, 3], [4]] })).toBe(4);
   });
 });

@@ -1,3 +1,5 @@
+import type { EmbeddingInput } from '../canonical/embeddings';
+
 /**
  * The input-token estimate of /v1/messages/count_tokens when no vendor counts: about four
  * characters a token over the text a Messages body holds (system, message text, tool calls'
@@ -45,4 +47,13 @@ function walk(value: unknown, tally: { chars: number; attachments: number }, key
       walk(inner, tally, keysAreText || key === 'input');
     }
   }
+}
+
+/**
+ * Input tokens of an embeddings request whose vendor does not count them (the Gemini API):
+ * the same four characters a token, at least one per text; token-id inputs count themselves.
+ */
+export function estimateEmbeddingTokens(input: EmbeddingInput): number {
+  if (input.kind === 'tokens') return input.tokens.reduce((sum, ids) => sum + ids.length, 0);
+  return input.texts.reduce((sum, text) => sum + Math.max(1, Math.ceil(text.length / CHARS_PER_TOKEN)), 0);
 }

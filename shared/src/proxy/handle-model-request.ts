@@ -2,10 +2,11 @@ import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
 import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
 import { type Admitted, admit } from './admission';
+import { chatRouteCaller } from './chat-route-call';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
-import type { ProxyCall, ProxyDeps, ProxySettings } from './types';
+import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
 
 export const CACHE_HEADER = 'x-sluice-cache';
 /** nginx's status for a request the client abandoned; logged, never seen by anyone. */
@@ -22,7 +23,11 @@ const NO_ROUTE: WalkTrace = { attempts: 0, route: null };
 export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
   const request = deps.formats[call.format].parseRequest(call.body);
-  const admitted = await admit(call, request.model, deps, { cache: true, firstRouteCaps: true });
+  const admitted = await admit(call, request.model, deps, {
+    kind: 'chat',
+    cacheAs: call.format,
+    firstRouteCaps: true,
+  });
   const exchange: Exchange = {
     endpoint: call.endpoint,
     principal: admitted.principal,
@@ -34,16 +39,29 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   try {
     return await forward(exchange, call, deps, admitted);
   } catch (error) {
-    if (error instanceof ClientGoneError) {
-      settleExchange(exchange, clientGone(error.trace), deps, call.waitUntil);
-      return new Response(null, { status: CLIENT_CLOSED_REQUEST });
-    }
-    if (error instanceof AppError) {
-      const trace = error instanceof RoutesFailedError ? error.trace : NO_ROUTE;
-      settleExchange(exchange, failedExchange(error, trace), deps, call.waitUntil);
-    }
-    throw error;
+    return settleUnanswered(error, exchange, call, deps);
   }
+}
+
+/**
+ * A request that got no answer is logged all the same: a client that left as 499 (and nothing
+ * is sent), a refusal with its error, which is thrown on for the app's onError.
+ */
+export function settleUnanswered(
+  error: unknown,
+  exchange: Exchange,
+  call: ProxyCall,
+  deps: ProxyDeps,
+): Response {
+  if (error instanceof ClientGoneError) {
+    settleExchange(exchange, clientGone(error.trace), deps, call.waitUntil);
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+  }
+  if (error instanceof AppError) {
+    const trace = error instanceof RoutesFailedError ? error.trace : NO_ROUTE;
+    settleExchange(exchange, failedExchange(error, trace), deps, call.waitUntil);
+  }
+  throw error;
 }
 
 async function forward(
@@ -53,7 +71,14 @@ async function forward(
   admitted: Admitted,
 ): Promise<Response> {
   const { settings, cacheKey } = admitted;
-  const attempt = await callFirstWorkingRoute(exchange, call, deps, settings, admitted.firstRoute);
+  const success = await callFirstWorkingRoute(
+    exchange.model,
+    deps,
+    settings,
+    admitted.firstRoute,
+    chatRouteCaller(exchange, call, deps, settings),
+  );
+  const attempt: Attempt = { ...success.value, route: success.route, attempts: success.attempts };
   const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, {
     keep: cacheKey !== null,
     idleTimeoutMs: settings.upstreamIdleTimeoutMs,
@@ -102,7 +127,7 @@ function storeInCache(
   void deps.cache.set(key, entry, settings.cacheTtlSeconds, keepAlive);
 }
 
-function replayCached(
+export function replayCached(
   hit: CachedAnswer,
   exchange: Exchange,
   call: ProxyCall,

@@ -20,7 +20,7 @@ export interface CachedAnswer {
  */
 export interface ResponseCache {
   /** The entry key for a request: one per scope (who may see it), format and exact request. */
-  keyFor(scope: string, format: WireFormatName, body: unknown): Promise<string>;
+  keyFor(scope: string, shape: CacheShape, body: unknown): Promise<string>;
   /** Reads an entry as stored; null when it is not a cached answer. */
   parse(stored: string): CachedAnswer | null;
   /**
@@ -29,6 +29,9 @@ export interface ResponseCache {
    */
   set(key: string, answer: CachedAnswer, ttlSeconds: number, keepAlive?: KeepAlive): Promise<void>;
 }
+
+/** What kind of body a cached answer answers: a chat format's, or an embeddings request's. */
+export type CacheShape = WireFormatName | 'openai-embeddings';
 
 export const RESPONSE_CACHE_PREFIX = 'sluice:respcache:';
 /** Larger answers are not cached: one Redis value should stay small. */
@@ -61,8 +64,8 @@ export function createResponseCache(
     },
   });
   return {
-    async keyFor(scope, format, body) {
-      const digest = await sha256Hex(`${scope}\n${format}\n${stableJson(body)}`);
+    async keyFor(scope, shape, body) {
+      const digest = await sha256Hex(`${scope}\n${shape}\n${stableJson(body)}`);
       return `${RESPONSE_CACHE_PREFIX}${digest}`;
     },
     parse(stored) {

@@ -1,11 +1,10 @@
-import type { UpstreamCall, UpstreamTarget } from '../canonical/ports';
+import type { ProviderAdapter, UpstreamTarget } from '../canonical/ports';
 import type { UpstreamError } from '../canonical/types';
 import { AppError, type ErrorStatus } from '../http/app-error';
 import type { FirstRouteCheck } from '../limits/gate';
 import type { RouteCapDecision } from '../limits/route-caps';
-import type { Exchange } from './accounting';
-import type { Attempt, ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
-import { fetchUpstream } from './upstream-fetch';
+import type { ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
+import type { FetchFailure } from './upstream-fetch';
 
 /** Which routes a failed request reached, for its log row. */
 export interface WalkTrace {
@@ -45,20 +44,40 @@ interface RouteWalk {
   lastFailure: string;
 }
 
+/** How one endpoint calls a route: which providers can serve its request, and the call. */
+export interface RouteCaller<T> {
+  /** False: this provider cannot serve the request; its routes are passed over, caps untouched. */
+  serves(adapter: ProviderAdapter): boolean;
+  call(route: ResolvedRoute, adapter: ProviderAdapter): Promise<RouteAnswer<T>>;
+}
+
+export type RouteAnswer<T> =
+  | { ok: true; value: T }
+  /** No answer: connect error, timeout, the client left. */
+  | { ok: false; failed: FetchFailure }
+  /** The vendor's refusal, mapped by its adapter. */
+  | { ok: false; refused: UpstreamError };
+
+export interface RouteSuccess<T> {
+  value: T;
+  route: ResolvedRoute;
+  attempts: number;
+}
+
 /**
  * Tries the model's routes in order. A route is skipped when its cap is reached, and left
  * for the next one when the upstream fails in a way another upstream might not (connect
  * error, timeout, 429, 5xx). Nothing has reached the client yet at this point, so moving on
- * is always safe. Other upstream refusals are the client's to see. The first usable route's
- * caps were checked (and counted) by the gate in the admission round trip.
+ * is always safe. Other upstream refusals are the client's to see. The first route the
+ * caller can use had its caps checked (and counted) by the gate in the admission round trip.
  */
-export async function callFirstWorkingRoute(
-  exchange: Exchange,
-  call: ProxyCall,
+export async function callFirstWorkingRoute<T>(
+  model: ResolvedModel,
   deps: ProxyDeps,
   settings: ProxySettings,
   firstRoute: FirstRouteCheck,
-): Promise<Attempt> {
+  caller: RouteCaller<T>,
+): Promise<RouteSuccess<T>> {
   const walk: RouteWalk = {
     tried: 0,
     timedOut: 0,
@@ -67,26 +86,25 @@ export async function callFirstWorkingRoute(
     lastFailure: 'no usable route',
   };
   try {
-    return await walkRoutes(exchange, call, deps, settings, firstRoute, walk);
+    return await walkRoutes(model, deps, settings, firstRoute, walk, caller);
   } catch (error) {
     const trace = { attempts: walk.tried, route: walk.last };
     throw error instanceof AppError ? new RoutesFailedError(error, trace) : error;
   }
 }
 
-async function walkRoutes(
-  exchange: Exchange,
-  call: ProxyCall,
+async function walkRoutes<T>(
+  model: ResolvedModel,
   deps: ProxyDeps,
   settings: ProxySettings,
   firstRoute: FirstRouteCheck,
   walk: RouteWalk,
-): Promise<Attempt> {
-  const { model, request: canonical } = exchange;
+  caller: RouteCaller<T>,
+): Promise<RouteSuccess<T>> {
   let first = true;
   for (const route of model.routes) {
     const adapter = deps.providers[route.providerType];
-    if (!adapter) continue;
+    if (!adapter || !caller.serves(adapter)) continue;
     const cap = first && firstRoute !== 'unchecked' ? firstRoute : await admitRoute(route, deps, settings);
     first = false;
     if (!cap.ok) {
@@ -95,37 +113,17 @@ async function walkRoutes(
     }
     walk.tried++;
     walk.last = route;
-    const native = adapter.nativeCalls?.[call.format];
-    const plan = native ? deps.formats[call.format].preparePassthrough(asObject(call.body)) : undefined;
-    const target = await targetFor(route, deps);
-    const upstreamCall: UpstreamCall =
-      native && plan ? native(plan.body, target) : await adapter.buildRequest(canonical, target);
-    const result = await fetchUpstream(deps.fetch, upstreamCall, {
-      timeoutMs: settings.upstreamTimeoutMs,
-      clientSignal: call.signal,
-      now: deps.now,
-    });
-    if (!result.ok) {
-      if (result.reason === 'client_aborted') throw new ClientGoneError({ attempts: walk.tried, route });
-      if (result.reason === 'timeout') walk.timedOut++;
-      walk.lastFailure = `${route.providerName}: ${result.message}`;
+    const answer = await caller.call(route, adapter);
+    if (answer.ok) return { value: answer.value, route, attempts: walk.tried };
+    if ('failed' in answer) {
+      const { failed } = answer;
+      if (failed.reason === 'client_aborted') throw new ClientGoneError({ attempts: walk.tried, route });
+      if (failed.reason === 'timeout') walk.timedOut++;
+      walk.lastFailure = `${route.providerName}: ${failed.message}`;
       continue;
     }
-    if (result.response.ok) {
-      return {
-        route,
-        upstream: result.response,
-        mode: native ? 'native' : 'translate',
-        adapter,
-        attempts: walk.tried,
-        upstreamLatencyMs: result.latencyMs,
-        plan,
-        abortUpstream: result.abort,
-      };
-    }
-    const failure = adapter.mapError(result.response.status, await result.response.text());
-    if (!failure.retryable) throw clientFacingError(failure, route);
-    walk.lastFailure = `${route.providerName}: ${failure.status} ${failure.message}`;
+    if (!answer.refused.retryable) throw clientFacingError(answer.refused, route);
+    walk.lastFailure = `${route.providerName}: ${answer.refused.status} ${answer.refused.message}`;
   }
   throw exhausted(model, walk);
 }
@@ -160,12 +158,6 @@ export async function targetFor(route: ResolvedRoute, deps: ProxyDeps): Promise<
     upstreamModel: route.upstreamModel,
     config: route.config,
   };
-}
-
-function asObject(body: unknown): Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : {};
 }
 
 const CLIENT_STATUSES = new Set<number>([400, 404, 413, 422]);

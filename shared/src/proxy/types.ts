@@ -15,7 +15,8 @@ export type ModelEndpoint =
   | '/v1/chat/completions'
   | '/v1/messages'
   | '/v1/responses'
-  | '/v1/messages/count_tokens';
+  | '/v1/messages/count_tokens'
+  | '/v1/embeddings';
 
 /** The settings the proxy reads per request (from the gateway's cached settings reader). */
 export interface ProxySettings {

@@ -4,6 +4,8 @@ export type FetchResult =
   | { ok: true; response: Response; latencyMs: number; abort(reason: string): void }
   | { ok: false; reason: 'timeout' | 'network' | 'client_aborted'; message: string };
 
+export type FetchFailure = Extract<FetchResult, { ok: false }>;
+
 /**
  * One upstream call. The timeout covers the wait for response headers only: a stream that
  * has started may run as long as it needs. The client's signal aborts the call at any time,

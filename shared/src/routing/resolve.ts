@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { modelRoutes, models, type ProviderType, providers } from '../db/schema';
+import { type ModelKind, modelRoutes, models, type ProviderType, providers } from '../db/schema';
 import type { Db } from '../db/types';
 import { findPriceEntry } from '../pricing/match';
 import { EMPTY_PRICE_TABLE, type PriceEntry, type PriceTable } from '../pricing/types';
@@ -30,6 +30,8 @@ export interface ResolvedModel {
   modelId: string | null;
   /** The name the client sent. */
   name: string;
+  /** What the model serves; null for direct addressing, which may name either. */
+  kind: ModelKind | null;
   inputWeight: number;
   outputWeight: number;
   inputPricePerMtok: number | null;
@@ -103,6 +105,7 @@ async function resolveConfigured(db: Db, name: string): Promise<ResolvedModel | 
     source: 'configured',
     modelId: model.id,
     name: model.name,
+    kind: model.kind,
     inputWeight: model.inputWeight,
     outputWeight: model.outputWeight,
     inputPricePerMtok: model.inputPricePerMtok,
@@ -135,6 +138,7 @@ async function resolveDirect(db: Db, name: string): Promise<ResolvedModel | null
     source: 'direct',
     modelId: null,
     name,
+    kind: null,
     inputWeight: 1,
     outputWeight: 1,
     inputPricePerMtok: null,

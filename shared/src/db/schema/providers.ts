@@ -16,6 +16,10 @@ import { createdAt, id, updatedAt } from './columns';
 export const PROVIDER_TYPES = ['openai', 'anthropic', 'google', 'azure_openai', 'bedrock', 'custom'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
+/** What a model does: chat (the three chat endpoints) or embeddings (POST /v1/embeddings). */
+export const MODEL_KINDS = ['chat', 'embedding'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+
 export const providers = pgTable(
   'providers',
   {
@@ -47,6 +51,7 @@ export const models = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
+    kind: text('kind').$type<ModelKind>().notNull().default('chat'),
     inputWeight: numeric('input_weight', { mode: 'number' }).notNull().default(1),
     outputWeight: numeric('output_weight', { mode: 'number' }).notNull().default(1),
     /** USD per 1M tokens; null means unpriced. */
@@ -58,7 +63,10 @@ export const models = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('models_name_key').on(t.name)],
+  (t) => [
+    uniqueIndex('models_name_key').on(t.name),
+    check('models_kind_check', sql`${t.kind} in ('chat','embedding')`),
+  ],
 );
 
 /** Ordered upstream routes of a model; tried by ascending position. */

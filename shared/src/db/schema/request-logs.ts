@@ -58,7 +58,7 @@ export const requestLogs = pgTable(
     index('request_logs_model_created_idx').on(t.model, t.createdAt),
     check(
       'request_logs_endpoint_check',
-      sql`${t.endpoint} in ('/v1/chat/completions','/v1/messages','/v1/responses','/v1/messages/count_tokens')`,
+      sql`${t.endpoint} in ('/v1/chat/completions','/v1/messages','/v1/responses','/v1/messages/count_tokens','/v1/embeddings')`,
     ),
   ],
 );

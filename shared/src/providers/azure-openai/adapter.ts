@@ -1,10 +1,10 @@
 /**
- * Azure OpenAI speaks Chat Completions with Azure's URL and auth; bodies, responses and
- * streams are OpenAI's (the stream's extra filter-result chunk is handled there).
+ * Azure OpenAI speaks Chat Completions and Embeddings with Azure's URL and auth; bodies,
+ * responses and streams are OpenAI's (the stream's extra filter-result chunk is handled there).
  */
 import type { ProviderAdapter } from '../../canonical/ports';
 import { createOpenAiCompatibleAdapter } from '../openai/adapter';
-import { azureOpenAiApi } from './api';
+import { azureOpenAiApi, azureOpenAiEmbeddingsApi } from './api';
 
 /**
  * `max_tokens` by default: older api-versions know only that name. Reasoning-model
@@ -13,6 +13,7 @@ import { azureOpenAiApi } from './api';
 export const azureOpenAiAdapter: ProviderAdapter = createOpenAiCompatibleAdapter({
   type: 'azure_openai',
   api: azureOpenAiApi,
+  embeddingsApi: azureOpenAiEmbeddingsApi,
   maxTokensField: 'max_tokens',
   sendModel: false,
 });

@@ -22,14 +22,22 @@ function deploymentFor(target: UpstreamTarget): string {
   return mapped || asString(target.config.deployment) || target.upstreamModel;
 }
 
-export const azureOpenAiApi: ChatApi = {
-  url: (target: UpstreamTarget) => {
-    const deployment = deploymentFor(target);
-    const apiVersion = asString(target.config.api_version) || AZURE_DEFAULT_API_VERSION;
-    return `${resourceUrl(target.baseUrl)}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(apiVersion)}`;
-  },
-  headers: (target: UpstreamTarget) => ({
-    'content-type': 'application/json',
-    'api-key': target.apiKey,
-  }),
-};
+/** One operation of a deployment: `{resource}/openai/deployments/{deployment}/{operation}`. */
+function azureApiFor(operation: string): ChatApi {
+  return {
+    url: (target: UpstreamTarget) => {
+      const deployment = deploymentFor(target);
+      const apiVersion = asString(target.config.api_version) || AZURE_DEFAULT_API_VERSION;
+      return `${resourceUrl(target.baseUrl)}/openai/deployments/${encodeURIComponent(deployment)}/${operation}?api-version=${encodeURIComponent(apiVersion)}`;
+    },
+    headers: (target: UpstreamTarget) => ({
+      'content-type': 'application/json',
+      'api-key': target.apiKey,
+    }),
+  };
+}
+
+export const azureOpenAiApi: ChatApi = azureApiFor('chat/completions');
+
+/** Embeddings deployments are chosen exactly as chat ones (deployments map, deployment, model). */
+export const azureOpenAiEmbeddingsApi: ChatApi = azureApiFor('embeddings');

@@ -19,13 +19,22 @@ export function bedrockRegion(target: UpstreamTarget): string {
   throw new AppError(502, 'Bedrock provider needs a region (config.region)', { type: 'upstream_error' });
 }
 
-export function bedrockUrl(target: UpstreamTarget, region: string, stream: boolean): string {
+/** `{base}/model/{modelId}`, the prefix of every Bedrock Runtime model operation. */
+function modelBaseUrl(target: UpstreamTarget, region: string): string {
   const base = target.baseUrl
     ? target.baseUrl.replace(/\/+$/, '')
     : `https://bedrock-runtime.${region}.amazonaws.com`;
   // Model ids contain `:` and inference-profile ARNs `/`: both must stay inside one segment.
-  const model = encodeURIComponent(target.upstreamModel);
-  return `${base}/model/${model}/${stream ? 'converse-stream' : 'converse'}`;
+  return `${base}/model/${encodeURIComponent(target.upstreamModel)}`;
+}
+
+export function bedrockUrl(target: UpstreamTarget, region: string, stream: boolean): string {
+  return `${modelBaseUrl(target, region)}/${stream ? 'converse-stream' : 'converse'}`;
+}
+
+/** InvokeModel: the model's own body format (embeddings models have no Converse API). */
+export function bedrockInvokeUrl(target: UpstreamTarget, region: string): string {
+  return `${modelBaseUrl(target, region)}/invoke`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { bedrockRegion, bedrockUrl, signBedrockCall } from './api';
 import { toConverseRequest } from './converse-request';
 import { parseConverseResponse } from './converse-response';
 import { createConverseStreamDecoder } from './converse-stream';
+import { bedrockEmbeddings } from './embeddings';
 import { mapBedrockError } from './errors';
 
 /**
@@ -14,6 +15,7 @@ import { mapBedrockError } from './errors';
  */
 export const bedrockAdapter = {
   type: 'bedrock',
+  embeddings: bedrockEmbeddings,
   async buildRequest(request: CanonicalRequest, target: UpstreamTarget): Promise<UpstreamCall> {
     const region = bedrockRegion(target);
     const body = JSON.stringify(toConverseRequest(request));

@@ -3,7 +3,7 @@
  */
 import type { ProviderAdapter } from '../../canonical/ports';
 import { createOpenAiCompatibleAdapter } from '../openai/adapter';
-import { customApi } from './api';
+import { customApi, customEmbeddingsApi } from './api';
 
 /**
  * `max_tokens` by default: it is the name every OpenAI-compatible server knows; a route can
@@ -12,6 +12,7 @@ import { customApi } from './api';
 export const customAdapter: ProviderAdapter = createOpenAiCompatibleAdapter({
   type: 'custom',
   api: customApi,
+  embeddingsApi: customEmbeddingsApi,
   maxTokensField: 'max_tokens',
   sendModel: true,
 });

@@ -4,6 +4,7 @@ import { geminiHeaders, geminiUrl } from './api';
 import { toGeminiRequest } from './chat-request';
 import { parseGeminiResponse } from './chat-response';
 import { createGeminiStreamDecoder } from './chat-stream';
+import { googleEmbeddings } from './embeddings';
 import { mapGeminiError } from './errors';
 
 /**
@@ -13,6 +14,7 @@ import { mapGeminiError } from './errors';
  */
 export const googleAdapter = {
   type: 'google',
+  embeddings: googleEmbeddings,
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
     return {
       url: geminiUrl(target, request.stream),

@@ -5,7 +5,8 @@
 import type { NativeCallBuilder, ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
 import { createSseStreamDecoder } from '../common/openai-anthropic-sse-stream';
-import { type ChatApi, openAiApi, openAiResponsesApi } from './api';
+import { type ChatApi, openAiApi, openAiEmbeddingsApi, openAiResponsesApi } from './api';
+import { createOpenAiEmbeddings } from './embeddings';
 import { mapOpenAiError } from './errors';
 import { toOpenAiBody } from './request';
 import { parseOpenAiResponse } from './response';
@@ -20,6 +21,8 @@ export interface OpenAiCompatibleOptions {
   sendModel: boolean;
   /** Set when the vendor also serves the Responses API (only OpenAI itself). */
   responsesApi?: ChatApi;
+  /** Where `POST /embeddings` lives; it takes the same body as OpenAI's (model as for chat). */
+  embeddingsApi: ChatApi;
 }
 
 /** A client body in the vendor's own format, posted as it is (apart from the model). */
@@ -46,6 +49,11 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
       'openai-chat': passthroughTo(options.api, options.sendModel),
       ...(options.responsesApi && { 'openai-responses': passthroughTo(options.responsesApi, true) }),
     },
+    embeddings: createOpenAiEmbeddings({
+      vendor: options.type,
+      api: options.embeddingsApi,
+      sendModel: options.sendModel,
+    }),
     buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
       const body = toOpenAiBody(request, {
         model: target.upstreamModel,
@@ -73,4 +81,5 @@ export const openAiAdapter: ProviderAdapter = createOpenAiCompatibleAdapter({
   maxTokensField: 'max_completion_tokens',
   sendModel: true,
   responsesApi: openAiResponsesApi,
+  embeddingsApi: openAiEmbeddingsApi,
 });

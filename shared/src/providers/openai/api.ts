@@ -1,6 +1,6 @@
 /**
- * Where and as whom to call OpenAI's Chat Completions API. Azure and custom servers
- * supply their own `ChatApi` and reuse everything else in this folder.
+ * Where and as whom to call OpenAI's Chat Completions (and Embeddings) API. Azure and custom
+ * servers supply their own `ChatApi` values and reuse everything else in this folder.
  */
 import type { UpstreamTarget } from '../../canonical/ports';
 import { trimTrailingSlashes } from '../common/openai-anthropic-json';
@@ -28,5 +28,11 @@ export const openAiApi: ChatApi = {
 /** The Responses API, for /v1/responses requests passed through to OpenAI unchanged. */
 export const openAiResponsesApi: ChatApi = {
   url: (target) => openAiUrl(target, '/responses'),
+  headers: bearerJson,
+};
+
+/** The Embeddings API, same host and auth as chat. */
+export const openAiEmbeddingsApi: ChatApi = {
+  url: (target) => openAiUrl(target, '/embeddings'),
   headers: bearerJson,
 };

@@ -1,4 +1,4 @@
-import { Divider, Modal, NumberInput, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Divider, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
-import { type ModelValues, modelBody, modelValues } from './model-form';
+import { KIND_OPTIONS, type ModelValues, modelBody, modelValues } from './model-form';
 import { RoutesEditor } from './RoutesEditor';
 
 type Model = Schemas['Model'];
@@ -68,11 +68,18 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
     >
       <Stack>
         <FormAlert message={alert} />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput
             label="Model name"
             description="What clients send as `model`"
             {...form.getInputProps('name')}
+          />
+          <Select
+            label="Kind"
+            description="Embedding models serve POST /v1/embeddings and are priced by input tokens only"
+            data={KIND_OPTIONS}
+            allowDeselect={false}
+            {...form.getInputProps('kind')}
           />
           <Switch label="Active" mt="lg" {...form.getInputProps('is_active', { type: 'checkbox' })} />
         </SimpleGrid>

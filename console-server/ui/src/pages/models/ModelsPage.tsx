@@ -10,6 +10,7 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { ModelEditorModal } from './ModelEditorModal';
+import { KIND_LABEL } from './model-form';
 
 type Model = Schemas['Model'];
 const money = (n: number | null) => (n === null ? '—' : `$${n}`);
@@ -47,6 +48,15 @@ export function ModelsPage() {
   const unpriced = (models.data ?? []).filter((m) => !m.is_priced);
   const columns: Column<Model>[] = [
     { key: 'name', header: 'Model', render: (m) => <Text fw={500}>{m.name}</Text> },
+    {
+      key: 'kind',
+      header: 'Kind',
+      render: (m) => (
+        <Badge variant="light" color={m.kind === 'embedding' ? 'grape' : 'blue'}>
+          {KIND_LABEL[m.kind]}
+        </Badge>
+      ),
+    },
     {
       key: 'routes',
       header: 'Routes',

@@ -11,8 +11,18 @@ export interface RouteValues {
   is_active: boolean;
 }
 
+export type ModelKind = Schemas['Model']['kind'];
+
+/** chat: the chat endpoints; embedding: POST /v1/embeddings. */
+export const KIND_LABEL: Record<ModelKind, string> = { chat: 'Chat', embedding: 'Embedding' };
+export const KIND_OPTIONS = (Object.keys(KIND_LABEL) as ModelKind[]).map((value) => ({
+  value,
+  label: KIND_LABEL[value],
+}));
+
 export interface ModelValues {
   name: string;
+  kind: ModelKind;
   input_price_per_mtok: number | string;
   output_price_per_mtok: number | string;
   cached_input_price_per_mtok: number | string;
@@ -43,6 +53,7 @@ const orEmpty = (n: number | null | undefined) => n ?? '';
 export function modelValues(model: Schemas['Model'] | null): ModelValues {
   return {
     name: model?.name ?? '',
+    kind: model?.kind ?? 'chat',
     input_price_per_mtok: orEmpty(model?.input_price_per_mtok),
     output_price_per_mtok: orEmpty(model?.output_price_per_mtok),
     cached_input_price_per_mtok: orEmpty(model?.cached_input_price_per_mtok),
@@ -70,6 +81,7 @@ const price = (v: number | string) => (v === '' ? null : Number(v));
 export function modelBody(v: ModelValues): ModelBody {
   return {
     name: v.name,
+    kind: v.kind,
     input_price_per_mtok: price(v.input_price_per_mtok),
     output_price_per_mtok: price(v.output_price_per_mtok),
     cached_input_price_per_mtok: price(v.cached_input_price_per_mtok),

@@ -1,0 +1,55 @@
+import type { UpstreamCall } from '../canonical/ports';
+import type { Exchange } from './accounting';
+import { type RouteCaller, targetFor } from './route-attempts';
+import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
+import { fetchUpstream } from './upstream-fetch';
+
+/** A chat route's answer before the walk says which route and attempt it was. */
+export type ChatAnswer = Omit<Attempt, 'route' | 'attempts'>;
+
+/**
+ * How the chat endpoints call a route: the client's body passed through when the vendor
+ * speaks the client's format, else the canonical request translated for it. Every provider
+ * type serves chat.
+ */
+export function chatRouteCaller(
+  exchange: Exchange,
+  call: ProxyCall,
+  deps: ProxyDeps,
+  settings: ProxySettings,
+): RouteCaller<ChatAnswer> {
+  return {
+    serves: () => true,
+    async call(route, adapter) {
+      const native = adapter.nativeCalls?.[call.format];
+      const plan = native ? deps.formats[call.format].preparePassthrough(asObject(call.body)) : undefined;
+      const target = await targetFor(route, deps);
+      const upstreamCall: UpstreamCall =
+        native && plan ? native(plan.body, target) : await adapter.buildRequest(exchange.request, target);
+      const result = await fetchUpstream(deps.fetch, upstreamCall, {
+        timeoutMs: settings.upstreamTimeoutMs,
+        clientSignal: call.signal,
+        now: deps.now,
+      });
+      if (!result.ok) return { ok: false, failed: result };
+      if (!result.response.ok) {
+        return { ok: false, refused: adapter.mapError(result.response.status, await result.response.text()) };
+      }
+      const value: ChatAnswer = {
+        upstream: result.response,
+        mode: native ? 'native' : 'translate',
+        adapter,
+        upstreamLatencyMs: result.latencyMs,
+        plan,
+        abortUpstream: result.abort,
+      };
+      return { ok: true, value };
+    },
+  };
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
+}

@@ -1,0 +1,99 @@
+import type { EmbeddingRequest } from '../canonical/embeddings';
+import { parseEmbeddingRequest } from '../wire/openai-embeddings/request';
+import { renderEmbeddings } from '../wire/openai-embeddings/response';
+import { type Exchange, settleExchange } from './accounting';
+import { type Admitted, admit } from './admission';
+import { TOKEN_COUNT_HEADER } from './count-tokens';
+import { type EmbeddingsAnswer, embeddingsRouteCaller, embedsRequest } from './embeddings-route-call';
+import { estimateEmbeddingTokens } from './estimate-tokens';
+import { CACHE_HEADER, replayCached, settleUnanswered } from './handle-model-request';
+import { JSON_HEADERS } from './respond';
+import { callFirstWorkingRoute, type RouteSuccess } from './route-attempts';
+import type { ProxyCall, ProxyDeps } from './types';
+
+/**
+ * POST /v1/embeddings (OpenAI's shape) for models of kind `embedding`: admitted like a chat
+ * request (allowed models, every request limit, the first route's caps, the response cache),
+ * routed with the same fallback, and accounted for with its input tokens (limits, budgets,
+ * cost at the model's input price). A vendor that does not count tokens gets the documented
+ * estimate, said so in `x-sluice-token-count`.
+ */
+export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
+  const startedAt = deps.now();
+  const request = parseEmbeddingRequest(call.body);
+  const admitted = await admit(call, request.model, deps, {
+    kind: 'embedding',
+    cacheAs: 'openai-embeddings',
+    firstRouteCaps: true,
+    serves: embedsRequest(request),
+    unserved:
+      request.input.kind === 'tokens'
+        ? 'token-id input needs an OpenAI-compatible provider; send text'
+        : 'its providers have no embeddings API',
+  });
+  const exchange: Exchange = {
+    endpoint: '/v1/embeddings',
+    principal: admitted.principal,
+    request: { model: request.model, system: [], messages: [], stream: false },
+    model: admitted.model,
+    startedAt,
+  };
+  if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
+  try {
+    const success = await callFirstWorkingRoute(
+      exchange.model,
+      deps,
+      admitted.settings,
+      admitted.firstRoute,
+      embeddingsRouteCaller(request, call, deps, admitted.settings),
+    );
+    return answer(success, request, exchange, call, deps, admitted);
+  } catch (error) {
+    return settleUnanswered(error, exchange, call, deps);
+  }
+}
+
+function answer(
+  success: RouteSuccess<EmbeddingsAnswer>,
+  request: EmbeddingRequest,
+  exchange: Exchange,
+  call: ProxyCall,
+  deps: ProxyDeps,
+  admitted: Admitted,
+): Response {
+  const { result, upstreamLatencyMs } = success.value;
+  const inputTokens = result.inputTokens ?? estimateEmbeddingTokens(request.input);
+  const usage = { inputTokens, outputTokens: 0 };
+  const body = JSON.stringify(renderEmbeddings(result.vectors, request, inputTokens));
+  settleExchange(
+    exchange,
+    {
+      route: success.route,
+      statusCode: 200,
+      usage,
+      attempts: success.attempts,
+      upstreamLatencyMs,
+      cacheHit: false,
+      clientAborted: false,
+    },
+    deps,
+    call.waitUntil,
+  );
+  const { cacheKey, settings } = admitted;
+  if (cacheKey) {
+    const entry = {
+      contentType: JSON_HEADERS['content-type'],
+      body,
+      usage,
+      provider: success.route.providerName,
+    };
+    void deps.cache.set(cacheKey, entry, settings.cacheTtlSeconds, call.waitUntil);
+  }
+  const headers = {
+    ...JSON_HEADERS,
+    ...admitted.headers,
+    [CACHE_HEADER]: cacheKey ? 'MISS' : 'BYPASS',
+    [TOKEN_COUNT_HEADER]: result.inputTokens === null ? 'estimate' : 'exact',
+  };
+  return new Response(body, { status: 200, headers });
+}
