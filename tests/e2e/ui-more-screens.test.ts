@@ -1,7 +1,8 @@
 // More of the web UI in a real browser (Debian's chromium through playwright-core): the
 // expiring-keys view, a provider's edit / deactivate / activate / delete, reordering a model's
-// routes, the unpriced flag and a model's kind (embedding / chat), and the gateway logs filtered by status and model after real
-// SDK calls (one failing), with a 422 shown at its filter. Every change is checked through the API.
+// routes, the unpriced flag and a model's kind (embedding / chat), the gateway logs filtered by status and model after real
+// SDK calls (one failing), with a 422 shown at its filter, and the analytics by endpoint after chat and
+// embeddings calls. Every change is checked through the API.
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ const FAILING_MODEL = 'ui3-fails';
 const TWO_ROUTES = 'ui3-two-routes';
 const UNPRICED = 'ui3-unpriced';
 const VECTORS = 'ui3-vectors';
+const EMBEDDER = 'ui3-embedder';
 const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
 
 let session: UiSession;
@@ -99,6 +101,21 @@ const nav = (label: string) => navigate(page, label);
 const dialog = () => page.getByRole('dialog');
 const row = (text: string) => page.getByRole('row').filter({ hasText: text });
 const table = () => page.getByTestId('gateway-logs-table');
+
+/** Endpoint, requests and cost of each row of the analytics "By endpoint" table, top to bottom. */
+const endpointTableRows = () =>
+  page
+    .getByTestId('analytics-by-endpoint')
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      (rows as HTMLTableRowElement[])
+        .filter((r) => r.cells.length > 3)
+        .map((r) => ({
+          endpoint: r.cells[0]?.textContent,
+          requests: r.cells[1]?.textContent,
+          cost: r.cells[3]?.textContent,
+        })),
+    );
 
 /** Model and status of each gateway log row on screen (the empty-state row has neither). */
 const shownRows = () =>
@@ -333,6 +350,65 @@ describe('more screens in a real browser', () => {
     await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await table().getByText(OK_MODEL).waitFor();
     expect(await page.locator(`[id="${await status.getAttribute('id')}-error"]`).count()).toBe(0);
+  });
+
+  it("analytics: after chat and embeddings calls, the By endpoint table shows both with the API's counts, most requests first", async () => {
+    const providers = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    const openaiId = providers.find((p) => p.name === 'fake-openai')?.id;
+    await created('POST', '/api/admin/models', {
+      name: EMBEDDER,
+      kind: 'embedding',
+      input_price_per_mtok: 0.02,
+      routes: [{ provider_id: openaiId, upstream_model: 'text-embedding-3-small' }],
+    });
+    const client = new OpenAI({ apiKey: gatewayKey, baseURL: `${stack.gatewayUrl}/v1`, maxRetries: 0 });
+    const vectors = await client.embeddings.create({ model: EMBEDDER, input: 'hello world' });
+    expect(vectors.data[0]?.embedding.length).toBeGreaterThan(0);
+    const answer = await client.chat.completions.create({
+      model: OK_MODEL,
+      messages: [{ role: 'user', content: 'by endpoint' }],
+    });
+    expect(answer.choices[0]?.message.content).toBe('echo: by endpoint');
+
+    // The request log is written in batches: wait until the usage stats count the embeddings call
+    // and every chat call the gateway logs list (the two of the gateway-logs step and this one).
+    type Entry = { endpoint: string };
+    type Stats = { endpoints: Record<string, { requests: number }> };
+    const chatLogged = async () =>
+      ((await api('GET', '/api/gateway/logs')).body.entries as Entry[]).filter(
+        (e) => e.endpoint === '/v1/chat/completions',
+      ).length;
+    await expect.poll(chatLogged, { timeout: 30_000, interval: 500 }).toBe(3);
+    const stats = async () => (await api('GET', '/api/analytics/usage/stats')).body as Stats;
+    await expect
+      .poll(async () => (await stats()).endpoints, { timeout: 30_000, interval: 500 })
+      .toMatchObject({ '/v1/embeddings': { requests: 1 }, '/v1/chat/completions': { requests: 3 } });
+    const usage = await stats();
+    const costs = (await api('GET', '/api/analytics/costs/stats')).body as {
+      by_endpoint: Record<string, number>;
+    };
+    expect(costs.by_endpoint['/v1/embeddings']).toBeGreaterThanOrEqual(0);
+    expect(costs.by_endpoint['/v1/chat/completions']).toBeGreaterThan(0);
+    const labels: Record<string, string> = {
+      '/v1/chat/completions': 'Chat completions — /v1/chat/completions',
+      '/v1/embeddings': 'Embeddings — /v1/embeddings',
+    };
+    const expected = Object.entries(usage.endpoints)
+      .sort(([a, x], [b, y]) => y.requests - x.requests || a.localeCompare(b))
+      .map(([endpoint, e]) => ({
+        endpoint: labels[endpoint] ?? endpoint,
+        requests: String(e.requests),
+        cost: expect.stringMatching(costs.by_endpoint[endpoint] === undefined ? /^—$/ : /^\$\d+\.\d+$/),
+      }));
+    expect(expected.map((r) => r.endpoint)).toEqual([
+      labels['/v1/chat/completions'],
+      labels['/v1/embeddings'],
+    ]);
+
+    await nav('Analytics');
+    await page.reload();
+    await expect.poll(endpointTableRows, { timeout: 10_000 }).toEqual(expected);
+    await screenshot(page, 'more-10-analytics-by-endpoint');
   });
 
   it('logged no console errors and no uncaught exceptions in the browser', () => {

@@ -17,7 +17,7 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { formatNumber, formatUsd, localInputToIso, toLocalInput } from '../../lib/format';
-import { costRows, type GroupBy, usageRows } from './analytics-data';
+import { costRows, type EndpointRow, endpointRows, type GroupBy, usageRows } from './analytics-data';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -41,6 +41,13 @@ interface ModelRow {
 
 const modelColumns: Column<ModelRow>[] = [
   { key: 'model', header: 'Model', render: (r) => r.model },
+  { key: 'requests', header: 'Requests', render: (r) => formatNumber(r.requests) },
+  { key: 'tokens', header: 'Tokens', render: (r) => formatNumber(r.tokens) },
+  { key: 'cost', header: 'Cost', render: (r) => formatUsd(r.cost) },
+];
+
+const endpointColumns: Column<EndpointRow>[] = [
+  { key: 'endpoint', header: 'Endpoint', render: (r) => r.label },
   { key: 'requests', header: 'Requests', render: (r) => formatNumber(r.requests) },
   { key: 'tokens', header: 'Tokens', render: (r) => formatNumber(r.tokens) },
   { key: 'cost', header: 'Cost', render: (r) => formatUsd(r.cost) },
@@ -89,6 +96,7 @@ export function AnalyticsPage() {
     tokens: m.tokens,
     cost: costStats.data?.by_model[name],
   }));
+  const byEndpoint = endpointRows(usageStats.data, costStats.data);
   const s = usageStats.data;
   return (
     <>
@@ -171,19 +179,34 @@ export function AnalyticsPage() {
           </Stack>
         </Card>
       </SimpleGrid>
-      <Card withBorder>
-        <Title order={5} mb="xs">
-          By model
-        </Title>
-        <DataTable
-          columns={modelColumns}
-          rows={byModel}
-          rowKey={(r) => r.model}
-          loading={usageStats.isPending}
-          empty="No requests in this range."
-          testId="analytics-by-model"
-        />
-      </Card>
+      <SimpleGrid cols={{ base: 1, xl: 2 }}>
+        <Card withBorder>
+          <Title order={5} mb="xs">
+            By model
+          </Title>
+          <DataTable
+            columns={modelColumns}
+            rows={byModel}
+            rowKey={(r) => r.model}
+            loading={usageStats.isPending}
+            empty="No requests in this range."
+            testId="analytics-by-model"
+          />
+        </Card>
+        <Card withBorder>
+          <Title order={5} mb="xs">
+            By endpoint
+          </Title>
+          <DataTable
+            columns={endpointColumns}
+            rows={byEndpoint}
+            rowKey={(r) => r.endpoint}
+            loading={usageStats.isPending}
+            empty="No requests in this range."
+            testId="analytics-by-endpoint"
+          />
+        </Card>
+      </SimpleGrid>
     </>
   );
 }

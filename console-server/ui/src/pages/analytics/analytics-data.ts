@@ -28,3 +28,43 @@ export function costRows(series: Schemas['CostSeries'] | undefined, groupBy: Gro
 export function usageRows(series: Schemas['UsageSeries'] | undefined, groupBy: GroupBy) {
   return (series?.data ?? []).map((p) => ({ ...p, period: periodLabel(p.period, groupBy) }));
 }
+
+/** The model endpoints' short names; a path not listed shows as is. */
+const ENDPOINT_LABELS: Record<string, string> = {
+  '/v1/chat/completions': 'Chat completions',
+  '/v1/messages': 'Messages',
+  '/v1/responses': 'Responses',
+  '/v1/messages/count_tokens': 'Token counting',
+  '/v1/embeddings': 'Embeddings',
+};
+
+/** "Embeddings — /v1/embeddings"; an unknown path as is. */
+export function endpointLabel(endpoint: string): string {
+  const name = ENDPOINT_LABELS[endpoint];
+  return name ? `${name} — ${endpoint}` : endpoint;
+}
+
+export interface EndpointRow {
+  endpoint: string;
+  label: string;
+  requests: number;
+  tokens: number;
+  /** Undefined when none of the endpoint's requests was priced: unknown, not $0. */
+  cost: number | undefined;
+}
+
+/** One row per endpoint with its cost, most requests first (ties by path). */
+export function endpointRows(
+  usage: Schemas['UsageStats'] | undefined,
+  costs: Schemas['CostStats'] | undefined,
+): EndpointRow[] {
+  return Object.entries(usage?.endpoints ?? {})
+    .map(([endpoint, e]) => ({
+      endpoint,
+      label: endpointLabel(endpoint),
+      requests: e.requests,
+      tokens: e.tokens,
+      cost: costs?.by_endpoint[endpoint],
+    }))
+    .sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint));
+}
