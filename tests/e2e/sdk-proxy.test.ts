@@ -6,9 +6,15 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createClickHouseRequestLogStore } from '../../shared/src/ledger/clickhouse-store';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
+import { fakeVector } from '../fakes/embeddings';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { CLICKHOUSE_URL } from '../helpers/env';
-import { configureFakeProviders, expectedCost, FAKE_PROVIDER_TYPES } from '../helpers/fake-providers';
+import {
+  configureFakeProviders,
+  expectedCost,
+  FAKE_PROVIDER_TYPES,
+  type FakeProviderType,
+} from '../helpers/fake-providers';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
 import { readUntil } from '../helpers/stream-reading';
@@ -145,6 +151,70 @@ describe('count_tokens through the official SDK', () => {
     );
     expect(new Set(rows.map((r) => r.model))).toEqual(new Set(FAKE_PROVIDER_TYPES.map((t) => `m-${t}`)));
     for (const row of rows) expect(row).toMatchObject({ statusCode: 200, promptTokens: 0, costUsd: 0 });
+  });
+});
+
+describe('embeddings through the official SDK, inside workerd', () => {
+  const EMBEDDING_UPSTREAMS: Record<FakeProviderType, string | null> = {
+    openai: 'text-embedding-3-small',
+    azure_openai: 'text-embedding-3-small',
+    custom: 'bge-small',
+    anthropic: null,
+    google: 'text-embedding-004',
+    bedrock: 'amazon.titan-embed-text-v2:0',
+  };
+
+  it('answers float and base64 for every provider type with an embeddings API, and logs the cost', async () => {
+    const providers = (await adminApi('GET', '/api/admin/providers')).body as Array<{
+      id: string;
+      provider_type: string;
+    }>;
+    const types = FAKE_PROVIDER_TYPES.filter((type) => EMBEDDING_UPSTREAMS[type] !== null);
+    for (const type of types) {
+      const created = await adminApi('POST', '/api/admin/models', {
+        name: `e2e-embed-${type}`,
+        kind: 'embedding',
+        input_price_per_mtok: 1,
+        routes: [
+          {
+            provider_id: providers.find((p) => p.provider_type === type)?.id,
+            upstream_model: EMBEDDING_UPSTREAMS[type],
+          },
+        ],
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+    const input = ['embed this passage', 'and this one'];
+    for (const type of types) {
+      const model = `e2e-embed-${type}`;
+      const floats = await vi.waitFor(
+        () => openai.embeddings.create({ model, input, encoding_format: 'float' }),
+        { timeout: 5_000, interval: 200 },
+      );
+      const expected = input.map((text) => fakeVector(text));
+      expect(
+        floats.data.map((d) => d.embedding),
+        type,
+      ).toEqual(expected);
+      const decoded = await openai.embeddings.create({ model, input });
+      expect(
+        decoded.data.map((d) => d.embedding),
+        type,
+      ).toEqual(expected);
+    }
+    const rows = await vi.waitFor(
+      async () => {
+        const all = await store().list({ apiKeyId: keyId, limit: 200 });
+        const found = all.filter((r) => r.endpoint === '/v1/embeddings');
+        if (found.length < types.length * 2) throw new Error(`${found.length} embeddings rows`);
+        return found;
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    for (const row of rows) {
+      expect(row).toMatchObject({ statusCode: 200, completionTokens: 0 });
+      expect(row.costUsd).toBeCloseTo(row.promptTokens / 1e6, 12);
+    }
   });
 });
 
