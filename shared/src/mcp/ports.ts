@@ -54,12 +54,51 @@ export class UpstreamMcpUnavailable extends Error {
   override name = 'UpstreamMcpUnavailable';
 }
 
+/** The server-to-client requests the gateway relays, by the client capability each needs. */
+export const RELAYED_REQUESTS = {
+  sampling: 'sampling/createMessage',
+  elicitation: 'elicitation/create',
+  roots: 'roots/list',
+} as const;
+export type RelayedCapability = keyof typeof RELAYED_REQUESTS;
+
+/** A client's refusal of a relayed request, passed on to the upstream as its JSON-RPC error. */
+export class RelayedRequestError extends Error {
+  override name = 'RelayedRequestError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The client of one gateway request, as an upstream sees it while that request is open: the
+ * client's capabilities (declared upstream at initialize), its answers to the upstream's
+ * requests (sampling, elicitation, roots) and the upstream's notifications (log messages).
+ */
+export interface ClientChannel {
+  /** Of the client's capabilities, those of RELAYED_REQUESTS it declared. */
+  capabilities: Partial<Record<RelayedCapability, McpResult>>;
+  /** The client's result; rejects with RelayedRequestError when it refused. */
+  request(method: string, params: McpResult | undefined): Promise<McpResult>;
+  notify(method: string, params: McpResult | undefined): void;
+}
+
+export interface ConnectOptions {
+  timeoutMs: number;
+  resumeSessionId?: string;
+  /** Capabilities to declare at initialize when no channel gives them (tool discovery). */
+  capabilities?: ClientChannel['capabilities'];
+  /** Where the upstream's requests and notifications for the client go. */
+  channel?: ClientChannel;
+}
+
 export interface UpstreamMcpConnector {
   /** Connects (initialize), or resumes an upstream session another isolate opened. */
-  connect(
-    server: McpServerTarget,
-    options: { timeoutMs: number; resumeSessionId?: string },
-  ): Promise<UpstreamMcpSession>;
+  connect(server: McpServerTarget, options: ConnectOptions): Promise<UpstreamMcpSession>;
 }
 
 /** One tools/call through the gateway, for GET /api/mcp/logs. */

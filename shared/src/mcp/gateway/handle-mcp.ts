@@ -1,6 +1,7 @@
 import type { Principal } from '../../gateway/principal';
-import type { McpResult } from '../ports';
+import { type ClientChannel, type McpResult, RELAYED_REQUESTS, type RelayedCapability } from '../ports';
 import { scopedCatalog } from './catalog';
+import { createClientChannel, RELAY_ID_PREFIX } from './client-channel';
 import {
   type JsonRpcId,
   type JsonRpcRequest,
@@ -77,6 +78,7 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
     keyId,
     protocolVersion,
     upstream: {},
+    clientCapabilities: relayableCapabilities(message.params?.capabilities),
     ...(post.scope !== null && { scope: post.scope }),
   });
   const result = {
@@ -85,6 +87,17 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
     serverInfo: SERVER_INFO,
   };
   return answer(post.accept, rpcResult(message.id, result), { [SESSION_HEADER]: sessionId });
+}
+
+/** Of what the client declared, what the gateway relays to it (RELAYED_REQUESTS). */
+function relayableCapabilities(declared: unknown): ClientChannel['capabilities'] {
+  const capabilities: ClientChannel['capabilities'] = {};
+  if (typeof declared !== 'object' || declared === null) return capabilities;
+  for (const name of Object.keys(RELAYED_REQUESTS) as RelayedCapability[]) {
+    const value = (declared as Record<string, unknown>)[name];
+    if (typeof value === 'object' && value !== null) capabilities[name] = value as McpResult;
+  }
+  return capabilities;
 }
 
 /**
@@ -120,7 +133,21 @@ async function requireSession(
   return { id: post.sessionId, record } satisfies SessionContext;
 }
 
-/** tools/call with a progressToken, to a client that takes event streams: progress, then the result. */
+/**
+ * A tools/call is answered as an event stream when the client takes one and there may be
+ * something to say before the result: progress it asked for, requests it declared it answers
+ * (sampling, elicitation, roots), or log messages it asked for (logging/setLevel). Otherwise as
+ * one JSON body, whose HTTP status can still say 502 when the upstream cannot be reached.
+ */
+function streamsToolCall(message: JsonRpcRequest, session: SessionContext, accept: string): boolean {
+  if (message.method !== 'tools/call' || !accept.includes('text/event-stream')) return false;
+  const wantsProgress =
+    (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
+  const { clientCapabilities, logLevel } = session.record;
+  return wantsProgress || Object.keys(clientCapabilities ?? {}).length > 0 || logLevel !== undefined;
+}
+
+/** A streamed tools/call: progress, the upstream's requests and log messages, then the result. */
 function streamed(
   message: JsonRpcRequest & { id: JsonRpcId },
   session: SessionContext,
@@ -131,20 +158,36 @@ function streamed(
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (value: unknown) => controller.enqueue(encoder.encode(sseEvent(value)));
-      const onProgress = (progress: McpResult) =>
-        send({
-          jsonrpc: '2.0',
-          method: 'notifications/progress',
-          params: { progressToken: token, ...progress },
-        });
+      let open = true;
+      // Nothing is written after the result (a late log message of the upstream).
+      const send = (value: unknown) => {
+        if (open) controller.enqueue(encoder.encode(sseEvent(value)));
+      };
+      const onProgress =
+        token === undefined
+          ? undefined
+          : (progress: McpResult) =>
+              send({
+                jsonrpc: '2.0',
+                method: 'notifications/progress',
+                params: { progressToken: token, ...progress },
+              });
+      const channel = createClientChannel({
+        capabilities: session.record.clientCapabilities ?? {},
+        send,
+        answers: deps.sessions,
+        sessionId: session.id,
+        timeoutMs: deps.timeoutMs,
+      });
       try {
-        send(rpcResult(message.id, await callMethod({ ...call(message, session, post), onProgress }, deps)));
+        const result = await callMethod({ ...call(message, session, post), onProgress, channel }, deps);
+        send(rpcResult(message.id, result));
       } catch (error) {
         if (error instanceof RpcFault) send(rpcFaultBody(message.id, error));
         else if (error instanceof McpRpcError) send(rpcErrorBody(error));
         else send(rpcFaultBody(message.id, new RpcFault(RPC.internalError, 'Internal error')));
       }
+      open = false;
       controller.close();
     },
   });
@@ -178,7 +221,7 @@ export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promi
   }
   const parsed = jsonRpcRequestSchema.safeParse(post.body);
   if (!parsed.success) {
-    if (jsonRpcResponseSchema.safeParse(post.body).success) return new Response(null, { status: 202 });
+    if (jsonRpcResponseSchema.safeParse(post.body).success) return acceptAnswer(post, deps);
     const where = parsed.error.issues.map((i) => i.path.join('.') || 'body').join(', ');
     throw new McpRpcError(400, RPC.invalidRequest, `Invalid JSON-RPC request (${where})`, idOf(post.body));
   }
@@ -187,17 +230,27 @@ export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promi
   const session = await requireSession(post, deps, message.id ?? null);
   if (message.id === undefined) return new Response(null, { status: 202 });
   const request = { ...message, id: message.id };
-  const wantsProgress =
-    (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken !== undefined;
-  if (message.method === 'tools/call' && wantsProgress && post.accept.includes('text/event-stream')) {
-    return streamed(request, session, post, deps);
-  }
+  if (streamsToolCall(message, session, post.accept)) return streamed(request, session, post, deps);
   try {
     return answer(post.accept, rpcResult(request.id, await callMethod(call(request, session, post), deps)));
   } catch (error) {
     if (error instanceof RpcFault) return answer(post.accept, rpcFaultBody(request.id, error));
     throw error;
   }
+}
+
+/**
+ * A client's answer (202): to a request the gateway relayed, kept for the request waiting on
+ * it; anything else has nobody waiting and is dropped.
+ */
+async function acceptAnswer(post: McpPost, deps: MethodDeps): Promise<Response> {
+  const answer = post.body as { id: unknown; result?: unknown; error?: Record<string, unknown> };
+  const session = await requireSession(post, deps, null);
+  if (typeof answer.id === 'string' && answer.id.startsWith(RELAY_ID_PREFIX)) {
+    const kept = answer.error ? { error: answer.error } : { result: answer.result };
+    await deps.sessions.putAnswer(session.id, answer.id, kept);
+  }
+  return new Response(null, { status: 202 });
 }
 
 /** DELETE /mcp: 204 and the session is closed; 400 without the header, 404 when unknown. */

@@ -1,5 +1,5 @@
 import type { UserRole } from '../../db/schema/users';
-import type { McpLogRecord, McpResult } from '../ports';
+import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
 import { type McpToolAccess, mayUseTool } from './access';
 import type { McpCatalog } from './catalog';
 import { type JsonRpcId, RPC, RpcFault } from './jsonrpc';
@@ -31,6 +31,8 @@ export interface MethodCall {
   waitUntil(work: Promise<unknown>): void;
   /** Progress notifications of a tools/call, when the client asked for them. */
   onProgress?: (params: McpResult) => void;
+  /** The client, while a streamed tools/call is open (client-channel.ts). */
+  channel?: ClientChannel;
 }
 
 async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
@@ -63,8 +65,12 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
       call.waitUntil,
     );
   try {
-    const result = await withUpstream(deps, call.session, entry.server, (upstream) =>
-      upstream.callTool(entry.tool.name, args as Record<string, unknown>, call.onProgress),
+    const result = await withUpstream(
+      deps,
+      call.session,
+      entry.server,
+      (upstream) => upstream.callTool(entry.tool.name, args as Record<string, unknown>, call.onProgress),
+      call.channel,
     );
     log(result.isError === true ? toolErrorText(result) : null);
     return result;

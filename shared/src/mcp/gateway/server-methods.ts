@@ -8,7 +8,10 @@ import { withUpstream } from './upstream-calls';
 /** RFC 5424 levels, as MCP's logging/setLevel takes them. */
 const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
-/** logging/setLevel: passed to every server of the endpoint (those without logging skip it). */
+/**
+ * logging/setLevel: passed to every server of the endpoint (those without logging skip it), and
+ * kept in the session: from then on its tool calls stream, so the servers' messages reach it.
+ */
 export async function setLogLevel(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
   const level = call.params.level;
   if (typeof level !== 'string' || !LOG_LEVELS.has(level)) {
@@ -18,6 +21,10 @@ export async function setLogLevel(call: MethodCall, deps: MethodDeps): Promise<M
     await u.setLoggingLevel(level);
     return [];
   });
+  if (call.session.record.logLevel !== level) {
+    call.session.record.logLevel = level;
+    await deps.sessions.save(call.session.id, call.session.record);
+  }
   return {};
 }
 

@@ -1,4 +1,5 @@
 import type { RedisPort } from '../../stores/redis-port';
+import type { ClientChannel } from '../ports';
 
 /**
  * MCP sessions live in Redis, not in an isolate, so any gateway isolate or instance serves any
@@ -12,7 +13,16 @@ export interface McpSessionRecord {
   upstream: Record<string, string>;
   /** The one server of a /mcp/{server} session (absent: the aggregate /mcp). */
   scope?: string;
+  /** What the client declared it answers (sampling, elicitation, roots): declared upstream too. */
+  clientCapabilities?: ClientChannel['capabilities'];
+  /** The level the client set with logging/setLevel: it wants the servers' log messages. */
+  logLevel?: string;
 }
+
+/** A client's JSON-RPC answer to a request the gateway relayed to it. */
+export type RelayedAnswer =
+  | { result: unknown }
+  | { error: { code?: unknown; message?: unknown; data?: unknown } };
 
 export interface McpSessionStore {
   create(record: McpSessionRecord): Promise<string>;
@@ -21,7 +31,17 @@ export interface McpSessionStore {
   save(id: string, record: McpSessionRecord): Promise<void>;
   /** False when there was no such session. */
   close(id: string): Promise<boolean>;
+  /**
+   * The client's answer to a relayed request, kept for whichever isolate or instance holds the
+   * request it answers (the answer arrives as a POST of its own, anywhere).
+   */
+  putAnswer(id: string, requestId: string, answer: RelayedAnswer): Promise<void>;
+  /** The answer, once and then gone; null while the client has not answered. */
+  takeAnswer(id: string, requestId: string): Promise<RelayedAnswer | null>;
 }
+
+/** How long an answer nobody took stays (the request it answered has given up by then). */
+const ANSWER_TTL_MS = 10 * 60_000;
 
 export const MCP_SESSION_PREFIX = 'sluice:mcp:session:';
 
@@ -33,6 +53,7 @@ export function createRedisSessionStore(
   idleMs: () => Promise<number>,
 ): McpSessionStore {
   const key = (id: string) => `${MCP_SESSION_PREFIX}${id}`;
+  const answerKey = (id: string, requestId: string) => `${MCP_SESSION_PREFIX}${id}:answer:${requestId}`;
   return {
     async create(record) {
       const id = crypto.randomUUID();
@@ -52,6 +73,15 @@ export function createRedisSessionStore(
     async close(id) {
       if (!SESSION_ID.test(id)) return false;
       return (await redis.del(key(id))) > 0;
+    },
+    async putAnswer(id, requestId, answer) {
+      await redis.set(answerKey(id, requestId), JSON.stringify(answer), { px: ANSWER_TTL_MS });
+    },
+    async takeAnswer(id, requestId) {
+      const stored = await redis.get<RelayedAnswer | string>(answerKey(id, requestId));
+      if (stored === null || stored === undefined) return null;
+      await redis.del(answerKey(id, requestId));
+      return typeof stored === 'string' ? (JSON.parse(stored) as RelayedAnswer) : stored;
     },
   };
 }

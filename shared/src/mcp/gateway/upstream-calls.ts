@@ -1,5 +1,6 @@
 import type { McpServerRow } from '../../db/repos/mcp-repo';
-import type { McpServerTarget, UpstreamMcpConnector, UpstreamMcpSession } from '../ports';
+import type { ClientChannel, McpServerTarget, UpstreamMcpConnector, UpstreamMcpSession } from '../ports';
+import { unreachableClient } from './client-channel';
 import type { McpSessionRecord, McpSessionStore } from './sessions';
 
 export interface UpstreamCallDeps {
@@ -21,12 +22,16 @@ export interface SessionContext {
  * remembered in the client session. A resumed session the upstream no longer knows is replaced
  * once. Legacy SSE cannot be resumed elsewhere: each call opens its own. The upstream client is
  * closed after the call (its session stays open upstream until the client session ends).
+ * The upstream session is opened with the client's capabilities; what the upstream asks of
+ * the client, or tells it, during the call goes through `channel` (by default nowhere: a call
+ * answered as one JSON body cannot carry it).
  */
 export async function withUpstream<T>(
   deps: UpstreamCallDeps,
   context: SessionContext,
   server: McpServerRow,
   work: (session: UpstreamMcpSession) => Promise<T>,
+  channel: ClientChannel = unreachableClient(context.record.clientCapabilities ?? {}),
 ): Promise<T> {
   const target = await deps.targetOf(server);
   const resumeId =
@@ -35,6 +40,7 @@ export async function withUpstream<T>(
     const resumed = await deps.connector.connect(target, {
       timeoutMs: deps.timeoutMs,
       resumeSessionId: resumeId,
+      channel,
     });
     try {
       return await work(resumed);
@@ -44,7 +50,7 @@ export async function withUpstream<T>(
       await resumed.close().catch(() => {});
     }
   }
-  const fresh = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs });
+  const fresh = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs, channel });
   try {
     // Remembered for every server the session uses (empty when there is nothing to resume):
     // deleting a server ends the sessions bound to it (handle-mcp.ts).

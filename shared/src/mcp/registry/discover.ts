@@ -2,7 +2,15 @@ import { writeAudit } from '../../db/repos/audit-repo';
 import { replaceMcpTools } from '../../db/repos/mcp-repo';
 import { AppError } from '../../http/app-error';
 import type { AuditActor } from '../../users/ports';
-import { type McpToolDescriptor, type UpstreamMcpConnector, UpstreamMcpUnavailable } from '../ports';
+import {
+  type ClientChannel,
+  type McpToolDescriptor,
+  type UpstreamMcpConnector,
+  UpstreamMcpUnavailable,
+} from '../ports';
+
+const RELAYED_CAPABILITIES: ClientChannel['capabilities'] = { sampling: {}, elicitation: {}, roots: {} };
+
 import { type McpRegistryDeps, requireMcpServer } from './registry';
 import { toMcpServerTarget } from './target';
 
@@ -21,7 +29,12 @@ async function fetchTools(deps: DiscoverDeps, id: string): Promise<McpToolDescri
   const target = await toMcpServerTarget(await requireMcpServer(deps.db, id), deps.secrets);
   let session: Awaited<ReturnType<UpstreamMcpConnector['connect']>> | undefined;
   try {
-    session = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs });
+    // As a client that answers everything the gateway relays: servers that offer some tools only
+    // to such clients (sampling, elicitation) list them too.
+    session = await deps.connector.connect(target, {
+      timeoutMs: deps.timeoutMs,
+      capabilities: RELAYED_CAPABILITIES,
+    });
     return await session.listTools();
   } catch (error) {
     if (error instanceof UpstreamMcpUnavailable) throw new AppError(502, error.message);

@@ -13,6 +13,7 @@ import {
   UpstreamMcpUnavailable,
 } from '../ports';
 import { authenticatedFetch } from './auth';
+import { relayThrough } from './client-relay';
 
 const passThroughValidator: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) as never,
@@ -108,9 +109,12 @@ export function createSdkConnector(
   // tool's output schema is the client's business (and Ajv's code generation is barred in workerd).
   const jsonSchemaValidator = options.validateToolOutput === false ? passThroughValidator : undefined;
   return {
-    async connect(server, { timeoutMs, resumeSessionId }) {
+    async connect(server, { timeoutMs, resumeSessionId, capabilities, channel }) {
       const transport = transportFor(server, fetchImpl, resumeSessionId);
-      const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
+      // The client's own capabilities, so the upstream offers it what it would offer it directly.
+      const declared = channel?.capabilities ?? capabilities ?? {};
+      const client = new Client(CLIENT_INFO, { capabilities: declared, jsonSchemaValidator });
+      if (channel) relayThrough(client, channel);
       try {
         await withDeadline(
           client.connect(transport, { timeout: timeoutMs }),
