@@ -12,16 +12,23 @@ import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   ListRootsResultSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { RunningMcpServer } from './mcp-servers';
 
-export const RELAY_TOOLS = ['ask-model', 'ask-user', 'list-roots', 'log-three'];
+export const RELAY_TOOLS = ['ask-model', 'ask-user', 'list-roots', 'log-three', 'bump'];
+export const COUNTER_URI = 'relay://counter';
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
 function relayServer(): McpServer {
-  const server = new McpServer({ name: 'relay', version: '1.0.0' }, { capabilities: { logging: {} } });
+  const server = new McpServer(
+    { name: 'relay', version: '1.0.0' },
+    { capabilities: { logging: {}, resources: { subscribe: true } } },
+  );
+  subscribableCounter(server);
   server.registerTool('ask-model', { inputSchema: { prompt: z.string() } }, async ({ prompt }, extra) => {
     const request = {
       method: 'sampling/createMessage' as const,
@@ -63,6 +70,31 @@ function relayServer(): McpServer {
     return text('logged three');
   });
   return server;
+}
+
+/**
+ * A resource the client may subscribe to, and a tool that changes it: the update notification
+ * answers no request, so it travels on the session's own GET stream.
+ */
+function subscribableCounter(server: McpServer): void {
+  let count = 0;
+  const subscribed = new Set<string>();
+  server.registerResource('counter', COUNTER_URI, { mimeType: 'text/plain' }, async () => ({
+    contents: [{ uri: COUNTER_URI, text: String(count) }],
+  }));
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  server.registerTool('bump', { inputSchema: {} }, async () => {
+    count++;
+    if (subscribed.has(COUNTER_URI)) await server.server.sendResourceUpdated({ uri: COUNTER_URI });
+    return text(`count ${count}`);
+  });
 }
 
 /** The relay server on a free port, one McpServer per session as the SDK's examples keep them. */

@@ -12,9 +12,10 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
+  ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_TOOLS, startRelayServer } from '../fakes/mcp-relay-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { COUNTER_URI, RELAY_TOOLS, startRelayServer } from '../fakes/mcp-relay-server';
 import type { RunningMcpServer } from '../fakes/mcp-servers';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
@@ -39,6 +40,7 @@ interface Relayed {
   client: Client;
   logs: string[];
   asked: string[];
+  updated: string[];
 }
 
 async function connect(
@@ -54,9 +56,12 @@ async function connect(
   // A plain client declares nothing it answers: only a log level makes its calls stream.
   const capabilities = options.plain ? {} : { sampling: {}, elicitation: {}, roots: { listChanged: true } };
   const client = new Client({ name: 'relay-test', version: '1.0.0' }, { capabilities });
-  const relayed: Relayed = { client, logs: [], asked: [] };
+  const relayed: Relayed = { client, logs: [], asked: [], updated: [] };
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     relayed.logs.push(String(notification.params.data));
+  });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    relayed.updated.push(notification.params.uri);
   });
   if (options.plain) {
     await client.connect(transport);
@@ -146,6 +151,38 @@ describe('server-to-client relay during tools/call', () => {
     const result = await client.callTool({ name: 'relay__log-three', arguments: {} });
     expect(textOf(result)).toBe('logged three');
     expect(logs).toEqual(['step 1', 'step 2', 'step 3']);
+    await client.close();
+  });
+});
+
+describe('resource subscriptions', () => {
+  it("passes the server's updates on the session's GET stream until the client unsubscribes", async () => {
+    // The GET stream on one instance, every POST on the other: the stream must hear a
+    // subscription made elsewhere.
+    const split = ((input: string | URL | Request, init?: RequestInit) =>
+      through(init?.method === 'GET' ? h.gateway : second)(input, init)) as typeof fetch;
+    const { client, updated } = await connect({ fetch: split });
+    await client.subscribeResource({ uri: COUNTER_URI });
+    // The stream picks the subscription up within a poll; each bump notifies once it listens.
+    await vi.waitFor(
+      async () => {
+        await client.callTool({ name: 'relay__bump', arguments: {} });
+        expect(updated).toContain(COUNTER_URI);
+      },
+      { timeout: 8_000, interval: 300 },
+    );
+    await client.unsubscribeResource({ uri: COUNTER_URI });
+    const heard = updated.length;
+    await client.callTool({ name: 'relay__bump', arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(updated).toHaveLength(heard);
+    await client.close();
+  });
+
+  it('refuses a subscription without a URI (-32602), and forgets one it never made', async () => {
+    const { client } = await connect();
+    await expect(client.subscribeResource({ uri: '' })).rejects.toThrow(/params.uri is required/);
+    expect(await client.unsubscribeResource({ uri: 'relay://never' })).toEqual({});
     await client.close();
   });
 });

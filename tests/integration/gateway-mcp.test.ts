@@ -425,7 +425,7 @@ describe('/mcp errors', () => {
     expect(notification.status).toBe(202);
   });
 
-  it('400 without a session header, 404 for an unknown session, 401 without a key, 405 for GET', async () => {
+  it('400 without a session header, 404 for an unknown session, 401 without a key, 406 for a GET without event streams', async () => {
     expect((await raw('POST', { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(400);
     const unknown = await raw(
       'POST',
@@ -436,7 +436,8 @@ describe('/mcp errors', () => {
     const anonymous = await h.gateway.app.request('/mcp', { method: 'POST', body: '{}' });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="sluice"');
-    expect((await raw('GET')).status).toBe(405);
+    expect((await raw('GET')).status).toBe(400);
+    expect((await raw('GET', undefined, { accept: 'application/json' })).status).toBe(406);
   });
 
   it('502 when the owning server cannot be reached', async () => {

@@ -2,6 +2,7 @@ import { AppError } from '@sluice/shared/http/app-error';
 import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
 import { handleMcpDelete, handleMcpPost, SESSION_HEADER } from '@sluice/shared/mcp/gateway/handle-mcp';
 import { McpRpcError, RPC } from '@sluice/shared/mcp/gateway/jsonrpc';
+import { handleMcpGet } from '@sluice/shared/mcp/gateway/listen-stream';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
@@ -56,11 +57,20 @@ async function remove(c: Context<GatewayEnv>) {
   );
 }
 
-// No server-initiated stream: the gateway sends nothing unasked (allowed by the transport).
-function noStream(): never {
-  throw new AppError(405, 'GET is not supported on /mcp; POST JSON-RPC requests', {
-    headers: { allow: 'POST, DELETE' },
-  });
+/** The session's stream of messages that answer no request (resource updates): event streams only. */
+async function listen(c: Context<GatewayEnv>) {
+  if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
+    throw new AppError(406, 'GET /mcp opens an event stream: send Accept: text/event-stream');
+  }
+  return handleMcpGet(
+    {
+      principal: c.var.principal,
+      sessionId: c.req.header(SESSION_HEADER) ?? null,
+      scope: scopeOf(c),
+      signal: c.req.raw.signal,
+    },
+    c.var.deps.mcp,
+  );
 }
 
 /**
@@ -70,7 +80,7 @@ function noStream(): never {
 export const mcpRoutes = new Hono<GatewayEnv>()
   .post('/', post)
   .delete('/', remove)
-  .get('/', noStream)
+  .get('/', listen)
   .post('/:server', post)
   .delete('/:server', remove)
-  .get('/:server', noStream);
+  .get('/:server', listen);

@@ -8,6 +8,7 @@ export const ERROR_TYPES = {
   403: 'permission_error',
   404: 'not_found_error',
   405: 'invalid_request_error',
+  406: 'invalid_request_error',
   409: 'conflict_error',
   413: 'request_too_large',
   415: 'invalid_request_error',

@@ -46,6 +46,13 @@ export interface UpstreamMcpSession {
   /** completion/complete, params as the client sent them (the ref already in the server's names). */
   complete(params: McpResult): Promise<McpResult>;
   setLoggingLevel(level: string): Promise<void>;
+  subscribeResource(uri: string): Promise<void>;
+  unsubscribeResource(uri: string): Promise<void>;
+  /**
+   * Opens the server's stream of messages that answer no request (resource updates), which go
+   * to the connection's channel until it is closed. Streamable HTTP only; a no-op elsewhere.
+   */
+  listen(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -52,7 +52,7 @@ function answer(accept: string, body: unknown, headers: Record<string, string> =
 }
 
 /** /mcp/{server} sees one server's catalog under its own names; 404 for a server not active. */
-async function endpointDeps(deps: MethodDeps, scope: string | null): Promise<MethodDeps> {
+export async function endpointDeps(deps: MethodDeps, scope: string | null): Promise<MethodDeps> {
   if (scope === null) return deps;
   const scoped = scopedCatalog(await deps.catalog(), scope);
   if (!scoped) throw new McpRpcError(404, RPC.invalidRequest, `No active MCP server named ${scope}`, null);
@@ -83,7 +83,13 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
   });
   const result = {
     protocolVersion,
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {}, logging: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { subscribe: true },
+      prompts: {},
+      completions: {},
+      logging: {},
+    },
     serverInfo: SERVER_INFO,
   };
   return answer(post.accept, rpcResult(message.id, result), { [SESSION_HEADER]: sessionId });
@@ -105,7 +111,7 @@ function relayableCapabilities(declared: unknown): ClientChannel['capabilities']
  * terminated. Deleting a server terminates the sessions that used it: it is dropped from each
  * session on its next request, and a session left with none of the servers it used is closed.
  */
-async function requireSession(
+export async function requireSession(
   post: Pick<McpPost, 'principal' | 'sessionId' | 'scope'>,
   deps: MethodDeps,
   id: JsonRpcId | null,

@@ -3,7 +3,8 @@ import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
 import { type McpToolAccess, mayUseTool } from './access';
 import type { McpCatalog } from './catalog';
 import { type JsonRpcId, RPC, RpcFault } from './jsonrpc';
-import { complete, listResourceTemplates, setLogLevel, templateOwner } from './server-methods';
+import { complete, listResourceTemplates, resourceOwner, setLogLevel } from './server-methods';
+import { subscribe, unsubscribe } from './subscriptions';
 import { failure, fromEveryServer } from './upstream-answers';
 import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upstream-calls';
 
@@ -90,13 +91,7 @@ function toolErrorText(result: McpResult): string {
 async function readResource(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
   const uri = call.params.uri;
   if (typeof uri !== 'string') throw new RpcFault(RPC.invalidParams, 'params.uri is required');
-  const lists = await fromEveryServer(call, deps, (u) => u.listResources());
-  const owner = lists.find((l) => l.items.some((r) => r.uri === uri));
-  // Not listed: a read of a resource template's URI, from the server whose template matches.
-  const server = owner
-    ? (await deps.catalog()).serverByName.get(owner.server)
-    : await templateOwner(call, deps, uri);
-  if (!server) throw new RpcFault(RPC.invalidParams, `Unknown resource: ${uri}`);
+  const server = await resourceOwner(call, deps, uri);
   try {
     return await withUpstream(deps, call.session, server, (u) => u.readResource(uri));
   } catch (error) {
@@ -171,6 +166,10 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
       return complete(call, deps);
     case 'logging/setLevel':
       return setLogLevel(call, deps);
+    case 'resources/subscribe':
+      return subscribe(call, deps);
+    case 'resources/unsubscribe':
+      return unsubscribe(call, deps);
     default:
       throw new RpcFault(RPC.methodNotFound, `Method not found: ${call.method}`);
   }

@@ -61,6 +61,20 @@ export async function complete(call: MethodCall, deps: MethodDeps): Promise<McpR
   }
 }
 
+/**
+ * The server that has the resource: the one that lists it, else the one whose template matches
+ * it (a templated URI), else, on an endpoint of one server, that server.
+ */
+export async function resourceOwner(call: MethodCall, deps: MethodDeps, uri: string): Promise<McpServerRow> {
+  const lists = await fromEveryServer(call, deps, (u) => u.listResources());
+  const owner = lists.find((l) => l.items.some((r) => r.uri === uri));
+  const server = owner
+    ? (await deps.catalog()).serverByName.get(owner.server)
+    : await templateOwner(call, deps, uri);
+  if (!server) throw new RpcFault(RPC.invalidParams, `Unknown resource: ${uri}`);
+  return server;
+}
+
 /** The server one of whose templates is `uri` itself (a reference) or matches it (a read). */
 export async function templateOwner(
   call: MethodCall,

@@ -17,6 +17,8 @@ export interface McpSessionRecord {
   clientCapabilities?: ClientChannel['capabilities'];
   /** The level the client set with logging/setLevel: it wants the servers' log messages. */
   logLevel?: string;
+  /** Resources the client subscribed to: URI → the id of the server that has it. */
+  subscriptions?: Record<string, string>;
 }
 
 /** A client's JSON-RPC answer to a request the gateway relayed to it. */

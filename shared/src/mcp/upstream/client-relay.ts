@@ -5,6 +5,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
+  ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type ClientChannel, type McpResult, type RelayedCapability, RelayedRequestError } from '../ports';
 
@@ -17,7 +18,8 @@ const REQUEST_SCHEMAS = {
 /**
  * Lets the upstream reach the gateway's client through `channel` while a request is open: its
  * sampling, elicitation and roots requests (only those the client declared: the SDK refuses the
- * others itself) are answered by the client, and its log messages are passed on. A client's
+ * others itself) are answered by the client, and its log messages and resource updates are
+ * passed on. A client's
  * refusal goes back to the upstream as the same JSON-RPC error.
  */
 export function relayThrough(client: Client, channel: ClientChannel): void {
@@ -32,7 +34,9 @@ export function relayThrough(client: Client, channel: ClientChannel): void {
       }
     });
   }
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-    channel.notify(notification.method, notification.params as McpResult);
-  });
+  for (const schema of [LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema]) {
+    client.setNotificationHandler(schema, (notification) => {
+      channel.notify(notification.method, notification.params as McpResult);
+    });
+  }
 }

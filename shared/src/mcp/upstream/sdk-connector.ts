@@ -91,6 +91,16 @@ function sessionOf(client: Client, transport: Transport, timeoutMs: number): Ups
     async setLoggingLevel(level) {
       await client.setLoggingLevel(level as never, options);
     },
+    async subscribeResource(uri) {
+      await client.subscribeResource({ uri }, options);
+    },
+    async unsubscribeResource(uri) {
+      await client.unsubscribeResource({ uri }, options);
+    },
+    async listen() {
+      // A GET without Last-Event-ID: the session's standalone stream (the SSE transport has one).
+      if (transport instanceof StreamableHTTPClientTransport) await transport.resumeStream('');
+    },
     close: () => client.close(),
   };
 }

@@ -1,0 +1,144 @@
+import type { McpServerRow } from '../../db/repos/mcp-repo';
+import type { ClientChannel, UpstreamMcpSession } from '../ports';
+import { createClientChannel } from './client-channel';
+import { endpointDeps, type McpPost, requireSession } from './handle-mcp';
+import type { MethodDeps } from './methods';
+import type { McpSessionRecord } from './sessions';
+
+/**
+ * How often the stream re-reads the session for subscriptions added or dropped meanwhile: every
+ * second while it has some, or in its first half minute (clients subscribe right after they
+ * connect); every 5 s otherwise, so an idle client costs little.
+ */
+export const LISTEN_POLL_MS = { active: 1_000, idle: 5_000, eagerFirstMs: 30_000 };
+/** A stream ends after this (the client opens another); keep-alive comments flow meanwhile. */
+export const LISTEN_MAX_MS = 5 * 60_000;
+const KEEP_ALIVE_MS = 15_000;
+
+export type McpGet = Pick<McpPost, 'principal' | 'sessionId' | 'scope'> & {
+  /** Aborts when the client goes away. */
+  signal?: AbortSignal;
+};
+
+/**
+ * GET /mcp with the session: the client's stream of messages that answer no request. While it
+ * is open, the gateway listens to the servers holding the session's subscriptions (their own
+ * GET streams, resumed upstream sessions) and passes their resource updates on, with whatever
+ * they ask of the client meanwhile. The session is re-read from Redis (LISTEN_POLL_MS), so a
+ * subscription made through another isolate or instance is heard too.
+ */
+export async function handleMcpGet(get: McpGet, aggregate: MethodDeps): Promise<Response> {
+  const deps = await endpointDeps(aggregate, get.scope);
+  const session = await requireSession(get, deps, null);
+  const encoder = new TextEncoder();
+  let stopped = false;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const write = (text: string) => {
+        if (!stopped) controller.enqueue(encoder.encode(text));
+      };
+      const channel = createClientChannel({
+        capabilities: session.record.clientCapabilities ?? {},
+        send: (message) => write(`event: message\ndata: ${JSON.stringify(message)}\n\n`),
+        answers: deps.sessions,
+        sessionId: session.id,
+        timeoutMs: deps.timeoutMs,
+      });
+      get.signal?.addEventListener('abort', () => {
+        stopped = true;
+      });
+      await listen(session.id, deps, channel, () => stopped, write);
+      stopped = true;
+      try {
+        controller.close();
+      } catch {
+        // Already cancelled by the client.
+      }
+    },
+    cancel() {
+      stopped = true;
+    },
+  });
+  return new Response(body, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
+}
+
+async function listen(
+  sessionId: string,
+  deps: MethodDeps,
+  channel: ClientChannel,
+  stopped: () => boolean,
+  write: (text: string) => void,
+): Promise<void> {
+  const listeners = new Map<string, UpstreamMcpSession>();
+  const skipped = new Set<string>();
+  const started = Date.now();
+  let lastWrite = started;
+  try {
+    while (!stopped() && Date.now() - started < LISTEN_MAX_MS) {
+      const record = await deps.sessions.open(sessionId);
+      if (!record) break;
+      await follow(record, { id: sessionId, deps, channel, listeners, skipped });
+      if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
+        write(': keep-alive\n\n');
+        lastWrite = Date.now();
+      }
+      const eager = listeners.size > 0 || Date.now() - started < LISTEN_POLL_MS.eagerFirstMs;
+      await new Promise((resolve) =>
+        setTimeout(resolve, eager ? LISTEN_POLL_MS.active : LISTEN_POLL_MS.idle),
+      );
+    }
+  } finally {
+    await Promise.all([...listeners.values()].map((upstream) => upstream.close().catch(() => {})));
+  }
+}
+
+interface Following {
+  id: string;
+  deps: MethodDeps;
+  channel: ClientChannel;
+  /** Open upstream listeners, by server id. */
+  listeners: Map<string, UpstreamMcpSession>;
+  /** Servers that have no stream to listen to (legacy SSE): not tried again. */
+  skipped: Set<string>;
+}
+
+/** Listens to every server the session subscribes on, and stops listening to the others. */
+async function follow(record: McpSessionRecord, following: Following): Promise<void> {
+  const { deps, listeners } = following;
+  const wanted = new Set(Object.values(record.subscriptions ?? {}));
+  for (const [serverId, upstream] of listeners) {
+    if (wanted.has(serverId)) continue;
+    listeners.delete(serverId);
+    await upstream.close().catch(() => {});
+  }
+  const servers = (await deps.catalog()).servers;
+  for (const serverId of wanted) {
+    const server = servers.find((s) => s.id === serverId);
+    if (listeners.has(serverId) || following.skipped.has(serverId) || !server) continue;
+    const upstream = await listenTo(server, record, following).catch((error: unknown) => {
+      deps.warn('mcp: cannot listen to server', { server: server.name, error: String(error) });
+      return null;
+    });
+    if (upstream) listeners.set(serverId, upstream);
+    else following.skipped.add(serverId);
+  }
+}
+
+/** The upstream session the subscription was made in, resumed with its stream open. */
+async function listenTo(
+  server: McpServerRow,
+  record: McpSessionRecord,
+  { deps, channel }: Following,
+): Promise<UpstreamMcpSession | null> {
+  const resumeSessionId = record.upstream[server.id];
+  if (server.transportType !== 'streamable_http' || !resumeSessionId) return null;
+  const upstream = await deps.connector.connect(await deps.targetOf(server), {
+    timeoutMs: deps.timeoutMs,
+    resumeSessionId,
+    channel,
+  });
+  await upstream.listen();
+  return upstream;
+}
