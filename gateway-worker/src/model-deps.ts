@@ -16,6 +16,8 @@ import { googleBedrockProviders } from '@sluice/shared/providers/registry-google
 import { openAiAnthropicAdapters } from '@sluice/shared/providers/registry-openai-anthropic';
 import { createResponseCache } from '@sluice/shared/proxy/response-cache';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
+import type { BenchPolicy } from '@sluice/shared/routing/route-health';
+import { createRouteHealth } from '@sluice/shared/routing/route-health-tracker';
 import type { Logger } from '@sluice/shared/server-logs/logger';
 import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
@@ -51,6 +53,15 @@ function providerKeyOpener(encryptionKey: string, timeoutMs: number): (sealed: s
       );
     }
     return withDeadline(value, timeoutMs, 'provider key');
+  };
+}
+
+function benchPolicy(config: StoreEnv): BenchPolicy {
+  return {
+    failures: config.SLUICE_ROUTE_BENCH_FAILURES,
+    windowMs: config.SLUICE_ROUTE_BENCH_WINDOW_MS,
+    cooldownMs: config.SLUICE_ROUTE_BENCH_COOLDOWN_MS,
+    maxCooldownMs: Math.max(config.SLUICE_ROUTE_BENCH_COOLDOWN_MS, config.SLUICE_ROUTE_BENCH_MAX_COOLDOWN_MS),
   };
 }
 
@@ -93,6 +104,14 @@ export function buildModelDeps(
       warn,
     }),
     routeCaps: createRouteCaps(createSlidingWindowLimiter((call) => link.scripts.run(call))),
+    routeHealth: createRouteHealth({
+      redis: link.redis,
+      writeBehind: link.writeBehind,
+      part: link.board.part('health'),
+      policy: benchPolicy(config),
+      timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+      onError: (what, error) => warn(`${what} unavailable`, { error: String(error) }),
+    }),
     countTokens: async (subject, route, weightedTokens, nowMs, keepAlive) => {
       const limits = warm.peekLimits(subject) ?? (await warm.limits(subject, detached).catch(() => null));
       const capped = route?.routeId

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
 import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { createUpstashBridge } from '../../self-host/bridge/upstash-bridge';
+import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 
 const TOKEN = 'bridge-upstash-test-token';
@@ -151,6 +152,26 @@ describe.each(BACKENDS)('Upstash bridge over $name', ({ create }) => {
     expect(ttl).toBeLessThanOrEqual(60_000);
     const [second] = await redis.eval<string[], [number, number]>(FIXED_WINDOW, ['fw:k'], ['60000']);
     expect(second).toBe(2);
+  });
+
+  it('runs the route-health script alike: bench after 2 failures, probation doubles, success clears', async () => {
+    const now = 1_795_000_000_000; // a real epoch ms: beyond 32-bit integers (fengari's)
+    const report = (at: number, ...outcomes: string[]) =>
+      redis.eval<string[], number>(
+        ROUTE_HEALTH_SCRIPT.source,
+        ['rh:h', 'rh:v'],
+        [String(at), '2', '30000', '1000', '60000', ...outcomes],
+      );
+    expect(await report(now, 'r1', 'f', '1')).toBe(0);
+    expect(await redis.hget('rh:h', 'r1')).toBe(`1,${now}`.concat(',0,0'));
+    expect(await report(now + 10, 'r1', 'f', '1')).toBe(1);
+    expect(await redis.hget('rh:h', 'r1')).toBe(`0,${now + 10},${now + 1010},1`);
+    expect(await report(now + 20, 'r1', 'f', '3')).toBe(0); // benched: late failures ignored
+    expect(await report(now + 2000, 'r1', 'f', '1')).toBe(1); // a failed probe: twice as long
+    expect(await redis.hget('rh:h', 'r1')).toBe(`0,${now + 2000},${now + 4000},2`);
+    expect(await report(now + 5000, 'r1', 's', '1')).toBe(1);
+    expect(await redis.hget('rh:h', 'r1')).toBeNull();
+    expect(Number(await redis.get('rh:v'))).toBe(3);
   });
 
   it('pipelines: one request, in order, and a failing command does not abort the others', async () => {

@@ -116,6 +116,7 @@ async function tourModels(token: string, providerId: string): Promise<void> {
   await api('POST', '/api/admin/models', { token, body: { name: 'has space' } });
   await api('GET', '/api/admin/models', { token });
   await api('GET', '/api/admin/models/unpriced', { token });
+  await api('GET', '/api/admin/models/route-health', { token });
   const price = { vendor: 'tour', input_price_per_mtok: 1, output_price_per_mtok: 2 };
   await api('GET', '/api/admin/model-prices', { token });
   await api('PUT', '/api/admin/model-prices/tour-upstream', { token, body: price });

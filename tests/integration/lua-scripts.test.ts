@@ -9,6 +9,7 @@ import { HIT_SCRIPT } from '../../shared/src/limits/fixed-window';
 import { ADD_SCRIPT, CHECK_SCRIPT } from '../../shared/src/limits/sliding-window-scripts';
 import { FLUSH_SCRIPT, READ_ACTIVE_SCRIPT } from '../../shared/src/metrics/store';
 import { CACHE_SET_SCRIPT } from '../../shared/src/proxy/response-cache';
+import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
 import { createUpstash } from '../../shared/src/stores/upstash';
 
 const SCRIPTS = [
@@ -20,6 +21,7 @@ const SCRIPTS = [
   FLUSH_SCRIPT,
   READ_ACTIVE_SCRIPT,
   CACHE_SET_SCRIPT,
+  ROUTE_HEALTH_SCRIPT,
 ];
 
 describe('Lua scripts', () => {

@@ -6,6 +6,7 @@ import {
   replaceRoutesInputSchema,
   updateModelInputSchema,
 } from '@sluice/shared/models-admin/schemas';
+import { readRouteHealth } from '@sluice/shared/routing/route-health-report';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {
@@ -17,7 +18,7 @@ import {
   jsonResponse,
   noContent,
 } from '../openapi';
-import { ModelListSchema, ModelSchema } from '../schemas/admin';
+import { ModelListSchema, ModelSchema, RouteHealthListSchema } from '../schemas/admin';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['models'], security: bearerSecurity };
@@ -41,6 +42,18 @@ const unpricedRoute = createRoute({
   path: '/unpriced',
   summary: 'Models whose requests are logged unpriced: no own prices and no price-table entry',
   responses: { 200: jsonResponse(ModelListSchema, 'Unpriced models by name'), ...errorResponses(401, 403) },
+});
+
+const routeHealthRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/route-health',
+  summary: 'Routes that failed lately: benched, on probation, or counting failures (the rest are healthy)',
+  responses: {
+    200: jsonResponse(RouteHealthListSchema, 'By model, then provider'),
+    ...errorResponses(401, 403),
+  },
 });
 
 const createModelRoute = createRoute({
@@ -102,10 +115,13 @@ const replaceRoutesRoute = createRoute({
   },
 });
 
-// /unpriced is registered before /{id} so the literal segment wins.
+// /unpriced and /route-health are registered before /{id} so the literal segments win.
 export const modelsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listModels(c.var.deps.db), 200))
   .openapi(unpricedRoute, async (c) => c.json(await listModels(c.var.deps.db, { unpricedOnly: true }), 200))
+  .openapi(routeHealthRoute, async (c) =>
+    c.json(await readRouteHealth(c.var.deps.redis, c.var.deps.db, Date.now()), 200),
+  )
   .openapi(createModelRoute, async (c) =>
     c.json(await createModel(c.var.deps.db, c.req.valid('json'), auditActor(c)), 201),
   )

@@ -58,7 +58,8 @@ export const ModelSchema = z
     id: z.uuid(),
     name: z.string(),
     kind: z.enum(MODEL_KINDS).openapi({
-      description: 'chat: the chat endpoints; embedding: POST /v1/embeddings (a request to the other is a 400)',
+      description:
+        'chat: the chat endpoints; embedding: POST /v1/embeddings (a request to the other is a 400)',
     }),
     input_weight: z.number(),
     output_weight: z.number(),
@@ -82,3 +83,24 @@ export const ModelSchema = z
   .openapi('Model');
 
 export const ModelListSchema = z.array(ModelSchema).openapi('ModelList');
+
+export const RouteHealthSchema = z
+  .object({
+    route_id: z.uuid(),
+    model: z.string(),
+    provider: z.string(),
+    upstream_model: z.string(),
+    state: z.enum(['failing', 'benched', 'probation']).openapi({
+      description:
+        'failing: failures counted, not benched; benched: skipped without an upstream call; probation: off the bench, one failure benches it again for twice as long',
+    }),
+    failures: z.number().int().openapi({ description: 'Failures in the current window' }),
+    bench_level: z.number().int().openapi({ description: 'Benches in a row (the cool-down doubles each)' }),
+    benched_until: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When the bench ends; null when not benched' }),
+  })
+  .openapi('RouteHealth');
+
+export const RouteHealthListSchema = z.array(RouteHealthSchema).openapi('RouteHealthList');

@@ -108,7 +108,11 @@ export function usageSeries(
 export function usageStats(rows: readonly UsageBucketRow[]): UsageStats {
   const models = new Map<string, { requests: number; tokens: number }>();
   const endpoints = new Map<string, { requests: number; tokens: number }>();
-  const add = (totals: Map<string, { requests: number; tokens: number }>, key: string, row: UsageBucketRow) => {
+  const add = (
+    totals: Map<string, { requests: number; tokens: number }>,
+    key: string,
+    row: UsageBucketRow,
+  ) => {
     const entry = totals.get(key) ?? { requests: 0, tokens: 0 };
     entry.requests += row.requests;
     entry.tokens += row.totalTokens;

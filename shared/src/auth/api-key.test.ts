@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  API_KEY_PREFIX,
-  generateApiKey,
-  hashApiKey,
-  hashPresentedKey,
-  looksLikeApiKey,
-} from './api-key';
+import { API_KEY_PREFIX, generateApiKey, hashApiKey, hashPresentedKey, looksLikeApiKey } from './api-key';
 
 describe('API keys', () => {
   it('have the sluice- prefix, 256 bits of base64url and a 12-character display prefix', async () => {

@@ -48,6 +48,12 @@ export const storeEnvSchema = z.object({
   SLUICE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
   /** Longest silence of an upstream's body once it has started; then the answer ends with an error. */
   SLUICE_UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Route benching (routing/route-health.ts): failures within the window that bench a route. */
+  SLUICE_ROUTE_BENCH_FAILURES: z.coerce.number().int().min(1).max(1_000).default(3),
+  SLUICE_ROUTE_BENCH_WINDOW_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+  /** The first bench; each failed probe doubles it up to the max. */
+  SLUICE_ROUTE_BENCH_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  SLUICE_ROUTE_BENCH_MAX_COOLDOWN_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   /** Host names /mcp answers (comma-separated); unset: any (mcp/gateway/origin-policy.ts). */
   SLUICE_MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Origins other than the gateway's own that may call /mcp from a browser (comma-separated). */

@@ -11,6 +11,7 @@ import { listPriceRows, toPriceEntry } from '../pricing/repo';
 import { type PriceTable, toPriceTable } from '../pricing/types';
 import { type ResolvedModel, resolveModelRoutes } from '../routing/resolve';
 import { ROUTING_VERSION_KEY } from '../routing/route-cache';
+import { ROUTE_HEALTH_VERSION_KEY } from '../routing/route-health';
 import type { SettingValues } from '../settings/definitions';
 import { SETTINGS_VERSION_KEY } from '../settings/settings-cache';
 import { type Background, createIsolateCache } from '../stores/isolate-cache';
@@ -23,6 +24,8 @@ export const WARM_PARTS: VersionBoardOptions['parts'] = [
   { name: 'limits', key: LIMITS_VERSION_KEY },
   { name: 'settings', key: SETTINGS_VERSION_KEY },
   { name: 'mcp', key: MCP_VERSION_KEY },
+  // Benching a route drops nothing and makes no admission wait: the bench reloads behind.
+  { name: 'health', key: ROUTE_HEALTH_VERSION_KEY, watchOnly: true },
 ];
 
 /** How long a value serves before a background reload (bounds staleness while Redis is down). */

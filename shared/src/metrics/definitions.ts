@@ -57,6 +57,11 @@ export const METRICS = {
     type: 'gauge',
     help: 'Streamed (SSE) responses still open across live gateway isolates',
   },
+  routeState: {
+    name: 'sluice_route_state',
+    type: 'gauge',
+    help: 'Routes that failed lately: 0 failing (not benched), 1 benched, 2 on probation; healthy routes are absent',
+  },
 } as const satisfies Record<string, MetricDef>;
 
 /** Seconds; the last bucket (+Inf) is implied. */

@@ -1,5 +1,5 @@
-import type { ModelKind } from '../db/schema/providers';
 import type { ModelRouteRow, ModelRow } from '../db/repos/models-admin-repo';
+import type { ModelKind } from '../db/schema/providers';
 import { type EffectivePrice, effectivePrice, type PriceSource } from '../pricing/effective';
 import { findPriceEntry } from '../pricing/match';
 import type { PriceTable } from '../pricing/types';

@@ -4,6 +4,7 @@ import { mayUseModel, type Principal } from '../gateway/principal';
 import { AppError, tooManyRequests } from '../http/app-error';
 import { limitSubject } from '../limits/definitions';
 import type { FirstRouteCheck } from '../limits/gate';
+import type { HealthSnapshot } from '../routing/route-health-tracker';
 import type { CachedAnswer, CacheShape } from './response-cache';
 import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 
@@ -18,6 +19,8 @@ export interface Admitted {
   cacheKey: string | null;
   headers: Record<string, string>;
   firstRoute: FirstRouteCheck;
+  /** The bench as it was when the first route was chosen: the walk skips the same routes. */
+  health: HealthSnapshot;
   cached: CachedAnswer | null;
 }
 
@@ -61,7 +64,10 @@ export async function admit(
     }
     const settings = await deps.settings(call.waitUntil);
     const cacheKey = use.cacheAs ? await cacheKeyFor(call, use.cacheAs, principal, settings, deps) : null;
-    const first = use.firstRouteCaps ? firstUsableRoute(model, deps, use.serves) : undefined;
+    const health = deps.routeHealth.snapshot(call.waitUntil);
+    const nowMs = deps.now();
+    const benched = (route: ResolvedRoute) => health.state(route.routeId).benchedUntil > nowMs;
+    const first = use.firstRouteCaps ? firstUsableRoute(model, deps, use.serves, benched) : undefined;
     const decision = await deps.gate.admit({
       subject: limitSubject(principal),
       route: first?.routeId ? { routeId: first.routeId, rpmCap: first.rpmCap, tpmCap: first.tpmCap } : null,
@@ -87,6 +93,7 @@ export async function admit(
       cacheKey,
       headers: decision.headers,
       firstRoute: decision.firstRoute,
+      health,
       cached,
     };
   }
@@ -114,15 +121,19 @@ function refuseOtherKind(model: ResolvedModel, kind: ModelKind): void {
   });
 }
 
-/** The route the router will try first: the first whose provider can serve the request. */
+/**
+ * The route the router will try first: the first whose provider can serve the request, and
+ * that is not benched.
+ */
 export function firstUsableRoute(
   model: ResolvedModel,
   deps: ProxyDeps,
   serves: (adapter: ProviderAdapter) => boolean = () => true,
+  benched: (route: ResolvedRoute) => boolean = () => false,
 ): ResolvedRoute | undefined {
   return model.routes.find((route) => {
     const adapter = deps.providers[route.providerType];
-    return adapter !== undefined && serves(adapter);
+    return adapter !== undefined && serves(adapter) && !benched(route);
   });
 }
 

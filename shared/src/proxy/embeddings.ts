@@ -44,7 +44,7 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
       exchange.model,
       deps,
       admitted.settings,
-      admitted.firstRoute,
+      { firstRoute: admitted.firstRoute, health: admitted.health, keepAlive: call.waitUntil },
       embeddingsRouteCaller(request, call, deps, admitted.settings),
     );
     return answer(success, request, exchange, call, deps, admitted);

@@ -75,7 +75,7 @@ async function forward(
     exchange.model,
     deps,
     settings,
-    admitted.firstRoute,
+    { firstRoute: admitted.firstRoute, health: admitted.health, keepAlive: call.waitUntil },
     chatRouteCaller(exchange, call, deps, settings),
   );
   const attempt: Attempt = { ...success.value, route: success.route, attempts: success.attempts };

@@ -3,6 +3,8 @@ import type { UpstreamError } from '../canonical/types';
 import { AppError, type ErrorStatus } from '../http/app-error';
 import type { FirstRouteCheck } from '../limits/gate';
 import type { RouteCapDecision } from '../limits/route-caps';
+import type { HealthSnapshot } from '../routing/route-health-tracker';
+import type { KeepAlive } from '../stores/coalescer';
 import type { ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 import type { FetchFailure } from './upstream-fetch';
 
@@ -37,6 +39,8 @@ const UNAVAILABLE: Refusal = { ok: false, label: 'rate_limiter_unavailable', ret
 
 interface RouteWalk {
   tried: number;
+  /** The soonest end of a bench among the routes skipped for one (0: none skipped). */
+  benchEndsAt: number;
   /** Of those tried, how many gave no headers within the first-byte timeout. */
   timedOut: number;
   last: ResolvedRoute | null;
@@ -58,6 +62,16 @@ export type RouteAnswer<T> =
   /** The vendor's refusal, mapped by its adapter. */
   | { ok: false; refused: UpstreamError };
 
+/** Where the walk starts from: the admission's decisions, and who keeps its reports alive. */
+export interface WalkStart {
+  /** The gate's check of the first route's caps. */
+  firstRoute: FirstRouteCheck;
+  /** The bench the admission chose the first route by. */
+  health: HealthSnapshot;
+  /** Keeps the outcome reports' write-behind flush alive (waitUntil). */
+  keepAlive: KeepAlive;
+}
+
 export interface RouteSuccess<T> {
   value: T;
   route: ResolvedRoute;
@@ -75,18 +89,19 @@ export async function callFirstWorkingRoute<T>(
   model: ResolvedModel,
   deps: ProxyDeps,
   settings: ProxySettings,
-  firstRoute: FirstRouteCheck,
+  start: WalkStart,
   caller: RouteCaller<T>,
 ): Promise<RouteSuccess<T>> {
   const walk: RouteWalk = {
     tried: 0,
+    benchEndsAt: 0,
     timedOut: 0,
     last: null,
     refusal: null,
     lastFailure: 'no usable route',
   };
   try {
-    return await walkRoutes(model, deps, settings, firstRoute, walk, caller);
+    return await walkRoutes(model, deps, settings, start, walk, caller);
   } catch (error) {
     const trace = { attempts: walk.tried, route: walk.last };
     throw error instanceof AppError ? new RoutesFailedError(error, trace) : error;
@@ -97,14 +112,21 @@ async function walkRoutes<T>(
   model: ResolvedModel,
   deps: ProxyDeps,
   settings: ProxySettings,
-  firstRoute: FirstRouteCheck,
+  { firstRoute, health, keepAlive }: WalkStart,
   walk: RouteWalk,
   caller: RouteCaller<T>,
 ): Promise<RouteSuccess<T>> {
   let first = true;
+  const nowMs = deps.now();
   for (const route of model.routes) {
     const adapter = deps.providers[route.providerType];
     if (!adapter || !caller.serves(adapter)) continue;
+    const state = health.state(route.routeId);
+    if (state.benchedUntil > nowMs) {
+      walk.benchEndsAt =
+        walk.benchEndsAt === 0 ? state.benchedUntil : Math.min(walk.benchEndsAt, state.benchedUntil);
+      continue;
+    }
     const cap = first && firstRoute !== 'unchecked' ? firstRoute : await admitRoute(route, deps, settings);
     first = false;
     if (!cap.ok) {
@@ -114,18 +136,27 @@ async function walkRoutes<T>(
     walk.tried++;
     walk.last = route;
     const answer = await caller.call(route, adapter);
-    if (answer.ok) return { value: answer.value, route, attempts: walk.tried };
+    const report = (outcome: 'failed' | 'succeeded') => {
+      if (route.routeId !== null) deps.routeHealth.report(route.routeId, outcome, keepAlive);
+    };
+    if (answer.ok) {
+      // Only a route that is recovering needs to say so; a healthy one's successes cost nothing.
+      if (state.level > 0) report('succeeded');
+      return { value: answer.value, route, attempts: walk.tried };
+    }
     if ('failed' in answer) {
       const { failed } = answer;
       if (failed.reason === 'client_aborted') throw new ClientGoneError({ attempts: walk.tried, route });
       if (failed.reason === 'timeout') walk.timedOut++;
+      report('failed');
       walk.lastFailure = `${route.providerName}: ${failed.message}`;
       continue;
     }
     if (!answer.refused.retryable) throw clientFacingError(answer.refused, route);
+    report('failed');
     walk.lastFailure = `${route.providerName}: ${answer.refused.status} ${answer.refused.message}`;
   }
-  throw exhausted(model, walk);
+  throw exhausted(model, walk, nowMs);
 }
 
 async function admitRoute(
@@ -176,11 +207,19 @@ export function clientFacingError(failure: UpstreamError, route: ResolvedRoute):
   return new AppError(400, failure.message, { type: failure.type });
 }
 
-function exhausted(model: ResolvedModel, walk: RouteWalk): AppError {
+function exhausted(model: ResolvedModel, walk: RouteWalk, nowMs: number): AppError {
   if (walk.tried === 0 && walk.refusal) {
     return new AppError(429, `Rate limited: ${walk.refusal.label}`, {
       headers: { 'Retry-After': String(walk.refusal.retryAfterSeconds) },
     });
+  }
+  if (walk.tried === 0 && walk.benchEndsAt > 0) {
+    const seconds = Math.max(1, Math.ceil((walk.benchEndsAt - nowMs) / 1000));
+    return new AppError(
+      503,
+      `Every route of model ${model.name} is benched after repeated failures; the next is tried again in ${seconds} s`,
+      { headers: { 'Retry-After': String(seconds) } },
+    );
   }
   const message = `All routes failed for model ${model.name} (last: ${walk.lastFailure})`;
   // Every upstream tried was silent: a gateway timeout, not a bad answer.

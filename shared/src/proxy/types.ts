@@ -6,6 +6,7 @@ import type { LimitSubject } from '../limits/definitions';
 import type { Gate } from '../limits/gate';
 import type { RouteCaps } from '../limits/route-caps';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
+import type { RouteHealth } from '../routing/route-health-tracker';
 import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
@@ -48,6 +49,8 @@ export interface ProxyDeps {
   gate: Gate;
   /** The caps of routes after the first (the gate checks the first's). */
   routeCaps: Pick<RouteCaps, 'admit'>;
+  /** Which routes are benched after failing, and where their outcomes are reported. */
+  routeHealth: RouteHealth;
   /**
    * Adds weighted tokens to the limits of the key, its owner and (when capped) the route,
    * in the isolate's next write-behind flush. Never rejects.

@@ -41,7 +41,11 @@ export interface VersionBoard {
 }
 
 export interface VersionBoardOptions {
-  parts: ReadonlyArray<{ name: string; key: string }>;
+  /**
+   * `watchOnly`: the part's moves are followed, but an admission never waits for them (its
+   * expected value is always '*'): a cache whose staleness no request must see at once.
+   */
+  parts: ReadonlyArray<{ name: string; key: string; watchOnly?: boolean }>;
   /** Reads the current values of the keys, in order ('' for an unset key). */
   read(keys: readonly string[]): Promise<string[]>;
   timeoutMs: number;
@@ -54,6 +58,7 @@ export interface VersionBoardOptions {
 
 interface PartState {
   part: BoardPart;
+  watchOnly: boolean;
   known: string;
   generation: number;
   listeners: Array<() => void>;
@@ -65,8 +70,14 @@ export function createVersionBoard(options: VersionBoardOptions): VersionBoard {
   const checkMs = options.checkMs ?? 1_000;
   const breaker = options.breaker ?? NO_BREAKER;
   const now = options.now ?? Date.now;
-  const states: PartState[] = options.parts.map(({ name, key }) => {
-    const state: PartState = { known: UNKNOWN, generation: 0, listeners: [], part: undefined as never };
+  const states: PartState[] = options.parts.map(({ name, key, watchOnly }) => {
+    const state: PartState = {
+      known: UNKNOWN,
+      generation: 0,
+      listeners: [],
+      part: undefined as never,
+      watchOnly: watchOnly === true,
+    };
     state.part = {
       name,
       key,
@@ -120,7 +131,7 @@ export function createVersionBoard(options: VersionBoardOptions): VersionBoard {
       if (!state) throw new Error(`version board: no part ${name}`);
       return state.part;
     },
-    expected: () => states.map((s) => ({ key: s.part.key, expected: s.known })),
+    expected: () => states.map((s) => ({ key: s.part.key, expected: s.watchOnly ? UNKNOWN : s.known })),
     observe,
     ready() {
       firstRead ??= read();
