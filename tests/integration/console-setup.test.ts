@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, providers, users } from '../../shared/src/db/schema';
+import { ROUTING_VERSION_KEY } from '../../shared/src/routing/route-cache';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
@@ -55,6 +56,8 @@ describe('setup', () => {
   });
 
   it('creates exactly one admin under concurrent initialize calls', async () => {
+    const routingVersion = async () => Number((await h.deps.redis.get(ROUTING_VERSION_KEY)) ?? 0);
+    const versionBefore = await routingVersion();
     const attempts = await Promise.all(
       ['203.0.113.21', '203.0.113.22', '203.0.113.23'].map((ip) =>
         h.call('POST', '/api/setup/initialize', { body: { admin, provider }, ip }),
@@ -74,6 +77,8 @@ describe('setup', () => {
     expect(Object.keys(body.user as object).sort()).toEqual(['display_name', 'email', 'id', 'role']);
     const admins = await h.deps.db.select().from(users).where(eq(users.role, 'admin'));
     expect(admins).toHaveLength(1);
+    // The provider it created reaches every gateway at once, as one created in the console does.
+    expect(await routingVersion()).toBeGreaterThan(versionBefore);
     const loser = attempts.find((r) => r.status === 400)!;
     expect(await loser.json()).toEqual({
       error: { message: 'System is already initialized', type: 'invalid_request_error' },

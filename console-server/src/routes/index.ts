@@ -26,6 +26,8 @@ import { teamsRoutes } from './teams';
 /** Every /api router, mounted in one place. */
 export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/health', healthRoutes);
+  // The wizard may create the first provider: the gateways' routes change with it.
+  app.use('/api/setup/*', bumpRoutingVersionAfterChange());
   app.route('/api/setup', setupRoutes);
   app.route('/api/auth/sso', ssoRoutes);
   app.route('/api/auth', authRoutes);
