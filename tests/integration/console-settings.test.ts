@@ -230,6 +230,12 @@ describe('changing settings', () => {
     expect(claims.exp - claims.iat).toBe(1800);
   });
 
+  it('publishes site_name before sign-in (GET /api/setup/status), for the sign-in page and the tab', async () => {
+    expect((await patch({ site_name: 'Acme AI' })).status).toBe(200);
+    const status = await api('GET', '/api/setup/status');
+    expect(status.body).toMatchObject({ initialized: true, site_name: 'Acme AI' });
+  });
+
   it('drops the row when a setting goes back to its default', async () => {
     expect((await patch({ site_name: 'Sluice' })).status).toBe(200);
     const rows = await h.deps.db.select().from(settings).where(eq(settings.key, 'site_name'));

@@ -25,7 +25,7 @@ describe('setup', () => {
   it('reports an uninitialized system', async () => {
     const res = await h.call('GET', '/api/setup/status');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ initialized: false, needs_setup: true });
+    expect(await res.json()).toEqual({ initialized: false, needs_setup: true, site_name: 'Sluice' });
   });
 
   it('validates the admin and a partial provider with 422', async () => {
@@ -98,6 +98,7 @@ describe('setup', () => {
     expect(await (await h.call('GET', '/api/setup/status')).json()).toEqual({
       initialized: true,
       needs_setup: false,
+      site_name: 'Sluice',
     });
     const again = await h.call('POST', '/api/setup/initialize', { body: { admin }, ip: '203.0.113.30' });
     expect(again.status).toBe(400);

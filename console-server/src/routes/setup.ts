@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { tooManyRequests } from '@sluice/shared/http/app-error';
 import { setupInputSchema } from '@sluice/shared/identity/schemas';
+import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import { initializeSystem, isInitialized } from '@sluice/shared/identity/setup';
 import type { MiddlewareHandler } from 'hono';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
@@ -23,7 +24,7 @@ const statusRoute = createRoute({
   method: 'get',
   path: '/status',
   tags: ['setup'],
-  summary: 'Whether the system has its first admin',
+  summary: 'Whether the system has its first admin, and the name the console shows (site_name)',
   responses: { 200: jsonResponse(SetupStatusSchema, 'Setup state') },
 });
 
@@ -42,8 +43,11 @@ const initializeRoute = createRoute({
 
 export const setupRoutes = createRouter()
   .openapi(statusRoute, async (c) => {
-    const initialized = await isInitialized(c.var.deps);
-    return c.json({ initialized, needs_setup: !initialized }, 200);
+    const [initialized, settings] = await Promise.all([
+      isInitialized(c.var.deps),
+      loadSettings(c.var.deps.db),
+    ]);
+    return c.json({ initialized, needs_setup: !initialized, site_name: settings.site_name }, 200);
   })
   .openapi(initializeRoute, async (c) => {
     const result = await initializeSystem(identityDeps(c.var.deps), c.req.valid('json'), c.var.meta);

@@ -27,7 +27,13 @@ export const TokenPairSchema = z
 export const TokenResponseSchema = TokenPairSchema.extend({ user: UserViewSchema }).openapi('TokenResponse');
 
 export const SetupStatusSchema = z
-  .object({ initialized: z.boolean(), needs_setup: z.boolean() })
+  .object({
+    initialized: z.boolean(),
+    needs_setup: z.boolean(),
+    site_name: z.string().openapi({
+      description: 'The setting site_name: public, so the sign-in page and the browser tab show it',
+    }),
+  })
   .openapi('SetupStatus');
 
 const latency = z.number().nullable();
