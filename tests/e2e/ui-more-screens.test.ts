@@ -2,7 +2,8 @@
 // expiring-keys view, a provider's edit / deactivate / activate / delete, reordering a model's
 // routes, the unpriced flag and a model's kind (embedding / chat), the gateway logs filtered by status and model after real
 // SDK calls (one failing), with a 422 shown at its filter, and the analytics by endpoint after chat and
-// embeddings calls. Every change is checked through the API.
+// embeddings calls, and a route benched after real connection failures flagged on the Models page.
+// Every change is checked through the API.
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ const TWO_ROUTES = 'ui3-two-routes';
 const UNPRICED = 'ui3-unpriced';
 const VECTORS = 'ui3-vectors';
 const EMBEDDER = 'ui3-embedder';
+const BENCHED = 'ui3-benched';
 const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
 
 let session: UiSession;
@@ -409,6 +411,102 @@ describe('more screens in a real browser', () => {
     await page.reload();
     await expect.poll(endpointTableRows, { timeout: 10_000 }).toEqual(expected);
     await screenshot(page, 'more-10-analytics-by-endpoint');
+  });
+
+  it('models: a route to a closed port is benched after 3 failed requests; its badge shows, the healthy route has none', async () => {
+    const providers = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    const openaiId = providers.find((p) => p.name === 'fake-openai')?.id;
+    // Nothing listens on port 9: every call to this provider fails to connect.
+    const dead = await created('POST', '/api/admin/providers', {
+      name: 'dead-port',
+      display_name: 'Dead port',
+      provider_type: 'openai',
+      base_url: 'http://127.0.0.1:9/v1',
+      api_key: 'sk-dead',
+    });
+    const model = await created('POST', '/api/admin/models', {
+      name: BENCHED,
+      ...PRICES,
+      routes: [
+        { provider_id: dead.id, upstream_model: 'test-model' },
+        { provider_id: openaiId, upstream_model: 'test-model' },
+      ],
+    });
+    const [deadRoute, liveRoute] = [...(model.routes as Array<{ id: string; position: number }>)].sort(
+      (a, b) => a.position - b.position,
+    );
+    // The gateway's default: 3 failures within 30 s bench a route for 10 s. Each request is
+    // answered by the second route; no response cache, so each one tries the first route.
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${stack.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${gatewayKey}`,
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+        },
+        body: JSON.stringify({ model: BENCHED, messages: [{ role: 'user', content: `bench ${i}` }] }),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await res.json()).choices[0]?.message.content).toBe(`echo: bench ${i}`);
+    }
+    type Health = { route_id: string; model: string; state: string; benched_until: string | null };
+    const health = async () => (await api('GET', '/api/admin/models/route-health')).body as Health[];
+    await expect
+      .poll(async () => (await health()).find((h) => h.route_id === deadRoute?.id)?.state, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe('benched');
+    const entries = await health();
+    expect(entries.map((h) => h.route_id)).not.toContain(liveRoute?.id);
+    const benchedUntil = entries.find((h) => h.route_id === deadRoute?.id)?.benched_until ?? '';
+    expect(Date.parse(benchedUntil)).toBeGreaterThan(Date.now());
+
+    // The bench lasts 10 s: the page, loaded afresh, shows it within that.
+    await nav('Models & routes');
+    await page.reload();
+    const table = page.getByTestId('models-table');
+    const deadLine = table.getByTestId(`model-route-${deadRoute?.id}`);
+    const liveLine = table.getByTestId(`model-route-${liveRoute?.id}`);
+    await deadLine.getByText('1. dead-port → test-model').waitFor();
+    await liveLine.getByText('2. fake-openai → test-model').waitFor();
+    const badge = deadLine.getByTestId('route-health-badge');
+    await badge.waitFor({ timeout: 5_000 });
+    // HH:MM:SS of the bench's end, in the browser's time zone.
+    const clock = await page.evaluate(
+      (iso) =>
+        new Intl.DateTimeFormat(undefined, {
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          hourCycle: 'h23',
+        }).format(new Date(iso)),
+      benchedUntil,
+    );
+    expect(clock).toMatch(/^\d\d:\d\d:\d\d$/);
+    expect(await badge.textContent()).toBe(`Benched until ${clock}`);
+    expect(await badge.getAttribute('data-state')).toBe('benched');
+    expect(await liveLine.getByTestId('route-health-badge').count()).toBe(0);
+    // The only route in the table with a badge; the page says what benching means.
+    expect(await table.getByTestId('route-health-badge').count()).toBe(1);
+    expect(await page.getByTestId('route-health-note').textContent()).toBe(
+      'Benched routes are skipped without an upstream call until the cool-down ends; then one request probes the route.',
+    );
+    await screenshot(page, 'more-11-models-route-benched');
+    await badge.hover();
+    await page
+      .getByRole('tooltip')
+      .getByText('Benched routes are skipped without an upstream call')
+      .waitFor();
+    // The editor's route rows carry the same badges.
+    await table.getByRole('row').filter({ hasText: BENCHED }).getByRole('button', { name: 'Edit' }).click();
+    const editorBadge = (index: number) =>
+      dialog().getByTestId(`route-${index}`).getByTestId('route-health-badge');
+    await editorBadge(0).waitFor();
+    expect(await editorBadge(0).textContent()).toBe(`Benched until ${clock}`);
+    expect(await editorBadge(1).count()).toBe(0);
+    await closeOpenDialogs(page);
   });
 
   it('logged no console errors and no uncaught exceptions in the browser', () => {

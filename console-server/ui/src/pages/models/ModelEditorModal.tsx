@@ -8,6 +8,7 @@ import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
 import { KIND_OPTIONS, type ModelValues, modelBody, modelValues } from './model-form';
+import { useRouteHealth } from './RouteHealthBadge';
 import { RoutesEditor } from './RoutesEditor';
 
 type Model = Schemas['Model'];
@@ -39,6 +40,7 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
     queryKey: ['providers'],
     queryFn: () => unwrap(api.GET('/api/admin/providers')),
   });
+  const health = useRouteHealth();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<ModelValues>({ initialValues: modelValues(model) });
   const save = useMutation({
@@ -50,6 +52,7 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
         : unwrap(api.POST('/api/admin/models', { body: modelBody(v) })),
     onSuccess: (m) => {
       void queryClient.invalidateQueries({ queryKey: ['models'] });
+      void queryClient.invalidateQueries({ queryKey: ['route-health'] });
       notifications.show({ message: `Model "${m.name}" saved`, color: 'teal' });
       onClose();
     },
@@ -117,7 +120,7 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
           />
         </SimpleGrid>
         <Divider />
-        <RoutesEditor form={form} providers={providerOptions} />
+        <RoutesEditor form={form} providers={providerOptions} health={health.byRoute} />
         <FormActions
           onCancel={onClose}
           submitting={save.isPending}

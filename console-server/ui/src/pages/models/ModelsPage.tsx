@@ -11,10 +11,39 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { ModelEditorModal } from './ModelEditorModal';
 import { KIND_LABEL } from './model-form';
+import { RouteHealthBadge, useRouteHealth } from './RouteHealthBadge';
+import { BENCH_EXPLANATION, type RouteHealth } from './route-health';
 
 type Model = Schemas['Model'];
 const money = (n: number | null) => (n === null ? '—' : `$${n}`);
 const SOURCE_LABEL = { model: 'own prices', price_table: 'price table', none: 'unpriced' } as const;
+
+/** A model's routes in order, each with its health badge when it failed lately. */
+function RoutesCell({ m, health }: { m: Model; health: Map<string, RouteHealth> }) {
+  if (m.routes.length === 0)
+    return (
+      <Text size="sm" c="red">
+        no route
+      </Text>
+    );
+  return (
+    <Stack gap={0}>
+      {[...m.routes]
+        .sort((a, b) => a.position - b.position)
+        .map((r) => (
+          <Group key={r.id} gap={6} wrap="nowrap" data-testid={`model-route-${r.id}`}>
+            <Text size="sm" c={r.is_active ? undefined : 'dimmed'}>
+              {r.position + 1}. {r.provider_name} → {r.upstream_model}
+              {r.rpm_cap !== null && ` · ${r.rpm_cap} rpm`}
+              {r.tpm_cap !== null && ` · ${r.tpm_cap} tpm`}
+              {r.weight !== 1 && ` · weight ${r.weight}`}
+            </Text>
+            <RouteHealthBadge health={health.get(r.id)} />
+          </Group>
+        ))}
+    </Stack>
+  );
+}
 
 function PriceCell({ m }: { m: Model }) {
   const p = m.effective_price;
@@ -33,6 +62,7 @@ function PriceCell({ m }: { m: Model }) {
 
 export function ModelsPage() {
   const models = useQuery({ queryKey: ['models'], queryFn: () => unwrap(api.GET('/api/admin/models')) });
+  const health = useRouteHealth();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<{ model: Model | null } | null>(null);
   const [deleting, setDeleting] = useState<Model | null>(null);
@@ -41,6 +71,7 @@ export function ModelsPage() {
     onSuccess: () => {
       setDeleting(null);
       void queryClient.invalidateQueries({ queryKey: ['models'] });
+      void queryClient.invalidateQueries({ queryKey: ['route-health'] });
     },
     onError: (error) =>
       notifications.show({ title: 'Delete failed', message: errorMessage(error), color: 'red' }),
@@ -57,29 +88,7 @@ export function ModelsPage() {
         </Badge>
       ),
     },
-    {
-      key: 'routes',
-      header: 'Routes',
-      render: (m) =>
-        m.routes.length === 0 ? (
-          <Text size="sm" c="red">
-            no route
-          </Text>
-        ) : (
-          <Stack gap={0}>
-            {[...m.routes]
-              .sort((a, b) => a.position - b.position)
-              .map((r) => (
-                <Text key={r.id} size="sm" c={r.is_active ? undefined : 'dimmed'}>
-                  {r.position + 1}. {r.provider_name} → {r.upstream_model}
-                  {r.rpm_cap !== null && ` · ${r.rpm_cap} rpm`}
-                  {r.tpm_cap !== null && ` · ${r.tpm_cap} tpm`}
-                  {r.weight !== 1 && ` · weight ${r.weight}`}
-                </Text>
-              ))}
-          </Stack>
-        ),
-    },
+    { key: 'routes', header: 'Routes', render: (m) => <RoutesCell m={m} health={health.byRoute} /> },
     { key: 'price', header: 'Price per 1M tokens', render: (m) => <PriceCell m={m} /> },
     {
       key: 'active',
@@ -113,6 +122,7 @@ export function ModelsPage() {
         actions={<Button onClick={() => setEditing({ model: null })}>Add model</Button>}
       />
       <QueryError error={models.error} />
+      <QueryError error={health.error} />
       {unpriced.length > 0 && (
         <Alert
           color="orange"
@@ -123,6 +133,11 @@ export function ModelsPage() {
           Requests to {unpriced.map((m) => m.name).join(', ')} are logged without a cost. Set prices on the
           model or add a price-table entry for its upstream model.
         </Alert>
+      )}
+      {health.byRoute.size > 0 && (
+        <Text size="xs" c="dimmed" mb="xs" data-testid="route-health-note">
+          {BENCH_EXPLANATION}
+        </Text>
       )}
       <DataTable
         columns={columns}

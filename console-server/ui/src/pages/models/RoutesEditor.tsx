@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Box,
   Button,
   Card,
   Group,
@@ -13,14 +14,18 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import type { ModelValues } from './model-form';
 import { emptyRoute } from './model-form';
+import { RouteHealthBadge } from './RouteHealthBadge';
+import type { RouteHealth } from './route-health';
 
 interface Props {
   form: UseFormReturnType<ModelValues>;
   providers: Array<{ value: string; label: string }>;
+  /** Health of the stored routes that failed lately, by route id (a stored route's key is its id). */
+  health?: Map<string, RouteHealth>;
 }
 
 /** The ordered routes of a model: tried top to bottom; up/down reorders, weights split traffic. */
-export function RoutesEditor({ form, providers }: Props) {
+export function RoutesEditor({ form, providers, health }: Props) {
   const routes = form.values.routes;
   return (
     <Stack gap="xs">
@@ -104,6 +109,9 @@ export function RoutesEditor({ form, providers }: Props) {
                 ×
               </ActionIcon>
             </Group>
+            <Box mb={8}>
+              <RouteHealthBadge health={health?.get(route.key)} />
+            </Box>
           </Group>
         </Card>
       ))}
