@@ -4,6 +4,7 @@ import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import type { RequestLogStore } from '@sluice/shared/ledger/port';
+import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
 import { createGate } from '@sluice/shared/limits/gate';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
@@ -27,7 +28,7 @@ import type { StoreLink } from './store-link';
 const LOG_BATCH = { maxBatch: 1_000, maxDelayMs: 500 };
 
 /**
- * Opens each sealed provider key once per isolate; a rotated key is a new sealed value. Once
+ * Opens each sealed value (provider keys, secret settings) once per isolate; a rotated key is a new sealed value. Once
  * open, a key is served from memory; while it is being opened, a caller waits with a timer of
  * its own (workerd cancels a request that only waits on another's work).
  */
@@ -89,12 +90,13 @@ export function buildModelDeps(
   const tally = createTokenTally(link.writeBehind, (error, lostTokens) =>
     warn('tokens not counted on limits', { error, lostTokens }),
   );
+  const reveal = providerKeyOpener(config.SLUICE_ENCRYPTION_KEY, config.SLUICE_STORE_TIMEOUT_MS);
   const proxy: ProxyDeps = {
     fetch: (input, init) => fetch(input, init),
     formats: wireFormats,
     providers: { ...openAiAnthropicAdapters, ...googleBedrockProviders },
     resolveModel: (name, background) => warm.model(name, background),
-    revealProviderKey: providerKeyOpener(config.SLUICE_ENCRYPTION_KEY, config.SLUICE_STORE_TIMEOUT_MS),
+    revealProviderKey: reveal,
     gate: createGate({
       run: (call, keepAlive) => link.scripts.run(call, keepAlive),
       board: link.board,
@@ -104,6 +106,19 @@ export function buildModelDeps(
       warn,
     }),
     routeCaps: createRouteCaps(createSlidingWindowLimiter((call) => link.scripts.run(call))),
+    budgetAlerts: createBudgetAlerts({
+      redis: link.redis,
+      logger: log,
+      webhook: async () => {
+        const values = await warm.settings(detached);
+        const url = values.budget_alert_webhook_url;
+        // Secret settings are stored sealed, like provider keys.
+        const sealed = values.budget_alert_webhook_secret;
+        return url ? { url, secret: sealed ? await reveal(sealed) : '' } : null;
+      },
+      fetch: (input, init) => fetch(input, init),
+      now: () => Date.now(),
+    }),
     routeHealth: createRouteHealth({
       redis: link.redis,
       writeBehind: link.writeBehind,
@@ -133,6 +148,10 @@ export function buildModelDeps(
           config.SLUICE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS ?? values.upstream_timeout_seconds * 1000,
         upstreamIdleTimeoutMs: config.SLUICE_UPSTREAM_IDLE_TIMEOUT_MS,
         rateLimitFailClosed: values.rate_limit_fail_closed,
+        budgetThresholds: {
+          warning: values.budget_warning_threshold,
+          critical: values.budget_critical_threshold,
+        },
       };
     },
     now: () => Date.now(),
@@ -150,6 +169,10 @@ export function buildModelDeps(
   });
   const usage: UsageDeps = {
     readUsage: (subject, nowMs) => limiter.readUsage(subject, nowMs),
+    thresholds: async () => {
+      const values = await warm.settings(detached);
+      return { warning: values.budget_warning_threshold, critical: values.budget_critical_threshold };
+    },
     costSince: (filter) => requestLog.costSince(filter),
     now: () => Date.now(),
     warn,

@@ -1,11 +1,19 @@
 import { AppError } from '../http/app-error';
 import type { CostFilter } from '../ledger/port';
+import {
+  type BudgetStatus,
+  type BudgetThresholds,
+  budgetStatus,
+  DEFAULT_BUDGET_THRESHOLDS,
+} from '../limits/budget-status';
 import { type LimitSubject, limitSubject } from '../limits/definitions';
 import type { LimitsUsageReport } from '../limits/limiter';
 import type { Principal } from './principal';
 
 export interface UsageDeps {
   readUsage(subject: LimitSubject, nowMs: number): Promise<LimitsUsageReport>;
+  /** budget_warning_threshold and budget_critical_threshold. */
+  thresholds(): Promise<BudgetThresholds>;
   costSince(filter: CostFilter): Promise<number>;
   now(): number;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -14,7 +22,8 @@ export interface UsageDeps {
 export interface UsageResponse {
   scope: 'key' | 'user';
   usage: LimitsUsageReport['usage'] & { cost_usd_month: number | null };
-  limits: LimitsUsageReport['limits'];
+  /** Each limit with how much of it is used: ok, warning, critical or exhausted. */
+  limits: Array<LimitsUsageReport['limits'][number] & { status: BudgetStatus }>;
   expires_at: string | null;
 }
 
@@ -39,14 +48,20 @@ export async function usageForKey(principal: Principal, deps: UsageDeps): Promis
   const since = startOfUtcMonth(nowMs);
   const filter: CostFilter =
     report.scope === 'key' ? { apiKeyId: principal.keyId, since } : { userId: principal.userId, since };
-  const cost = await deps.costSince(filter).catch((error: unknown) => {
-    deps.warn('request log unavailable for cost_usd_month', { error: String(error) });
-    return null;
-  });
+  const [cost, thresholds] = await Promise.all([
+    deps.costSince(filter).catch((error: unknown) => {
+      deps.warn('request log unavailable for cost_usd_month', { error: String(error) });
+      return null;
+    }),
+    deps.thresholds().catch(() => DEFAULT_BUDGET_THRESHOLDS),
+  ]);
   return {
     scope: report.scope,
     usage: { ...report.usage, cost_usd_month: cost },
-    limits: report.limits,
+    limits: report.limits.map((limit) => ({
+      ...limit,
+      status: budgetStatus(limit.used, limit.limit, thresholds),
+    })),
     expires_at: keyExpiry(principal, nowMs),
   };
 }

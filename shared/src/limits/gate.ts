@@ -4,6 +4,13 @@ import type { Background } from '../stores/isolate-cache';
 import type { ScriptCall } from '../stores/lua-script';
 import type { VersionBoard } from '../stores/version-board';
 import { type AdmissionAnswer, type AdmissionAsk, admissionCall, readAdmission } from './admission-call';
+import {
+  type BudgetThresholds,
+  budgetHeaders,
+  DEFAULT_BUDGET_THRESHOLDS,
+  type TightestBudget,
+  tightestBudget,
+} from './budget-status';
 import { admissionCounters, scopesOf } from './counters';
 import { isEmpty, type LimitSubject, type SubjectLimits } from './definitions';
 import { rateLimitHeaders } from './headers';
@@ -34,6 +41,8 @@ export interface GateAsk {
   checkVersions: boolean;
   nowMs: number;
   background: Background;
+  /** Where a budget turns warning and critical (settings; their defaults when not given). */
+  thresholds?: BudgetThresholds;
 }
 
 export type FirstRouteCheck = RouteCapDecision | 'unchecked';
@@ -48,6 +57,8 @@ export type GateDecision =
       firstRoute: FirstRouteCheck;
       /** The response cache entry as stored; null on a miss, or when not asked. */
       cached: string | null;
+      /** The budget nearest its limit, as counted before this request; null without budgets. */
+      budget: TightestBudget | null;
     };
 
 export interface GateDeps {
@@ -140,9 +151,15 @@ export function createGate(deps: GateDeps): Gate {
         deps.onRefusal(refusedBy);
         return refused(refusedBy, toRetryAfterSeconds(retryAfterMs));
       }
+      const budget = tightestBudget(
+        counters,
+        answer.limits.states,
+        ask.thresholds ?? DEFAULT_BUDGET_THRESHOLDS,
+      );
       return {
         kind: 'admitted',
-        headers: rateLimitHeaders(counters, answer.limits.states),
+        headers: { ...rateLimitHeaders(counters, answer.limits.states), ...budgetHeaders(budget) },
+        budget,
         firstRoute: answer.route.checked ? routeDecision(answer.route.result) : 'unchecked',
         cached: answer.cached,
       };
@@ -185,5 +202,5 @@ function unavailable(
   }
   const firstRoute: FirstRouteCheck =
     request.route.length === 0 ? 'unchecked' : ask.failClosed ? UNAVAILABLE_ROUTE : { ok: true };
-  return { kind: 'admitted', headers: {}, firstRoute, cached: null };
+  return { kind: 'admitted', headers: {}, firstRoute, cached: null, budget: null };
 }

@@ -74,6 +74,7 @@ export async function admit(
       cacheKey,
       failClosed: settings.rateLimitFailClosed,
       checkVersions: round < MAX_RELOADS,
+      thresholds: settings.budgetThresholds,
       nowMs: deps.now(),
       background: call.waitUntil,
     });
@@ -83,7 +84,21 @@ export async function admit(
     }
     // Limits apply to cached answers like any other (spec rule 6).
     if (decision.kind === 'refused') {
+      noticeExhausted(decision.label, principal, deps, call);
       throw tooManyRequests(`Rate limited: ${decision.label}`, decision.retryAfterSeconds);
+    }
+    if (decision.budget && decision.budget.status !== 'ok') {
+      const { status, scope, period, used, limit, resetsAt } = decision.budget;
+      const alert = {
+        level: status,
+        scope,
+        subjectId: subjectIdOf(scope, principal),
+        period,
+        used,
+        limit,
+        resetsAt,
+      };
+      deps.budgetAlerts.notice(alert, call.waitUntil);
     }
     const cached = decision.cached === null ? null : readCached(decision.cached, deps);
     return {
@@ -104,6 +119,20 @@ function readCached(stored: string, deps: ProxyDeps): CachedAnswer | null {
   const hit = deps.cache.parse(stored);
   if (!hit) deps.warn('response cache entry unreadable; calling upstream', { bytes: stored.length });
   return hit;
+}
+
+/** The key's id for a key-scoped budget, the owner's for a user-scoped one. */
+function subjectIdOf(scope: string, principal: Principal): string {
+  return scope === 'key' && principal.kind === 'api_key' ? principal.keyId : principal.userId;
+}
+
+/** A refusal by a budget (`<scope>:budget/<period>`) tells that the budget ran out. */
+function noticeExhausted(label: string, principal: Principal, deps: ProxyDeps, call: ProxyCall): void {
+  const match = /^(key|user):budget\/(\w+)$/.exec(label);
+  if (!match) return;
+  const [, scope = 'user', period = ''] = match;
+  const alert = { level: 'exhausted' as const, scope, subjectId: subjectIdOf(scope, principal), period };
+  deps.budgetAlerts.notice({ ...alert, used: null, limit: null, resetsAt: null }, call.waitUntil);
 }
 
 const WHAT_KIND_SERVES: Readonly<Record<ModelKind, string>> = {

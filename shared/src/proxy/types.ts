@@ -2,6 +2,8 @@ import type { PassthroughPlan, ProviderAdapter, WireFormatName } from '../canoni
 import type { Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
 import type { RequestLogRecord } from '../ledger/record';
+import type { BudgetAlerts } from '../limits/budget-alerts';
+import type { BudgetThresholds } from '../limits/budget-status';
 import type { LimitSubject } from '../limits/definitions';
 import type { Gate } from '../limits/gate';
 import type { RouteCaps } from '../limits/route-caps';
@@ -28,6 +30,8 @@ export interface ProxySettings {
   upstreamIdleTimeoutMs: number;
   /** security.rate_limit_fail_closed: refuse rather than skip limits that cannot be checked. */
   rateLimitFailClosed: boolean;
+  /** budget_warning_threshold, budget_critical_threshold. */
+  budgetThresholds: BudgetThresholds;
 }
 
 export type { LimitSubject } from '../limits/definitions';
@@ -51,6 +55,8 @@ export interface ProxyDeps {
   routeCaps: Pick<RouteCaps, 'admit'>;
   /** Which routes are benched after failing, and where their outcomes are reported. */
   routeHealth: RouteHealth;
+  /** Tells once of a budget past a threshold (app log, webhook). */
+  budgetAlerts: BudgetAlerts;
   /**
    * Adds weighted tokens to the limits of the key, its owner and (when capped) the route,
    * in the isolate's next write-behind flush. Never rejects.

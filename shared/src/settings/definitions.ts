@@ -133,6 +133,19 @@ export const SETTING_DEFINITIONS = {
     default: 0.95,
     description: 'Fraction of a budget at which it is reported as critical',
   }),
+  budget_alert_webhook_url: setting({
+    category: 'budget',
+    schema: urlOrEmpty,
+    default: '',
+    description: 'Where budget alerts (warning, critical, exhausted) are POSTed; empty: none',
+  }),
+  budget_alert_webhook_secret: setting({
+    category: 'budget',
+    schema: z.string().max(4096),
+    default: '',
+    description: 'Signs each budget alert (HMAC-SHA256 in x-sluice-signature); write-only',
+    secret: true,
+  }),
   // keys
   api_key_max_expiry_days: setting({
     category: 'keys',

@@ -1,0 +1,116 @@
+// Issue 17 › Budget thresholds: budget_warning_threshold / budget_critical_threshold in effect.
+// Successful answers name the tightest budget's state (x-sluice-budget-status); /v1/usage gives
+// each limit's status; crossing a threshold (and running out) is told once per subject, period
+// and level — however many requests see it — to the app log and a signed webhook, retried when
+// it fails. Real Postgres/Redis/ClickHouse, fake upstreams, a real HTTP webhook receiver.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hmacHex } from '../../shared/src/limits/budget-alerts';
+import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
+
+const SECRET = 'whsec-budget-test';
+let h: ProxyHarness;
+let receiver: Server;
+const received: Array<{ body: Record<string, unknown>; text: string; headers: Record<string, string> }> = [];
+let failNext = 1;
+
+const chat = () =>
+  h.post(
+    '/v1/chat/completions',
+    { model: 'm-openai', messages: [{ role: 'user', content: 'one two three four five six seven eight' }] },
+    { 'cache-control': 'no-store' },
+  );
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => {
+      text += chunk;
+    });
+    req.on('end', () => {
+      if (failNext > 0) {
+        failNext--;
+        res.writeHead(503).end();
+        return;
+      }
+      received.push({ body: JSON.parse(text), text, headers: req.headers as Record<string, string> });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  h = await proxyHarness('budget_alerts');
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const settings = await h.admin('PATCH', '/api/admin/settings', {
+    settings: {
+      budget_warning_threshold: 0.3,
+      budget_critical_threshold: 0.6,
+      budget_alert_webhook_url: url,
+      budget_alert_webhook_secret: SECRET,
+    },
+  });
+  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  const budget = await h.admin('PUT', `/api/admin/limits/api_key/${h.keyId}/budgets`, {
+    budgets: [{ period: 'daily', limit_tokens: 100 }],
+  });
+  expect(budget.status, JSON.stringify(budget.body)).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+});
+
+describe('budget thresholds', () => {
+  it('name the budget state on answers, and tell each level once, signed, until the budget runs out', async () => {
+    const states: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await chat();
+      if (res.status === 429) break;
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-sluice-budget-period')).toBe('key:daily');
+      states.push(res.headers.get('x-sluice-budget-status') ?? '');
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the tokens land after the answer
+    }
+    expect(states[0]).toBe('ok');
+    expect(states).toContain('warning');
+    expect(states).toContain('critical');
+    expect(states.indexOf('warning')).toBeLessThan(states.indexOf('critical'));
+    // Each level once; a retried post (the first is answered 503) may arrive after a later level.
+    await vi.waitFor(
+      () => expect(received.map((r) => r.body.level).sort()).toEqual(['critical', 'exhausted', 'warning']),
+      {
+        timeout: 10_000,
+        interval: 100,
+      },
+    );
+    for (const { body, text, headers } of received) {
+      expect(body).toMatchObject({
+        type: 'budget.threshold',
+        scope: 'key',
+        subject_id: h.keyId,
+        period: 'daily',
+      });
+      const timestamp = headers['x-sluice-timestamp'];
+      expect(headers['x-sluice-signature']).toBe(`sha256=${await hmacHex(SECRET, `${timestamp}.${text}`)}`);
+    }
+    expect(received.find((r) => r.body.level === 'warning')?.body).toMatchObject({ limit: 100 });
+    expect(failNext).toBe(0); // the first post was answered 503 and retried
+  });
+
+  it('give each limit its status in /v1/usage', async () => {
+    const res = await h.gateway.app.request('/v1/usage', {
+      headers: { authorization: `Bearer ${h.apiKey}` },
+    });
+    const body = (await res.json()) as { limits: Array<{ kind: string; window: string; status: string }> };
+    expect(body.limits.find((l) => l.window === 'daily')).toMatchObject({
+      kind: 'tokens',
+      status: 'exhausted',
+    });
+  });
+
+  it('tell no level twice, however many requests see it', async () => {
+    for (let i = 0; i < 3; i++) expect((await chat()).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received).toHaveLength(3);
+  });
+});
