@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
+import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import { tooManyRequests } from '@sluice/shared/http/app-error';
 import { setupInputSchema } from '@sluice/shared/identity/schemas';
-import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
 import { initializeSystem, isInitialized } from '@sluice/shared/identity/setup';
 import type { MiddlewareHandler } from 'hono';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
