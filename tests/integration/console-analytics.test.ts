@@ -264,9 +264,21 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     const onlyB = seeded.filter((r) => r.model === 'ana-b');
     expect(res.body.data).toEqual(expectedSeries(onlyB, FROM, TO, 'day').map((p) => p.usage));
     const stats = await get('/usage/stats', { from: FROM, to: TO, model: 'nope' });
-    expect(stats.body).toEqual({ total_requests: 0, total_tokens: 0, avg_latency_ms: null, models: {} });
+    expect(stats.body).toEqual({
+      total_requests: 0,
+      total_tokens: 0,
+      avg_latency_ms: null,
+      models: {},
+      endpoints: {},
+    });
     const before1970 = await get('/usage/stats', { from: '1969-12-01', to: '1969-12-31' });
-    expect(before1970.body).toEqual({ total_requests: 0, total_tokens: 0, avg_latency_ms: null, models: {} });
+    expect(before1970.body).toEqual({
+      total_requests: 0,
+      total_tokens: 0,
+      avg_latency_ms: null,
+      models: {},
+      endpoints: {},
+    });
   });
 
   it('usage stats: totals, average latency and per-model usage', async () => {
@@ -277,6 +289,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       total_tokens: 225,
       avg_latency_ms: 300,
       models: { 'ana-a': { requests: 3, tokens: 150 }, 'ana-b': { requests: 2, tokens: 75 } },
+      endpoints: { '/v1/chat/completions': { requests: 5, tokens: 225 } },
     });
   });
 
@@ -327,6 +340,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       total_tokens: 120,
       avg_latency_ms: 800 / 3,
       models: { 'ana-a': { requests: 2, tokens: 75 }, 'ana-b': { requests: 1, tokens: 45 } },
+      endpoints: { '/v1/chat/completions': { requests: 3, tokens: 120 } },
     });
     const costs = await get('/costs', { from: FROM, to: TO, model: 'ana-a' }, userToken);
     expect(

@@ -130,6 +130,7 @@ describe('GET /v1/models/{id}', () => {
         object: 'model',
         created: expect.any(Number),
         owned_by: 'prov-a',
+        kind: 'chat',
       });
     }
   });

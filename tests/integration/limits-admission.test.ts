@@ -199,6 +199,7 @@ describe('the gate on Redis (real, and the embedded stand-in)', () => {
       headers: {},
       firstRoute: { ok: true },
       cached: null,
+      budget: null,
     });
     expect(await gate.admit(ask(subject(), { failClosed: true }))).toEqual({
       kind: 'refused',
