@@ -16,7 +16,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { RunningMcpServer } from './mcp-servers';
+import { listenLocally, type RunningMcpServer } from './mcp-servers';
 
 export const RELAY_TOOLS = ['ask-model', 'ask-user', 'list-roots', 'log-three', 'bump'];
 export const COUNTER_URI = 'relay://counter';
@@ -122,11 +122,8 @@ export async function startRelayServer(): Promise<RunningMcpServer> {
     }
     await transport.handleRequest(req, res, body);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: await listenLocally(http, '/mcp'),
     close: async () => {
       await Promise.all([...transports.values()].map((t) => t.close().catch(() => {})));
       http.closeAllConnections();

@@ -83,6 +83,14 @@ function guardedServer(): Server {
   return server;
 }
 
+/** Listens on a free loopback port; the URL of `path` there. */
+export async function listenLocally(http: HttpServer, path: string): Promise<string> {
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const address = http.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return `http://127.0.0.1:${port}${path}`;
+}
+
 /** A stateless streamable-HTTP MCP server that answers 401 without the right credential. */
 export async function startGuardedServer(auth: GuardedAuth): Promise<RunningMcpServer & { refused: number }> {
   const state = { refused: 0 };
@@ -104,11 +112,8 @@ export async function startGuardedServer(auth: GuardedAuth): Promise<RunningMcpS
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: await listenLocally(http, '/mcp'),
     get refused() {
       return state.refused;
     },
