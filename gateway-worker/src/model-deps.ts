@@ -19,6 +19,7 @@ import { createResponseCache } from '@sluice/shared/proxy/response-cache';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { BenchPolicy } from '@sluice/shared/routing/route-health';
 import { createRouteHealth } from '@sluice/shared/routing/route-health-tracker';
+import { createRouteLatency } from '@sluice/shared/routing/route-order';
 import type { Logger } from '@sluice/shared/server-logs/logger';
 import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
@@ -119,6 +120,7 @@ export function buildModelDeps(
       fetch: (input, init) => fetch(input, init),
       now: () => Date.now(),
     }),
+    routeLatency: createRouteLatency(),
     routeHealth: createRouteHealth({
       redis: link.redis,
       writeBehind: link.writeBehind,

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MODEL_KINDS, PROVIDER_TYPES } from '@sluice/shared/db/schema/providers';
+import { MODEL_KINDS, PROVIDER_TYPES, ROUTING_STRATEGIES } from '@sluice/shared/db/schema/providers';
 import { USER_ROLES } from '@sluice/shared/db/schema/users';
 import { EffectivePriceSchema } from './model-prices';
 
@@ -57,6 +57,10 @@ export const ModelSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
+    strategy: z.enum(ROUTING_STRATEGIES).openapi({
+      description:
+        "How a request picks its first route: ordered (by position), weighted (drawn by the routes' weight), least_latency (the fastest the gateway has seen); the others stay its fallbacks in position order",
+    }),
     kind: z.enum(MODEL_KINDS).openapi({
       description:
         'chat: the chat endpoints; embedding: POST /v1/embeddings (a request to the other is a 400)',

@@ -18,6 +18,7 @@ function toPatch(input: UpdateModelInput): Partial<ModelInsert> {
   const patch: Partial<ModelInsert> = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.kind !== undefined) patch.kind = input.kind;
+  if (input.strategy !== undefined) patch.strategy = input.strategy;
   if (input.input_weight !== undefined) patch.inputWeight = input.input_weight;
   if (input.output_weight !== undefined) patch.outputWeight = input.output_weight;
   if (input.input_price_per_mtok !== undefined) patch.inputPricePerMtok = input.input_price_per_mtok;

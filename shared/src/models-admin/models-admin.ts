@@ -57,6 +57,7 @@ export async function createModel(db: Db, input: CreateModelInput, actor: AuditA
     const model = await insertModelIfNameFree(tx, {
       name: input.name,
       kind: input.kind,
+      strategy: input.strategy,
       inputWeight: input.input_weight,
       outputWeight: input.output_weight,
       inputPricePerMtok: input.input_price_per_mtok,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MODEL_KINDS } from '../db/schema/providers';
+import { MODEL_KINDS, ROUTING_STRATEGIES } from '../db/schema/providers';
 
 const INT4_MAX = 2_147_483_647;
 const MAX_ROUTES = 32;
@@ -15,6 +15,9 @@ export const price = z.number().nonnegative().max(1_000_000).nullable();
 
 /** chat: the chat endpoints; embedding: POST /v1/embeddings. A request to the other is a 400. */
 export const modelKindSchema = z.enum(MODEL_KINDS);
+
+/** ordered: by position; weighted: the first route drawn by weight; least_latency: the fastest seen. */
+export const routingStrategySchema = z.enum(ROUTING_STRATEGIES);
 
 export const routeInputSchema = z.object({
   provider_id: z.uuid(),
@@ -32,6 +35,7 @@ export const routeListSchema = z.array(routeInputSchema).max(MAX_ROUTES);
 export const createModelInputSchema = z.object({
   name: modelNameSchema,
   kind: modelKindSchema.default('chat'),
+  strategy: routingStrategySchema.default('ordered'),
   input_weight: tokenWeight.default(1),
   output_weight: tokenWeight.default(1),
   input_price_per_mtok: price.default(null),
@@ -48,6 +52,7 @@ export const updateModelInputSchema = z
   .strictObject({
     name: modelNameSchema.optional(),
     kind: modelKindSchema.optional(),
+    strategy: routingStrategySchema.optional(),
     input_weight: tokenWeight.optional(),
     output_weight: tokenWeight.optional(),
     input_price_per_mtok: price.optional(),

@@ -1,5 +1,5 @@
 import type { ModelRouteRow, ModelRow } from '../db/repos/models-admin-repo';
-import type { ModelKind } from '../db/schema/providers';
+import type { ModelKind, RoutingStrategy } from '../db/schema/providers';
 import { type EffectivePrice, effectivePrice, type PriceSource } from '../pricing/effective';
 import { findPriceEntry } from '../pricing/match';
 import type { PriceTable } from '../pricing/types';
@@ -32,6 +32,7 @@ export interface ModelView {
   id: string;
   name: string;
   kind: ModelKind;
+  strategy: RoutingStrategy;
   input_weight: number;
   output_weight: number;
   input_price_per_mtok: number | null;
@@ -87,6 +88,7 @@ export function toModelView(model: ModelRow, routes: ModelRouteRow[], prices: Pr
     id: model.id,
     name: model.name,
     kind: model.kind,
+    strategy: model.strategy,
     input_weight: model.inputWeight,
     output_weight: model.outputWeight,
     input_price_per_mtok: model.inputPricePerMtok,

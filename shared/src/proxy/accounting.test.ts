@@ -34,6 +34,7 @@ function model(own: Partial<ResolvedModel>, routes: ResolvedRoute[]): ResolvedMo
     modelId: 'm',
     name: 'house',
     kind: 'chat',
+    strategy: 'ordered',
     inputWeight: 1,
     outputWeight: 1,
     inputPricePerMtok: null,

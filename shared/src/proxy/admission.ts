@@ -5,6 +5,7 @@ import { AppError, tooManyRequests } from '../http/app-error';
 import { limitSubject } from '../limits/definitions';
 import type { FirstRouteCheck } from '../limits/gate';
 import type { HealthSnapshot } from '../routing/route-health-tracker';
+import { orderRoutes } from '../routing/route-order';
 import type { CachedAnswer, CacheShape } from './response-cache';
 import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 
@@ -21,6 +22,8 @@ export interface Admitted {
   firstRoute: FirstRouteCheck;
   /** The bench as it was when the first route was chosen: the walk skips the same routes. */
   health: HealthSnapshot;
+  /** The model's routes in the order this request tries them (its strategy's). */
+  routes: ResolvedRoute[];
   cached: CachedAnswer | null;
 }
 
@@ -56,7 +59,7 @@ export async function admit(
     const model = await deps.resolveModel(modelName, call.waitUntil);
     if (!model) throw new AppError(404, 'Model not found');
     refuseOtherKind(model, use.kind);
-    if (use.serves && !firstUsableRoute(model, deps, use.serves)) {
+    if (use.serves && !firstUsableRoute(model.routes, deps, use.serves)) {
       const why = use.unserved ? ` (${use.unserved})` : '';
       throw new AppError(400, `No route of model ${model.name} can serve this request${why}`, {
         type: 'invalid_request_error',
@@ -67,7 +70,8 @@ export async function admit(
     const health = deps.routeHealth.snapshot(call.waitUntil);
     const nowMs = deps.now();
     const benched = (route: ResolvedRoute) => health.state(route.routeId).benchedUntil > nowMs;
-    const first = use.firstRouteCaps ? firstUsableRoute(model, deps, use.serves, benched) : undefined;
+    const routes = orderRoutes(model, deps.routeLatency);
+    const first = use.firstRouteCaps ? firstUsableRoute(routes, deps, use.serves, benched) : undefined;
     const decision = await deps.gate.admit({
       subject: limitSubject(principal),
       route: first?.routeId ? { routeId: first.routeId, rpmCap: first.rpmCap, tpmCap: first.tpmCap } : null,
@@ -109,6 +113,7 @@ export async function admit(
       headers: decision.headers,
       firstRoute: decision.firstRoute,
       health,
+      routes,
       cached,
     };
   }
@@ -155,12 +160,12 @@ function refuseOtherKind(model: ResolvedModel, kind: ModelKind): void {
  * that is not benched.
  */
 export function firstUsableRoute(
-  model: ResolvedModel,
+  routes: readonly ResolvedRoute[],
   deps: ProxyDeps,
   serves: (adapter: ProviderAdapter) => boolean = () => true,
   benched: (route: ResolvedRoute) => boolean = () => false,
 ): ResolvedRoute | undefined {
-  return model.routes.find((route) => {
+  return routes.find((route) => {
     const adapter = deps.providers[route.providerType];
     return adapter !== undefined && serves(adapter) && !benched(route);
   });

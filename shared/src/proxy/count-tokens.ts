@@ -73,7 +73,7 @@ async function count(
   deps: ProxyDeps,
   timeoutMs: number,
 ): Promise<Counted> {
-  const route = firstUsableRoute(exchange.model, deps) ?? null;
+  const route = firstUsableRoute(exchange.model.routes, deps) ?? null;
   const adapter = route ? deps.providers[route.providerType] : undefined;
   const counter = adapter?.countTokens;
   const estimate = (attempts: number): Counted => ({

@@ -44,7 +44,12 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
       exchange.model,
       deps,
       admitted.settings,
-      { firstRoute: admitted.firstRoute, health: admitted.health, keepAlive: call.waitUntil },
+      {
+        firstRoute: admitted.firstRoute,
+        health: admitted.health,
+        routes: admitted.routes,
+        keepAlive: call.waitUntil,
+      },
       embeddingsRouteCaller(request, call, deps, admitted.settings),
     );
     return answer(success, request, exchange, call, deps, admitted);

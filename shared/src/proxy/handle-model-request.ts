@@ -75,7 +75,12 @@ async function forward(
     exchange.model,
     deps,
     settings,
-    { firstRoute: admitted.firstRoute, health: admitted.health, keepAlive: call.waitUntil },
+    {
+      firstRoute: admitted.firstRoute,
+      health: admitted.health,
+      routes: admitted.routes,
+      keepAlive: call.waitUntil,
+    },
     chatRouteCaller(exchange, call, deps, settings),
   );
   const attempt: Attempt = { ...success.value, route: success.route, attempts: success.attempts };

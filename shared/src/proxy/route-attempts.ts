@@ -68,6 +68,8 @@ export interface WalkStart {
   firstRoute: FirstRouteCheck;
   /** The bench the admission chose the first route by. */
   health: HealthSnapshot;
+  /** The routes in the order the admission chose (the model's strategy). */
+  routes: readonly ResolvedRoute[];
   /** Keeps the outcome reports' write-behind flush alive (waitUntil). */
   keepAlive: KeepAlive;
 }
@@ -112,13 +114,13 @@ async function walkRoutes<T>(
   model: ResolvedModel,
   deps: ProxyDeps,
   settings: ProxySettings,
-  { firstRoute, health, keepAlive }: WalkStart,
+  { firstRoute, health, keepAlive, routes }: WalkStart,
   walk: RouteWalk,
   caller: RouteCaller<T>,
 ): Promise<RouteSuccess<T>> {
   let first = true;
   const nowMs = deps.now();
-  for (const route of model.routes) {
+  for (const route of routes) {
     const adapter = deps.providers[route.providerType];
     if (!adapter || !caller.serves(adapter)) continue;
     const state = health.state(route.routeId);
@@ -135,6 +137,7 @@ async function walkRoutes<T>(
     }
     walk.tried++;
     walk.last = route;
+    const calledAt = deps.now();
     const answer = await caller.call(route, adapter);
     const report = (outcome: 'failed' | 'succeeded') => {
       if (route.routeId !== null) deps.routeHealth.report(route.routeId, outcome, keepAlive);
@@ -142,6 +145,7 @@ async function walkRoutes<T>(
     if (answer.ok) {
       // Only a route that is recovering needs to say so; a healthy one's successes cost nothing.
       if (state.level > 0) report('succeeded');
+      if (route.routeId !== null) deps.routeLatency.observe(route.routeId, deps.now() - calledAt);
       return { value: answer.value, route, attempts: walk.tried };
     }
     if ('failed' in answer) {

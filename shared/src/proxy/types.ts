@@ -9,6 +9,7 @@ import type { Gate } from '../limits/gate';
 import type { RouteCaps } from '../limits/route-caps';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
 import type { RouteHealth } from '../routing/route-health-tracker';
+import type { RouteLatency } from '../routing/route-order';
 import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
@@ -55,6 +56,8 @@ export interface ProxyDeps {
   routeCaps: Pick<RouteCaps, 'admit'>;
   /** Which routes are benched after failing, and where their outcomes are reported. */
   routeHealth: RouteHealth;
+  /** How fast each route answered lately (this isolate): for the least_latency strategy. */
+  routeLatency: RouteLatency;
   /** Tells once of a budget past a threshold (app log, webhook). */
   budgetAlerts: BudgetAlerts;
   /**

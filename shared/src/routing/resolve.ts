@@ -1,5 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { type ModelKind, modelRoutes, models, type ProviderType, providers } from '../db/schema';
+import {
+  type ModelKind,
+  modelRoutes,
+  models,
+  type ProviderType,
+  providers,
+  type RoutingStrategy,
+} from '../db/schema';
 import type { Db } from '../db/types';
 import { findPriceEntry } from '../pricing/match';
 import { EMPTY_PRICE_TABLE, type PriceEntry, type PriceTable } from '../pricing/types';
@@ -32,6 +39,8 @@ export interface ResolvedModel {
   name: string;
   /** What the model serves; null for direct addressing, which may name either. */
   kind: ModelKind | null;
+  /** How a request picks its first route (route-order.ts). */
+  strategy: RoutingStrategy;
   inputWeight: number;
   outputWeight: number;
   inputPricePerMtok: number | null;
@@ -106,6 +115,7 @@ async function resolveConfigured(db: Db, name: string): Promise<ResolvedModel | 
     modelId: model.id,
     name: model.name,
     kind: model.kind,
+    strategy: model.strategy,
     inputWeight: model.inputWeight,
     outputWeight: model.outputWeight,
     inputPricePerMtok: model.inputPricePerMtok,
@@ -139,6 +149,7 @@ async function resolveDirect(db: Db, name: string): Promise<ResolvedModel | null
     modelId: null,
     name,
     kind: null,
+    strategy: 'ordered',
     inputWeight: 1,
     outputWeight: 1,
     inputPricePerMtok: null,

@@ -20,6 +20,10 @@ export type ProviderType = (typeof PROVIDER_TYPES)[number];
 export const MODEL_KINDS = ['chat', 'embedding'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
 
+/** How a request picks its first route (routing/route-order.ts); the others stay its fallbacks. */
+export const ROUTING_STRATEGIES = ['ordered', 'weighted', 'least_latency'] as const;
+export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
+
 export const providers = pgTable(
   'providers',
   {
@@ -52,6 +56,7 @@ export const models = pgTable(
     id: id(),
     name: text('name').notNull(),
     kind: text('kind').$type<ModelKind>().notNull().default('chat'),
+    strategy: text('strategy').$type<RoutingStrategy>().notNull().default('ordered'),
     inputWeight: numeric('input_weight', { mode: 'number' }).notNull().default(1),
     outputWeight: numeric('output_weight', { mode: 'number' }).notNull().default(1),
     /** USD per 1M tokens; null means unpriced. */
@@ -66,6 +71,7 @@ export const models = pgTable(
   (t) => [
     uniqueIndex('models_name_key').on(t.name),
     check('models_kind_check', sql`${t.kind} in ('chat','embedding')`),
+    check('models_strategy_check', sql`${t.strategy} in ('ordered','weighted','least_latency')`),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "models" ADD COLUMN "strategy" text DEFAULT 'ordered' NOT NULL;--> statement-breakpoint
+ALTER TABLE "models" ADD CONSTRAINT "models_strategy_check" CHECK ("models"."strategy" in ('ordered','weighted','least_latency'));
