@@ -1,6 +1,6 @@
 // More of the web UI in a real browser (Debian's chromium through playwright-core): the
 // expiring-keys view, a provider's edit / deactivate / activate / delete, reordering a model's
-// routes, the unpriced flag and a model's kind (embedding / chat), the gateway logs filtered by status and model after real
+// routes, the unpriced flag, a model's kind (embedding / chat) and routing strategy, the gateway logs filtered by status and model after real
 // SDK calls (one failing), with a 422 shown at its filter, and the analytics by endpoint after chat and
 // embeddings calls, and a route benched after real connection failures flagged on the Models page.
 // Every change is checked through the API.
@@ -28,6 +28,7 @@ const UNPRICED = 'ui3-unpriced';
 const VECTORS = 'ui3-vectors';
 const EMBEDDER = 'ui3-embedder';
 const BENCHED = 'ui3-benched';
+const WEIGHTED = 'ui3-weighted';
 const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
 
 let session: UiSession;
@@ -140,6 +141,7 @@ async function fieldError(input: Locator): Promise<string> {
 interface ApiModel {
   name: string;
   kind: 'chat' | 'embedding';
+  strategy: 'ordered' | 'weighted' | 'least_latency';
   input_price_per_mtok: number | null;
   is_priced: boolean;
   routes: Array<{ position: number; upstream_model: string }>;
@@ -301,6 +303,45 @@ describe('more screens in a real browser', () => {
     expect(await vectors.getByText('Embedding', { exact: true }).count()).toBe(0);
     expect(await storedModel(VECTORS)).toMatchObject({ kind: 'chat', input_price_per_mtok: 0.02 });
     expect(await routeOrder(VECTORS)).toEqual(['text-embedding-3-small']);
+  });
+
+  it('models: one created with the Weighted strategy shows it and is stored so; edited to Least latency, likewise', async () => {
+    const table = page.getByTestId('models-table');
+    const weighted = table.getByRole('row').filter({ hasText: WEIGHTED });
+    // Ordered, the default, shows no strategy badge.
+    expect(await storedModel(OK_MODEL)).toMatchObject({ strategy: 'ordered' });
+    expect(
+      await table.getByRole('row').filter({ hasText: OK_MODEL }).getByTestId('model-strategy').count(),
+    ).toBe(0);
+    await page.getByRole('button', { name: 'Add model' }).click();
+    const strategy = dialog().getByRole('textbox', { name: 'Routing strategy' });
+    expect(await strategy.inputValue()).toBe('Ordered — by position');
+    await dialog().getByText('The other routes stay fallbacks, in order.').waitFor();
+    await dialog().getByLabel('Model name').fill(WEIGHTED);
+    await strategy.click();
+    await page.getByRole('option', { name: 'Weighted — first route drawn by weight' }).click();
+    await dialog().getByLabel('Input price (USD / 1M tokens)', { exact: true }).fill('1');
+    await dialog().getByLabel('Output price (USD / 1M tokens)', { exact: true }).fill('2');
+    await dialog().getByRole('button', { name: 'Add route' }).click();
+    await dialog().getByRole('textbox', { name: 'Provider' }).click();
+    await page.getByRole('option', { name: 'Fake OpenAI' }).click();
+    await dialog().getByLabel('Upstream model').fill('test-model');
+    await dialog().getByRole('button', { name: 'Add model' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await weighted.getByTestId('model-strategy').getByText('Weighted', { exact: true }).waitFor();
+    expect(await storedModel(WEIGHTED)).toMatchObject({ strategy: 'weighted', kind: 'chat' });
+    await screenshot(page, 'more-07b-models-weighted');
+
+    // The editor opens on the stored strategy; switched to Least latency, the list and the API follow.
+    await weighted.getByRole('button', { name: 'Edit' }).click();
+    expect(await strategy.inputValue()).toBe('Weighted — first route drawn by weight');
+    await strategy.click();
+    await page.getByRole('option', { name: 'Least latency — the fastest route seen first' }).click();
+    await dialog().getByRole('button', { name: 'Save model' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await weighted.getByTestId('model-strategy').getByText('Least latency', { exact: true }).waitFor();
+    expect(await storedModel(WEIGHTED)).toMatchObject({ strategy: 'least_latency', kind: 'chat' });
+    expect(await routeOrder(WEIGHTED)).toEqual(['test-model']);
   });
 
   it('gateway logs: after an answered and a failed SDK call, filters by status and by model show the right rows', async () => {

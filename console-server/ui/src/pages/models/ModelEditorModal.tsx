@@ -7,7 +7,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
-import { KIND_OPTIONS, type ModelValues, modelBody, modelValues } from './model-form';
+import { KIND_OPTIONS, type ModelValues, modelBody, modelValues, STRATEGY_OPTIONS } from './model-form';
 import { useRouteHealth } from './RouteHealthBadge';
 import { RoutesEditor } from './RoutesEditor';
 
@@ -84,7 +84,13 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
             allowDeselect={false}
             {...form.getInputProps('kind')}
           />
-          <Switch label="Active" mt="lg" {...form.getInputProps('is_active', { type: 'checkbox' })} />
+          <Select
+            label="Routing strategy"
+            description="The other routes stay fallbacks, in order."
+            data={STRATEGY_OPTIONS}
+            allowDeselect={false}
+            {...form.getInputProps('strategy')}
+          />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <NumberInput
@@ -118,6 +124,7 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
             decimalScale={4}
             {...form.getInputProps('output_weight')}
           />
+          <Switch label="Active" mt="lg" {...form.getInputProps('is_active', { type: 'checkbox' })} />
         </SimpleGrid>
         <Divider />
         <RoutesEditor form={form} providers={providerOptions} health={health.byRoute} />

@@ -10,7 +10,7 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { ModelEditorModal } from './ModelEditorModal';
-import { KIND_LABEL } from './model-form';
+import { KIND_LABEL, STRATEGY_LABEL } from './model-form';
 import { RouteHealthBadge, useRouteHealth } from './RouteHealthBadge';
 import { BENCH_EXPLANATION, type RouteHealth } from './route-health';
 
@@ -83,9 +83,16 @@ export function ModelsPage() {
       key: 'kind',
       header: 'Kind',
       render: (m) => (
-        <Badge variant="light" color={m.kind === 'embedding' ? 'grape' : 'blue'}>
-          {KIND_LABEL[m.kind]}
-        </Badge>
+        <Group gap={4} wrap="nowrap">
+          <Badge variant="light" color={m.kind === 'embedding' ? 'grape' : 'blue'}>
+            {KIND_LABEL[m.kind]}
+          </Badge>
+          {m.strategy !== 'ordered' && (
+            <Badge variant="outline" color="gray" title="Routing strategy" data-testid="model-strategy">
+              {STRATEGY_LABEL[m.strategy]}
+            </Badge>
+          )}
+        </Group>
       ),
     },
     { key: 'routes', header: 'Routes', render: (m) => <RoutesCell m={m} health={health.byRoute} /> },

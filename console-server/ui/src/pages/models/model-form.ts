@@ -20,9 +20,28 @@ export const KIND_OPTIONS = (Object.keys(KIND_LABEL) as ModelKind[]).map((value)
   label: KIND_LABEL[value],
 }));
 
+export type RoutingStrategy = Schemas['Model']['strategy'];
+
+/** How a request picks its first route; the others stay its fallbacks in position order. */
+export const STRATEGY_LABEL: Record<RoutingStrategy, string> = {
+  ordered: 'Ordered',
+  weighted: 'Weighted',
+  least_latency: 'Least latency',
+};
+const STRATEGY_HINT: Record<RoutingStrategy, string> = {
+  ordered: 'by position',
+  weighted: 'first route drawn by weight',
+  least_latency: 'the fastest route seen first',
+};
+export const STRATEGY_OPTIONS = (Object.keys(STRATEGY_LABEL) as RoutingStrategy[]).map((value) => ({
+  value,
+  label: `${STRATEGY_LABEL[value]} — ${STRATEGY_HINT[value]}`,
+}));
+
 export interface ModelValues {
   name: string;
   kind: ModelKind;
+  strategy: RoutingStrategy;
   input_price_per_mtok: number | string;
   output_price_per_mtok: number | string;
   cached_input_price_per_mtok: number | string;
@@ -54,6 +73,7 @@ export function modelValues(model: Schemas['Model'] | null): ModelValues {
   return {
     name: model?.name ?? '',
     kind: model?.kind ?? 'chat',
+    strategy: model?.strategy ?? 'ordered',
     input_price_per_mtok: orEmpty(model?.input_price_per_mtok),
     output_price_per_mtok: orEmpty(model?.output_price_per_mtok),
     cached_input_price_per_mtok: orEmpty(model?.cached_input_price_per_mtok),
@@ -82,6 +102,7 @@ export function modelBody(v: ModelValues): ModelBody {
   return {
     name: v.name,
     kind: v.kind,
+    strategy: v.strategy,
     input_price_per_mtok: price(v.input_price_per_mtok),
     output_price_per_mtok: price(v.output_price_per_mtok),
     cached_input_price_per_mtok: price(v.cached_input_price_per_mtok),
