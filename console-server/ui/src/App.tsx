@@ -1,8 +1,7 @@
 import { Center, Loader } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { api, unwrap } from './api/client';
+import { useSetupStatus } from './api/site';
 import { useAuth } from './auth/AuthProvider';
 import { isAdmin } from './auth/session';
 import { QueryError } from './components/QueryError';
@@ -11,15 +10,6 @@ import { HOME_PATH, PAGES } from './pages';
 import { LoginPage } from './pages/auth/LoginPage';
 import { SetupWizard } from './pages/auth/SetupWizard';
 import { SsoReturnPage } from './pages/auth/SsoReturnPage';
-
-/** First run sends everyone to the setup wizard; afterwards /setup is gone. */
-function useSetupStatus() {
-  return useQuery({
-    queryKey: ['setup-status'],
-    queryFn: () => unwrap(api.GET('/api/setup/status')),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
 
 function RequireSession({ children }: { children: ReactNode }) {
   const { session } = useAuth();
@@ -33,6 +23,7 @@ function AdminOnly({ children }: { children: ReactNode }) {
   return isAdmin(session?.user) ? children : <Navigate to={HOME_PATH} replace />;
 }
 
+/** First run sends everyone to the setup wizard; afterwards /setup is gone. */
 export function App() {
   const status = useSetupStatus();
   const { pathname } = useLocation();

@@ -1,6 +1,7 @@
 import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet, NavLink as RouterLink, useLocation } from 'react-router';
+import { useDocumentTitle, useSiteName } from '../api/site';
 import { useAuth, useUser } from '../auth/AuthProvider';
 import { isAdmin } from '../auth/session';
 import { NAV_GROUPS, PAGES } from '../pages';
@@ -12,6 +13,8 @@ export function AppLayout() {
   const { signOut } = useAuth();
   const { pathname } = useLocation();
   const visible = PAGES.filter((p) => !p.hidden && (!p.admin || isAdmin(user)));
+  const siteName = useSiteName();
+  useDocumentTitle(PAGES.find((p) => pathname === `/${p.path}`)?.label);
   return (
     <AppShell
       header={{ height: 56 }}
@@ -28,7 +31,9 @@ export function AppLayout() {
               size="sm"
               aria-label="Toggle navigation"
             />
-            <Title order={4}>Sluice console</Title>
+            <Title order={4} data-testid="site-name">
+              {siteName}
+            </Title>
           </Group>
           <Group gap="sm">
             <Stack gap={0} align="flex-end" visibleFrom="xs">

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
+import { useDocumentTitle, useSiteName } from '../../api/site';
 import { useAuth } from '../../auth/AuthProvider';
 import { HOME_PATH } from '../../pages';
 import { AuthCard } from './AuthCard';
@@ -29,9 +30,11 @@ export function LoginPage() {
     queryFn: () => unwrap(api.GET('/api/auth/sso/status')),
     staleTime: 60_000,
   });
+  const siteName = useSiteName();
+  useDocumentTitle('Sign in');
   if (session) return <Navigate to={from} replace />;
   return (
-    <AuthCard title="Sign in" subtitle="Sluice management console">
+    <AuthCard title={siteName} subtitle="Sign in to the management console">
       <form
         onSubmit={form.onSubmit((values) => {
           setAlert(null);

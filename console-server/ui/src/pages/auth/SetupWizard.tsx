@@ -16,6 +16,7 @@ import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { applyApiErrors, FormAlert } from '../../api/forms';
+import { SETUP_STATUS_QUERY, useDocumentTitle } from '../../api/site';
 import type { RequestBody } from '../../api/types';
 import { useAuth } from '../../auth/AuthProvider';
 import { HOME_PATH } from '../../pages';
@@ -48,7 +49,10 @@ export function SetupWizard() {
     mutationFn: (body: SetupBody) => unwrap(api.POST('/api/setup/initialize', { body })),
     onSuccess: (tokens) => {
       signIn(tokens);
-      queryClient.setQueryData(['setup-status'], { initialized: true, needs_setup: false });
+      queryClient.setQueryData(
+        SETUP_STATUS_QUERY,
+        (old) => old && { ...old, initialized: true, needs_setup: false },
+      );
       navigate(HOME_PATH, { replace: true });
     },
     onError: (error) => {
@@ -62,6 +66,7 @@ export function SetupWizard() {
     initialize.mutate({ admin: v.admin, ...(v.withProvider ? { provider: v.provider } : {}) });
   });
   const type = PROVIDER_TYPES[form.values.provider.provider_type];
+  useDocumentTitle('Setup');
   return (
     <AuthCard
       title="Welcome to Sluice"

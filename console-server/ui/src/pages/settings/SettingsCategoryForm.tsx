@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
+import { SETUP_STATUS_QUERY } from '../../api/site';
 import { SettingInput } from './SettingInput';
 import type { SettingField } from './setting-fields';
 import { type FormValue, settingIssueRenames, settingsPatch, toFormValue } from './setting-values';
@@ -44,6 +45,9 @@ export function SettingsCategoryForm({ category, fields, stored }: Props) {
           form.setFieldValue(`settings.${key}`, '');
       }
       void queryClient.invalidateQueries({ queryKey: SETTINGS_QUERY });
+      // The header and the tab title show site_name from the public status.
+      if (result.updated.includes('site_name'))
+        void queryClient.invalidateQueries({ queryKey: SETUP_STATUS_QUERY });
       const keys = result.updated.join(', ');
       notifications.show({ color: 'teal', message: keys ? `Saved: ${keys}` : 'Nothing to change' });
     },
