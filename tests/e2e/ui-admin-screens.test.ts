@@ -1,6 +1,6 @@
 // Issue 8's admin screens in a real browser (Debian's chromium through playwright-core): users,
 // limits (roles, teams, per-key rules and budgets with live usage), MCP servers, tools and logs,
-// the access, app, platform and audit logs, and settings. Each screen loads data created through
+// the access, app, platform and audit logs, settings, budget states and the site name. Each screen loads data created through
 // the API, performs a create or edit that the API then reflects, and shows a 422 at its field.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -34,6 +34,7 @@ let page: Page;
 let errors: BrowserErrors;
 let token = '';
 let keyId = '';
+let keySecret = '';
 
 const api = (method: string, path: string, body?: unknown) =>
   http(method, `${stack.consoleUrl}${path}`, { token, body });
@@ -68,6 +69,7 @@ async function seed(): Promise<void> {
   });
   const key = await created('POST', '/api/keys', { name: 'limits key' });
   keyId = key.id;
+  keySecret = key.key;
   await created('PUT', `/api/admin/limits/api_key/${keyId}/rules`, {
     rules: [{ kind: 'requests', window: '1m', limit: 50 }],
   });
@@ -217,6 +219,62 @@ describe('admin screens in a real browser', () => {
     await screenshot(page, 'admin-04-limits-key-usage');
     const budgets = await api('GET', `/api/admin/limits/api_key/${keyId}/budgets`);
     expect(budgets.body.budgets).toEqual([{ period: 'monthly', limit_tokens: 100000 }]);
+  });
+
+  it("limits: a key's daily budget shows its state, computed from the usage API and the budget thresholds", async () => {
+    await created('PUT', `/api/admin/limits/api_key/${keyId}/budgets`, {
+      budgets: [{ period: 'daily', limit_tokens: 50 }],
+    });
+    type Limit = { kind: string; window: string; used: number; limit: number };
+    const daily = async () =>
+      ((await api('GET', `/api/admin/limits/api_key/${keyId}/usage`)).body.limits as Limit[]).find(
+        (l) => l.kind === 'tokens' && l.window === 'daily',
+      );
+    const before = (await daily())?.used ?? 0;
+    // The fake upstream counts words: 20 in, "echo:" and the 20 back out.
+    const prompt = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
+    const res = await fetch(`${stack.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${keySecret}`,
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+      },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: prompt }] }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    await expect.poll(async () => (await daily())?.used ?? 0).toBeGreaterThan(before);
+    const budget = await daily();
+    const settings = (await api('GET', '/api/admin/settings/category/budget')).body;
+    const share = (budget?.used ?? 0) / (budget?.limit ?? 1);
+    expect(share).toBeGreaterThanOrEqual(settings.budget_warning_threshold);
+    const expected =
+      (budget?.used ?? 0) >= (budget?.limit ?? 0)
+        ? 'exhausted'
+        : share >= settings.budget_critical_threshold
+          ? 'critical'
+          : share >= settings.budget_warning_threshold
+            ? 'warning'
+            : 'ok';
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    const option = (await keyOption()) ?? '';
+    await page.getByRole('textbox', { name: 'API key' }).fill(option.slice(0, option.indexOf(' (')));
+    await page.getByRole('option', { name: option, exact: true }).click();
+    const bar = page.getByTestId('usage-bar').filter({ hasText: 'tokens / daily' });
+    await expect
+      .poll(() => bar.getByTestId('usage-figures').textContent())
+      .toBe(`${budget?.used} / ${budget?.limit}`);
+    await expect.poll(() => bar.getByTestId('budget-state').textContent()).toBe(expected);
+    // The request rule, far from its limit, is ok.
+    const rule = page.getByTestId('usage-bar').filter({ hasText: 'requests / 1m' });
+    expect(await rule.getByTestId('budget-state').textContent()).toBe('ok');
+    await screenshot(page, 'admin-04a-limits-budget-state');
+    // Back to what the step before stored.
+    await created('PUT', `/api/admin/limits/api_key/${keyId}/budgets`, {
+      budgets: [{ period: 'monthly', limit_tokens: 100000 }],
+    });
   });
 
   it('limits: a team gets a member and a role; a team grant without a team shows the 422 at Team', async () => {
@@ -421,6 +479,37 @@ describe('admin screens in a real browser', () => {
     const audit = await api('GET', '/api/admin/platform-logs?action=settings.update&limit=1');
     expect(audit.body.entries[0].details.keys).toEqual(['oidc_client_secret']);
     expect(JSON.stringify(audit.body)).not.toContain('a-new-oidc-secret');
+  });
+
+  it('site name: set through the API, the header, the tab title and the sign-in page show it; a settings save updates them', async () => {
+    try {
+      await created('PATCH', '/api/admin/settings', { settings: { site_name: 'Acme AI' } });
+      await page.reload();
+      await expect.poll(() => page.getByTestId('site-name').textContent()).toBe('Acme AI');
+      await expect.poll(() => page.title()).toContain('Acme AI');
+      expect(await page.title()).toBe('Settings · Acme AI');
+      // Before anyone signs in (a fresh browser context), the sign-in page reads it too.
+      const fresh = await session.browser.newContext();
+      try {
+        const signInPage = await fresh.newPage();
+        await signInPage.goto(`${stack.consoleUrl}/login`);
+        await signInPage.getByRole('heading', { name: 'Acme AI' }).waitFor();
+        expect(await signInPage.title()).toContain('Acme AI');
+        await screenshot(signInPage, 'admin-14b-sign-in-site-name');
+      } finally {
+        await fresh.close();
+      }
+      // Saved on the settings page, the header and the tab title follow without a reload.
+      await page.getByRole('tab', { name: 'general' }).click();
+      const siteName = page.getByLabel('site_name');
+      expect(await siteName.inputValue()).toBe('Acme AI');
+      await siteName.fill('Sluice');
+      await page.getByRole('button', { name: 'Save general' }).click();
+      await expect.poll(() => page.getByTestId('site-name').textContent()).toBe('Sluice');
+      await expect.poll(() => page.title()).toBe('Settings · Sluice');
+    } finally {
+      await api('PATCH', '/api/admin/settings', { settings: { site_name: 'Sluice' } });
+    }
   });
 
   it('a user sees their keys, usage and MCP tools, and no admin sections', async () => {

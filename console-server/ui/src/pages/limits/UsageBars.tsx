@@ -1,40 +1,45 @@
-import { Alert, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { QueryError } from '../../components/QueryError';
 import { formatDate, formatNumber } from '../../lib/format';
+import { type BudgetThresholds, budgetState, DEFAULT_THRESHOLDS, STATE_COLOR } from './budget-state';
+import { useBudgetThresholds } from './limits-queries';
 
 type Usage = Schemas['SubjectUsage'];
 type Subject = Usage['subject_type'];
 
 const REFRESH_MS = 5000;
 
-function barColor(fraction: number): string {
-  if (fraction >= 0.95) return 'red';
-  if (fraction >= 0.8) return 'yellow';
-  return 'teal';
-}
-
-function LimitBar({ limit }: { limit: Usage['limits'][number] }) {
+/** One limit's counter; its state badge waits for the thresholds (or their defaults on an error). */
+function LimitBar({ limit, thresholds }: { limit: Usage['limits'][number]; thresholds?: BudgetThresholds }) {
   const fraction = limit.limit === 0 ? 1 : Math.min(1, limit.used / limit.limit);
+  const state = budgetState(limit.used, limit.limit, thresholds ?? DEFAULT_THRESHOLDS);
   return (
     <Stack gap={4} data-testid="usage-bar">
       <Group justify="space-between" gap="xs">
-        <Text size="sm" fw={500}>
-          {limit.kind} / {limit.window}
-          <Text span size="xs" c="dimmed">
-            {' '}
-            ({limit.scope} limit)
+        <Group gap="xs">
+          <Text size="sm" fw={500}>
+            {limit.kind} / {limit.window}
+            <Text span size="xs" c="dimmed">
+              {' '}
+              ({limit.scope} limit)
+            </Text>
           </Text>
-        </Text>
+          {thresholds && (
+            <Badge size="sm" variant="light" color={STATE_COLOR[state]} data-testid="budget-state">
+              {state}
+            </Badge>
+          )}
+        </Group>
         <Text size="sm" data-testid="usage-figures">
           {formatNumber(limit.used)} / {formatNumber(limit.limit)}
         </Text>
       </Group>
       <Progress
         value={fraction * 100}
-        color={barColor(fraction)}
+        color={STATE_COLOR[state]}
         size="lg"
         aria-label={`${limit.kind} ${limit.window}`}
       />
@@ -56,6 +61,8 @@ export function UsageBars({ subject, id }: { subject: Subject; id: string }) {
     refetchInterval: REFRESH_MS,
     retry: false,
   });
+  const settings = useBudgetThresholds();
+  const thresholds = settings.data ?? (settings.isError ? DEFAULT_THRESHOLDS : undefined);
   if (usage.error) return <QueryError error={usage.error} />;
   const data = usage.data;
   if (!data) return null;
@@ -84,7 +91,9 @@ export function UsageBars({ subject, id }: { subject: Subject; id: string }) {
             No limits apply.
           </Text>
         ) : (
-          data.limits.map((l) => <LimitBar key={`${l.scope}-${l.kind}-${l.window}`} limit={l} />)
+          data.limits.map((l) => (
+            <LimitBar key={`${l.scope}-${l.kind}-${l.window}`} limit={l} thresholds={thresholds} />
+          ))
         )}
       </Stack>
     </Paper>

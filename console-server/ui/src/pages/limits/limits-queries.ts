@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { SETTINGS_QUERY } from '../settings/SettingsCategoryForm';
 import { USERS_QUERY } from '../users/UserCreateModal';
+import { budgetThresholds } from './budget-state';
 
 export const ROLES_QUERY = ['roles'] as const;
 export const TEAMS_QUERY = ['teams'] as const;
@@ -34,4 +36,17 @@ export function useChoices() {
 export function labelOf(options: Array<{ value: string; label: string }>, id: string | null): string {
   if (id === null) return '';
   return options.find((o) => o.value === id)?.label ?? id;
+}
+
+/** The budget warning / critical thresholds (settings category budget), for the state badges. */
+export function useBudgetThresholds() {
+  return useQuery({
+    queryKey: [...SETTINGS_QUERY, 'category', 'budget'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/admin/settings/category/{category}', { params: { path: { category: 'budget' } } }),
+      ),
+    select: budgetThresholds,
+    retry: false,
+  });
 }
