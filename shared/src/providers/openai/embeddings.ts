@@ -12,6 +12,7 @@ import {
   type VendorAnswer,
 } from '../../canonical/embeddings';
 import type { UpstreamCall, UpstreamTarget } from '../../canonical/ports';
+import { base64ToFloat32 } from '../../util/float32-base64';
 import { floatVector, malformedEmbeddings } from '../common/embedding-answers';
 import { asArray, asNumber, asRecord, type JsonObject } from '../common/openai-anthropic-json';
 import type { ChatApi } from './api';
@@ -42,19 +43,6 @@ export function toOpenAiEmbeddingsBody(
   };
 }
 
-/** OpenAI's base64: little-endian float32 bytes. */
-function base64ToFloats(text: string): number[] | undefined {
-  let bytes: Uint8Array;
-  try {
-    bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-  if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
-  const view = new DataView(bytes.buffer);
-  return Array.from({ length: bytes.length / 4 }, (_, i) => view.getFloat32(i * 4, true));
-}
-
 /**
  * A vector in the form the client asked for where the vendor allowed it: base64 passes as
  * is; a server that sent base64 to a float request is decoded (the gateway only encodes).
@@ -62,7 +50,7 @@ function base64ToFloats(text: string): number[] | undefined {
 function vectorOf(value: unknown, format: EmbeddingRequest['encodingFormat']): EmbeddingVector | undefined {
   if (typeof value !== 'string') return floatVector(value);
   if (value === '') return undefined;
-  return format === 'base64' ? value : base64ToFloats(value);
+  return format === 'base64' ? value : base64ToFloat32(value);
 }
 
 /** `data[]` in `index` order; every index from 0 to n-1 exactly once. */

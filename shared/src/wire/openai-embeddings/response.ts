@@ -5,6 +5,7 @@
  * model name, with the input tokens as usage.
  */
 import type { EmbeddingRequest, EmbeddingVector } from '../../canonical/embeddings';
+import { base64ToFloat32, float32ToBase64 } from '../../util/float32-base64';
 
 export interface EmbeddingsResponse {
   object: 'list';
@@ -31,25 +32,10 @@ export function renderEmbeddings(
 }
 
 function asBase64(vector: EmbeddingVector): string {
-  if (typeof vector === 'string') return vector;
-  const bytes = new Uint8Array(vector.length * 4);
-  const view = new DataView(bytes.buffer);
-  vector.forEach((value, i) => {
-    view.setFloat32(i * 4, value, true);
-  });
-  // In slices: String.fromCharCode takes its bytes as arguments, and arguments are bounded.
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
+  return typeof vector === 'string' ? vector : float32ToBase64(vector);
 }
 
 /** A vendor that sent base64 although floats were asked for: decoded, not passed on as is. */
 function asFloats(vector: EmbeddingVector): number[] {
-  if (typeof vector !== 'string') return vector;
-  const binary = atob(vector);
-  const view = new DataView(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
-  return Array.from({ length: Math.floor(binary.length / 4) }, (_, i) => view.getFloat32(i * 4, true));
+  return typeof vector === 'string' ? (base64ToFloat32(vector) ?? []) : vector;
 }
