@@ -79,7 +79,7 @@ export async function admit(
       failClosed: settings.rateLimitFailClosed,
       checkVersions: round < MAX_RELOADS,
       thresholds: settings.budgetThresholds,
-      nowMs: deps.now(),
+      nowMs,
       background: call.waitUntil,
     });
     if (decision.kind === 'stale') {

@@ -180,33 +180,49 @@ export function AnalyticsPage() {
         </Card>
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, xl: 2 }}>
-        <Card withBorder>
-          <Title order={5} mb="xs">
-            By model
-          </Title>
-          <DataTable
-            columns={modelColumns}
-            rows={byModel}
-            rowKey={(r) => r.model}
-            loading={usageStats.isPending}
-            empty="No requests in this range."
-            testId="analytics-by-model"
-          />
-        </Card>
-        <Card withBorder>
-          <Title order={5} mb="xs">
-            By endpoint
-          </Title>
-          <DataTable
-            columns={endpointColumns}
-            rows={byEndpoint}
-            rowKey={(r) => r.endpoint}
-            loading={usageStats.isPending}
-            empty="No requests in this range."
-            testId="analytics-by-endpoint"
-          />
-        </Card>
+        <BreakdownCard
+          title="By model"
+          columns={modelColumns}
+          rows={byModel}
+          rowKey={(r) => r.model}
+          loading={usageStats.isPending}
+          testId="analytics-by-model"
+        />
+        <BreakdownCard
+          title="By endpoint"
+          columns={endpointColumns}
+          rows={byEndpoint}
+          rowKey={(r) => r.endpoint}
+          loading={usageStats.isPending}
+          testId="analytics-by-endpoint"
+        />
       </SimpleGrid>
     </>
+  );
+}
+
+/** One breakdown of the range's requests (by model, by endpoint) as a titled table. */
+function BreakdownCard<T>(props: {
+  title: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  loading: boolean;
+  testId: string;
+}) {
+  return (
+    <Card withBorder>
+      <Title order={5} mb="xs">
+        {props.title}
+      </Title>
+      <DataTable
+        columns={props.columns}
+        rows={props.rows}
+        rowKey={props.rowKey}
+        loading={props.loading}
+        empty="No requests in this range."
+        testId={props.testId}
+      />
+    </Card>
   );
 }
