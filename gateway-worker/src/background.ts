@@ -9,7 +9,7 @@ import type { GatewayEnv } from './types';
  */
 export function backgroundFor(c: Context<GatewayEnv>): (task: Promise<unknown>) => void {
   return (task) => {
-    const { logger } = c.var.deps;
+    const { logger } = c.get('deps');
     const logged = task
       .catch((error: unknown) => {
         logger.child('gateway').warn('background task failed', { error: String(error) });

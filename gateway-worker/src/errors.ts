@@ -38,7 +38,7 @@ export const onGatewayError: ErrorHandler = (err, c) => {
     return render(c, new AppError(err.status === 413 ? 413 : 400, err.message));
   }
   // The deps are set by the first middleware; printing stays the fallback if they are not.
-  const logger = (c as Context<GatewayEnv>).var.deps?.logger;
+  const logger = (c as Context<GatewayEnv>).get('deps')?.logger;
   if (isDatabaseUnreachable(err)) {
     logger?.child('gateway').warn('database unavailable', { error: errorText(err) });
     return render(c, databaseUnavailable(err));

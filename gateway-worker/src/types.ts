@@ -30,6 +30,10 @@ export interface GatewayDeps {
   recordAccess(record: AccessLogRecord, keepAlive?: (work: Promise<unknown>) => void): Promise<void>;
 }
 
+/**
+ * Read variables with `c.get(name)`, not `c.var.name`: Hono's `c.var` builds a fresh object of
+ * every variable on each read, a measurable cost on the hot path.
+ */
 export type GatewayEnv = {
   Bindings: GatewayBindings;
   Variables: {

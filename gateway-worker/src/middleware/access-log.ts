@@ -35,7 +35,7 @@ export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {
     const started = performance.now();
     await next();
     const principal = c.get('principal') as Principal | undefined;
-    void c.var.deps.recordAccess(
+    void c.get('deps').recordAccess(
       {
         id: crypto.randomUUID(),
         createdAt,

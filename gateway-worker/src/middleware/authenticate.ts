@@ -16,7 +16,7 @@ function credentialHeader(authorization: string | undefined, apiKey: string | un
 /** Authenticates the request's credentials as the route's options say. */
 export function principalOf(c: Context<GatewayEnv>, options: AuthOptions): Promise<Principal> {
   return authenticateGatewayRequest(
-    c.var.deps.auth,
+    c.get('deps').auth,
     credentialHeader(c.req.header('authorization'), c.req.header('x-api-key')),
     options,
     backgroundFor(c),

@@ -8,7 +8,7 @@ import type { GatewayEnv } from '../types';
  */
 export function guardMcpOrigin(): MiddlewareHandler<GatewayEnv> {
   return async function guardMcpOriginMiddleware(c, next) {
-    checkMcpOrigin({ host: c.req.header('host'), origin: c.req.header('origin') }, c.var.deps.mcpOrigins);
+    checkMcpOrigin({ host: c.req.header('host'), origin: c.req.header('origin') }, c.get('deps').mcpOrigins);
     await next();
   };
 }

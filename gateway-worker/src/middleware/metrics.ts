@@ -16,7 +16,7 @@ import type { GatewayEnv } from '../types';
 export function recordHttpMetrics(): MiddlewareHandler<GatewayEnv> {
   return async function recordHttpMetricsMiddleware(c, next) {
     const started = performance.now();
-    const metrics = c.var.deps.metrics;
+    const metrics = c.get('deps').metrics;
     const background = backgroundFor(c);
     // Samples and gauges join the isolate's write-behind flush; this request keeps a flush
     // alive only when it opened it (nothing here waits for a flush another request keeps).

@@ -39,21 +39,21 @@ const scopeOf = (c: Context<GatewayEnv>): string | null => c.req.param('server')
 async function post(c: Context<GatewayEnv>) {
   return handleMcpPost(
     {
-      principal: c.var.principal,
+      principal: c.get('principal'),
       waitUntil: backgroundFor(c),
       sessionId: c.req.header(SESSION_HEADER) ?? null,
       accept: c.req.header('accept') ?? '',
       body: await readJsonRpcBody(c),
       scope: scopeOf(c),
     },
-    c.var.deps.mcp,
+    c.get('deps').mcp,
   );
 }
 
 async function remove(c: Context<GatewayEnv>) {
   return handleMcpDelete(
-    { principal: c.var.principal, sessionId: c.req.header(SESSION_HEADER) ?? null, scope: scopeOf(c) },
-    c.var.deps.mcp,
+    { principal: c.get('principal'), sessionId: c.req.header(SESSION_HEADER) ?? null, scope: scopeOf(c) },
+    c.get('deps').mcp,
   );
 }
 
@@ -64,12 +64,12 @@ async function listen(c: Context<GatewayEnv>) {
   }
   return handleMcpGet(
     {
-      principal: c.var.principal,
+      principal: c.get('principal'),
       sessionId: c.req.header(SESSION_HEADER) ?? null,
       scope: scopeOf(c),
       signal: c.req.raw.signal,
     },
-    c.var.deps.mcp,
+    c.get('deps').mcp,
   );
 }
 

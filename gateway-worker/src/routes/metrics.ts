@@ -10,7 +10,7 @@ import type { GatewayEnv } from '../types';
  * the routes that failed lately (another HGETALL, and a Postgres query for their names).
  */
 export async function metricsRoute(c: Context<GatewayEnv>): Promise<Response> {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const [stored, routes] = await Promise.all([
     deps.metrics.read(),
     withDeadline(readRouteHealth(deps.redis, deps.db, Date.now()), deps.storeTimeoutMs, 'route health').catch(

@@ -22,15 +22,15 @@ function modelObject(model: ServableModel) {
  */
 export const modelsRoutes = new Hono<GatewayEnv>()
   .get('/', async (c) => {
-    const principal = c.var.principal;
-    const servable = await listServableModels(c.var.deps.db);
+    const principal = c.get('principal');
+    const servable = await listServableModels(c.get('deps').db);
     const data = servable.filter((m) => mayUseModel(principal, m.name)).map(modelObject);
     return c.json({ object: 'list', data });
   })
   .get('/:id{.+}', async (c) => {
     const id = c.req.param('id');
-    const found = mayUseModel(c.var.principal, id)
-      ? (await listServableModels(c.var.deps.db)).find((m) => m.name === id)
+    const found = mayUseModel(c.get('principal'), id)
+      ? (await listServableModels(c.get('deps').db)).find((m) => m.name === id)
       : undefined;
     if (!found) {
       throw new AppError(404, `The model '${id}' does not exist or you do not have access to it`, {

@@ -44,7 +44,7 @@ function modelEndpoint(
         endpoint,
         format,
         body: await readJsonBody(c),
-        principal: c.var.principal,
+        principal: c.get('principal'),
         signal: c.req.raw.signal,
         useCache: !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),
@@ -52,7 +52,7 @@ function modelEndpoint(
         // After the gate dropped the isolate's stale caches: the key record is loaded afresh.
         reauthenticate: () => principalOf(c, { allowJwt: true, checkedByAdmission: true }),
       },
-      c.var.deps.proxy,
+      c.get('deps').proxy,
     );
 }
 
