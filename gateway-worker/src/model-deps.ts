@@ -7,6 +7,7 @@ import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
 import { createGate } from '@sluice/shared/limits/gate';
 import { createLimiter } from '@sluice/shared/limits/limiter';
+import { releases } from '@sluice/shared/limits/reservation';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
 import { createTokenTally, tokenAdditions } from '@sluice/shared/limits/token-tally';
@@ -129,12 +130,16 @@ export function buildModelDeps(
       timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
       onError: (what, error) => warn(`${what} unavailable`, { error: String(error) }),
     }),
-    countTokens: async (subject, route, weightedTokens, nowMs, keepAlive) => {
+    countTokens: async ({ subject, route, weightedTokens, nowMs, reserved }, keepAlive) => {
       const limits = warm.peekLimits(subject) ?? (await warm.limits(subject, detached).catch(() => null));
       const capped = route?.routeId
         ? { routeId: route.routeId, rpmCap: route.rpmCap, tpmCap: route.tpmCap }
         : null;
-      void tally.add(tokenAdditions(subject, limits, capped, weightedTokens, nowMs), keepAlive);
+      const entries = [
+        ...tokenAdditions(subject, limits, capped, weightedTokens, nowMs),
+        ...releases(reserved),
+      ];
+      void tally.add(entries, keepAlive);
     },
     cache: createResponseCache(link.writeBehind, (error) => warn('response cache write failed', { error })),
     // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
@@ -154,6 +159,7 @@ export function buildModelDeps(
           warning: values.budget_warning_threshold,
           critical: values.budget_critical_threshold,
         },
+        reservationOutputTokens: values.token_reservation_output_tokens,
       };
     },
     now: () => Date.now(),

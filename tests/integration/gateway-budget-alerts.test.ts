@@ -18,7 +18,12 @@ let failNext = 1;
 const chat = () =>
   h.post(
     '/v1/chat/completions',
-    { model: 'm-openai', messages: [{ role: 'user', content: 'one two three four five six seven eight' }] },
+    {
+      model: 'm-openai',
+      // What it may use is reserved while it runs: its prompt and these 8 output tokens.
+      max_tokens: 8,
+      messages: [{ role: 'user', content: 'one two three four five six seven eight' }],
+    },
     { 'cache-control': 'no-store' },
   );
 
@@ -101,11 +106,15 @@ describe('budget thresholds', () => {
     const res = await h.gateway.app.request('/v1/usage', {
       headers: { authorization: `Bearer ${h.apiKey}` },
     });
-    const body = (await res.json()) as { limits: Array<{ kind: string; window: string; status: string }> };
-    expect(body.limits.find((l) => l.window === 'daily')).toMatchObject({
-      kind: 'tokens',
-      status: 'exhausted',
-    });
+    const body = (await res.json()) as {
+      limits: Array<{ kind: string; window: string; status: string; used: number; limit: number }>;
+    };
+    const daily = body.limits.find((l) => l.window === 'daily');
+    expect(daily).toMatchObject({ kind: 'tokens', limit: 100 });
+    // Refused once what is left no longer fits a request's reservation: past critical, and
+    // exhausted only if the last answers used it all.
+    expect(daily?.status).toBe(daily && daily.used >= 100 ? 'exhausted' : 'critical');
+    expect(daily?.used).toBeGreaterThanOrEqual(60);
   });
 
   it('tell no level twice, however many requests see it', async () => {

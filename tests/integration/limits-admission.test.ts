@@ -8,7 +8,10 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADMIT_SCRIPT } from '../../shared/src/limits/admission-script';
 import type { LimitSubject, SubjectLimits } from '../../shared/src/limits/definitions';
 import { createGate, type Gate, type GateAsk } from '../../shared/src/limits/gate';
+import { releases } from '../../shared/src/limits/reservation';
 import { routeCapKeys } from '../../shared/src/limits/route-caps';
+import { addToCounters } from '../../shared/src/limits/sliding-window';
+import { directScripts } from '../../shared/src/stores/lua-script';
 import { createScriptRunner } from '../../shared/src/stores/script-pipeline';
 import { createRawUpstash, createUpstash } from '../../shared/src/stores/upstash';
 import { createVersionBoard, type VersionBoard } from '../../shared/src/stores/version-board';
@@ -200,6 +203,7 @@ describe('the gate on Redis (real, and the embedded stand-in)', () => {
       firstRoute: { ok: true },
       cached: null,
       budget: null,
+      reserved: [],
     });
     expect(await gate.admit(ask(subject(), { failClosed: true }))).toEqual({
       kind: 'refused',
@@ -207,5 +211,80 @@ describe('the gate on Redis (real, and the embedded stand-in)', () => {
       retryAfterSeconds: 30,
     });
     expect(unreachable.warnings).toContain('limit counters unavailable');
+  });
+});
+
+describe('reservations: limits that never overshoot (limits/reservation.ts)', () => {
+  /** A daily budget of 1,000 weighted tokens and a token rule of 5,000 an hour, on the key. */
+  const budgeted: SubjectLimits = {
+    key: {
+      rules: [{ kind: 'tokens', window: '1h', limit: 5_000 }],
+      budgets: [{ period: 'daily', limitTokens: 1_000 }],
+    },
+    user: { rules: [], budgets: [] },
+  };
+
+  it('100 concurrent admissions across two gateways against a budget that fits 10 admit exactly 10', async () => {
+    const [one, two] = [await fixture(budgeted), await fixture(budgeted)];
+    const who = subject();
+    const decisions = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (i % 2 === 0 ? one : two).gate.admit(ask(who, { reserveTokens: 100 })),
+      ),
+    );
+    const admitted = decisions.filter((d) => d.kind === 'admitted');
+    expect(admitted).toHaveLength(10);
+    expect(decisions.filter((d) => d.kind === 'refused').map((d) => d.kind === 'refused' && d.label)).toEqual(
+      Array(90).fill('key:budget/daily'),
+    );
+    // Each admitted request holds its reservation on the budget and on the token rule.
+    for (const d of admitted) {
+      expect(d.kind === 'admitted' && d.reserved.map((r) => r.amount)).toEqual([100, 100]);
+    }
+  });
+
+  it('a settlement that gives the reservation back and counts the real tokens frees the rest', async () => {
+    const f = await fixture(budgeted);
+    const who = subject();
+    const first = await Promise.all(
+      Array.from({ length: 12 }, () => f.gate.admit(ask(who, { reserveTokens: 100 }))),
+    );
+    const admitted = first.flatMap((d) => (d.kind === 'admitted' ? [d] : []));
+    expect(admitted).toHaveLength(10);
+    // Each used 40 of the 100 it reserved.
+    const run = directScripts(redis);
+    for (const d of admitted) {
+      const actual = d.reserved.map((r) => ({ ...r, amount: 40 }));
+      await addToCounters(run, [...actual, ...releases(d.reserved)]);
+    }
+    // The two refused found the budget full (of reservations): that is remembered for two
+    // seconds only, as reservations come back. Then, 400 used: two reservations of 250 fit; the
+    // rest are told to retry in 2 s, when what is in flight may have come back.
+    expect(await f.gate.admit(ask(who, { reserveTokens: 100, nowMs: T + 1_000 }))).toMatchObject({
+      kind: 'refused',
+      label: 'key:budget/daily',
+    });
+    const later = await Promise.all(
+      Array.from({ length: 7 }, () => f.gate.admit(ask(who, { reserveTokens: 250, nowMs: T + 2_500 }))),
+    );
+    expect(later.filter((d) => d.kind === 'admitted')).toHaveLength(2);
+    expect(later.filter((d) => d.kind === 'refused')).toHaveLength(5);
+    expect(later.find((d) => d.kind === 'refused')).toEqual({
+      kind: 'refused',
+      label: 'key:budget/daily',
+      retryAfterSeconds: 2,
+    });
+  });
+
+  it('a reservation larger than the whole budget passes an unused budget only', async () => {
+    const f = await fixture(budgeted);
+    const who = subject();
+    const big = await f.gate.admit(ask(who, { reserveTokens: 50_000 }));
+    expect(big).toMatchObject({ kind: 'admitted' });
+    expect(big.kind === 'admitted' && big.reserved.map((r) => r.amount)).toEqual([5_000, 1_000]);
+    expect(await f.gate.admit(ask(who, { reserveTokens: 1 }))).toMatchObject({
+      kind: 'refused',
+      label: 'key:budget/daily',
+    });
   });
 });

@@ -6,6 +6,7 @@ import type { Redis } from '@upstash/redis';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRouteCaps, routeCapKeys } from '../../shared/src/limits/route-caps';
 import {
+  addToCounters,
   createSlidingWindowLimiter,
   type SlidingWindowLimit,
   type SlidingWindowLimiter,
@@ -172,6 +173,58 @@ describe('sliding-window limiter on real Redis', () => {
       allowed: true,
       states: [{ label: 'requests/1m', used: 1, limit: 1_000_000, resetMs: 59_001 }],
     });
+  });
+});
+
+describe('reservations given back (negative ADD amounts, limits/reservation.ts)', () => {
+  const run = () => directScripts(redis);
+  const bucket = T / 1000;
+  const minute = (key: string, current: number, amount: number) => ({
+    key,
+    current,
+    bucketsInWindow: 60,
+    expiryMs: 61_000,
+    amount,
+  });
+
+  it('go back to the bucket they were taken in, and the real count goes in the current one', async () => {
+    const key = `${prefix()}:give-back`;
+    expect(await limiter.check([{ ...perMinute(key, 1000), cost: 400 }], T)).toMatchObject({ allowed: true });
+    await addToCounters(run(), [minute(key, bucket + 5, 120), minute(key, bucket, -400)]);
+    expect(await buckets(key)).toEqual({ [bucket]: 0, [bucket + 5]: 120 });
+    // The running total follows: 880 more fit, 881 do not.
+    expect(await limiter.check([{ ...perMinute(key, 1000), cost: 880 }], T + 6000)).toMatchObject({
+      allowed: true,
+      states: [{ used: 1000 }],
+    });
+    expect(await limiter.check([{ ...perMinute(key, 1000), cost: 1 }], T + 6000)).toMatchObject({
+      allowed: false,
+    });
+  });
+
+  it('never take a bucket below zero, nor write to a bucket that has left the window', async () => {
+    const key = `${prefix()}:clamp`;
+    await addToCounters(run(), [minute(key, bucket, 10)]);
+    await addToCounters(run(), [minute(key, bucket, -50)]);
+    expect(await buckets(key)).toEqual({ [bucket]: 0 });
+    // Two minutes on, the reservation's bucket has gone: nothing to give back.
+    await addToCounters(run(), [minute(key, bucket + 120, 7)]);
+    await addToCounters(run(), [minute(key, bucket, -5)]);
+    expect(await buckets(key)).toEqual({ [bucket + 120]: 7 });
+    expect(await redis.hgetall<Record<string, number>>(key)).toMatchObject({ t: 7 });
+  });
+
+  it('on a calendar period: never below zero, and nothing written to a period that expired', async () => {
+    const key = `${prefix()}:tok:2026-11-26`;
+    const day = (amount: number) => ({ key, current: 0, bucketsInWindow: 1, expiryMs: 86_400_000, amount });
+    await addToCounters(run(), [day(300)]);
+    await addToCounters(run(), [day(-120)]);
+    expect(await redis.hget(key, '0')).toBe(180);
+    await addToCounters(run(), [day(-500)]);
+    expect(await redis.hget(key, '0')).toBe(0);
+    const gone = `${prefix()}:tok:2026-11-25`;
+    await addToCounters(run(), [{ ...day(-10), key: gone }]);
+    expect(await redis.exists(gone)).toBe(0);
   });
 });
 

@@ -48,14 +48,16 @@ export function tightestBudget(
   counters.forEach((counter, i) => {
     const state = states[i];
     if (!state || counter.meta.role !== 'budget' || counter.limit <= 0) return;
-    const share = state.used / counter.limit;
+    // As before this request: what it reserved on the budget (its cost) is not yet used.
+    const used = Math.max(0, state.used - counter.cost);
+    const share = used / counter.limit;
     if (share <= tightestShare) return;
     tightestShare = share;
     tightest = {
-      status: budgetStatus(state.used, counter.limit, thresholds),
+      status: budgetStatus(used, counter.limit, thresholds),
       scope: counter.meta.scope,
       period: counter.meta.window,
-      used: state.used,
+      used,
       limit: counter.limit,
       resetsAt: counter.meta.resetsAt,
     };

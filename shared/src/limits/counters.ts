@@ -119,9 +119,25 @@ function planFor(subject: LimitSubject, limits: SubjectLimits): Plan {
   return plan;
 }
 
-/** Admission's counters at nowMs (see planFor). */
-export function admissionCounters(subject: LimitSubject, limits: SubjectLimits, nowMs: number): Counter[] {
-  return planFor(subject, limits).admission.map((t) => t.at(nowMs));
+/**
+ * Admission's counters at nowMs (see planFor). `reserveTokens` (weighted) is what the request
+ * may use: every token rule and budget counts it at admission, so requests in flight together
+ * cannot pass a limit that fits fewer of them (limits/reservation.ts). A reservation larger
+ * than a whole limit counts as that limit: such a request passes only an unused counter.
+ */
+export function admissionCounters(
+  subject: LimitSubject,
+  limits: SubjectLimits,
+  nowMs: number,
+  reserveTokens = 0,
+): Counter[] {
+  const counters = planFor(subject, limits).admission.map((t) => t.at(nowMs));
+  if (reserveTokens > 0) {
+    for (const c of counters) {
+      if (c.meta.kind === 'tokens') c.cost = Math.min(Math.ceil(reserveTokens), c.limit);
+    }
+  }
+  return counters;
 }
 
 /** The counters a response's weighted tokens go on, at nowMs. */

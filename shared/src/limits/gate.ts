@@ -11,16 +11,17 @@ import {
   type TightestBudget,
   tightestBudget,
 } from './budget-status';
-import { admissionCounters, scopesOf } from './counters';
+import { admissionCounters, type Counter, scopesOf } from './counters';
 import { isEmpty, type LimitSubject, type SubjectLimits } from './definitions';
 import { rateLimitHeaders } from './headers';
+import { reservedOn } from './reservation';
 import {
   type RouteCapDecision,
   type RouteCapInput,
   type RouteCapLabel,
   routeCapCounters,
 } from './route-caps';
-import { type CounterCheck, toRetryAfterSeconds } from './sliding-window';
+import { type CounterAddition, type CounterCheck, toRetryAfterSeconds } from './sliding-window';
 
 /**
  * The gateway's admission of a model request: one round trip before the upstream call (SPEC ›
@@ -43,6 +44,8 @@ export interface GateAsk {
   background: Background;
   /** Where a budget turns warning and critical (settings; their defaults when not given). */
   thresholds?: BudgetThresholds;
+  /** Weighted tokens the request may use, reserved on token rules and budgets (reservation.ts). */
+  reserveTokens?: number;
 }
 
 export type FirstRouteCheck = RouteCapDecision | 'unchecked';
@@ -59,6 +62,8 @@ export type GateDecision =
       cached: string | null;
       /** The budget nearest its limit, as counted before this request; null without budgets. */
       budget: TightestBudget | null;
+      /** What this request reserved; the settlement gives it back (reservation.ts). */
+      reserved: CounterAddition[];
     };
 
 export interface GateDeps {
@@ -73,6 +78,12 @@ export interface GateDeps {
 export interface Gate {
   admit(ask: GateAsk): Promise<GateDecision>;
 }
+
+/**
+ * Retry-After of a request refused because what others reserved fills the limit: reservations
+ * come back as those requests finish, long before a window slides or a period ends.
+ */
+export const RESERVATION_RETRY_SECONDS = 2;
 
 /** SPEC › Limits 6. */
 export const FAIL_CLOSED_RETRY_SECONDS = 30;
@@ -91,7 +102,7 @@ const UNAVAILABLE_ROUTE: RouteCapDecision = {
 
 export function createGate(deps: GateDeps): Gate {
   // Refusals remembered per definitions object: a reload (version move) forgets them.
-  const blocked = new WeakMap<SubjectLimits, { untilMs: number; label: string }>();
+  const blocked = new WeakMap<SubjectLimits, Remembered>();
 
   const loadLimits = async (ask: GateAsk): Promise<SubjectLimits | 'unavailable'> => {
     try {
@@ -127,7 +138,8 @@ export function createGate(deps: GateDeps): Gate {
           return refused(memory.known.label, toRetryAfterSeconds(memory.known.untilMs - ask.nowMs));
         limits = memory.limits;
       }
-      const counters = limits === 'unavailable' ? [] : admissionCounters(ask.subject, limits, ask.nowMs);
+      const counters =
+        limits === 'unavailable' ? [] : admissionCounters(ask.subject, limits, ask.nowMs, ask.reserveTokens);
       const request: AdmissionAsk = {
         versions: ask.checkVersions
           ? deps.board.expected()
@@ -146,10 +158,10 @@ export function createGate(deps: GateDeps): Gate {
       if (answer.kind === 'stale') return { kind: 'stale', moved };
       if (answer.kind === 'refused') {
         const { refusedBy, retryAfterMs } = answer.limits;
-        if (limits !== 'unavailable')
-          blocked.set(limits, { untilMs: ask.nowMs + retryAfterMs, label: refusedBy });
         deps.onRefusal(refusedBy);
-        return refused(refusedBy, toRetryAfterSeconds(retryAfterMs));
+        const memory = memoryOf(ask, counters, refusedBy, retryAfterMs);
+        if (limits !== 'unavailable') blocked.set(limits, memory);
+        return refused(refusedBy, toRetryAfterSeconds(memory.untilMs - ask.nowMs));
       }
       const budget = tightestBudget(
         counters,
@@ -162,9 +174,34 @@ export function createGate(deps: GateDeps): Gate {
         budget,
         firstRoute: answer.route.checked ? routeDecision(answer.route.result) : 'unchecked',
         cached: answer.cached,
+        reserved: reservedOn(counters),
       };
     },
   };
+}
+
+/** A refusal the gate repeats without asking Redis until `untilMs` (its Retry-After). */
+interface Remembered {
+  untilMs: number;
+  label: string;
+}
+
+/**
+ * A used-up limit is remembered until it frees — except a token limit or budget while requests
+ * reserve: what fills it may be reservations that come back as requests finish, within seconds
+ * rather than when the window slides or the period ends. That refusal is told to retry after
+ * RESERVATION_RETRY_SECONDS at most, and asked again then.
+ */
+function memoryOf(
+  ask: GateAsk,
+  counters: readonly Counter[],
+  label: string,
+  retryAfterMs: number,
+): Remembered {
+  const freesAt = ask.nowMs + retryAfterMs;
+  const tokens = counters.find((c) => c.label === label)?.meta.kind === 'tokens';
+  if (!tokens || !((ask.reserveTokens ?? 0) > 0)) return { untilMs: freesAt, label };
+  return { untilMs: Math.min(freesAt, ask.nowMs + RESERVATION_RETRY_SECONDS * 1000), label };
 }
 
 function refused(label: string, retryAfterSeconds: number): GateDecision {
@@ -202,5 +239,5 @@ function unavailable(
   }
   const firstRoute: FirstRouteCheck =
     request.route.length === 0 ? 'unchecked' : ask.failClosed ? UNAVAILABLE_ROUTE : { ok: true };
-  return { kind: 'admitted', headers: {}, firstRoute, cached: null, budget: null };
+  return { kind: 'admitted', headers: {}, firstRoute, cached: null, budget: null, reserved: [] };
 }

@@ -39,7 +39,10 @@ return reply`,
 /**
  * ADD — KEYS[i]: hash of entry i. ARGV[1]: number of entries; then 4 per entry:
  * current bucket index, buckets in window (N), amount, expiry ms (window + bucket).
- * Adds without checking (dropping the buckets that left the window). Reply: number of entries.
+ * Adds without checking (dropping the buckets that left the window). A negative amount gives
+ * a reservation back to the bucket it was taken in (limits/reservation.ts): never more than
+ * the bucket holds, and nothing to a bucket that has left the window or a period that expired.
+ * Reply: number of entries.
  */
 export const ADD_SCRIPT: LuaScript = {
   name: 'sliding-window-add',
@@ -52,11 +55,15 @@ for i = 1, n do
   local amount = tonumber(ARGV[a + 2])
   if amount > 0 and buckets == 1 then
     add(KEYS[i], current, amount, oldest, ARGV[a + 3], false, 0, buckets, 0, 0)
-  elseif amount > 0 then
+  elseif amount < 0 and buckets == 1 then
+    local held = tonumber(redis.call('HGET', KEYS[i], current))
+    if held and held > 0 then redis.call('HINCRBY', KEYS[i], current, math.max(amount, -held)) end
+  elseif amount ~= 0 then
     local t, newest, fresh, here = usage(KEYS[i], oldest, true, buckets, current)
-    add(KEYS[i], current, amount, oldest, ARGV[a + 3], fresh, newest, buckets, t, here)
+    if amount < 0 then amount = math.max(amount, -here) end
+    if amount ~= 0 then add(KEYS[i], current, amount, oldest, ARGV[a + 3], fresh, newest, buckets, t, here) end
   end
 end
 return n`,
-  sha1: 'e04a14ef52107aa5b20a4432d682bbdd5e05829c',
+  sha1: '6ff90aa002bfe3cf3740386d89fb9f8b2dc206cd',
 };

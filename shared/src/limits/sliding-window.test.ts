@@ -193,7 +193,7 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
     ).rejects.toThrow(/twice/);
   });
 
-  it('add rounds amounts up, skips zero amounts and does not call Redis for nothing', async () => {
+  it('add rounds amounts up, skips zero amounts, refuses non-numbers and does not call Redis for nothing', async () => {
     const { redis, calls } = fakeRedis([1]);
     const limiter = createSlidingWindowLimiter(directScripts(redis));
     await limiter.add([{ key: 'k:z', windowMs: 60_000, bucketMs: 1000, amount: 0 }], T0);
@@ -209,7 +209,16 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
       { sha: ADD_SCRIPT.sha1, keys: ['k:t'], args: ['1', String(T0 / 1000), '60', '13', '61000'] },
     ]);
     await expect(
-      limiter.add([{ key: 'k', windowMs: 60_000, bucketMs: 1000, amount: -1 }], T0),
+      limiter.add([{ key: 'k', windowMs: 60_000, bucketMs: 1000, amount: Number.NaN }], T0),
     ).rejects.toThrow(RangeError);
+  });
+
+  it('add passes a give-back (negative amount) rounded up, so no more than reserved goes back', async () => {
+    const { redis, calls } = fakeRedis([1]);
+    const limiter = createSlidingWindowLimiter(directScripts(redis));
+    await limiter.add([{ key: 'k:r', windowMs: 60_000, bucketMs: 1000, amount: -12.7 }], T0);
+    expect(calls).toEqual([
+      { sha: ADD_SCRIPT.sha1, keys: ['k:r'], args: ['1', String(T0 / 1000), '60', '-12', '61000'] },
+    ]);
   });
 });

@@ -131,6 +131,15 @@ function toCount(value: number, what: string): number {
   return Math.ceil(value);
 }
 
+/**
+ * An ADD amount: a whole number, rounded up, so tokens are never under-counted and a
+ * reservation given back (negative) is never given back in excess.
+ */
+function toAmount(value: number): number {
+  if (!Number.isFinite(value)) throw new RangeError(`amount must be a number, got ${value}`);
+  return Math.ceil(value);
+}
+
 /** Per limit as the check scripts reply: [used, newest, [idx, count, ...]]. */
 export type ScriptState = [number | string, number | string, Array<number | string>];
 
@@ -257,6 +266,7 @@ export interface CounterAddition {
   key: string;
   current: number;
   bucketsInWindow: number;
+  /** Negative: a reservation given back (limits/reservation.ts). */
   amount: number;
   expiryMs: number;
 }
@@ -272,7 +282,7 @@ export function addCall(entries: ReadonlyArray<CounterAddition>): ScriptCall | n
   const keys: string[] = [];
   const args: number[] = [];
   for (const e of entries) {
-    const amount = toCount(e.amount, 'amount');
+    const amount = toAmount(e.amount);
     if (amount === 0) continue;
     keys.push(e.key);
     args.push(e.current, e.bucketsInWindow, amount, e.expiryMs);

@@ -31,7 +31,7 @@ export function createTokenTally(
       pending = new Map();
       const call = addCall(entries);
       if (!call) return [];
-      const lost = entries.reduce((sum, e) => sum + e.amount, 0);
+      const lost = entries.reduce((sum, e) => sum + Math.max(0, e.amount), 0);
       return [{ call, done: (outcome) => (outcome.ok ? undefined : onError(outcome.error, lost)) }];
     },
   });
@@ -39,7 +39,8 @@ export function createTokenTally(
     add(entries, keepAlive) {
       let added = false;
       for (const entry of entries) {
-        if (!(entry.amount > 0)) continue;
+        // Negative amounts give reservations back; a bucket's amounts are summed either way.
+        if (!Number.isFinite(entry.amount) || entry.amount === 0) continue;
         const id = `${entry.key}\n${entry.current}`;
         const held = pending.get(id);
         if (held) held.amount += entry.amount;

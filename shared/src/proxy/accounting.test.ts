@@ -52,6 +52,7 @@ function exchange(resolved: ResolvedModel): Exchange {
     request: { stream: false } as Exchange['request'],
     model: resolved,
     startedAt: 1_000,
+    reserved: [],
   };
 }
 

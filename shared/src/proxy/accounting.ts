@@ -3,6 +3,7 @@ import type { Principal } from '../gateway/principal';
 import { costUsd, weightedTokens } from '../ledger/cost';
 import type { RequestLogRecord } from '../ledger/record';
 import { limitSubject } from '../limits/definitions';
+import type { CounterAddition } from '../limits/sliding-window';
 import { effectivePrice } from '../pricing/effective';
 import type { KeepAlive } from '../stores/coalescer';
 import type { ModelEndpoint, ProxyDeps, ResolvedModel, ResolvedRoute } from './types';
@@ -14,6 +15,8 @@ export interface Exchange {
   request: CanonicalRequest;
   model: ResolvedModel;
   startedAt: number;
+  /** What admission reserved on the limits; the settlement gives it back (limits/reservation.ts). */
+  reserved: readonly CounterAddition[];
 }
 
 export interface ExchangeResult {
@@ -91,9 +94,9 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
 
 /**
  * After the response: the log row, and the weighted tokens on the limits of the key, its owner
- * and the answering route (not for a cache hit: no upstream was used). Both join the isolate's
- * next batches; a batch this request opens is handed to `keepAlive`, and nothing here waits
- * for a batch another request keeps. Never rejects.
+ * and the answering route (not for a cache hit: no upstream was used), with the reservation
+ * given back. Both join the isolate's next batches; a batch this request opens is handed to
+ * `keepAlive`, and nothing here waits for a batch another request keeps. Never rejects.
  */
 export function settleExchange(
   exchange: Exchange,
@@ -106,10 +109,32 @@ export function settleExchange(
   const warn = (error: unknown) =>
     deps.warn('usage accounting failed', { error: String(error), model: record.model });
   deps.writeLog(record, keepAlive).catch(warn);
-  if (record.weightedTokens > 0) {
-    const route = result.cacheHit ? null : result.route;
-    deps
-      .countTokens(limitSubject(exchange.principal), route, record.weightedTokens, now, keepAlive)
-      .catch(warn);
+  if (record.weightedTokens > 0 || exchange.reserved.length > 0) {
+    const settlement = {
+      subject: limitSubject(exchange.principal),
+      route: result.cacheHit ? null : result.route,
+      weightedTokens: record.weightedTokens,
+      nowMs: now,
+      reserved: exchange.reserved,
+    };
+    deps.countTokens(settlement, keepAlive).catch(warn);
   }
+}
+
+/**
+ * A request that ended in an unexpected error (not a refusal the client is told of): nothing
+ * is logged, but what it reserved goes back.
+ */
+export function releaseReservation(exchange: Exchange, deps: ProxyDeps, keepAlive: KeepAlive): void {
+  if (exchange.reserved.length === 0) return;
+  const settlement = {
+    subject: limitSubject(exchange.principal),
+    route: null,
+    weightedTokens: 0,
+    nowMs: deps.now(),
+    reserved: exchange.reserved,
+  };
+  deps.countTokens(settlement, keepAlive).catch((error: unknown) => {
+    deps.warn('reservation not given back', { error: String(error), model: exchange.model.name });
+  });
 }

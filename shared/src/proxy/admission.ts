@@ -4,6 +4,8 @@ import { mayUseModel, type Principal } from '../gateway/principal';
 import { AppError, tooManyRequests } from '../http/app-error';
 import { limitSubject } from '../limits/definitions';
 import type { FirstRouteCheck } from '../limits/gate';
+import { reservationTokens, type TokenEstimate } from '../limits/reservation';
+import type { CounterAddition } from '../limits/sliding-window';
 import type { HealthSnapshot } from '../routing/route-health-tracker';
 import { orderRoutes } from '../routing/route-order';
 import type { CachedAnswer, CacheShape } from './response-cache';
@@ -25,6 +27,8 @@ export interface Admitted {
   /** The model's routes in the order this request tries them (its strategy's). */
   routes: ResolvedRoute[];
   cached: CachedAnswer | null;
+  /** What the request reserved on the limits; its settlement gives it back. */
+  reserved: CounterAddition[];
 }
 
 /** What an endpoint serves and takes part in. */
@@ -39,6 +43,8 @@ export interface AdmissionUse {
   serves?(adapter: ProviderAdapter): boolean;
   /** Why, when no route's provider can: the client's 400, before any limit counts. */
   unserved?: string;
+  /** What the request may use, reserved on token limits and budgets; absent: nothing reserved. */
+  estimate?: TokenEstimate;
 }
 
 /**
@@ -79,6 +85,9 @@ export async function admit(
       failClosed: settings.rateLimitFailClosed,
       checkVersions: round < MAX_RELOADS,
       thresholds: settings.budgetThresholds,
+      reserveTokens: use.estimate
+        ? reservationTokens(use.estimate, model, settings.reservationOutputTokens)
+        : 0,
       nowMs,
       background: call.waitUntil,
     });
@@ -115,6 +124,7 @@ export async function admit(
       health,
       routes,
       cached,
+      reserved: decision.reserved,
     };
   }
 }

@@ -50,6 +50,7 @@ export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promi
     request: { model: body.model, system: [], messages: [], stream: false },
     model: admitted.model,
     startedAt,
+    reserved: admitted.reserved,
   };
   let counted: Counted;
   try {

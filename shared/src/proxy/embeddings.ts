@@ -30,6 +30,7 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
       request.input.kind === 'tokens'
         ? 'token-id input needs an OpenAI-compatible provider; send text'
         : 'its providers have no embeddings API',
+    estimate: { inputTokens: estimateEmbeddingTokens(request.input), maxOutputTokens: 0 },
   });
   const exchange: Exchange = {
     endpoint: '/v1/embeddings',
@@ -37,6 +38,7 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
     request: { model: request.model, system: [], messages: [], stream: false },
     model: admitted.model,
     startedAt,
+    reserved: admitted.reserved,
   };
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
   try {

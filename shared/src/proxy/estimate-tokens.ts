@@ -1,4 +1,5 @@
 import type { EmbeddingInput } from '../canonical/embeddings';
+import type { CanonicalRequest, ContentPart } from '../canonical/types';
 
 /**
  * The input-token estimate of /v1/messages/count_tokens when no vendor counts: about four
@@ -25,6 +26,45 @@ export function estimateInputTokens(body: Record<string, unknown>): number {
     messages * TOKENS_PER_MESSAGE +
     tally.attachments * TOKENS_PER_ATTACHMENT
   );
+}
+
+/**
+ * The prompt of a canonical request, by the same rule: what admission reserves on token limits
+ * for it (limits/reservation.ts), so it must be cheap — string lengths, no copies — and err
+ * high rather than low; the settlement replaces it with the vendor's count.
+ */
+export function estimatePromptTokens(request: CanonicalRequest): number {
+  const tally = { chars: 0, attachments: 0 };
+  for (const part of request.system) tally.chars += part.text.length;
+  for (const message of request.messages) {
+    for (const part of message.content) countPart(part, tally);
+  }
+  for (const tool of request.tools ?? []) {
+    tally.chars += tool.name.length + (tool.description?.length ?? 0);
+    walk(tool.parameters, tally, true);
+  }
+  return (
+    Math.ceil(tally.chars / CHARS_PER_TOKEN) +
+    request.messages.length * TOKENS_PER_MESSAGE +
+    tally.attachments * TOKENS_PER_ATTACHMENT
+  );
+}
+
+function countPart(part: ContentPart, tally: { chars: number; attachments: number }): void {
+  switch (part.type) {
+    case 'text':
+      tally.chars += part.text.length;
+      return;
+    case 'image':
+      tally.attachments++;
+      return;
+    case 'tool_call':
+      tally.chars += part.name.length + part.arguments.length;
+      return;
+    case 'tool_result':
+      for (const inner of part.content) countPart(inner, tally);
+      return;
+  }
 }
 
 /** Key names are text the model reads only in JSON it is shown: tool schemas and call arguments. */

@@ -1,8 +1,15 @@
 import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
-import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
+import {
+  type Exchange,
+  type ExchangeResult,
+  failedExchange,
+  releaseReservation,
+  settleExchange,
+} from './accounting';
 import { type Admitted, admit } from './admission';
 import { chatRouteCaller } from './chat-route-call';
+import { estimatePromptTokens } from './estimate-tokens';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
@@ -27,6 +34,7 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     kind: 'chat',
     cacheAs: call.format,
     firstRouteCaps: true,
+    estimate: { inputTokens: estimatePromptTokens(request), maxOutputTokens: request.maxTokens ?? null },
   });
   const exchange: Exchange = {
     endpoint: call.endpoint,
@@ -34,6 +42,7 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     request,
     model: admitted.model,
     startedAt,
+    reserved: admitted.reserved,
   };
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
   try {
@@ -60,6 +69,8 @@ export function settleUnanswered(
   if (error instanceof AppError) {
     const trace = error instanceof RoutesFailedError ? error.trace : NO_ROUTE;
     settleExchange(exchange, failedExchange(error, trace), deps, call.waitUntil);
+  } else {
+    releaseReservation(exchange, deps, call.waitUntil);
   }
   throw error;
 }

@@ -7,6 +7,7 @@ import type { BudgetThresholds } from '../limits/budget-status';
 import type { LimitSubject } from '../limits/definitions';
 import type { Gate } from '../limits/gate';
 import type { RouteCaps } from '../limits/route-caps';
+import type { CounterAddition } from '../limits/sliding-window';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
 import type { RouteHealth } from '../routing/route-health-tracker';
 import type { RouteLatency } from '../routing/route-order';
@@ -33,6 +34,8 @@ export interface ProxySettings {
   rateLimitFailClosed: boolean;
   /** budget_warning_threshold, budget_critical_threshold. */
   budgetThresholds: BudgetThresholds;
+  /** token_reservation_output_tokens: the most output a request reserves (limits/reservation.ts). */
+  reservationOutputTokens: number;
 }
 
 export type { LimitSubject } from '../limits/definitions';
@@ -61,16 +64,11 @@ export interface ProxyDeps {
   /** Tells once of a budget past a threshold (app log, webhook). */
   budgetAlerts: BudgetAlerts;
   /**
-   * Adds weighted tokens to the limits of the key, its owner and (when capped) the route,
-   * in the isolate's next write-behind flush. Never rejects.
+   * Adds weighted tokens to the limits of the key, its owner and (when capped) the route, and
+   * gives back what the request reserved at admission, in the isolate's next write-behind
+   * flush. Never rejects.
    */
-  countTokens(
-    subject: LimitSubject,
-    route: ResolvedRoute | null,
-    weightedTokens: number,
-    nowMs: number,
-    keepAlive: KeepAlive,
-  ): Promise<void>;
+  countTokens(settlement: TokenSettlement, keepAlive: KeepAlive): Promise<void>;
   cache: ResponseCache;
   /**
    * Queues the request-log row (and the metrics it carries) for the next batch. A batch is
@@ -81,6 +79,17 @@ export interface ProxyDeps {
   settings(background: Background): Promise<ProxySettings>;
   now(): number;
   warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A finished request's tokens, for the limits. */
+export interface TokenSettlement {
+  subject: LimitSubject;
+  /** The route that answered (its TPM cap counts them); null for a cache hit or no answer. */
+  route: ResolvedRoute | null;
+  weightedTokens: number;
+  nowMs: number;
+  /** What admission reserved (limits/reservation.ts); given back now. */
+  reserved: readonly CounterAddition[];
 }
 
 /** One client request to a model endpoint. */

@@ -133,6 +133,13 @@ export const SETTING_DEFINITIONS = {
     default: 0.95,
     description: 'Fraction of a budget at which it is reported as critical',
   }),
+  token_reservation_output_tokens: setting({
+    category: 'budget',
+    schema: nonNegativeInt.max(10_000_000),
+    default: 4096,
+    description:
+      'Output tokens a request reserves on token limits and budgets while it runs: its max_tokens when lower, this when it names none; 0: the prompt only',
+  }),
   budget_alert_webhook_url: setting({
     category: 'budget',
     schema: urlOrEmpty,
