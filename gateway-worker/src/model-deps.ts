@@ -2,6 +2,7 @@ import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box'
 import type { StoreEnv } from '@sluice/shared/config/env';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
+import { contentPolicyOf } from '@sluice/shared/guardrails/content-policy';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
@@ -160,6 +161,7 @@ export function buildModelDeps(
           critical: values.budget_critical_threshold,
         },
         reservationOutputTokens: values.token_reservation_output_tokens,
+        contentPolicy: contentPolicyOf(values.content),
       };
     },
     now: () => Date.now(),

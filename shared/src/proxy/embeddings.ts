@@ -1,4 +1,5 @@
 import type { EmbeddingRequest } from '../canonical/embeddings';
+import { enforceContentPolicy } from '../guardrails/content-policy';
 import { parseEmbeddingRequest } from '../wire/openai-embeddings/request';
 import { renderEmbeddings } from '../wire/openai-embeddings/response';
 import { type Exchange, settleExchange } from './accounting';
@@ -40,6 +41,12 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
     startedAt,
     reserved: admitted.reserved,
   };
+  const texts = request.input.kind === 'text' ? request.input.texts : [];
+  try {
+    enforceContentPolicy(admitted.settings.contentPolicy, texts, estimateEmbeddingTokens(request.input));
+  } catch (error) {
+    return settleUnanswered(error, exchange, call, deps);
+  }
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
   try {
     const success = await callFirstWorkingRoute(

@@ -1,3 +1,4 @@
+import { enforceContentPolicy, requestTexts } from '../guardrails/content-policy';
 import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
 import {
@@ -30,11 +31,12 @@ const NO_ROUTE: WalkTrace = { attempts: 0, route: null };
 export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
   const request = deps.formats[call.format].parseRequest(call.body);
+  const promptTokens = estimatePromptTokens(request);
   const admitted = await admit(call, request.model, deps, {
     kind: 'chat',
     cacheAs: call.format,
     firstRouteCaps: true,
-    estimate: { inputTokens: estimatePromptTokens(request), maxOutputTokens: request.maxTokens ?? null },
+    estimate: { inputTokens: promptTokens, maxOutputTokens: request.maxTokens ?? null },
   });
   const exchange: Exchange = {
     endpoint: call.endpoint,
@@ -44,6 +46,12 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     startedAt,
     reserved: admitted.reserved,
   };
+  try {
+    // After admission, so a client that keeps sending what the rules refuse meets its limits.
+    enforceContentPolicy(admitted.settings.contentPolicy, requestTexts(request), promptTokens);
+  } catch (error) {
+    return settleUnanswered(error, exchange, call, deps);
+  }
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
   try {
     return await forward(exchange, call, deps, admitted);

@@ -1,6 +1,7 @@
 import type { PassthroughPlan, ProviderAdapter, WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
+import type { ContentPolicy } from '../guardrails/content-policy';
 import type { RequestLogRecord } from '../ledger/record';
 import type { BudgetAlerts } from '../limits/budget-alerts';
 import type { BudgetThresholds } from '../limits/budget-status';
@@ -36,6 +37,8 @@ export interface ProxySettings {
   budgetThresholds: BudgetThresholds;
   /** token_reservation_output_tokens: the most output a request reserves (limits/reservation.ts). */
   reservationOutputTokens: number;
+  /** security.content as rules; null when none is set (guardrails/content-policy.ts). */
+  contentPolicy: ContentPolicy | null;
 }
 
 export type { LimitSubject } from '../limits/definitions';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { contentSettingSchema } from '../guardrails/content-policy';
 
 /**
  * Every setting the service knows, with its category, schema, default and meaning. Rows in the
@@ -97,7 +98,13 @@ export const SETTING_DEFINITIONS = {
     default: {},
     description: 'MCP tool inspection rules',
   }),
-  content: setting({ category: 'security', schema: jsonObject, default: {}, description: 'Content rules' }),
+  content: setting({
+    category: 'security',
+    schema: contentSettingSchema,
+    default: {},
+    description:
+      'What model requests may not carry: {"deny": [{"name", "regex"}], "max_prompt_tokens"}; a request that breaks a rule is refused (400) naming it',
+  }),
   mcp_tool_access: setting({
     category: 'security',
     schema: z.partialRecord(
