@@ -2,6 +2,7 @@ import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box'
 import type { StoreEnv } from '@sluice/shared/config/env';
 import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
+import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
@@ -9,6 +10,7 @@ import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
+import { guardrailSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { Logger } from '@sluice/shared/server-logs/logger';
 import type { StoreLink } from './store-link';
@@ -48,6 +50,8 @@ export function buildMcpDeps(
       async () => (await settings()).mcp_session_idle_seconds * 1000,
     ),
     toolAccess: async () => (await settings()).mcp_tool_access,
+    toolPolicy: async () => toolPolicyOf((await settings()).inspect_tools),
+    onToolBlocked: (rule) => void metrics.record(guardrailSamples('inspect_tools', rule)),
     catalog: () => fresh((background) => warm.mcpCatalog(background)),
     connector: createSdkConnector({ validateToolOutput: false }),
     targetOf: async (server: McpServerRow) => {

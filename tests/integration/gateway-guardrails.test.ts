@@ -120,6 +120,9 @@ describe('security.content', () => {
       );
       expect(row.errorMessage).not.toContain('Falcon');
     }
+    await expect
+      .poll(async () => (await h.gateway.app.request('/metrics')).text(), { timeout: 5000 })
+      .toMatch(/sluice_guardrail_blocks_total\{guardrail="content",rule="max_prompt_tokens"\} 1\b/);
   });
 
   it('rules are validated at PATCH: 422 at the field, nothing stored', async () => {

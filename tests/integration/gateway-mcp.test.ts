@@ -372,6 +372,57 @@ describe('settings', () => {
     }
   });
 
+  it('security.inspect_tools refuses calls by tool glob and argument, logs and counts them', async () => {
+    const set = await h.admin('PATCH', '/api/admin/settings', {
+      settings: {
+        inspect_tools: {
+          deny: [
+            { name: 'no-secrets-echoed', tool: 'everything__ech*', argument_regex: '(?i)password' },
+            { name: 'no-sums', tool: '*__get-sum' },
+          ],
+        },
+      },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100)); // the settings version is read once a second
+    try {
+      const { client } = await connect();
+      const echoed = await client
+        .callTool({ name: 'everything__echo', arguments: { message: 'my PASSWORD is hunter2' } })
+        .catch((e: Error) => e);
+      expect(String(echoed)).toContain('Tool call blocked by rule "no-secrets-echoed"');
+      expect(String(echoed)).not.toContain('hunter2');
+      expect((echoed as { code?: number }).code).toBe(-32001);
+      const fine = await client.callTool({ name: 'everything__echo', arguments: { message: 'hello' } });
+      expect(fine.content).toEqual([{ type: 'text', text: 'Echo: hello' }]);
+      // The same names on the server's own endpoint.
+      const direct = await connect({ path: '/mcp/everything' });
+      const sum = await direct.client
+        .callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })
+        .catch((e: Error) => e);
+      expect(String(sum)).toContain('Tool call blocked by rule "no-sums"');
+      await direct.client.close();
+      await client.close();
+      const query = `server_id=${serverIds.everything}&tool_name=echo&status=error`;
+      const logged = async () => (await h.admin('GET', `/api/mcp/logs?${query}`)).body;
+      await expect
+        .poll(async () => (await logged()).entries.map((e: { error: string }) => e.error), { timeout: 5000 })
+        .toContain('Tool call blocked by rule "no-secrets-echoed"');
+      await expect
+        .poll(async () => await (await h.gateway.app.request('/metrics')).text(), { timeout: 5000 })
+        .toMatch(/sluice_guardrail_blocks_total\{guardrail="inspect_tools",rule="no-secrets-echoed"\} 1/);
+      const invalid = await h.admin('PATCH', '/api/admin/settings', {
+        settings: { inspect_tools: { deny: [{ name: 'bad', tool: '*', argument_regex: '([a-z]+)*' }] } },
+      });
+      expect(invalid.status).toBe(422);
+      expect(invalid.body.error.details.map((d: { path: string }) => d.path)).toEqual([
+        'settings.inspect_tools.deny.0.argument_regex',
+      ]);
+    } finally {
+      await h.admin('PATCH', '/api/admin/settings', { settings: { inspect_tools: {} } });
+    }
+  });
+
   it('general.mcp_session_idle_seconds sets how long an idle session lives', async () => {
     await h.admin('PATCH', '/api/admin/settings', { settings: { mcp_session_idle_seconds: 120 } });
     await new Promise((r) => setTimeout(r, 1_100));

@@ -37,6 +37,11 @@ export const METRICS = {
     type: 'counter',
     help: 'Requests refused by a limit, by the limit that refused (e.g. user:requests/1m)',
   },
+  guardrailBlocks: {
+    name: 'sluice_guardrail_blocks_total',
+    type: 'counter',
+    help: 'Requests and MCP tool calls refused by a guardrail rule, by guardrail (content, inspect_tools) and rule',
+  },
   upstreamDuration: {
     name: 'sluice_upstream_duration_seconds',
     type: 'histogram',

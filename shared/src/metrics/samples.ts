@@ -1,3 +1,4 @@
+import { CONTENT_BLOCKED } from '../guardrails/content-policy';
 import type { RequestLogRecord } from '../ledger/record';
 import { counter, METRICS, type MetricSample, observe } from './definitions';
 
@@ -48,7 +49,16 @@ export function exchangeSamples(record: RequestLogRecord): MetricSample[] {
   const routeCap =
     record.statusCode === 429 ? /Rate limited: (route:\S+)/.exec(record.errorMessage ?? '')?.[1] : undefined;
   if (routeCap) samples.push(...counter(METRICS.limitRefusals, { limit: routeCap }));
+  if (record.errorType === CONTENT_BLOCKED) {
+    const rule = /content rule "([^"]+)"/.exec(record.errorMessage ?? '')?.[1] ?? 'unknown';
+    samples.push(...guardrailSamples('content', rule));
+  }
   return samples;
+}
+
+/** A request or tool call a guardrail rule refused. */
+export function guardrailSamples(guardrail: 'content' | 'inspect_tools', rule: string): MetricSample[] {
+  return counter(METRICS.guardrailBlocks, { guardrail, rule });
 }
 
 /** A request refused at admission by the limit named `label`. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { contentSettingSchema } from '../guardrails/content-policy';
+import { toolSettingSchema } from '../guardrails/tool-policy';
 
 /**
  * Every setting the service knows, with its category, schema, default and meaning. Rows in the
@@ -94,9 +95,10 @@ export const SETTING_DEFINITIONS = {
   redact: setting({ category: 'security', schema: jsonObject, default: {}, description: 'Redaction rules' }),
   inspect_tools: setting({
     category: 'security',
-    schema: jsonObject,
+    schema: toolSettingSchema,
     default: {},
-    description: 'MCP tool inspection rules',
+    description:
+      'MCP tool calls the gateway refuses: {"deny": [{"name", "tool" (<server>__<tool> glob), "argument_regex"?}]}',
   }),
   content: setting({
     category: 'security',

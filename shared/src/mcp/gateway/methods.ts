@@ -1,4 +1,5 @@
 import type { UserRole } from '../../db/schema/users';
+import { blockingToolRule, TOOL_BLOCKED_CODE, type ToolPolicy } from '../../guardrails/tool-policy';
 import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
 import { type McpToolAccess, mayUseTool } from './access';
 import type { McpCatalog } from './catalog';
@@ -18,6 +19,10 @@ export interface MethodDeps extends UpstreamCallDeps {
   logCall(record: McpLogRecord, keepAlive: (work: Promise<unknown>) => void): Promise<void>;
   /** security.mcp_tool_access, as the settings cache has it. */
   toolAccess(): Promise<McpToolAccess>;
+  /** security.inspect_tools as rules; null when none is set (guardrails/tool-policy.ts). */
+  toolPolicy(): Promise<ToolPolicy | null>;
+  /** Counted in /metrics (sluice_guardrail_blocks_total). */
+  onToolBlocked(rule: string): void;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
@@ -48,6 +53,7 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
   if (!mayUseTool(call.role, entry.accessName, await deps.toolAccess())) {
     throw new RpcFault(RPC.invalidParams, `Tool not allowed: ${name}`);
   }
+  const blockedBy = blockingToolRule(await deps.toolPolicy(), entry.accessName, args);
   const started = Date.now();
   const log = (error: string | null) =>
     void deps.logCall(
@@ -65,6 +71,12 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
       },
       call.waitUntil,
     );
+  if (blockedBy !== null) {
+    const message = `Tool call blocked by rule "${blockedBy}"`;
+    log(message);
+    deps.onToolBlocked(blockedBy);
+    throw new RpcFault(TOOL_BLOCKED_CODE, message);
+  }
   try {
     const result = await withUpstream(
       deps,
