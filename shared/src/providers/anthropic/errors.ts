@@ -3,7 +3,7 @@
  * classified upstream errors. 529 overloaded_error is retryable like any 5xx.
  */
 import type { UpstreamError } from '../../canonical/types';
-import { buildUpstreamError } from '../common/openai-anthropic-errors';
+import { upstreamError } from '../common/errors';
 import { asRecord, asString, tryParseJson } from '../common/openai-anthropic-json';
 
 export function readAnthropicError(body: unknown): {
@@ -15,5 +15,7 @@ export function readAnthropicError(body: unknown): {
 }
 
 export function mapAnthropicError(status: number, bodyText: string): UpstreamError {
-  return buildUpstreamError(status, readAnthropicError(tryParseJson(bodyText)), bodyText);
+  return upstreamError(status, readAnthropicError(tryParseJson(bodyText)), bodyText, {
+    statusLabel: 'Upstream returned HTTP',
+  });
 }

@@ -2,7 +2,7 @@
  * Messages API response body → canonical response.
  */
 import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
-import { malformedUpstreamResponse } from '../common/openai-anthropic-errors';
+import { unreadableUpstreamResponse } from '../common/errors';
 import { asArray, asNumber, asRecord, asString } from '../common/openai-anthropic-json';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
@@ -58,7 +58,7 @@ function contentOf(blocks: unknown[]): Array<TextPart | ToolCallPart> {
 
 export function parseAnthropicResponse(body: unknown): CanonicalResponse {
   const root = asRecord(body);
-  if (!root || !Array.isArray(root.content)) throw malformedUpstreamResponse('no message content');
+  if (!root || !Array.isArray(root.content)) throw unreadableUpstreamResponse('no message content');
   return {
     id: asString(root.id) ?? '',
     model: asString(root.model) ?? '',

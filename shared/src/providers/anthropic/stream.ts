@@ -8,6 +8,7 @@
  */
 import type { StreamEvent } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
+import { safeMessage } from '../common/errors';
 import {
   asNumber,
   asRecord,
@@ -17,7 +18,6 @@ import {
   tryParseJson,
 } from '../common/openai-anthropic-json';
 import type { SseEventMapper } from '../common/openai-anthropic-sse-stream';
-import { redactCredentials } from '../common/redact-credentials';
 import { readAnthropicError } from './errors';
 import { mapAnthropicStopReason, parseAnthropicUsage } from './response';
 
@@ -128,6 +128,6 @@ export class AnthropicStreamMapper implements SseEventMapper {
 
   private fail(errorType: string, message: string): StreamEvent[] {
     this.done = true;
-    return [{ type: 'error', errorType, message: redactCredentials(message) }];
+    return [{ type: 'error', errorType, message: safeMessage(message) }];
   }
 }

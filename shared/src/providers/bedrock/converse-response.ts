@@ -1,5 +1,5 @@
 import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
-import { unreadableUpstreamResponse } from '../common/google-bedrock-errors';
+import { unreadableUpstreamResponse } from '../common/errors';
 import { randomId } from '../common/google-bedrock-ids';
 import { countField, isPlainObject } from '../common/google-bedrock-json';
 import type { BedrockConverseResponse, BedrockOutputBlock, BedrockUsage } from './types';

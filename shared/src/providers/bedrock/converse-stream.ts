@@ -1,7 +1,7 @@
 import type { StreamEvent } from '../../canonical/types';
+import { safeMessage } from '../common/errors';
 import { EventStreamParser } from '../common/eventstream-decoder';
 import { EventStreamError, type EventStreamMessage, headerString } from '../common/eventstream-types';
-import { safeMessage } from '../common/google-bedrock-errors';
 import { randomId } from '../common/google-bedrock-ids';
 import { isPlainObject, type JsonObject, tryParseJson } from '../common/google-bedrock-json';
 import { type BedrockDecodeOptions, bedrockFinishReason, bedrockUsage } from './converse-response';

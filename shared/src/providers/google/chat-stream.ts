@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../canonical/types';
 import { createEventDecoder, createLineDecoder, type SseEvent } from '../../sse/decoder';
-import { safeMessage } from '../common/google-bedrock-errors';
+import { safeMessage } from '../common/errors';
 import { randomId } from '../common/google-bedrock-ids';
 import { isPlainObject, tryParseJson } from '../common/google-bedrock-json';
 import { pipeTransforms } from '../common/google-bedrock-streams';

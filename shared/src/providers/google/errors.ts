@@ -1,5 +1,5 @@
 import type { UpstreamError } from '../../canonical/types';
-import { errorTypeForStatus, upstreamError } from '../common/google-bedrock-errors';
+import { errorTypeForStatus, upstreamError } from '../common/errors';
 import { isPlainObject, tryParseJson } from '../common/google-bedrock-json';
 
 /**

@@ -5,7 +5,7 @@
  * `{object: "error", message, type}`, FastAPI's `{detail}`).
  */
 import type { UpstreamError } from '../../canonical/types';
-import { buildUpstreamError } from '../common/openai-anthropic-errors';
+import { upstreamError } from '../common/errors';
 import { asRecord, asString, tryParseJson } from '../common/openai-anthropic-json';
 
 export interface ErrorFields {
@@ -27,5 +27,7 @@ export function readOpenAiError(body: unknown): ErrorFields {
 }
 
 export function mapOpenAiError(status: number, bodyText: string): UpstreamError {
-  return buildUpstreamError(status, readOpenAiError(tryParseJson(bodyText)), bodyText);
+  return upstreamError(status, readOpenAiError(tryParseJson(bodyText)), bodyText, {
+    statusLabel: 'Upstream returned HTTP',
+  });
 }

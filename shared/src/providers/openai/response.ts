@@ -2,7 +2,7 @@
  * Chat Completions response body → canonical response.
  */
 import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
-import { malformedUpstreamResponse } from '../common/openai-anthropic-errors';
+import { unreadableUpstreamResponse } from '../common/errors';
 import { asArray, asNumber, asRecord, asString, type JsonObject } from '../common/openai-anthropic-json';
 
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
@@ -59,7 +59,7 @@ export function parseOpenAiResponse(body: unknown): CanonicalResponse {
   const root = asRecord(body);
   const choice = asRecord(asArray(root?.choices)[0]);
   const message = asRecord(choice?.message);
-  if (!root || !choice || !message) throw malformedUpstreamResponse('no choices[0].message');
+  if (!root || !choice || !message) throw unreadableUpstreamResponse('no choices[0].message');
   return {
     id: asString(root.id) ?? '',
     model: asString(root.model) ?? '',

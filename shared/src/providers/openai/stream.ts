@@ -7,6 +7,7 @@
  */
 import type { StreamEvent, Usage } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
+import { safeMessage } from '../common/errors';
 import {
   asArray,
   asNumber,
@@ -17,7 +18,6 @@ import {
   tryParseJson,
 } from '../common/openai-anthropic-json';
 import type { SseEventMapper } from '../common/openai-anthropic-sse-stream';
-import { redactCredentials } from '../common/redact-credentials';
 import { readOpenAiError } from './errors';
 import { mapOpenAiFinishReason, parseOpenAiUsage } from './response';
 
@@ -138,7 +138,7 @@ export class OpenAiStreamMapper implements SseEventMapper {
 
   private fail(out: StreamEvent[], errorType: string, message: string): StreamEvent[] {
     this.done = true;
-    out.push({ type: 'error', errorType, message: redactCredentials(message) });
+    out.push({ type: 'error', errorType, message: safeMessage(message) });
     return out;
   }
 }
