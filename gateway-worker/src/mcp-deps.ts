@@ -2,6 +2,7 @@ import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box'
 import type { StoreEnv } from '@sluice/shared/config/env';
 import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
+import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
 import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
@@ -51,6 +52,7 @@ export function buildMcpDeps(
     ),
     toolAccess: async () => (await settings()).mcp_tool_access,
     toolPolicy: async () => toolPolicyOf((await settings()).inspect_tools),
+    redaction: async () => redactPolicyOf((await settings()).redact),
     onToolBlocked: (rule) => void metrics.record(guardrailSamples('inspect_tools', rule)),
     catalog: () => fresh((background) => warm.mcpCatalog(background)),
     connector: createSdkConnector({ validateToolOutput: false }),

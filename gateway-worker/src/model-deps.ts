@@ -3,6 +3,7 @@ import type { StoreEnv } from '@sluice/shared/config/env';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { contentPolicyOf } from '@sluice/shared/guardrails/content-policy';
+import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
@@ -162,6 +163,7 @@ export function buildModelDeps(
         },
         reservationOutputTokens: values.token_reservation_output_tokens,
         contentPolicy: contentPolicyOf(values.content),
+        redaction: redactPolicyOf(values.redact),
       };
     },
     now: () => Date.now(),

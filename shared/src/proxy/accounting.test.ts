@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redactPolicyOf, redactSettingSchema } from '../guardrails/redact-policy';
 import type { PriceEntry } from '../pricing/types';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
 import { buildLogRecord, type Exchange, type ExchangeResult } from './accounting';
@@ -117,5 +118,21 @@ describe('buildLogRecord pricing', () => {
       costUsd: null,
       unpriced: true,
     });
+  });
+});
+
+describe('buildLogRecord and security.redact', () => {
+  it('stores the error text through the logs redactor', () => {
+    const logRedactor = redactPolicyOf(redactSettingSchema.parse({ detectors: ['email'] }))?.logs ?? null;
+    const failed = result({
+      statusCode: 400,
+      usage: null,
+      errorType: 'x',
+      errorMessage: 'unknown user a@b.io',
+    });
+    expect(buildLogRecord({ ...exchange(model({}, [])), logRedactor }, failed, 1_000).errorMessage).toBe(
+      'unknown user [REDACTED:email]',
+    );
+    expect(buildLogRecord(exchange(model({}, [])), failed, 1_000).errorMessage).toBe('unknown user a@b.io');
   });
 });

@@ -1,5 +1,6 @@
 import type { CanonicalRequest, Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
+import type { Redactor } from '../guardrails/redact-text';
 import { costUsd, weightedTokens } from '../ledger/cost';
 import type { RequestLogRecord } from '../ledger/record';
 import { limitSubject } from '../limits/definitions';
@@ -17,6 +18,8 @@ export interface Exchange {
   startedAt: number;
   /** What admission reserved on the limits; the settlement gives it back (limits/reservation.ts). */
   reserved: readonly CounterAddition[];
+  /** security.redact for the logs: what the error text of the row passes through first. */
+  logRedactor?: Redactor | null;
 }
 
 export interface ExchangeResult {
@@ -76,7 +79,7 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
     stream: exchange.request.stream,
     statusCode: result.statusCode,
     errorType: result.errorType ?? null,
-    errorMessage: result.errorMessage ?? null,
+    errorMessage: redactedLogText(result.errorMessage ?? null, exchange.logRedactor),
     promptTokens: usage.inputTokens,
     completionTokens: usage.outputTokens,
     cachedTokens: usage.cachedInputTokens ?? 0,
@@ -90,6 +93,10 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
     attempts: result.attempts,
     clientAborted: result.clientAborted,
   };
+}
+
+function redactedLogText(text: string | null, redactor: Redactor | null | undefined): string | null {
+  return text === null || !redactor ? text : redactor.redact(text);
 }
 
 /**

@@ -21,7 +21,9 @@ export function chatRouteCaller(
   return {
     serves: () => true,
     async call(route, adapter) {
-      const native = adapter.nativeCalls?.[call.format];
+      // Redaction works on the canonical request and answer: no passthrough while it applies.
+      const redacting = settings.redaction?.request || settings.redaction?.response;
+      const native = redacting ? undefined : adapter.nativeCalls?.[call.format];
       const plan = native ? deps.formats[call.format].preparePassthrough(asObject(call.body)) : undefined;
       const target = await targetFor(route, deps);
       const upstreamCall: UpstreamCall =

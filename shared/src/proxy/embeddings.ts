@@ -1,5 +1,6 @@
 import type { EmbeddingRequest } from '../canonical/embeddings';
 import { enforceContentPolicy } from '../guardrails/content-policy';
+import type { Redactor } from '../guardrails/redact-text';
 import { parseEmbeddingRequest } from '../wire/openai-embeddings/request';
 import { renderEmbeddings } from '../wire/openai-embeddings/response';
 import { type Exchange, settleExchange } from './accounting';
@@ -40,6 +41,7 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
     model: admitted.model,
     startedAt,
     reserved: admitted.reserved,
+    logRedactor: admitted.settings.redaction?.logs ?? null,
   };
   const texts = request.input.kind === 'text' ? request.input.texts : [];
   try {
@@ -48,6 +50,7 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
     return settleUnanswered(error, exchange, call, deps);
   }
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
+  const upstreamRequest = redactEmbeddingInput(request, admitted.settings.redaction?.request ?? null);
   try {
     const success = await callFirstWorkingRoute(
       exchange.model,
@@ -59,12 +62,18 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
         routes: admitted.routes,
         keepAlive: call.waitUntil,
       },
-      embeddingsRouteCaller(request, call, deps, admitted.settings),
+      embeddingsRouteCaller(upstreamRequest, call, deps, admitted.settings),
     );
     return answer(success, request, exchange, call, deps, admitted);
   } catch (error) {
     return settleUnanswered(error, exchange, call, deps);
   }
+}
+
+/** security.redact for what leaves for the upstream: the texts to embed. */
+function redactEmbeddingInput(request: EmbeddingRequest, redactor: Redactor | null): EmbeddingRequest {
+  if (!redactor || request.input.kind !== 'text') return request;
+  return { ...request, input: { kind: 'text', texts: request.input.texts.map((t) => redactor.redact(t)) } };
 }
 
 function answer(

@@ -1,4 +1,5 @@
 import { enforceContentPolicy, requestTexts } from '../guardrails/content-policy';
+import { redactRequest } from '../guardrails/redact-canonical';
 import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
 import {
@@ -45,6 +46,7 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     model: admitted.model,
     startedAt,
     reserved: admitted.reserved,
+    logRedactor: admitted.settings.redaction?.logs ?? null,
   };
   try {
     // After admission, so a client that keeps sending what the rules refuse meets its limits.
@@ -52,6 +54,8 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   } catch (error) {
     return settleUnanswered(error, exchange, call, deps);
   }
+  const redaction = admitted.settings.redaction;
+  if (redaction?.request) exchange.request = redactRequest(request, redaction.request);
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
   try {
     return await forward(exchange, call, deps, admitted);
@@ -106,6 +110,7 @@ async function forward(
   const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, {
     keep: cacheKey !== null,
     idleTimeoutMs: settings.upstreamIdleTimeoutMs,
+    redactor: settings.redaction?.response ?? null,
   }).catch((error: unknown) => {
     const trace = { attempts: attempt.attempts, route: attempt.route };
     throw error instanceof AppError ? new RoutesFailedError(error, trace) : error;

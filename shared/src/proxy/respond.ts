@@ -1,4 +1,6 @@
 import type { CanonicalRequest, Usage } from '../canonical/types';
+import { createStreamRedaction, redactResponse } from '../guardrails/redact-canonical';
+import type { Redactor } from '../guardrails/redact-text';
 import { AppError } from '../http/app-error';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
@@ -21,6 +23,8 @@ export interface AnswerOptions {
   keep: boolean;
   /** Longest silence of the upstream's body (see idle-guard.ts). */
   idleTimeoutMs: number;
+  /** security.redact for answers (translated answers only: redaction turns passthrough off). */
+  redactor?: Redactor | null;
 }
 
 export interface ClientAnswer {
@@ -60,7 +64,8 @@ export async function answerClient(
     const usage = format.usageFromResponse(json);
     return jsonAnswer(text, usage, keep);
   }
-  const canonical = attempt.adapter.parseResponse(json);
+  const parsed = attempt.adapter.parseResponse(json);
+  const canonical = options.redactor ? redactResponse(parsed, options.redactor) : parsed;
   const body = JSON.stringify(format.renderResponse(canonical, request.model));
   return jsonAnswer(body, canonical.usage, keep);
 }
@@ -96,7 +101,13 @@ function streamAnswer(
       format.streamErrorEvent({ type: 'upstream_timeout', message: guardMessage(attempt, options) }),
     onIdle: (reason) => attempt.abortUpstream(reason),
   });
-  const { body, ended: upstreamEnded } = clientStream(attempt, format, request, guard);
+  const { body, ended: upstreamEnded } = clientStream(
+    attempt,
+    format,
+    request,
+    guard,
+    options.redactor ?? null,
+  );
   // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut did not complete, whatever its stages saw.
@@ -135,6 +146,7 @@ function clientStream(
   format: WireFormatWithUsageTap,
   request: CanonicalRequest,
   guard: IdleGuard,
+  redactor: Redactor | null,
 ): { body: ReadableStream<Uint8Array>; ended: Promise<{ usage: Usage | null; completed: boolean }> } {
   const source = attempt.upstream.body;
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
@@ -160,8 +172,8 @@ function clientStream(
     return { body, ended };
   }
   const tap = createUsageTap();
-  const body = source
-    .pipeThrough(attempt.adapter.createStreamDecoder())
+  const decoded = source.pipeThrough(attempt.adapter.createStreamDecoder());
+  const body = (redactor ? decoded.pipeThrough(createStreamRedaction(redactor)) : decoded)
     .pipeThrough(tap.transform)
     .pipeThrough(format.createStreamEncoder(request.model, request))
     .pipeThrough(guard.stage());

@@ -2,6 +2,7 @@ import type { PassthroughPlan, ProviderAdapter, WireFormatName } from '../canoni
 import type { Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
 import type { ContentPolicy } from '../guardrails/content-policy';
+import type { RedactPolicy } from '../guardrails/redact-policy';
 import type { RequestLogRecord } from '../ledger/record';
 import type { BudgetAlerts } from '../limits/budget-alerts';
 import type { BudgetThresholds } from '../limits/budget-status';
@@ -39,6 +40,8 @@ export interface ProxySettings {
   reservationOutputTokens: number;
   /** security.content as rules; null when none is set (guardrails/content-policy.ts). */
   contentPolicy: ContentPolicy | null;
+  /** security.redact by place; null when none is set (guardrails/redact-policy.ts). */
+  redaction: RedactPolicy | null;
 }
 
 export type { LimitSubject } from '../limits/definitions';

@@ -1,10 +1,11 @@
 import * as z from 'zod';
 import { contentSettingSchema } from '../guardrails/content-policy';
+import { redactSettingSchema } from '../guardrails/redact-policy';
 import { toolSettingSchema } from '../guardrails/tool-policy';
 
 /**
  * Every setting the service knows, with its category, schema, default and meaning. Rows in the
- * settings table override defaults; a key not listed here cannot be stored. The README table
+ * settings table override defaults; a key not listed here cannot be stored. docs/settings.md
  * "Settings (admin)" documents the same list.
  */
 export const SETTING_CATEGORIES = [
@@ -37,7 +38,6 @@ function setting<S extends z.ZodType>(definition: SettingDefinition<S>): Setting
 const nonNegativeInt = z.number().int().min(0);
 const positiveInt = z.number().int().min(1);
 const ratio = z.number().min(0).max(1);
-const jsonObject = z.record(z.string(), z.unknown());
 const urlOrEmpty = z.url().or(z.literal(''));
 const DOMAIN =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
@@ -92,7 +92,13 @@ export const SETTING_DEFINITIONS = {
     default: 300,
     description: 'How long a request nonce is remembered against replay',
   }),
-  redact: setting({ category: 'security', schema: jsonObject, default: {}, description: 'Redaction rules' }),
+  redact: setting({
+    category: 'security',
+    schema: redactSettingSchema,
+    default: {},
+    description:
+      'What is replaced by [REDACTED:<rule>]: {"detectors": [email, phone, card, ip, api_key], "patterns": [{"name", "regex", "apply_to"?}], "apply_to": [request, response, logs]}',
+  }),
   inspect_tools: setting({
     category: 'security',
     schema: toolSettingSchema,

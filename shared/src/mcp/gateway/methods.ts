@@ -1,4 +1,5 @@
 import type { UserRole } from '../../db/schema/users';
+import { type RedactPolicy, redactJson } from '../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE, type ToolPolicy } from '../../guardrails/tool-policy';
 import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
 import { type McpToolAccess, mayUseTool } from './access';
@@ -23,6 +24,8 @@ export interface MethodDeps extends UpstreamCallDeps {
   toolPolicy(): Promise<ToolPolicy | null>;
   /** Counted in /metrics (sluice_guardrail_blocks_total). */
   onToolBlocked(rule: string): void;
+  /** security.redact by place; null when none is set (guardrails/redact-policy.ts). */
+  redaction(): Promise<RedactPolicy | null>;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
@@ -53,8 +56,10 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
   if (!mayUseTool(call.role, entry.accessName, await deps.toolAccess())) {
     throw new RpcFault(RPC.invalidParams, `Tool not allowed: ${name}`);
   }
-  const blockedBy = blockingToolRule(await deps.toolPolicy(), entry.accessName, args);
+  const [policy, redaction] = await Promise.all([deps.toolPolicy(), deps.redaction()]);
+  const blockedBy = blockingToolRule(policy, entry.accessName, args);
   const started = Date.now();
+  const forLog = (text: string) => (redaction?.logs ? redaction.logs.redact(text) : text);
   const log = (error: string | null) =>
     void deps.logCall(
       {
@@ -67,7 +72,7 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
         toolName: entry.tool.name,
         status: error === null ? 'success' : 'error',
         durationMs: Date.now() - started,
-        error,
+        error: error === null ? null : forLog(error),
       },
       call.waitUntil,
     );
@@ -82,15 +87,21 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
       deps,
       call.session,
       entry.server,
-      (upstream) => upstream.callTool(entry.tool.name, args as Record<string, unknown>, call.onProgress),
+      (upstream) => upstream.callTool(entry.tool.name, outgoing(args, redaction), call.onProgress),
       call.channel,
     );
     log(result.isError === true ? toolErrorText(result) : null);
-    return result;
+    return redaction?.response ? (redactJson(result, redaction.response) as McpResult) : result;
   } catch (error) {
     log(error instanceof Error ? error.message : String(error));
     failure(call.id, error);
   }
+}
+
+/** The arguments as they leave for the MCP server (security.redact, request). */
+function outgoing(args: object, redaction: RedactPolicy | null): Record<string, unknown> {
+  const redactor = redaction?.request;
+  return (redactor ? redactJson(args, redactor) : args) as Record<string, unknown>;
 }
 
 /** What a tool said when it reported an error (isError), for the log. */
