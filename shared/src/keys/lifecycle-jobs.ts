@@ -94,7 +94,7 @@ export async function disableInactiveKey(deps: KeyJobDeps, keyId: string, now: D
  * creation). The current value moves to previous_key_hash and stays valid for the grace
  * period; the new value is not issued to anybody (the hash becomes an "unissued" marker),
  * because a secret nobody can read is useless. The owner gets a working value with
- * POST /api/keys/{id}/rotate before the grace period ends; see README "API keys".
+ * POST /api/keys/{id}/rotate before the grace period ends; see docs/keys.md.
  */
 export async function rotateDueKeys(db: Db, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
   const { api_key_rotation_grace_seconds: graceSeconds } = await loadSettings(db);

@@ -14,7 +14,7 @@ export interface KeyView {
   id: string;
   name: string;
   prefix: string;
-  /** Null means every model (see README: "all models" is null, never []). */
+  /** Null means every model (see docs/keys.md: "all models" is null, never []). */
   allowed_models: string[] | null;
   rate_limit_rpm: number | null;
   expires_at: string | null;

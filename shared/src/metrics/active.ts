@@ -1,7 +1,7 @@
 /**
  * In-flight requests and open streams of this isolate (or process). Only the current counts
  * are kept here; store.ts publishes them, with every metrics flush, into one Redis hash field
- * per isolate, and a scrape sums the fields published recently (see README "Active gauges").
+ * per isolate, and a scrape sums the fields published recently (see docs/api.md "Active gauges").
  */
 export type ActiveKind = 'requests' | 'streams';
 
