@@ -231,8 +231,10 @@ describe('admin screens in a real browser', () => {
         (l) => l.kind === 'tokens' && l.window === 'daily',
       );
     const before = (await daily())?.used ?? 0;
-    // The fake upstream counts words: 20 in, "echo:" and the 20 back out.
-    const prompt = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
+    // The fake upstream counts words: 20 in, "echo:" and the 20 back out. Admission reserves the
+    // prompt's estimate (69 characters: 21 tokens) and max_tokens: 42 of the 50, with the setup's
+    // first request already counted.
+    const prompt = Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ');
     const res = await fetch(`${stack.gatewayUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: {
@@ -240,7 +242,7 @@ describe('admin screens in a real browser', () => {
         'content-type': 'application/json',
         'cache-control': 'no-store',
       },
-      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: prompt }] }),
+      body: JSON.stringify({ model: MODEL, max_tokens: 21, messages: [{ role: 'user', content: prompt }] }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
     // Settled: the request's reservation (limits/reservation.ts) has given way to its 41 tokens.
@@ -480,6 +482,50 @@ describe('admin screens in a real browser', () => {
     const audit = await api('GET', '/api/admin/platform-logs?action=settings.update&limit=1');
     expect(audit.body.entries[0].details.keys).toEqual(['oidc_client_secret']);
     expect(JSON.stringify(audit.body)).not.toContain('a-new-oidc-secret');
+  });
+
+  it('guardrails: the try-it box shows what a sample becomes under the rules as typed; a bad regex shows at its field', async () => {
+    await nav('Settings');
+    await page.getByRole('tab', { name: 'security' }).click();
+    const redact = page.getByLabel('redact', { exact: true });
+    await redact.fill(
+      JSON.stringify({
+        detectors: ['email'],
+        patterns: [{ name: 'ticket', regex: 'TCK-[0-9]+', apply_to: ['response'] }],
+      }),
+    );
+    await page
+      .getByLabel('content', { exact: true })
+      .fill(JSON.stringify({ deny: [{ name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' }] }));
+    const tryBox = page.getByTestId('guardrails-try');
+    await tryBox.getByLabel('Sample text').fill('Codename Falcon: mail a@b.io about TCK-42');
+    await tryBox.getByRole('button', { name: 'Try it' }).click();
+    await expect
+      .poll(() => page.getByTestId('try-request').textContent())
+      .toBe('Codename Falcon: mail [REDACTED:email] about TCK-42');
+    expect(await page.getByTestId('try-response').textContent()).toBe(
+      'Codename Falcon: mail a@b.io about [REDACTED:ticket]',
+    );
+    expect(await page.getByTestId('try-logs').textContent()).toBe(
+      'Codename Falcon: mail [REDACTED:email] about [REDACTED:ticket]',
+    );
+    expect(await page.getByTestId('try-content').textContent()).toBe(
+      'Request blocked by content rule "no-codenames"',
+    );
+    await screenshot(page, 'admin-14c-guardrails-try');
+    // Nothing was saved by trying.
+    expect((await api('GET', '/api/admin/settings/category/security')).body.redact).toEqual({});
+    // A runaway pattern is refused at the field when saving.
+    await redact.fill(JSON.stringify({ patterns: [{ name: 'slow', regex: '(a+)+' }] }));
+    errors.expectFailure('/api/admin/settings', 422);
+    await page.getByRole('button', { name: 'Save security' }).click();
+    expect(await fieldError(redact)).toMatch(/exponential time/);
+    await redact.fill(JSON.stringify({ detectors: ['email'] }));
+    await page.getByRole('button', { name: 'Save security' }).click();
+    await expect
+      .poll(async () => (await api('GET', '/api/admin/settings/category/security')).body.redact)
+      .toEqual({ detectors: ['email'] });
+    await api('PATCH', '/api/admin/settings', { settings: { redact: {}, content: {} } });
   });
 
   it('site name: set through the API, the header, the tab title and the sign-in page show it; a settings save updates them', async () => {

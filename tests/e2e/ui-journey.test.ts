@@ -99,6 +99,14 @@ describe('the web UI in a real browser', () => {
     await screenshot(page, '05-models');
   });
 
+  it('sets where clients reach the gateway (gateway_base_url), which the key dialog will show', async () => {
+    await nav('Settings');
+    await page.getByRole('tab', { name: 'system' }).click();
+    await page.getByLabel('gateway_base_url').fill(stack.gatewayUrl);
+    await page.getByRole('button', { name: 'Save system' }).click();
+    await page.getByText('Saved: gateway_base_url').waitFor();
+  });
+
   it('creates a key: an invalid RPM shows the API error at the field, then the secret is shown once and copied', async () => {
     await nav('API keys');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -112,6 +120,7 @@ describe('the web UI in a real browser', () => {
     await dialog().getByRole('button', { name: 'Create key' }).click();
     secret = (await page.getByTestId('secret-value').textContent()) ?? '';
     expect(secret).toMatch(/^\S{20,}$/);
+    expect(await dialog().getByTestId('gateway-base-url').textContent()).toBe(`${stack.gatewayUrl}/v1`);
     await dialog().getByRole('button', { name: 'Copy' }).click();
     await dialog().getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);

@@ -233,7 +233,10 @@ describe('changing settings', () => {
   it('publishes site_name before sign-in (GET /api/setup/status), for the sign-in page and the tab', async () => {
     expect((await patch({ site_name: 'Acme AI' })).status).toBe(200);
     const status = await api('GET', '/api/setup/status');
-    expect(status.body).toMatchObject({ initialized: true, site_name: 'Acme AI' });
+    expect(status.body).toMatchObject({ initialized: true, site_name: 'Acme AI', gateway_base_url: '' });
+    expect((await patch({ gateway_base_url: 'https://ai.acme.example' })).status).toBe(200);
+    expect((await api('GET', '/api/setup/status')).body.gateway_base_url).toBe('https://ai.acme.example');
+    expect((await patch({ gateway_base_url: '' })).status).toBe(200);
   });
 
   it('drops the row when a setting goes back to its default', async () => {
@@ -323,6 +326,26 @@ describe('cached settings reader (real Redis through the Upstash client)', () =>
     expect((await patch({ cache_ttl_seconds: before + 17 })).status).toBe(200);
     expect((await reader.get()).cache_ttl_seconds).toBe(before + 17);
     expect(loads).toBe(2);
+  });
+});
+
+describe('guardrails try box', () => {
+  it('shows what a text becomes under rules as given, refuses rules that would not save, stores nothing', async () => {
+    const tried = await api('POST', '/api/admin/settings/guardrails/try', {
+      token: adminToken,
+      body: { text: 'ping a@b.io', redact: { detectors: ['email'] } },
+    });
+    expect(tried.status).toBe(200);
+    expect(tried.body).toEqual({
+      redact: { request: 'ping [REDACTED:email]', response: 'ping a@b.io', logs: 'ping [REDACTED:email]' },
+      content: { blocked: false, message: null },
+    });
+    const bad = await api('POST', '/api/admin/settings/guardrails/try', {
+      token: adminToken,
+      body: { text: 'x', redact: { detectors: ['ssn'] } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details).toEqual([{ path: 'redact.detectors.0', message: expect.any(String) }]);
   });
 });
 

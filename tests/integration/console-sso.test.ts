@@ -260,6 +260,23 @@ describe('ID tokens the provider did not sign for us', () => {
   });
 });
 
+describe('console_base_url', () => {
+  it('gives the redirect URI when oidc_redirect_uri is empty: <console_base_url>/api/auth/sso/callback', async () => {
+    await settings({ oidc_redirect_uri: '', console_base_url: 'http://console.test/' });
+    try {
+      const start = await h.call('GET', '/api/auth/sso/authorize');
+      const sent = new URL(start.headers.get('location') ?? '').searchParams.get('redirect_uri');
+      expect(sent).toBe(REDIRECT_URI);
+      const { code, state } = await browse(person('grace'));
+      expect((await callback({ code, state })).status).toBe(200);
+      await settings({ console_base_url: '' });
+      expect((await h.call('GET', '/api/auth/sso/authorize')).status).toBe(500);
+    } finally {
+      await settings({ oidc_redirect_uri: REDIRECT_URI, console_base_url: '' });
+    }
+  });
+});
+
 describe('without OIDC configured', () => {
   it('answers 500 with a clear message', async () => {
     await settings({ oidc_enabled: false });

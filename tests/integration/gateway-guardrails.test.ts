@@ -125,6 +125,30 @@ describe('security.content', () => {
       .toMatch(/sluice_guardrail_blocks_total\{guardrail="content",rule="max_prompt_tokens"\} 1\b/);
   });
 
+  it('the console tries rules without saving them', async () => {
+    const tried = await h.admin('POST', '/api/admin/settings/guardrails/try', {
+      text: 'the codename Falcon, a@b.io',
+      redact: { detectors: ['email'] },
+      content: { deny: [{ name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' }] },
+    });
+    expect(tried.status, JSON.stringify(tried.body)).toBe(200);
+    expect(tried.body).toEqual({
+      redact: {
+        request: 'the codename Falcon, [REDACTED:email]',
+        response: 'the codename Falcon, a@b.io',
+        logs: 'the codename Falcon, [REDACTED:email]',
+      },
+      content: { blocked: true, message: 'Request blocked by content rule "no-codenames"' },
+    });
+    const bad = await h.admin('POST', '/api/admin/settings/guardrails/try', {
+      text: 'x',
+      content: { deny: [{ name: 'x', regex: '(a+)+' }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(['content.deny.0.regex']);
+    expect((await h.admin('GET', '/api/admin/settings/category/security')).body.redact).toEqual({});
+  });
+
   it('rules are validated at PATCH: 422 at the field, nothing stored', async () => {
     const bad = await h.admin('PATCH', '/api/admin/settings', {
       settings: {

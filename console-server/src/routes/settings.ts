@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
+import { tryGuardrails } from '@sluice/shared/guardrails/try-rules';
 import { notFound } from '@sluice/shared/http/app-error';
 import {
   isSettingCategory,
@@ -18,6 +19,8 @@ import {
   SettingsPatchResultSchema,
   SettingsPatchSchema,
   SettingsSchema,
+  TryGuardrailsResultSchema,
+  TryGuardrailsSchema,
 } from '../schemas/settings-audit';
 import type { ConsoleEnv } from '../types';
 import { auditActor } from './audit-actor';
@@ -60,6 +63,21 @@ const categoryRoute = createRoute({
   },
 });
 
+const tryRoute = createRoute({
+  tags: ['settings'],
+  security: bearerSecurity,
+  middleware: [requireAdmin()] as const,
+  method: 'post',
+  path: '/guardrails/try',
+  summary:
+    'What a sample text becomes under security.redact (at each place) and whether security.content refuses it, for rules as given (nothing is stored)',
+  request: { body: jsonBody(TryGuardrailsSchema) },
+  responses: {
+    200: jsonResponse(TryGuardrailsResultSchema, 'The text at each place, and the content verdict'),
+    ...errorResponses(400, 401, 403, 422),
+  },
+});
+
 /** Legacy aliases (Versioning 4): GET /system, /oidc and /audit equal the category endpoint. */
 function legacyRoute<C extends SettingCategory>(category: C) {
   return createRoute({
@@ -94,6 +112,7 @@ export const settingsRoutes = createRouter()
     }
     return c.json(await categoryJson(c, category), 200);
   })
+  .openapi(tryRoute, async (c) => c.json(tryGuardrails(c.req.valid('json')), 200))
   .openapi(legacyRoute('system'), async (c) => c.json(await categoryJson(c, 'system'), 200))
   .openapi(legacyRoute('oidc'), async (c) => c.json(await categoryJson(c, 'oidc'), 200))
   .openapi(legacyRoute('audit'), async (c) => c.json(await categoryJson(c, 'audit'), 200));

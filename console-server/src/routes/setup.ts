@@ -24,7 +24,8 @@ const statusRoute = createRoute({
   method: 'get',
   path: '/status',
   tags: ['setup'],
-  summary: 'Whether the system has its first admin, and the name the console shows (site_name)',
+  summary:
+    'Whether the system has its first admin, the name the console shows (site_name) and where clients reach the gateway (gateway_base_url)',
   responses: { 200: jsonResponse(SetupStatusSchema, 'Setup state') },
 });
 
@@ -47,7 +48,15 @@ export const setupRoutes = createRouter()
       isInitialized(c.var.deps),
       loadSettings(c.var.deps.db),
     ]);
-    return c.json({ initialized, needs_setup: !initialized, site_name: settings.site_name }, 200);
+    return c.json(
+      {
+        initialized,
+        needs_setup: !initialized,
+        site_name: settings.site_name,
+        gateway_base_url: settings.gateway_base_url,
+      },
+      200,
+    );
   })
   .openapi(initializeRoute, async (c) => {
     const result = await initializeSystem(identityDeps(c.var.deps), c.req.valid('json'), c.var.meta);

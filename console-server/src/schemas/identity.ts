@@ -33,6 +33,10 @@ export const SetupStatusSchema = z
     site_name: z.string().openapi({
       description: 'The setting site_name: public, so the sign-in page and the browser tab show it',
     }),
+    gateway_base_url: z.string().openapi({
+      description:
+        'The setting gateway_base_url ("" when unknown): where clients reach the gateway, shown with new keys',
+    }),
   })
   .openapi('SetupStatus');
 

@@ -97,3 +97,32 @@ export const AuditPageSchema = z
     entries: z.array(AuditEntrySchema),
   })
   .openapi('AuditPage');
+
+export const TryGuardrailsSchema = z
+  .object({
+    text: z.string().max(100_000).describe('The sample text'),
+    redact: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('security.redact rules to try (as PATCH takes them); absent: none'),
+    content: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('security.content rules to try (as PATCH takes them); absent: none'),
+  })
+  .strict()
+  .openapi('TryGuardrails');
+
+export const TryGuardrailsResultSchema = z
+  .object({
+    redact: z.object({
+      request: z.string().describe('As it would leave for the upstream'),
+      response: z.string().describe('As it would reach the client in an answer'),
+      logs: z.string().describe('As the logs would store it'),
+    }),
+    content: z.object({
+      blocked: z.boolean(),
+      message: z.string().nullable().describe('The refusal the client would get (names the rule)'),
+    }),
+  })
+  .openapi('TryGuardrailsResult');

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { CanonicalRequest, ContentPart } from '../canonical/types';
 import { AppError } from '../http/app-error';
-import { compileRuleRegex, ruleRegexProblem } from './rule-regex';
+import { compileRuleRegex } from './rule-regex';
+import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema';
 
 /**
  * security.content: what a model request may not carry. Deny rules (named regexes) and a
@@ -10,17 +11,7 @@ import { compileRuleRegex, ruleRegexProblem } from './rule-regex';
  * that names the rule — never the text it matched — in the client's own wire format, and is
  * logged with that error. No rule set: nothing is read (no cost on the hot path).
  */
-export const RULE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-export const ruleRegexSchema = z.string().superRefine((source, ctx) => {
-  const problem = ruleRegexProblem(source);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
-
-const denyRule = z.strictObject({
-  name: z.string().regex(RULE_NAME, 'must be 1–64 letters, digits, _ . - (starting with a letter or digit)'),
-  regex: ruleRegexSchema,
-});
+const denyRule = z.strictObject({ name: ruleNameSchema, regex: ruleRegexSchema });
 
 export const contentSettingSchema = z
   .strictObject({
@@ -28,14 +19,7 @@ export const contentSettingSchema = z
     deny: z.array(denyRule).max(200).optional(),
     max_prompt_tokens: z.number().int().min(1).max(10_000_000).optional(),
   })
-  .superRefine((value, ctx) => {
-    const seen = new Set<string>();
-    value.deny?.forEach((rule, i) => {
-      if (seen.has(rule.name))
-        ctx.addIssue({ code: 'custom', path: ['deny', i, 'name'], message: 'is used twice' });
-      seen.add(rule.name);
-    });
-  });
+  .superRefine(uniqueRuleNames('deny'));
 
 export type ContentSetting = z.output<typeof contentSettingSchema>;
 

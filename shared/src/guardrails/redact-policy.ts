@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { RULE_NAME, ruleRegexSchema } from './content-policy';
 import { DETECTOR_NAMES, detector } from './detectors';
 import { createRedactor, type Redactor, type RedactRule } from './redact-text';
 import { compileRuleRegex } from './rule-regex';
+import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema';
 
 /**
  * security.redact: what the gateway replaces with `[REDACTED:<rule>]` — built-in detectors
@@ -23,9 +23,7 @@ export const redactSettingSchema = z
     patterns: z
       .array(
         z.strictObject({
-          name: z
-            .string()
-            .regex(RULE_NAME, 'must be 1–64 letters, digits, _ . - (starting with a letter or digit)'),
+          name: ruleNameSchema,
           regex: ruleRegexSchema,
           apply_to: places.optional(),
         }),
@@ -34,18 +32,7 @@ export const redactSettingSchema = z
       .optional(),
     apply_to: places.optional(),
   })
-  .superRefine((value, ctx) => {
-    const seen = new Set<string>(value.detectors ?? []);
-    value.patterns?.forEach((rule, i) => {
-      if (seen.has(rule.name))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['patterns', i, 'name'],
-          message: 'is used twice (or names a detector)',
-        });
-      seen.add(rule.name);
-    });
-  });
+  .superRefine(uniqueRuleNames('patterns', (value) => value.detectors ?? []));
 
 export type RedactSetting = z.output<typeof redactSettingSchema>;
 

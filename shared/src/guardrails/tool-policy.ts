@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { RULE_NAME, ruleRegexSchema } from './content-policy';
 import { compileRuleRegex } from './rule-regex';
+import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema';
 
 /**
  * security.inspect_tools: which MCP tool calls the gateway refuses. A rule names tools by a
@@ -12,7 +12,7 @@ import { compileRuleRegex } from './rule-regex';
  * all is security.mcp_tool_access.
  */
 const toolRule = z.strictObject({
-  name: z.string().regex(RULE_NAME, 'must be 1–64 letters, digits, _ . - (starting with a letter or digit)'),
+  name: ruleNameSchema,
   tool: z
     .string()
     .min(1)
@@ -26,14 +26,7 @@ export const toolSettingSchema = z
     enabled: z.boolean().optional(),
     deny: z.array(toolRule).max(200).optional(),
   })
-  .superRefine((value, ctx) => {
-    const seen = new Set<string>();
-    value.deny?.forEach((rule, i) => {
-      if (seen.has(rule.name))
-        ctx.addIssue({ code: 'custom', path: ['deny', i, 'name'], message: 'is used twice' });
-      seen.add(rule.name);
-    });
-  });
+  .superRefine(uniqueRuleNames('deny'));
 
 export type ToolSetting = z.output<typeof toolSettingSchema>;
 

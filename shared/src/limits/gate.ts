@@ -161,7 +161,10 @@ export function createGate(deps: GateDeps): Gate {
         deps.onRefusal(refusedBy);
         const memory = memoryOf(ask, counters, refusedBy, retryAfterMs);
         if (limits !== 'unavailable') blocked.set(limits, memory);
-        return refused(refusedBy, toRetryAfterSeconds(memory.untilMs - ask.nowMs));
+        // Not used up: what is left is held by requests in flight, or too little for this one.
+        const state = answer.limits.states.find((s) => s.label === refusedBy);
+        const held = state !== undefined && state.used < state.limit;
+        return refused(refusedBy, toRetryAfterSeconds(held ? memory.untilMs - ask.nowMs : retryAfterMs));
       }
       const budget = tightestBudget(
         counters,
@@ -180,7 +183,7 @@ export function createGate(deps: GateDeps): Gate {
   };
 }
 
-/** A refusal the gate repeats without asking Redis until `untilMs` (its Retry-After). */
+/** A refusal the gate repeats without asking Redis until `untilMs`. */
 interface Remembered {
   untilMs: number;
   label: string;
@@ -189,8 +192,9 @@ interface Remembered {
 /**
  * A used-up limit is remembered until it frees — except a token limit or budget while requests
  * reserve: what fills it may be reservations that come back as requests finish, within seconds
- * rather than when the window slides or the period ends. That refusal is told to retry after
- * RESERVATION_RETRY_SECONDS at most, and asked again then.
+ * rather than when the window slides or the period ends, so it is asked again after
+ * RESERVATION_RETRY_SECONDS. (A limit not used up, only too full for this reservation, is told
+ * to retry then too; one used up is told when it frees as counted.)
  */
 function memoryOf(
   ask: GateAsk,

@@ -217,13 +217,15 @@ export const SETTING_DEFINITIONS = {
     category: 'system',
     schema: urlOrEmpty,
     default: '',
-    description: 'Public URL of the gateway (empty: unknown)',
+    description:
+      'Public URL of the gateway (empty: unknown): published before sign-in and shown with every new API key as the base URL to use',
   }),
   console_base_url: setting({
     category: 'system',
     schema: urlOrEmpty,
     default: '',
-    description: 'Public URL of the console (empty: unknown)',
+    description:
+      'Public URL of the console (empty: unknown): the SSO redirect URI is <this>/api/auth/sso/callback when oidc_redirect_uri is empty',
   }),
   // oidc
   oidc_enabled: setting({ category: 'oidc', schema: z.boolean(), default: false, description: 'Enable SSO' }),
@@ -250,7 +252,8 @@ export const SETTING_DEFINITIONS = {
     category: 'oidc',
     schema: urlOrEmpty,
     default: '',
-    description: 'Callback URL registered with the identity provider',
+    description:
+      'Callback URL registered with the identity provider (empty: <console_base_url>/api/auth/sso/callback)',
   }),
   oidc_scopes: setting({
     category: 'oidc',

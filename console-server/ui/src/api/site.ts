@@ -16,6 +16,12 @@ export function useSetupStatus() {
   return useQuery(setupStatusQuery);
 }
 
+/** Where clients reach the gateway's /v1 (the gateway_base_url setting); null when unknown. */
+export function useGatewayApiBase(): string | null {
+  const base = useSetupStatus().data?.gateway_base_url;
+  return base ? `${base.replace(/\/+$/, '')}/v1` : null;
+}
+
 /** The console's name (the site_name setting), known before sign-in. */
 export function useSiteName(): string {
   return useSetupStatus().data?.site_name || DEFAULT_SITE_NAME;

@@ -6,6 +6,7 @@ import { loadSettings } from '../../db/repos/settings-repo';
 import { findUserByEmail, insertUser } from '../../db/repos/users-repo';
 import type { Db } from '../../db/types';
 import { AppError, badRequest, unauthorized } from '../../http/app-error';
+import type { SettingValues } from '../../settings/definitions';
 import { revealSecretSetting } from '../../settings/secrets';
 import type { RedisPort } from '../../stores/redis-port';
 import { completeSignIn } from '../accounts';
@@ -47,6 +48,18 @@ async function s256(verifier: string): Promise<string> {
   );
 }
 
+/** Where the identity provider sends the browser back: oidc_redirect_uri, else derived from console_base_url. */
+export function redirectUriOf(
+  settings: Pick<SettingValues, 'oidc_redirect_uri' | 'console_base_url'>,
+): string {
+  if (settings.oidc_redirect_uri) return settings.oidc_redirect_uri;
+  if (!settings.console_base_url) return '';
+  return `${settings.console_base_url.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`;
+}
+
+/** The console's SSO callback (console-server/src/routes/sso.ts, under /api/auth/sso). */
+export const SSO_CALLBACK_PATH = '/api/auth/sso/callback';
+
 /** The oidc settings that are still missing for SSO to work (empty: it is on and complete). */
 async function missingOidcSettings(deps: Pick<SsoDeps, 'db' | 'secrets'>) {
   const settings = await loadSettings(deps.db);
@@ -56,7 +69,7 @@ async function missingOidcSettings(deps: Pick<SsoDeps, 'db' | 'secrets'>) {
     !settings.oidc_issuer_url && 'oidc_issuer_url',
     !settings.oidc_client_id && 'oidc_client_id',
     !clientSecret && 'oidc_client_secret',
-    !settings.oidc_redirect_uri && 'oidc_redirect_uri',
+    !redirectUriOf(settings) && 'oidc_redirect_uri',
   ].filter((name): name is string => typeof name === 'string');
   return { settings, clientSecret, missing };
 }
@@ -103,7 +116,7 @@ export async function startSso(deps: SsoDeps, options: { returnTo?: string } = {
   url.search = new URLSearchParams({
     response_type: 'code',
     client_id: settings.oidc_client_id,
-    redirect_uri: settings.oidc_redirect_uri,
+    redirect_uri: redirectUriOf(settings),
     scope: settings.oidc_scopes,
     state,
     nonce: pending.nonce,
@@ -185,7 +198,7 @@ export async function finishSso(
         discovery,
         code: query.code,
         codeVerifier: pending.codeVerifier,
-        redirectUri: settings.oidc_redirect_uri,
+        redirectUri: redirectUriOf(settings),
         clientId,
         clientSecret,
       },

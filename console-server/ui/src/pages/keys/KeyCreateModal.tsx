@@ -1,9 +1,10 @@
-import { Button, Group, Modal, NumberInput, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Button, Code, Group, Modal, NumberInput, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
+import { useGatewayApiBase } from '../../api/site';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/AuthProvider';
 import { FormActions } from '../../components/FormActions';
@@ -25,6 +26,7 @@ export function KeyCreateModal({ opened, onClose }: { opened: boolean; onClose: 
   const models = useModelNames(user);
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Schemas['CreatedApiKey'] | null>(null);
+  const gatewayApi = useGatewayApiBase();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<Values>({
     initialValues: { name: '', allowed_models: [], rate_limit_rpm: '', expires_in_days: '' },
@@ -67,7 +69,8 @@ export function KeyCreateModal({ opened, onClose }: { opened: boolean; onClose: 
       {created ? (
         <Stack>
           <SecretReveal secret={created.key}>
-            Use it as a Bearer token against the gateway (/v1).
+            Use it as a Bearer token against the gateway:{' '}
+            {gatewayApi ? <Code data-testid="gateway-base-url">{gatewayApi}</Code> : '/v1'}.
           </SecretReveal>
           <Group justify="flex-end">
             <Button onClick={close}>Done</Button>

@@ -6,11 +6,14 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import { SETUP_STATUS_QUERY } from '../../api/site';
+import { GuardrailsTry } from './GuardrailsTry';
 import { SettingInput } from './SettingInput';
 import type { SettingField } from './setting-fields';
 import { type FormValue, settingIssueRenames, settingsPatch, toFormValue } from './setting-values';
 
 export const SETTINGS_QUERY = ['settings'] as const;
+/** Settings GET /api/setup/status publishes. */
+const PUBLIC_SETTINGS = new Set(['site_name', 'gateway_base_url']);
 
 interface Props {
   category: string;
@@ -45,8 +48,8 @@ export function SettingsCategoryForm({ category, fields, stored }: Props) {
           form.setFieldValue(`settings.${key}`, '');
       }
       void queryClient.invalidateQueries({ queryKey: SETTINGS_QUERY });
-      // The header and the tab title show site_name from the public status.
-      if (result.updated.includes('site_name'))
+      // The header, the tab title and the new-key dialog read the public status.
+      if (result.updated.some((key) => PUBLIC_SETTINGS.has(key)))
         void queryClient.invalidateQueries({ queryKey: SETUP_STATUS_QUERY });
       const keys = result.updated.join(', ');
       notifications.show({ color: 'teal', message: keys ? `Saved: ${keys}` : 'Nothing to change' });
@@ -84,6 +87,12 @@ export function SettingsCategoryForm({ category, fields, stored }: Props) {
             Save {category}
           </Button>
         </Group>
+        {category === 'security' && (
+          <GuardrailsTry
+            redact={String(form.values.settings.redact ?? '{}')}
+            content={String(form.values.settings.content ?? '{}')}
+          />
+        )}
       </Stack>
     </form>
   );
