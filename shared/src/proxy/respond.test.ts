@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import type { CanonicalRequest } from '../canonical/types';
+import { detector } from '../guardrails/detectors';
+import { createRedactor } from '../guardrails/redact-text';
+import { AppError } from '../http/app-error';
+import { openAiAdapter } from '../providers/openai/adapter';
+import { anthropicMessages, openaiChat } from '../wire/index';
+import { answerClient, JSON_HEADERS, SSE_HEADERS } from './respond';
+import type { Attempt, ResolvedRoute } from './types';
+
+const ROUTE = { providerName: 'openai-main', routeId: 'r1' } as ResolvedRoute;
+
+/** The chat completion api.openai.com answers, with `text` as the message. */
+function completion(text: string) {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1741569952,
+    model: 'gpt-4o-mini-2024-07-18',
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+  };
+}
+
+/** The same answer streamed, with include_usage's last chunk. */
+function completionSse(parts: string[]): string {
+  const chunk = (delta: object, finish: string | null) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    model: 'gpt-4o-mini-2024-07-18',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    usage: null,
+  });
+  const chunks = [
+    chunk({ role: 'assistant', content: '' }, null),
+    ...parts.map((content) => chunk({ content }, null)),
+    chunk({}, 'stop'),
+    { ...chunk({}, null), choices: [], usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } },
+  ];
+  return `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+}
+
+/** A body that sends `chunks` (as bytes) and then stays open for ever when `hang`. */
+function bodyOf(chunks: string[], hang = false): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+      if (!hang) controller.close();
+    },
+  });
+}
+
+function attempt(upstream: Response, mode: Attempt['mode'] = 'translate') {
+  const aborts: string[] = [];
+  const value: Attempt = {
+    route: ROUTE,
+    upstream,
+    mode,
+    adapter: openAiAdapter,
+    attempts: 1,
+    upstreamLatencyMs: 40,
+    abortUpstream: (reason) => void aborts.push(reason),
+  };
+  return { attempt: value, aborts };
+}
+
+const messagesRequest = (stream: boolean): CanonicalRequest =>
+  anthropicMessages.parseRequest({
+    model: 'house',
+    max_tokens: 100,
+    stream,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
+const chatRequest = openaiChat.parseRequest({ model: 'house', messages: [{ role: 'user', content: 'hi' }] });
+
+const OPTIONS = { keep: false, idleTimeoutMs: 1_000 };
+
+async function textOf(body: ReadableStream<Uint8Array> | string): Promise<string> {
+  return typeof body === 'string' ? body : new Response(body).text();
+}
+
+/** Named SSE events (`event:` and JSON `data:`) in order. */
+function sseEvents(text: string): Array<{ event: string; data: Record<string, unknown> }> {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? '{}';
+      return { event, data: JSON.parse(data) as Record<string, unknown> };
+    });
+}
+
+describe('answerClient, whole answers', () => {
+  it("passes a native answer's body through as it came and reads its usage", async () => {
+    const raw = `${JSON.stringify(completion('hello there'))}\n`;
+    const { attempt: a } = attempt(new Response(raw), 'native');
+    const answer = await answerClient(a, openaiChat, chatRequest, OPTIONS);
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toEqual(JSON_HEADERS);
+    expect(answer.body).toBe(raw);
+    expect(await answer.finished).toEqual({
+      usage: { inputTokens: 12, outputTokens: 5 },
+      completed: true,
+      bytes: null,
+      stalled: null,
+    });
+  });
+
+  it('keeps the exact bytes for the cache when keep is set', async () => {
+    const raw = JSON.stringify(completion('héllo'));
+    const { attempt: a } = attempt(new Response(raw), 'native');
+    const answer = await answerClient(a, openaiChat, chatRequest, { ...OPTIONS, keep: true });
+    const { bytes } = await answer.finished;
+    expect(bytes).toEqual(new TextEncoder().encode(raw));
+  });
+
+  it("renders a translated answer in the client's format, named by the client's model", async () => {
+    const { attempt: a } = attempt(new Response(JSON.stringify(completion('bonjour'))));
+    const answer = await answerClient(a, anthropicMessages, messagesRequest(false), {
+      ...OPTIONS,
+      keep: true,
+    });
+    const body = JSON.parse(answer.body as string);
+    expect(body).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'house',
+      content: [{ type: 'text', text: 'bonjour' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 12, output_tokens: 5 },
+    });
+    const finished = await answer.finished;
+    expect(finished.usage).toEqual({ inputTokens: 12, outputTokens: 5 });
+    expect(new TextDecoder().decode(finished.bytes ?? undefined)).toBe(answer.body);
+  });
+
+  it('redacts the text of a translated answer with the redactor', async () => {
+    const redactor = createRedactor([{ name: 'email', ...detector('email') }]);
+    const { attempt: a } = attempt(
+      new Response(JSON.stringify(completion('write to ann@example.com today'))),
+    );
+    const answer = await answerClient(a, anthropicMessages, messagesRequest(false), { ...OPTIONS, redactor });
+    expect(JSON.parse(answer.body as string).content).toEqual([
+      { type: 'text', text: 'write to [REDACTED:email] today' },
+    ]);
+  });
+
+  it('answers 502 for a body that is not JSON', async () => {
+    const { attempt: a } = attempt(new Response('<html>Bad gateway</html>'), 'native');
+    const error = await answerClient(a, openaiChat, chatRequest, OPTIONS).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      status: 502,
+      message: 'Upstream openai-main answered with a body that is not JSON',
+    });
+  });
+
+  it('answers 504 and aborts the upstream when the body is not complete within idleTimeoutMs', async () => {
+    const { attempt: a, aborts } = attempt(new Response(bodyOf(['{"id":'], true)), 'native');
+    const error = await answerClient(a, openaiChat, chatRequest, { ...OPTIONS, idleTimeoutMs: 30 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      status: 504,
+      message: 'Upstream openai-main sent no complete body within 30 ms',
+    });
+    expect(aborts).toEqual(['upstream body not complete within 30 ms']);
+  });
+});
+
+describe('answerClient, streamed answers', () => {
+  it("re-encodes a translated stream in the client's format and ends completed with the usage", async () => {
+    const sse = completionSse(['Hel', 'lo']);
+    // Split mid-event: the decoder must not care where chunks end.
+    const { attempt: a } = attempt(new Response(bodyOf([sse.slice(0, 97), sse.slice(97)])));
+    const answer = await answerClient(a, anthropicMessages, messagesRequest(true), {
+      ...OPTIONS,
+      keep: true,
+    });
+    expect(answer.headers).toEqual(SSE_HEADERS);
+    const text = await textOf(answer.body);
+    const events = sseEvents(text);
+    expect(events.map((e) => e.event)).toEqual([
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    const deltas = events.filter((e) => e.event === 'content_block_delta');
+    expect(deltas.map((e) => (e.data.delta as { text: string }).text).join('')).toBe('Hello');
+    expect(events[6]?.data).toMatchObject({ usage: { input_tokens: 12, output_tokens: 5 } });
+    const finished = await answer.finished;
+    expect(finished).toMatchObject({
+      completed: true,
+      usage: { inputTokens: 12, outputTokens: 5 },
+      stalled: null,
+    });
+    expect(new TextDecoder().decode(finished.bytes ?? undefined)).toBe(text);
+  });
+
+  it('redacts a translated stream, a match split across chunks included', async () => {
+    const redactor = createRedactor([{ name: 'email', ...detector('email') }]);
+    const { attempt: a } = attempt(new Response(bodyOf([completionSse(['mail ann@exa', 'mple.com now'])])));
+    const answer = await answerClient(a, anthropicMessages, messagesRequest(true), { ...OPTIONS, redactor });
+    const text = sseEvents(await textOf(answer.body))
+      .filter((e) => e.event === 'content_block_delta')
+      .map((e) => (e.data.delta as { text: string }).text)
+      .join('');
+    expect(text).toBe('mail [REDACTED:email] now');
+    expect((await answer.finished).completed).toBe(true);
+  });
+
+  it('passes a native stream through byte for byte and reads its usage', async () => {
+    const sse = completionSse(['Hi']);
+    const { attempt: a } = attempt(new Response(bodyOf([sse])), 'native');
+    const request = { ...chatRequest, stream: true };
+    const answer = await answerClient(a, openaiChat, request, OPTIONS);
+    expect(await textOf(answer.body)).toBe(sse);
+    expect(await answer.finished).toEqual({
+      usage: { inputTokens: 12, outputTokens: 5 },
+      completed: true,
+      bytes: null,
+      stalled: null,
+    });
+  });
+
+  it('ends a translated stream whose upstream falls silent with the error event, not completed', async () => {
+    const sse = completionSse(['Hel']);
+    const partial = sse.slice(0, sse.indexOf('data: {', 10));
+    const { attempt: a, aborts } = attempt(new Response(bodyOf([partial], true)));
+    const answer = await answerClient(a, anthropicMessages, messagesRequest(true), {
+      keep: true,
+      idleTimeoutMs: 40,
+    });
+    const events = sseEvents(await textOf(answer.body));
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { error: { type: 'upstream_timeout' } } });
+    const finished = await answer.finished;
+    expect(finished).toMatchObject({
+      completed: false,
+      bytes: null,
+      stalled: 'upstream sent nothing for 40 ms',
+    });
+    expect(aborts).toEqual(['upstream idle timeout']);
+  });
+});
