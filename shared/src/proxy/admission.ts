@@ -24,6 +24,8 @@ export interface Admitted {
   firstRoute: FirstRouteCheck;
   /** The bench as it was when the first route was chosen: the walk skips the same routes. */
   health: HealthSnapshot;
+  /** The clock reading the first route was chosen at (route-attempts.ts WalkStart). */
+  admittedAt: number;
   /** The model's routes in the order this request tries them (its strategy's). */
   routes: ResolvedRoute[];
   cached: CachedAnswer | null;
@@ -122,6 +124,7 @@ export async function admit(
       headers: decision.headers,
       firstRoute: decision.firstRoute,
       health,
+      admittedAt: nowMs,
       routes,
       cached,
       reserved: decision.reserved,

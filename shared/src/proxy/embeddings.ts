@@ -59,6 +59,7 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
       {
         firstRoute: admitted.firstRoute,
         health: admitted.health,
+        admittedAt: admitted.admittedAt,
         routes: admitted.routes,
         keepAlive: call.waitUntil,
       },

@@ -101,6 +101,7 @@ async function forward(
     {
       firstRoute: admitted.firstRoute,
       health: admitted.health,
+      admittedAt: admitted.admittedAt,
       routes: admitted.routes,
       keepAlive: call.waitUntil,
     },
@@ -113,7 +114,10 @@ async function forward(
     redactor: settings.redaction?.response ?? null,
   }).catch((error: unknown) => {
     const trace = { attempts: attempt.attempts, route: attempt.route };
-    throw error instanceof AppError ? new RoutesFailedError(error, trace) : error;
+    if (error instanceof AppError) throw new RoutesFailedError(error, trace);
+    // The client left while the body was read: its abort broke the read off (upstream-fetch.ts).
+    if (call.signal?.aborted) throw new ClientGoneError(trace);
+    throw error;
   });
   const after = answer.finished.then((finished) => {
     const result: ExchangeResult = {

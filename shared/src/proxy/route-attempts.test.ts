@@ -83,6 +83,7 @@ function start(
   return {
     firstRoute: patch.firstRoute ?? { ok: true },
     health: { state: (id) => ({ ...HEALTHY, ...(id === null ? {} : states[id]) }) },
+    admittedAt: NOW,
     routes,
     keepAlive: () => undefined,
   };

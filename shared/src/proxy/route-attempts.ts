@@ -68,6 +68,12 @@ export interface WalkStart {
   firstRoute: FirstRouteCheck;
   /** The bench the admission chose the first route by. */
   health: HealthSnapshot;
+  /**
+   * The admission's clock reading, which the bench was read at: the walk reads it at the same
+   * instant, so the route the gate checked is the route it starts with, even when a bench ends
+   * during the gate's round trip.
+   */
+  admittedAt: number;
   /** The routes in the order the admission chose (the model's strategy). */
   routes: readonly ResolvedRoute[];
   /** Keeps the outcome reports' write-behind flush alive (waitUntil). */
@@ -114,12 +120,12 @@ async function walkRoutes<T>(
   model: ResolvedModel,
   deps: ProxyDeps,
   settings: ProxySettings,
-  { firstRoute, health, keepAlive, routes }: WalkStart,
+  { firstRoute, health, keepAlive, routes, admittedAt }: WalkStart,
   walk: RouteWalk,
   caller: RouteCaller<T>,
 ): Promise<RouteSuccess<T>> {
   let first = true;
-  const nowMs = deps.now();
+  const nowMs = admittedAt;
   for (const route of routes) {
     const adapter = deps.providers[route.providerType];
     if (!adapter || !caller.serves(adapter)) continue;
