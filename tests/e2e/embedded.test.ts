@@ -36,7 +36,12 @@ describe('embedded defaults', () => {
     const second = await startStackProcess({}, dataDir);
     try {
       const status = await http('GET', `${second.consoleUrl}/api/setup/status`);
-      expect(status.body).toEqual({ initialized: true, needs_setup: false, site_name: 'Sluice' });
+      expect(status.body).toEqual({
+        initialized: true,
+        needs_setup: false,
+        site_name: 'Sluice',
+        gateway_base_url: '',
+      });
       const login = await http('POST', `${second.consoleUrl}/api/auth/login`, {
         body: { email: 'first@example.com', password: 'first-run-password' },
       });

@@ -176,6 +176,14 @@ async function tourSettingsAndAudit(token: string, userToken: string): Promise<v
   await api('PATCH', '/api/admin/settings', { token, body: { settings: { cache_ttl_seconds: 120 } } });
   await api('PATCH', '/api/admin/settings', { token, body: { settings: { no_such_setting: 1 } } });
   await api('GET', '/api/admin/settings/category/keys', { token });
+  await api('POST', '/api/admin/settings/guardrails/try', {
+    token,
+    body: { text: 'a@b.io', redact: { detectors: ['email'] } },
+  });
+  await api('POST', '/api/admin/settings/guardrails/try', {
+    token,
+    body: { text: 'x', content: { deny: 1 } },
+  });
   await api('GET', '/api/admin/settings/category/nope', { token });
   for (const legacy of ['system', 'oidc', 'audit'])
     await api('GET', `/api/admin/settings/${legacy}`, { token });

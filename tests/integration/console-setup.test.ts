@@ -25,7 +25,12 @@ describe('setup', () => {
   it('reports an uninitialized system', async () => {
     const res = await h.call('GET', '/api/setup/status');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ initialized: false, needs_setup: true, site_name: 'Sluice' });
+    expect(await res.json()).toEqual({
+      initialized: false,
+      needs_setup: true,
+      site_name: 'Sluice',
+      gateway_base_url: '',
+    });
   });
 
   it('validates the admin and a partial provider with 422', async () => {
@@ -99,6 +104,7 @@ describe('setup', () => {
       initialized: true,
       needs_setup: false,
       site_name: 'Sluice',
+      gateway_base_url: '',
     });
     const again = await h.call('POST', '/api/setup/initialize', { body: { admin }, ip: '203.0.113.30' });
     expect(again.status).toBe(400);
