@@ -1,6 +1,8 @@
 // Issue 8's admin screens in a real browser (Debian's chromium through playwright-core): users,
 // limits (roles, teams, per-key rules and budgets with live usage), MCP servers, tools and logs,
-// the access, app, platform and audit logs, settings, budget states and the site name. Each screen loads data created through
+// the access, app, platform and audit logs, settings, budget states and the site name; then
+// issue 18's: why a gateway log row cost $0, the tokens in the analytics chart, a key's RPM as
+// one of its limits on the keys and limits pages. Each screen loads data created through
 // the API, performs a create or edit that the API then reflects, and shows a 422 at its field.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,6 +27,9 @@ const ADMIN = {
 const MEMBER = { email: 'member@ui2.example.com', display_name: 'Member', password: 'member password 1' };
 const OIDC_SECRET = 'oidc-client-secret-never-shown';
 const MODEL = 'ui2-model';
+const PRICED_MODEL = 'ui2-priced';
+const FAILING_MODEL = 'ui2-fails';
+const UNPRICED_MODEL = 'ui2-unpriced';
 
 let session: UiSession;
 let stack: StartedStack;
@@ -174,7 +179,7 @@ describe('admin screens in a real browser', () => {
   it('limits: roles load, a role is created with a rule (422 at the limit first), teams load', async () => {
     await nav('Limits');
     await page.getByTestId('roles-table').getByText('seeded-role').waitFor();
-    expect(await tableText('roles-table')).toContain('1,000 requests/1h');
+    expect(await tableText('roles-table')).toContain('1,000 requests / 1h');
     await page.getByRole('button', { name: 'Create role' }).click();
     await dialog().getByLabel('Name').fill('ui-role');
     await dialog().getByRole('button', { name: 'Add rate limit' }).click();
@@ -185,7 +190,7 @@ describe('admin screens in a real browser', () => {
     expect(await fieldError(limit)).toBe('Too small: expected number to be >=0');
     await limit.fill('250');
     await dialog().getByRole('button', { name: 'Create role' }).click();
-    await page.getByTestId('roles-table').getByText('250 requests/1m').waitFor();
+    await page.getByTestId('roles-table').getByText('250 requests / 1m').waitFor();
     await screenshot(page, 'admin-03-limits-roles');
     const roles = (await api('GET', '/api/admin/roles')).body as Array<{ name: string; rules: unknown[] }>;
     expect(roles.find((r) => r.name === 'ui-role')?.rules).toEqual([
@@ -457,26 +462,37 @@ describe('admin screens in a real browser', () => {
 
   it('settings: a change is stored, an invalid value shows at its field, a secret stays write-only', async () => {
     await nav('Settings');
-    await page.getByRole('tab', { name: 'general' }).click();
-    await page.getByLabel('site_name').fill('Sluice UI2');
-    await page.getByRole('button', { name: 'Save general' }).click();
+    // One tab per category the API lists, capitalised (OIDC in capitals).
+    const categories = Object.keys((await api('GET', '/api/admin/settings')).body);
+    const tabTitle = (c: string) => (c === 'oidc' ? 'OIDC' : `${c[0]?.toUpperCase()}${c.slice(1)}`);
+    await page.getByRole('tab', { name: 'General', exact: true }).waitFor();
+    expect(await page.getByRole('tab').allTextContents()).toEqual(categories.map(tabTitle));
+    await page.getByRole('tab', { name: 'General', exact: true }).click();
+    // Each input is labelled by its human name with the setting key beside it.
+    const siteName = page.getByLabel('site_name');
+    expect(await page.getByLabel('Site name site_name', { exact: true }).count()).toBe(1);
+    await siteName.fill('Sluice UI2');
+    await page.getByRole('button', { name: 'Save General' }).click();
     await expect
       .poll(async () => (await api('GET', '/api/admin/settings/category/general')).body.site_name)
       .toBe('Sluice UI2');
-    await page.getByRole('tab', { name: 'auth' }).click();
+    await page.getByRole('tab', { name: 'Auth', exact: true }).click();
     const ttl = page.getByLabel('jwt_access_ttl_seconds');
+    expect(await ttl.getAttribute('id')).toBe(
+      await page.getByLabel('Access token lifetime (seconds)').getAttribute('id'),
+    );
     await ttl.fill('10');
     errors.expectFailure('/api/admin/settings', 422);
-    await page.getByRole('button', { name: 'Save auth' }).click();
+    await page.getByRole('button', { name: 'Save Auth' }).click();
     expect(await fieldError(ttl)).toBe('Too small: expected number to be >=60');
     await screenshot(page, 'admin-13-settings-422');
-    await page.getByRole('tab', { name: 'oidc' }).click();
+    await page.getByRole('tab', { name: 'OIDC', exact: true }).click();
     const secret = page.getByLabel('oidc_client_secret');
     expect(await secret.inputValue()).toBe('');
     await page.getByText('a value is stored').waitFor();
     expect(await page.content()).not.toContain(OIDC_SECRET);
     await secret.fill('a-new-oidc-secret');
-    await page.getByRole('button', { name: 'Save oidc' }).click();
+    await page.getByRole('button', { name: 'Save OIDC' }).click();
     await expect.poll(() => secret.inputValue()).toBe('');
     await screenshot(page, 'admin-14-settings-oidc');
     const audit = await api('GET', '/api/admin/platform-logs?action=settings.update&limit=1');
@@ -486,8 +502,9 @@ describe('admin screens in a real browser', () => {
 
   it('guardrails: the try-it box shows what a sample becomes under the rules as typed; a bad regex shows at its field', async () => {
     await nav('Settings');
-    await page.getByRole('tab', { name: 'security' }).click();
-    const redact = page.getByLabel('redact', { exact: true });
+    await page.getByRole('tab', { name: 'Security', exact: true }).click();
+    // The label is the human name, then the key.
+    const redact = page.getByLabel('Redaction rules redact', { exact: true });
     await redact.fill(
       JSON.stringify({
         detectors: ['email'],
@@ -495,7 +512,7 @@ describe('admin screens in a real browser', () => {
       }),
     );
     await page
-      .getByLabel('content', { exact: true })
+      .getByLabel('Request content rules content', { exact: true })
       .fill(JSON.stringify({ deny: [{ name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' }] }));
     const tryBox = page.getByTestId('guardrails-try');
     await tryBox.getByLabel('Sample text').fill('Codename Falcon: mail a@b.io about TCK-42');
@@ -518,10 +535,10 @@ describe('admin screens in a real browser', () => {
     // A runaway pattern is refused at the field when saving.
     await redact.fill(JSON.stringify({ patterns: [{ name: 'slow', regex: '(a+)+' }] }));
     errors.expectFailure('/api/admin/settings', 422);
-    await page.getByRole('button', { name: 'Save security' }).click();
+    await page.getByRole('button', { name: 'Save Security' }).click();
     expect(await fieldError(redact)).toMatch(/exponential time/);
     await redact.fill(JSON.stringify({ detectors: ['email'] }));
-    await page.getByRole('button', { name: 'Save security' }).click();
+    await page.getByRole('button', { name: 'Save Security' }).click();
     await expect
       .poll(async () => (await api('GET', '/api/admin/settings/category/security')).body.redact)
       .toEqual({ detectors: ['email'] });
@@ -547,15 +564,171 @@ describe('admin screens in a real browser', () => {
         await fresh.close();
       }
       // Saved on the settings page, the header and the tab title follow without a reload.
-      await page.getByRole('tab', { name: 'general' }).click();
+      await page.getByRole('tab', { name: 'General', exact: true }).click();
       const siteName = page.getByLabel('site_name');
       expect(await siteName.inputValue()).toBe('Acme AI');
       await siteName.fill('Sluice');
-      await page.getByRole('button', { name: 'Save general' }).click();
+      await page.getByRole('button', { name: 'Save General' }).click();
       await expect.poll(() => page.getByTestId('site-name').textContent()).toBe('Sluice');
       await expect.poll(() => page.title()).toBe('Settings · Sluice');
     } finally {
       await api('PATCH', '/api/admin/settings', { settings: { site_name: 'Sluice' } });
+    }
+  });
+
+  it('gateway logs: a cache hit shows its badge; a $0 or unknown cost says why (cache hit, unpriced model, failed before any tokens)', async () => {
+    const providers = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    const route = (upstream_model: string) => ({
+      provider_id: providers.find((p) => p.name === 'fake-openai')?.id,
+      upstream_model,
+    });
+    const prices = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
+    await created('POST', '/api/admin/models', {
+      name: PRICED_MODEL,
+      ...prices,
+      routes: [route('test-model')],
+    });
+    await created('POST', '/api/admin/models', {
+      name: FAILING_MODEL,
+      ...prices,
+      routes: [route('fail-400')],
+    });
+    await created('POST', '/api/admin/models', {
+      name: UNPRICED_MODEL,
+      routes: [route('not-in-the-price-table')],
+    });
+    // A key of its own: the seeded key's counters stay as the limits steps left them.
+    const key = await created('POST', '/api/keys', { name: 'logs key' });
+    const call = async (model: string, content: string) => {
+      const res = await fetch(`${stack.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content }] }),
+      });
+      await res.text();
+      return res;
+    };
+    const first = await call(PRICED_MODEL, 'answer me twice');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-sluice-cache')).toBe('MISS');
+    // The same request again is answered from the response cache once the first answer is stored.
+    await expect
+      .poll(async () => (await call(PRICED_MODEL, 'answer me twice')).headers.get('x-sluice-cache'), {
+        timeout: 10_000,
+        interval: 250,
+      })
+      .toBe('HIT');
+    expect((await call(FAILING_MODEL, 'fails')).status).toBeGreaterThanOrEqual(400);
+    expect((await call(UNPRICED_MODEL, 'no price')).status).toBe(200);
+    // The request log is written in batches: wait until all of them are in.
+    type Entry = { model: string; cache_hit: boolean };
+    const logged = async (model: string) =>
+      ((await api('GET', `/api/gateway/logs?model=${model}`)).body.entries as Entry[]) ?? [];
+    await expect
+      .poll(async () => (await logged(PRICED_MODEL)).some((e) => e.cache_hit), {
+        timeout: 30_000,
+        interval: 500,
+      })
+      .toBe(true);
+    await expect.poll(async () => (await logged(FAILING_MODEL)).length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(async () => (await logged(UNPRICED_MODEL)).length, { timeout: 30_000 }).toBe(1);
+    // Every call until the hit was a miss: one row each.
+    const pricedCalls = (await logged(PRICED_MODEL)).length;
+
+    await nav('Gateway logs');
+    const rows = (model: string) =>
+      page.getByTestId('gateway-logs-table').getByRole('row').filter({ hasText: model });
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+        return rows(PRICED_MODEL).count();
+      })
+      .toBe(pricedCalls);
+    await rows(UNPRICED_MODEL).waitFor();
+    const badge = page.getByTestId('cache-hit-badge');
+    const hit = rows(PRICED_MODEL).filter({ has: badge });
+    expect(await hit.count()).toBe(1);
+    expect(await hit.getByTestId('cache-hit-badge').textContent()).toBe('cache hit');
+    expect(await hit.getByTestId('cost-amount').textContent()).toBe('$0.00');
+    expect(await hit.getByTestId('cost-reason').textContent()).toBe('cache hit');
+    // The answered misses cost something: no reason shown.
+    const misses = rows(PRICED_MODEL).filter({ hasNot: badge });
+    expect(await misses.count()).toBe(pricedCalls - 1);
+    expect(await misses.getByTestId('cost-reason').count()).toBe(0);
+    for (const amount of await misses.getByTestId('cost-amount').allTextContents())
+      expect(amount).toMatch(/^\$0\.0*[1-9]\d*$/);
+    const failed = rows(FAILING_MODEL);
+    expect(await failed.getByTestId('cost-amount').textContent()).toBe('$0.00');
+    expect(await failed.getByTestId('cost-reason').textContent()).toBe('failed before any tokens');
+    expect(await failed.getByTestId('cache-hit-badge').count()).toBe(0);
+    const unpriced = rows(UNPRICED_MODEL);
+    expect(await unpriced.getByTestId('cost-amount').textContent()).toBe('—');
+    expect(await unpriced.getByTestId('cost-reason').textContent()).toBe('unpriced model');
+    await screenshot(page, 'admin-14d-gateway-logs-cost-reasons');
+  });
+
+  it('analytics: the requests and tokens chart plots the tokens too, as a line on its own axis', async () => {
+    await nav('Analytics');
+    await page.reload();
+    const chart = page.getByTestId('usage-chart');
+    await chart.getByText('Requests', { exact: true }).waitFor();
+    await chart.getByText('Tokens', { exact: true }).waitFor();
+    // Two value axes: requests on the left, tokens on the right.
+    await expect.poll(() => chart.locator('.recharts-yAxis').count()).toBe(2);
+    // The page's default range (the last 7 days by day): the last period is today's.
+    const from = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    const series = (await api('GET', `/api/analytics/usage?group_by=day&from=${encodeURIComponent(from)}`))
+      .body.data as Array<{ request_count: number; total_tokens: number }>;
+    const today = series.at(-1);
+    expect(today?.total_tokens).toBeGreaterThan(0);
+    const dots = chart.locator('.recharts-line-dot');
+    await expect.poll(() => dots.count()).toBe(series.length);
+    // Hovering today's point shows both of its values.
+    await dots.last().hover({ force: true });
+    const tooltip = chart.locator('.recharts-tooltip-wrapper');
+    const shown = (value: number | undefined) => page.evaluate((n) => (n ?? 0).toLocaleString(), value);
+    await expect.poll(() => tooltip.textContent()).toContain(`Tokens${await shown(today?.total_tokens)}`);
+    expect(await tooltip.textContent()).toContain(`Requests${await shown(today?.request_count)}`);
+    await screenshot(page, 'admin-14e-analytics-tokens');
+  });
+
+  it("keys and limits: a key's RPM is one of its limits, worded the same on the API keys page and the limits page", async () => {
+    const key = await created('POST', '/api/keys', { name: 'rpm key', rate_limit_rpm: 30 });
+    await created('PUT', `/api/admin/limits/api_key/${key.id}/budgets`, {
+      budgets: [{ period: 'daily', limit_tokens: 5000 }],
+    });
+    try {
+      await nav('API keys');
+      const row = (name: string) => page.getByTestId('keys-table').getByRole('row').filter({ hasText: name });
+      await expect
+        .poll(() => row('rpm key').getByTestId('key-rpm-limit').textContent())
+        .toBe('30 requests / 1m');
+      await expect
+        .poll(() => row('rpm key').getByTestId('key-limit').allTextContents())
+        .toEqual(['5,000 tokens / daily']);
+      // The seeded key has no RPM: its own rule and budget only.
+      expect(await row('limits key').getByTestId('key-rpm-limit').count()).toBe(0);
+      await expect
+        .poll(() => row('limits key').getByTestId('key-limit').allTextContents())
+        .toEqual(['50 requests / 1m', '100,000 tokens / monthly']);
+      await screenshot(page, 'admin-14f-keys-limits');
+
+      await nav('Limits');
+      await page.getByRole('tab', { name: 'API keys' }).click();
+      const option = (await keyOption(key.id)) ?? '';
+      await page.getByRole('textbox', { name: 'API key' }).fill(option.slice(0, option.indexOf(' (')));
+      await page.getByRole('option', { name: option, exact: true }).click();
+      const form = page.getByTestId('subject-limits-form');
+      await expect.poll(() => form.getByTestId('key-rpm-limit').textContent()).toBe('30 requests / 1m');
+      // It is no editable rule: the key's RPM is changed with the key.
+      expect(await form.getByTestId('rule-row').count()).toBe(0);
+      // The live usage counts against it as the key's requests / 1m limit.
+      const bar = page.getByTestId('usage-bar').filter({ hasText: 'requests / 1m' });
+      await expect.poll(() => bar.getByTestId('usage-figures').textContent()).toBe('0 / 30');
+      await page.getByTestId('usage-bar').filter({ hasText: 'tokens / daily' }).waitFor();
+      await screenshot(page, 'admin-14g-limits-key-rpm');
+    } finally {
+      await api('DELETE', `/api/keys/${key.id}`);
     }
   });
 
@@ -585,12 +758,12 @@ describe('admin screens in a real browser', () => {
   });
 });
 
-/** The label the key picker shows for the seeded key. */
-async function keyOption(): Promise<string | undefined> {
+/** The label the key picker shows for a key (the seeded one unless told). */
+async function keyOption(id = keyId): Promise<string | undefined> {
   const listed = (await api('GET', '/api/admin/keys')).body as {
     entries: Array<{ id: string; name: string; prefix: string; owner_email: string }>;
   };
-  const key = listed.entries.find((k) => k.id === keyId);
+  const key = listed.entries.find((k) => k.id === id);
   return key && `${key.name} (${key.prefix}…) — ${key.owner_email}`;
 }
 

@@ -1,6 +1,7 @@
 // Issue 8's "Done means", in a real browser (Debian's chromium through playwright-core): a new
-// admin sets the system up, routes a model to a provider, issues a key, watches its usage and
-// cost, rotates and revokes it, all in the web UI the console serves, on a stack of its own.
+// admin sets the system up (after which the wizard is gone), routes a model to a provider, issues
+// a key (its RPM listed with its limits), watches its usage and cost, rotates and revokes it, all
+// in the web UI the console serves, on a stack of its own.
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +72,24 @@ describe('the web UI in a real browser', () => {
       );
   });
 
+  it('once set up, the wizard is gone: /setup and a fresh visit lead to the app or the sign-in page', async () => {
+    // What a restarted stack serves: GET /api/setup/status says initialized, so nothing offers setup again.
+    const status = await (await fetch(`${stack.consoleUrl}/api/setup/status`)).json();
+    expect(status).toMatchObject({ initialized: true, needs_setup: false });
+    await page.goto(`${stack.consoleUrl}/setup`);
+    await page.waitForURL('**/analytics');
+    const fresh = await session.browser.newContext();
+    try {
+      const visitor = await fresh.newPage();
+      await visitor.goto(`${stack.consoleUrl}/setup`);
+      await visitor.waitForURL('**/login');
+      await visitor.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(await visitor.getByRole('button', { name: 'Finish setup' }).count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('creates a provider pointing at the fake OpenAI upstream', async () => {
     await nav('Providers');
     await page.getByRole('button', { name: 'Add provider' }).click();
@@ -101,9 +120,10 @@ describe('the web UI in a real browser', () => {
 
   it('sets where clients reach the gateway (gateway_base_url), which the key dialog will show', async () => {
     await nav('Settings');
-    await page.getByRole('tab', { name: 'system' }).click();
+    await page.getByRole('tab', { name: 'System', exact: true }).click();
+    // Labelled "Gateway base URL gateway_base_url": the human name, then the key.
     await page.getByLabel('gateway_base_url').fill(stack.gatewayUrl);
-    await page.getByRole('button', { name: 'Save system' }).click();
+    await page.getByRole('button', { name: 'Save System' }).click();
     await page.getByText('Saved: gateway_base_url').waitFor();
   });
 
@@ -128,6 +148,9 @@ describe('the web UI in a real browser', () => {
     await dialog().getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('keys-table').getByText('journey key').waitFor();
     expect(await page.getByTestId('keys-table').getByText(secret).count()).toBe(0); // never shown again
+    // Its RPM is listed with its limits, worded as the limits page words a rule.
+    const limits = page.getByTestId('keys-table').getByRole('row').filter({ hasText: 'journey key' });
+    expect(await limits.getByTestId('key-rpm-limit').textContent()).toBe('120 requests / 1m');
   });
 
   it('calls the gateway with that key through the official openai SDK', async () => {

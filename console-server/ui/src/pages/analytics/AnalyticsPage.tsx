@@ -17,7 +17,8 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { formatNumber, formatUsd, localInputToIso, toLocalInput } from '../../lib/format';
-import { costRows, type EndpointRow, endpointRows, type GroupBy, usageRows } from './analytics-data';
+import { costRows, type EndpointRow, endpointRows, type GroupBy } from './analytics-data';
+import { UsageChart } from './UsageChart';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -152,18 +153,7 @@ export function AnalyticsPage() {
         />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }} mb="md">
-        <Card withBorder>
-          <Stack gap="xs">
-            <Title order={5}>Requests and tokens</Title>
-            <BarChart
-              h={260}
-              data={usageRows(usage.data, groupBy)}
-              dataKey="period"
-              series={[{ name: 'request_count', label: 'Requests', color: 'indigo.6' }]}
-              tickLine="y"
-            />
-          </Stack>
-        </Card>
+        <UsageChart usage={usage.data} groupBy={groupBy} />
         <Card withBorder>
           <Stack gap="xs">
             <Title order={5}>Cost (USD) by model</Title>

@@ -94,7 +94,7 @@ export function KeyCreateModal({ opened, onClose }: { opened: boolean; onClose: 
             />
             <NumberInput
               label="Requests per minute"
-              description="Empty: unlimited"
+              description="A key limit, shown as requests / 1m with its others. Empty: none"
               allowDecimal={false}
               {...form.getInputProps('rate_limit_rpm')}
             />

@@ -78,7 +78,7 @@ function EditForm({ apiKey, onClose }: { apiKey: Schemas['ApiKey']; onClose: () 
         />
         <NumberInput
           label="Requests per minute"
-          description="Empty: unlimited"
+          description="A key limit, shown as requests / 1m with its others. Empty: none"
           allowDecimal={false}
           {...form.getInputProps('rate_limit_rpm')}
         />

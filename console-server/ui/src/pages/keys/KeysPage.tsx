@@ -6,13 +6,16 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
+import { useUser } from '../../auth/AuthProvider';
+import { isAdmin } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { KeyCreateModal } from './KeyCreateModal';
 import { KeyEditModal } from './KeyEditModal';
+import { KeyLimitsCell } from './KeyLimitsCell';
 import { KeyRotateModal } from './KeyRotateModal';
 import { KEYS_QUERY, keyStatus } from './key-queries';
 
@@ -28,6 +31,8 @@ const STATUS_COLOR = {
 export function KeysPage() {
   const keys = useQuery({ queryKey: KEYS_QUERY, queryFn: () => unwrap(api.GET('/api/keys')) });
   const queryClient = useQueryClient();
+  // Admins read every key's rules and budgets: the keys page lists them with the RPM.
+  const admin = isAdmin(useUser());
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<ApiKey | null>(null);
   const [rotating, setRotating] = useState<ApiKey | null>(null);
@@ -63,11 +68,7 @@ export function KeysPage() {
           </Text>
         ),
     },
-    {
-      key: 'rpm',
-      header: 'RPM',
-      render: (k) => (k.rate_limit_rpm === null ? 'unlimited' : formatNumber(k.rate_limit_rpm)),
-    },
+    { key: 'limits', header: 'Limits', render: (k) => <KeyLimitsCell apiKey={k} withRules={admin} /> },
     { key: 'expires', header: 'Expires', render: (k) => formatDate(k.expires_at, 'never') },
     { key: 'used', header: 'Last used', render: (k) => formatDate(k.last_used_at, 'never') },
     {

@@ -12,7 +12,8 @@ import { UsageBars } from './UsageBars';
  */
 export function KeyLimitsTab() {
   const [search, setSearch] = useState('');
-  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
+  // The key's rate_limit_rpm comes with it from the list: one of its limits, set with the key.
+  const [picked, setPicked] = useState<{ value: string; label: string; rpm: number | null } | null>(null);
   // Once a key is picked the box shows its label: that is not a search.
   const [q] = useDebouncedValue(search === picked?.label ? '' : search.trim(), 250);
   const keys = useQuery({
@@ -27,7 +28,16 @@ export function KeyLimitsTab() {
       value: k.id,
       label: `${k.name} (${k.prefix}…) — ${k.owner_email}${k.status === 'active' ? '' : ` [${k.status}]`}`,
     })) ?? [];
-  const options = picked && !found.some((o) => o.value === picked.value) ? [picked, ...found] : found;
+  const options =
+    picked && !found.some((o) => o.value === picked.value)
+      ? [{ value: picked.value, label: picked.label }, ...found]
+      : found;
+  const pick = (option: { value: string; label: string } | null) => {
+    if (!option) return setPicked(null);
+    // An option not in the current search results is the key picked before.
+    const key = keys.data?.entries.find((k) => k.id === option.value);
+    setPicked({ ...option, rpm: key ? key.rate_limit_rpm : (picked?.rpm ?? null) });
+  };
   return (
     <Stack>
       <Select
@@ -40,7 +50,7 @@ export function KeyLimitsTab() {
         w={560}
         data={options}
         value={keyId}
-        onChange={(_, option) => setPicked(option ? { value: option.value, label: option.label } : null)}
+        onChange={(_, option) => pick(option ? { value: option.value, label: option.label } : null)}
         searchValue={search}
         onSearchChange={setSearch}
         filter={({ options: all }) => all}
@@ -48,7 +58,7 @@ export function KeyLimitsTab() {
       />
       {keyId ? (
         <SimpleGrid cols={{ base: 1, lg: 2 }} key={keyId}>
-          <SubjectLimitsForm subject="api_key" id={keyId} />
+          <SubjectLimitsForm subject="api_key" id={keyId} rpm={picked?.rpm} />
           <UsageBars subject="api_key" id={keyId} />
         </SimpleGrid>
       ) : (

@@ -1,5 +1,6 @@
 import { ActionIcon, Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import type { ReactNode } from 'react';
 import {
   type BudgetRow,
   KIND_OPTIONS,
@@ -29,7 +30,14 @@ function RowError({ error }: { error: unknown }) {
  * Sliding-window rules and calendar budgets as editable rows. Field names are the API's
  * paths (rules.0.limit, budgets.1.limit_tokens), so 422 issues land on the right input.
  */
-export function LimitRowsEditor<V extends LimitRowsValues>({ form }: { form: UseFormReturnType<V> }) {
+export function LimitRowsEditor<V extends LimitRowsValues>({
+  form,
+  fixedRules,
+}: {
+  form: UseFormReturnType<V>;
+  /** Rules that apply but are set elsewhere (a key's RPM), listed read-only above the editable ones. */
+  fixedRules?: ReactNode;
+}) {
   // The form is generic over V; these paths exist on every V (LimitRowsValues).
   const f = form as unknown as UseFormReturnType<LimitRowsValues>;
   const { rules, budgets } = f.getValues();
@@ -38,9 +46,10 @@ export function LimitRowsEditor<V extends LimitRowsValues>({ form }: { form: Use
       <Text fw={600} size="sm">
         Rate limits (sliding windows)
       </Text>
+      {fixedRules}
       {rules.length === 0 && (
         <Text size="sm" c="dimmed">
-          No rate limits.
+          {fixedRules ? 'No other rate limits.' : 'No rate limits.'}
         </Text>
       )}
       {rules.map((_, i) => (

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
@@ -9,21 +9,24 @@ import type { Schemas } from '../../api/types';
 import { QueryError } from '../../components/QueryError';
 import { LimitRowsEditor, type LimitRowsValues } from './LimitRowsEditor';
 import { budgetsBody, rulesBody } from './limit-kinds';
+import { useSubjectBudgets, useSubjectRules } from './limits-queries';
+import { RpmLimit } from './RpmLimit';
 
 type Subject = Schemas['SubjectRules']['subject_type'];
 
+interface Props {
+  subject: Subject;
+  id: string;
+  /** A key's rate_limit_rpm: one of its limits, shown (read-only) with its rules. */
+  rpm?: number | null;
+}
+
 /** The own rules and budgets of an API key or a user (for a user: overrides after their roles). */
-export function SubjectLimitsForm({ subject, id }: { subject: Subject; id: string }) {
+export function SubjectLimitsForm({ subject, id, rpm }: Props) {
   const queryClient = useQueryClient();
   const path = { params: { path: { subject, id } } };
-  const rules = useQuery({
-    queryKey: ['limits-rules', subject, id],
-    queryFn: () => unwrap(api.GET('/api/admin/limits/{subject}/{id}/rules', path)),
-  });
-  const budgets = useQuery({
-    queryKey: ['limits-budgets', subject, id],
-    queryFn: () => unwrap(api.GET('/api/admin/limits/{subject}/{id}/budgets', path)),
-  });
+  const rules = useSubjectRules(subject, id);
+  const budgets = useSubjectBudgets(subject, id);
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<LimitRowsValues>({ initialValues: { rules: [], budgets: [] } });
   const { setValues, resetDirty } = form;
@@ -66,7 +69,17 @@ export function SubjectLimitsForm({ subject, id }: { subject: Subject; id: strin
       >
         <Stack>
           <FormAlert message={alert} />
-          <LimitRowsEditor form={form} />
+          <LimitRowsEditor
+            form={form}
+            fixedRules={
+              typeof rpm === 'number' ? (
+                <RpmLimit
+                  rpm={rpm}
+                  note="the key's requests per minute, changed with the key (API keys page)"
+                />
+              ) : undefined
+            }
+          />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending} disabled={!rules.data || !budgets.data}>
               Save limits

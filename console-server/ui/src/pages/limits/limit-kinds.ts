@@ -46,11 +46,27 @@ export function budgetsBody(rows: BudgetRow[]): Schemas['Budget'][] {
   return rows.map((b) => ({ ...b, limit_tokens: b.limit_tokens as number }));
 }
 
+/**
+ * One limit as every page words it, like the live usage bars ("requests / 1m"): "250 requests / 1m",
+ * "100,000 tokens / monthly". A key's rate_limit_rpm is the rule "<rpm> requests / 1m".
+ */
+export function ruleText(rule: Schemas['LimitRule']): string {
+  return `${rule.limit.toLocaleString()} ${rule.kind} / ${rule.window}`;
+}
+export function budgetText(budget: Schemas['Budget']): string {
+  return `${budget.limit_tokens.toLocaleString()} tokens / ${budget.period}`;
+}
+
+/** A key's rate_limit_rpm as the key rule the gateway enforces (with its other rules, the lower wins). */
+export function rpmRule(rpm: number): Schemas['LimitRule'] {
+  return { kind: 'requests', window: '1m', limit: rpm };
+}
+
 export function describeRules(rules: Schemas['LimitRule'][]): string {
-  return rules.map((r) => `${r.limit.toLocaleString()} ${r.kind}/${r.window}`).join(', ');
+  return rules.map(ruleText).join(', ');
 }
 export function describeBudgets(budgets: Schemas['Budget'][]): string {
-  return budgets.map((b) => `${b.limit_tokens.toLocaleString()} tokens ${b.period}`).join(', ');
+  return budgets.map(budgetText).join(', ');
 }
 
 /** Issues on list items (user_ids.3) belong to the list's input (user_ids). */

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import type { Schemas } from '../../api/types';
 import { SETTINGS_QUERY } from '../settings/SettingsCategoryForm';
 import { USERS_QUERY } from '../users/UserCreateModal';
 import { budgetThresholds } from './budget-state';
@@ -48,5 +49,27 @@ export function useBudgetThresholds() {
       ),
     select: budgetThresholds,
     retry: false,
+  });
+}
+
+type Subject = Schemas['SubjectRules']['subject_type'];
+
+/** A key's or user's own rules (GET …/rules); `enabled` false for callers who may not read them. */
+export function useSubjectRules(subject: Subject, id: string, enabled = true) {
+  return useQuery({
+    queryKey: ['limits-rules', subject, id],
+    queryFn: () =>
+      unwrap(api.GET('/api/admin/limits/{subject}/{id}/rules', { params: { path: { subject, id } } })),
+    enabled,
+  });
+}
+
+/** A key's or user's own budgets (GET …/budgets). */
+export function useSubjectBudgets(subject: Subject, id: string, enabled = true) {
+  return useQuery({
+    queryKey: ['limits-budgets', subject, id],
+    queryFn: () =>
+      unwrap(api.GET('/api/admin/limits/{subject}/{id}/budgets', { params: { path: { subject, id } } })),
+    enabled,
   });
 }

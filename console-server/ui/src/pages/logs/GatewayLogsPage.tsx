@@ -1,15 +1,16 @@
-import { Badge, Button, Group, NumberInput, Select, Text, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { QueryParams, Schemas } from '../../api/types';
-import { type Column, DataTable } from '../../components/DataTable';
+import { DataTable } from '../../components/DataTable';
 import { DetailDrawer } from '../../components/DetailDrawer';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
-import { formatDate, formatNumber, formatUsd, localInputToIso, optionalInt } from '../../lib/format';
+import { localInputToIso, optionalInt } from '../../lib/format';
+import { gatewayLogColumns } from './gateway-log-columns';
 
 type Entry = Schemas['GatewayLogEntry'];
 type Query = QueryParams<'/api/gateway/logs', 'get'>;
@@ -51,45 +52,6 @@ function toQuery(f: Filters, page: { offset: number; limit: number }): Query {
   return q;
 }
 
-const columns: Column<Entry>[] = [
-  { key: 'time', header: 'Time', render: (e) => formatDate(e.created_at) },
-  { key: 'model', header: 'Model', render: (e) => e.model },
-  { key: 'provider', header: 'Provider', render: (e) => e.provider ?? '—' },
-  {
-    key: 'status',
-    header: 'Status',
-    render: (e) => (
-      <Badge color={e.status_code < 400 ? 'teal' : e.status_code < 500 ? 'yellow' : 'red'} variant="light">
-        {e.status_code}
-      </Badge>
-    ),
-  },
-  { key: 'tokens', header: 'Tokens', render: (e) => formatNumber(e.total_tokens) },
-  {
-    key: 'cost',
-    header: 'Cost',
-    render: (e) =>
-      e.unpriced ? (
-        <Text size="sm" c="orange">
-          unpriced
-        </Text>
-      ) : (
-        formatUsd(e.cost_usd)
-      ),
-  },
-  { key: 'latency', header: 'Latency', render: (e) => `${e.latency_ms} ms` },
-  {
-    key: 'endpoint',
-    header: 'Endpoint',
-    render: (e) => (
-      <Text size="xs">
-        {e.endpoint}
-        {e.stream ? ' (stream)' : ''}
-      </Text>
-    ),
-  },
-];
-
 export function GatewayLogsPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
@@ -112,7 +74,10 @@ export function GatewayLogsPage() {
   };
   return (
     <>
-      <PageHeader title="Gateway logs" description="Every model request through the gateway." />
+      <PageHeader
+        title="Gateway logs"
+        description="Every model request through the gateway. A cost of $0, or — when unknown, comes with its reason: a cache hit, an unpriced model, a request that failed before any tokens."
+      />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -199,7 +164,7 @@ export function GatewayLogsPage() {
       </form>
       <QueryError error={issues.length > 0 ? null : logs.error} />
       <DataTable
-        columns={columns}
+        columns={gatewayLogColumns}
         rows={logs.data?.entries}
         rowKey={(e) => e.id}
         loading={logs.isPending}

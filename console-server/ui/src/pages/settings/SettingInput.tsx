@@ -6,6 +6,7 @@ import {
   Select,
   Switch,
   TagsInput,
+  Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
@@ -25,9 +26,24 @@ function help(field: SettingField): string | undefined {
   return parts.length > 0 ? parts.join('. ') : undefined;
 }
 
-/** One setting's input, chosen by its kind; the label is the setting key the API uses. */
+/**
+ * The human label with the API's key beside it, small and monospace. Both are the input's
+ * accessible label ("Site name site_name"), so the input is found by either.
+ */
+function SettingLabel({ field }: { field: SettingField }) {
+  return (
+    <>
+      {field.label}{' '}
+      <Text span size="xs" c="dimmed" ff="monospace" fw={400} data-testid="setting-key">
+        {field.key}
+      </Text>
+    </>
+  );
+}
+
+/** One setting's input, chosen by its kind; its help (description, range) sits under the label. */
 export function SettingInput({ field, stored, inputProps, onClearSecret, clearing }: Props) {
-  const label = field.key;
+  const label = <SettingLabel field={field} />;
   const description = help(field);
   switch (field.kind) {
     case 'secret': {

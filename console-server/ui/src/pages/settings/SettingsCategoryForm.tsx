@@ -9,6 +9,7 @@ import { SETUP_STATUS_QUERY } from '../../api/site';
 import { GuardrailsTry } from './GuardrailsTry';
 import { SettingInput } from './SettingInput';
 import type { SettingField } from './setting-fields';
+import { categoryLabel } from './setting-labels';
 import { type FormValue, settingIssueRenames, settingsPatch, toFormValue } from './setting-values';
 
 export const SETTINGS_QUERY = ['settings'] as const;
@@ -84,7 +85,7 @@ export function SettingsCategoryForm({ category, fields, stored }: Props) {
         ))}
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending}>
-            Save {category}
+            Save {categoryLabel(category)}
           </Button>
         </Group>
         {category === 'security' && (

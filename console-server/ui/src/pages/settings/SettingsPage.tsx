@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { SETTINGS_QUERY, SettingsCategoryForm } from './SettingsCategoryForm';
 import { settingFields, useOpenApiDoc } from './setting-fields';
+import { categoryLabel } from './setting-labels';
 
 /** Every settings category as a tab with its own form. */
 export function SettingsPage() {
@@ -35,7 +36,7 @@ export function SettingsPage() {
           <Tabs.List mb="md">
             {categories.map((c) => (
               <Tabs.Tab key={c.name} value={c.name}>
-                {c.name}
+                {categoryLabel(c.name)}
               </Tabs.Tab>
             ))}
           </Tabs.List>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { settingLabel } from './setting-labels';
 
 /**
  * How each setting is edited, read from the console's own OpenAPI document (the contract):
@@ -9,7 +10,10 @@ import { useQuery } from '@tanstack/react-query';
 export type FieldKind = 'secret' | 'boolean' | 'number' | 'select' | 'text' | 'list' | 'json';
 
 export interface SettingField {
+  /** The API's name of the setting (form field name, PATCH key). */
   key: string;
+  /** What the page calls it, e.g. "Site name". */
+  label: string;
   kind: FieldKind;
   description?: string;
   options?: string[];
@@ -94,6 +98,7 @@ export function settingFields(
       kind === 'select' ? enumValues(schema ?? {}).filter((v) => typeof v === 'string') : undefined;
     return {
       key,
+      label: settingLabel(key),
       kind,
       // Secrets' documented description ends with how GET shows them; the input says that itself.
       description: schema?.description?.replace(/: \*+ when set, else null$/, ''),

@@ -1,0 +1,65 @@
+import { Badge, Group, Text } from '@mantine/core';
+import type { Schemas } from '../../api/types';
+import type { Column } from '../../components/DataTable';
+import { formatDate, formatNumber, formatUsd } from '../../lib/format';
+import { zeroCostReason } from './gateway-log-cost';
+
+type Entry = Schemas['GatewayLogEntry'];
+
+/** The cost, and when it is $0 or unknown, why (cache hit, unpriced model, failed before any tokens…). */
+function CostCell({ entry }: { entry: Entry }) {
+  const reason = zeroCostReason(entry);
+  // Only an unpriced model's cost is unknown; a request that spent nothing cost $0 at any price.
+  const amount = entry.cost_usd === null && reason !== 'unpriced model' ? 0 : entry.cost_usd;
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm" data-testid="cost-amount">
+        {formatUsd(amount)}
+      </Text>
+      {reason && (
+        <Text size="xs" c={reason === 'unpriced model' ? 'orange' : 'dimmed'} data-testid="cost-reason">
+          {reason}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+// The first columns (time, model, provider, status) keep their places: browser tests read them by index.
+export const gatewayLogColumns: Column<Entry>[] = [
+  { key: 'time', header: 'Time', render: (e) => formatDate(e.created_at) },
+  { key: 'model', header: 'Model', render: (e) => e.model },
+  { key: 'provider', header: 'Provider', render: (e) => e.provider ?? '—' },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (e) => (
+      <Badge color={e.status_code < 400 ? 'teal' : e.status_code < 500 ? 'yellow' : 'red'} variant="light">
+        {e.status_code}
+      </Badge>
+    ),
+  },
+  {
+    key: 'cache',
+    header: 'Cache',
+    render: (e) =>
+      e.cache_hit ? (
+        <Badge color="grape" variant="light" data-testid="cache-hit-badge">
+          cache hit
+        </Badge>
+      ) : null,
+  },
+  { key: 'tokens', header: 'Tokens', render: (e) => formatNumber(e.total_tokens) },
+  { key: 'cost', header: 'Cost', render: (e) => <CostCell entry={e} /> },
+  { key: 'latency', header: 'Latency', render: (e) => `${e.latency_ms} ms` },
+  {
+    key: 'endpoint',
+    header: 'Endpoint',
+    render: (e) => (
+      <Text size="xs">
+        {e.endpoint}
+        {e.stream ? ' (stream)' : ''}
+      </Text>
+    ),
+  },
+];
