@@ -6,6 +6,8 @@ export interface BannerInput {
   /** One line per store. */
   stores: string[];
   bridgePort: number;
+  /** Whether the console already has its first admin (GET /api/setup/status); null: unknown. */
+  initialized: boolean | null;
 }
 
 /**
@@ -16,11 +18,18 @@ export function stackBanner(input: BannerInput): string {
   return [
     'Sluice is running',
     `  gateway: ${input.gatewayUrl}   (model API under /v1, readiness at /health/ready; ${input.gatewayRuntime})`,
-    `  web UI:  ${input.consoleUrl}/   (open in a browser; the first visit runs the setup wizard)`,
+    `  web UI:  ${input.consoleUrl}/   (${webUiHint(input.initialized)})`,
     `  console: ${input.consoleUrl}   (management API under /api; start at /api/setup/status)`,
     ...input.stores.map((line) => `  ${line}`),
     `  bridge:  127.0.0.1:${input.bridgePort} (Neon and Upstash protocols in front of the stores, for the apps' drivers)`,
   ].join('\n');
+}
+
+/** A restarted stack has its admin already: the wizard is promised only to an empty one. */
+function webUiHint(initialized: boolean | null): string {
+  if (initialized === true) return 'open in a browser and sign in';
+  if (initialized === false) return 'open in a browser; the first visit runs the setup wizard';
+  return 'open in a browser';
 }
 
 /**

@@ -102,10 +102,22 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       gatewayRuntime: `${plan.gateway.runtime.name}, ${build.settings.compatibilityDate}`,
       stores: stores.describe,
       bridgePort: bridge.port,
+      initialized: await setupDone(consoleUrl),
     });
     return { gatewayUrl, consoleUrl, banner, stop, failure };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Whether the console has its first admin, for the banner; null when it cannot tell. */
+async function setupDone(consoleUrl: string): Promise<boolean | null> {
+  try {
+    const response = await fetch(`${consoleUrl}/api/setup/status`, { signal: AbortSignal.timeout(5_000) });
+    const status = (await response.json()) as { initialized?: unknown };
+    return typeof status.initialized === 'boolean' ? status.initialized : null;
+  } catch {
+    return null;
   }
 }

@@ -21,6 +21,7 @@ describe('embedded defaults', () => {
     try {
       expect(first.output()).toContain('EMBEDDED PGlite');
       expect(first.output()).toContain('not for production');
+      expect(first.output()).toContain('the first visit runs the setup wizard');
       await walkFirstRun(first.consoleUrl, first.gatewayUrl);
     } finally {
       expect(await interrupt(first)).toBe(0);
@@ -35,6 +36,9 @@ describe('embedded defaults', () => {
 
     const second = await startStackProcess({}, dataDir);
     try {
+      // Restarted with its admin: the banner no longer promises the setup wizard.
+      expect(second.output()).toContain('(open in a browser and sign in)');
+      expect(second.output()).not.toContain('setup wizard');
       const status = await http('GET', `${second.consoleUrl}/api/setup/status`);
       expect(status.body).toEqual({
         initialized: true,

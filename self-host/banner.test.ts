@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { localUrl, stackBanner } from './banner';
+
+const input = {
+  gatewayUrl: 'http://127.0.0.1:3000',
+  consoleUrl: 'http://127.0.0.1:3001',
+  gatewayRuntime: 'workerd serve, 2026-04-01',
+  stores: ['postgres: embedded'],
+  bridgePort: 4000,
+};
+
+describe('stackBanner', () => {
+  it('promises the setup wizard only to a stack that has no admin yet', () => {
+    expect(stackBanner({ ...input, initialized: false })).toContain('the first visit runs the setup wizard');
+    const restarted = stackBanner({ ...input, initialized: true });
+    expect(restarted).toContain('web UI:  http://127.0.0.1:3001/   (open in a browser and sign in)');
+    expect(restarted).not.toContain('setup wizard');
+    expect(stackBanner({ ...input, initialized: null })).not.toContain('setup wizard');
+    expect(restarted.split('\n')[0]).toBe('Sluice is running');
+  });
+
+  it('gives a reachable local URL for wildcard and IPv6 binds', () => {
+    expect(localUrl('0.0.0.0', 3000)).toBe('http://127.0.0.1:3000');
+    expect(localUrl('::', 3000)).toBe('http://[::1]:3000');
+  });
+});
