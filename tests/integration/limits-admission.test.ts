@@ -260,9 +260,11 @@ describe('reservations: limits that never overshoot (limits/reservation.ts)', ()
     // The two refused found the budget full (of reservations): that is remembered for two
     // seconds only, as reservations come back. Then, 400 used: two reservations of 250 fit; the
     // rest are told to retry in 2 s, when what is in flight may have come back.
-    expect(await f.gate.admit(ask(who, { reserveTokens: 100, nowMs: T + 1_000 }))).toMatchObject({
+    // Full as counted: told when the day ends, the same from memory as from Redis.
+    expect(await f.gate.admit(ask(who, { reserveTokens: 100, nowMs: T + 1_000 }))).toEqual({
       kind: 'refused',
       label: 'key:budget/daily',
+      retryAfterSeconds: 14 * 3600 - 1,
     });
     const later = await Promise.all(
       Array.from({ length: 7 }, () => f.gate.admit(ask(who, { reserveTokens: 250, nowMs: T + 2_500 }))),

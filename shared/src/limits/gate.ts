@@ -135,7 +135,7 @@ export function createGate(deps: GateDeps): Gate {
       if (limits !== 'unavailable') {
         const memory = await remembered(ask, limits);
         if (memory.known)
-          return refused(memory.known.label, toRetryAfterSeconds(memory.known.untilMs - ask.nowMs));
+          return refused(memory.known.label, toRetryAfterSeconds(memory.known.retryAtMs - ask.nowMs));
         limits = memory.limits;
       }
       const counters =
@@ -157,14 +157,11 @@ export function createGate(deps: GateDeps): Gate {
       const moved = deps.board.observe(answer.versions);
       if (answer.kind === 'stale') return { kind: 'stale', moved };
       if (answer.kind === 'refused') {
-        const { refusedBy, retryAfterMs } = answer.limits;
+        const { refusedBy } = answer.limits;
         deps.onRefusal(refusedBy);
-        const memory = memoryOf(ask, counters, refusedBy, retryAfterMs);
+        const memory = memoryOf(ask, counters, answer.limits);
         if (limits !== 'unavailable') blocked.set(limits, memory);
-        // Not used up: what is left is held by requests in flight, or too little for this one.
-        const state = answer.limits.states.find((s) => s.label === refusedBy);
-        const held = state !== undefined && state.used < state.limit;
-        return refused(refusedBy, toRetryAfterSeconds(held ? memory.untilMs - ask.nowMs : retryAfterMs));
+        return refused(refusedBy, toRetryAfterSeconds(memory.retryAtMs - ask.nowMs));
       }
       const budget = tightestBudget(
         counters,
@@ -186,26 +183,31 @@ export function createGate(deps: GateDeps): Gate {
 /** A refusal the gate repeats without asking Redis until `untilMs`. */
 interface Remembered {
   untilMs: number;
+  /** What the refusal tells the client (Retry-After), as an instant. */
+  retryAtMs: number;
   label: string;
 }
 
 /**
- * A used-up limit is remembered until it frees — except a token limit or budget while requests
- * reserve: what fills it may be reservations that come back as requests finish, within seconds
- * rather than when the window slides or the period ends, so it is asked again after
- * RESERVATION_RETRY_SECONDS. (A limit not used up, only too full for this reservation, is told
- * to retry then too; one used up is told when it frees as counted.)
+ * A used-up limit is remembered, and told, until it frees — except a token limit or budget
+ * while requests reserve: what fills it may be reservations that come back as requests finish,
+ * within seconds rather than when the window slides or the period ends, so it is asked again
+ * after RESERVATION_RETRY_SECONDS. One not used up (what is left is held by requests in flight,
+ * or is less than this request reserves) is also told to retry then.
  */
 function memoryOf(
   ask: GateAsk,
   counters: readonly Counter[],
-  label: string,
-  retryAfterMs: number,
+  refusal: CounterCheck & { allowed: false },
 ): Remembered {
+  const { refusedBy: label, retryAfterMs, states } = refusal;
   const freesAt = ask.nowMs + retryAfterMs;
   const tokens = counters.find((c) => c.label === label)?.meta.kind === 'tokens';
-  if (!tokens || !((ask.reserveTokens ?? 0) > 0)) return { untilMs: freesAt, label };
-  return { untilMs: Math.min(freesAt, ask.nowMs + RESERVATION_RETRY_SECONDS * 1000), label };
+  if (!tokens || !((ask.reserveTokens ?? 0) > 0)) return { untilMs: freesAt, retryAtMs: freesAt, label };
+  const untilMs = Math.min(freesAt, ask.nowMs + RESERVATION_RETRY_SECONDS * 1000);
+  const state = states.find((s) => s.label === label);
+  const held = state !== undefined && state.used < state.limit;
+  return { untilMs, retryAtMs: held ? untilMs : freesAt, label };
 }
 
 function refused(label: string, retryAfterSeconds: number): GateDecision {
