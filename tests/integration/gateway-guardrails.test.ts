@@ -125,6 +125,53 @@ describe('security.content', () => {
       .toMatch(/sluice_guardrail_blocks_total\{guardrail="content",rule="max_prompt_tokens"\} 1\b/);
   });
 
+  it('allow_models and deny_models refuse a model by the caller’s role (403), through the SDK', async () => {
+    const set = await h.admin('PATCH', '/api/admin/settings', {
+      settings: {
+        content: {
+          deny: [{ name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' }],
+          max_prompt_tokens: 200,
+          deny_models: { admin: ['m-anthro*'] },
+        },
+      },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    try {
+      // The harness key belongs to an admin.
+      const refused = await h.anthropic.messages
+        .create({ model: 'm-anthropic', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(refused).toBeInstanceOf(Anthropic.PermissionDeniedError);
+      expect((refused as InstanceType<typeof Anthropic.PermissionDeniedError>).error).toEqual({
+        type: 'error',
+        error: {
+          type: 'content_policy_violation',
+          message: 'Request blocked by content rule "deny_models": role admin may not use model m-anthropic',
+        },
+      });
+      const other = await h.openai.chat.completions.create({
+        model: 'm-openai',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(other.choices[0]?.message.content).toBe('echo: hi');
+    } finally {
+      await h.admin('PATCH', '/api/admin/settings', {
+        settings: {
+          content: {
+            deny: [
+              { name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' },
+              { name: 'no-tickets', regex: 'TCK-[0-9]+' },
+            ],
+            max_prompt_tokens: 200,
+          },
+        },
+      });
+    }
+  });
+
   it('the console tries rules without saving them', async () => {
     const tried = await h.admin('POST', '/api/admin/settings/guardrails/try', {
       text: 'the codename Falcon, a@b.io',

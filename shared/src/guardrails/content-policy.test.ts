@@ -37,6 +37,23 @@ describe('security.content', () => {
     );
   });
 
+  it('refuses a model its role may not use (403): deny_models first, then allow_models', () => {
+    const models = policy({ deny_models: { user: ['gpt-4*'] }, allow_models: { viewer: ['cheap-*'] } });
+    const as = (role: 'user' | 'viewer' | 'admin', model: string) =>
+      refusal(() => enforceContentPolicy(models, ['hi'], 1, { role, model }));
+    expect(as('user', 'gpt-4o')).toMatchObject({
+      status: 403,
+      type: 'content_policy_violation',
+      message: 'Request blocked by content rule "deny_models": role user may not use model gpt-4o',
+    });
+    expect(as('user', 'cheap-mini')).toBeNull();
+    expect(as('viewer', 'gpt-4o')?.message).toBe(
+      'Request blocked by content rule "allow_models": role viewer may not use model gpt-4o',
+    );
+    expect(as('viewer', 'cheap-mini')).toBeNull();
+    expect(as('admin', 'gpt-4o')).toBeNull();
+  });
+
   it('is nothing to check when empty or disabled, and compiles once per settings object', () => {
     expect(policy({})).toBeNull();
     expect(policy({ enabled: false, deny: [{ name: 'x', regex: 'x' }] })).toBeNull();

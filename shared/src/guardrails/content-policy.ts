@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { CanonicalRequest, ContentPart } from '../canonical/types';
+import { USER_ROLES, type UserRole } from '../db/schema/users';
 import { AppError } from '../http/app-error';
-import { compileRuleRegex } from './rule-regex';
+import { compileRuleRegex, globRegex } from './rule-regex';
 import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema';
 
 /**
@@ -12,12 +13,20 @@ import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema'
  * logged with that error. No rule set: nothing is read (no cost on the hot path).
  */
 const denyRule = z.strictObject({ name: ruleNameSchema, regex: ruleRegexSchema });
+const modelGlobs = z.partialRecord(
+  z.enum(USER_ROLES),
+  z.array(z.string().min(1).max(200).regex(/^\S+$/, 'must be a model name glob without spaces')).max(200),
+);
 
 export const contentSettingSchema = z
   .strictObject({
     enabled: z.boolean().optional(),
     deny: z.array(denyRule).max(200).optional(),
     max_prompt_tokens: z.number().int().min(1).max(10_000_000).optional(),
+    /** Per role: the only models it may use (globs, `*` any run of characters). */
+    allow_models: modelGlobs.optional(),
+    /** Per role: models it may not use. */
+    deny_models: modelGlobs.optional(),
   })
   .superRefine(uniqueRuleNames('deny'));
 
@@ -26,6 +35,14 @@ export type ContentSetting = z.output<typeof contentSettingSchema>;
 export interface ContentPolicy {
   deny: ReadonlyArray<{ name: string; regex: RegExp }>;
   maxPromptTokens: number | null;
+  allowModels: ReadonlyMap<UserRole, readonly RegExp[]>;
+  denyModels: ReadonlyMap<UserRole, readonly RegExp[]>;
+}
+
+/** Who asks for which model: what allow_models and deny_models are checked against. */
+export interface ContentCaller {
+  role: UserRole;
+  model: string;
 }
 
 /** The error type of a refusal by a content rule (the message names the rule). */
@@ -39,21 +56,28 @@ export function contentPolicyOf(setting: ContentSetting): ContentPolicy | null {
   if (known !== undefined) return known;
   const deny = (setting.deny ?? []).map((rule) => ({ name: rule.name, regex: compileRuleRegex(rule.regex) }));
   const maxPromptTokens = setting.max_prompt_tokens ?? null;
+  const allowModels = globsByRole(setting.allow_models);
+  const denyModels = globsByRole(setting.deny_models);
+  const empty =
+    deny.length === 0 && maxPromptTokens === null && allowModels.size === 0 && denyModels.size === 0;
   const policy =
-    setting.enabled === false || (deny.length === 0 && maxPromptTokens === null)
-      ? null
-      : { deny, maxPromptTokens };
+    setting.enabled === false || empty ? null : { deny, maxPromptTokens, allowModels, denyModels };
   compiled.set(setting, policy);
   return policy;
 }
 
-/** Throws the client's 400 when the texts or the prompt size break a rule. */
+/**
+ * Throws the client's 403 when its role may not use the model (allow_models, deny_models), its
+ * 400 when the texts or the prompt size break a rule.
+ */
 export function enforceContentPolicy(
   policy: ContentPolicy | null,
   texts: Iterable<string>,
   promptTokens: number,
+  caller?: ContentCaller,
 ): void {
   if (!policy) return;
+  if (caller) refuseModel(policy, caller);
   if (policy.maxPromptTokens !== null && promptTokens > policy.maxPromptTokens) {
     throw blocked(
       'max_prompt_tokens',
@@ -68,9 +92,27 @@ export function enforceContentPolicy(
   }
 }
 
-function blocked(rule: string, why: string | null): AppError {
+function refuseModel(policy: ContentPolicy, { role, model }: ContentCaller): void {
+  if (policy.denyModels.get(role)?.some((glob) => glob.test(model))) {
+    throw blocked('deny_models', `role ${role} may not use model ${model}`, 403);
+  }
+  const allowed = policy.allowModels.get(role);
+  if (allowed && !allowed.some((glob) => glob.test(model))) {
+    throw blocked('allow_models', `role ${role} may not use model ${model}`, 403);
+  }
+}
+
+function blocked(rule: string, why: string | null, status: 400 | 403 = 400): AppError {
   const message = `Request blocked by content rule "${rule}"${why ? `: ${why}` : ''}`;
-  return new AppError(400, message, { type: CONTENT_BLOCKED });
+  return new AppError(status, message, { type: CONTENT_BLOCKED });
+}
+
+function globsByRole(setting: Partial<Record<UserRole, string[]>> | undefined): Map<UserRole, RegExp[]> {
+  const out = new Map<UserRole, RegExp[]>();
+  for (const [role, globs] of Object.entries(setting ?? {}) as Array<[UserRole, string[]]>) {
+    out.set(role, globs.map(globRegex));
+  }
+  return out;
 }
 
 /** Every text a chat request sends upstream, in order. */

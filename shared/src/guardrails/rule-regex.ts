@@ -70,3 +70,9 @@ function isQuantifier(source: string, i: number): boolean {
   if (bounds[2] === undefined) return Number(bounds[1]) > 1;
   return bounds[3] === '' || Number(bounds[3]) > 1;
 }
+
+/** A glob as a regex: `*` matches any run of characters, everything else itself. */
+export function globRegex(glob: string): RegExp {
+  const escaped = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.*')}$`);
+}

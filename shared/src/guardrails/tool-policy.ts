@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { compileRuleRegex } from './rule-regex';
+import { compileRuleRegex, globRegex } from './rule-regex';
 import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema';
 
 /**
@@ -69,9 +69,4 @@ function someValue(value: unknown, regex: RegExp): boolean {
   if (typeof value === 'object' && value !== null)
     return Object.values(value).some((v) => someValue(v, regex));
   return false;
-}
-
-function globRegex(glob: string): RegExp {
-  const escaped = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`);
 }

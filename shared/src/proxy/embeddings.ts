@@ -45,7 +45,10 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
   };
   const texts = request.input.kind === 'text' ? request.input.texts : [];
   try {
-    enforceContentPolicy(admitted.settings.contentPolicy, texts, estimateEmbeddingTokens(request.input));
+    enforceContentPolicy(admitted.settings.contentPolicy, texts, estimateEmbeddingTokens(request.input), {
+      role: admitted.principal.role,
+      model: request.model,
+    });
   } catch (error) {
     return settleUnanswered(error, exchange, call, deps);
   }

@@ -50,7 +50,10 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   };
   try {
     // After admission, so a client that keeps sending what the rules refuse meets its limits.
-    enforceContentPolicy(admitted.settings.contentPolicy, requestTexts(request), promptTokens);
+    enforceContentPolicy(admitted.settings.contentPolicy, requestTexts(request), promptTokens, {
+      role: admitted.principal.role,
+      model: request.model,
+    });
   } catch (error) {
     return settleUnanswered(error, exchange, call, deps);
   }
