@@ -10,18 +10,20 @@ import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 let h: ProxyHarness;
 const SECRET = 'the codename Falcon ships friday';
+/** The rules every test here starts from (one test adds to them and puts them back). */
+const CONTENT_RULES = {
+  deny: [
+    { name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' },
+    { name: 'no-tickets', regex: 'TCK-[0-9]+' },
+  ],
+  max_prompt_tokens: 200,
+};
 
 beforeAll(async () => {
   h = await proxyHarness('guardrails');
   const patched = await h.admin('PATCH', '/api/admin/settings', {
     settings: {
-      content: {
-        deny: [
-          { name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' },
-          { name: 'no-tickets', regex: 'TCK-[0-9]+' },
-        ],
-        max_prompt_tokens: 200,
-      },
+      content: CONTENT_RULES,
     },
   });
   expect(patched.status, JSON.stringify(patched.body)).toBe(200);
@@ -128,11 +130,7 @@ describe('security.content', () => {
   it('allow_models and deny_models refuse a model by the caller’s role (403), through the SDK', async () => {
     const set = await h.admin('PATCH', '/api/admin/settings', {
       settings: {
-        content: {
-          deny: [{ name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' }],
-          max_prompt_tokens: 200,
-          deny_models: { admin: ['m-anthro*'] },
-        },
+        content: { ...CONTENT_RULES, deny_models: { admin: ['m-anthro*'] } },
       },
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
@@ -160,13 +158,7 @@ describe('security.content', () => {
     } finally {
       await h.admin('PATCH', '/api/admin/settings', {
         settings: {
-          content: {
-            deny: [
-              { name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' },
-              { name: 'no-tickets', regex: 'TCK-[0-9]+' },
-            ],
-            max_prompt_tokens: 200,
-          },
+          content: CONTENT_RULES,
         },
       });
     }
