@@ -13,15 +13,18 @@ import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
 import { pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
-import ws from 'ws';
+import { BoundedCloseWebSocket } from './bounded-close-websocket';
 import { argon2Passwords } from './passwords';
 import type { ConsoleDeps } from './types';
 
 /** Builds every console dependency once from the environment. */
 export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDeps> {
   const config = parseStoreEnv(env);
-  // Node 20 has no global WebSocket; the Neon pool needs one.
-  configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP }, ws);
+  // Node 20 has no global WebSocket; the Neon pool needs one whose close is bounded.
+  configureNeon(
+    { wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP },
+    BoundedCloseWebSocket,
+  );
   const { db, pool } = createPooledDb(config.DATABASE_URL, 10, config.SLUICE_DB_TIMEOUT_MS);
   const redis = createUpstash({
     url: config.UPSTASH_REDIS_REST_URL,

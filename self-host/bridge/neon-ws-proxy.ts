@@ -98,6 +98,8 @@ function pipeClientToPostgres(ws: WebSocket, tcp: Socket): void {
   let paused = false;
   ws.on('message', (data: RawData) => {
     if (tcp.destroyed) return;
+    // A write into a socket that is failing also returns false; its 'drain' never comes, and
+    // closeTogether resumes the WebSocket so the closing handshake can still be read.
     if (tcp.write(toBuffer(data)) || paused) return;
     // Postgres is not keeping up (e.g. a huge COPY): stop reading frames until it drains.
     paused = true;
@@ -156,6 +158,10 @@ function closeTogether(tunnel: Tunnel, target: { host: string; port: number }, o
   });
   tcp.on('close', (hadError) => {
     tcpClosed = true;
+    // A WebSocket paused for backpressure would never read the client's reply to our close
+    // frame, and the client would wait out ws's 30 s close timeout (seen as a console query
+    // taking 30 s when Postgres reset a connection mid-write).
+    ws.resume();
     if (ws.readyState === ws.OPEN) ws.close(hadError ? 1011 : 1000);
     maybeGone();
   });
