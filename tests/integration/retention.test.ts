@@ -21,7 +21,7 @@ import {
   type RequestLogRecord,
   type RequestLogStore,
 } from '../../shared/src/ledger';
-import { requestLogTableDdl } from '../../shared/src/ledger/clickhouse-store';
+import { requestLogSchema } from '../../shared/src/ledger/clickhouse-store';
 import { createClickHouseMcpLogStore, createPostgresMcpLogStore } from '../../shared/src/mcp/log';
 import type { McpLogRecord } from '../../shared/src/mcp/ports';
 import { purgeClickHouseTable } from '../../shared/src/retention/clickhouse';
@@ -281,10 +281,9 @@ describe('retention in ClickHouse (18.16: no TTL)', () => {
 
   it('keeps a table created with monthly partitions working: old months dropped, the rest deleted', async () => {
     // The DDL before day partitions: CREATE TABLE IF NOT EXISTS leaves this table as it is.
-    const monthly = requestLogTableDdl(CH_MONTHLY).sql.replace(
-      'toYYYYMMDD(created_at)',
-      'toYYYYMM(created_at)',
-    );
+    const monthly = requestLogSchema
+      .ddl(CH_MONTHLY)
+      .sql.replace('toYYYYMMDD(created_at)', 'toYYYYMM(created_at)');
     await ch.command({ query: monthly });
     const requests = createClickHouseRequestLogStore(ch, { database: CH_MONTHLY });
     const old = ['2025-03-31T23:59:59Z', ...OLD];

@@ -1,28 +1,19 @@
 import { type ClickHouseClient, ClickHouseError } from '@clickhouse/client-web';
 import { AppError } from '../http/app-error';
 import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+import { chColumnDefinition } from './clickhouse-columns';
+import type { ChTableSchema } from './clickhouse-schema';
 import { type ChSql, chIdent, chJoin, chSql } from './clickhouse-sql';
 
 /**
- * What every ClickHouse log table (request, MCP, access, app) shares: creation on first use,
- * JSONEachRow inserts, the DateTime range of 18.16, newest-first pages and WHERE building.
+ * What every ClickHouse log table (request, MCP, access, app) shares: creation on first use
+ * (and the columns an older release's table lacks), JSONEachRow inserts, newest-first pages and
+ * WHERE building. The columns themselves are the log's schema (clickhouse-schema.ts).
  */
 export interface ClickHouseTableOptions {
   database: string;
   /** Creates the database; it runs before the table is created (see ensureClickHouseDatabase). */
   ensureDatabase?: () => Promise<void>;
-}
-
-// DateTime is unsigned seconds; 18.16 maps instants outside 1970..2105 to the zero date.
-const DATETIME_END_MS = Date.UTC(2106, 0, 1);
-
-/** created_at (Unix seconds, what JSONEachRow accepts for DateTime on 18.16) and the exact ms. */
-export function instantColumns(createdAt: Date, what: string): { created_at: number; created_at_ms: number } {
-  const ms = createdAt.getTime();
-  if (!(ms >= 0 && ms < DATETIME_END_MS)) {
-    throw new RangeError(`${what}: createdAt is outside 1970-01-01..2105-12-31`);
-  }
-  return { created_at: Math.floor(ms / 1000), created_at_ms: ms };
 }
 
 export interface ClickHouseLogTable {
@@ -42,27 +33,28 @@ export interface ClickHouseLogTable {
 }
 
 /**
- * One log table: created on first use (once; again after a failed attempt), every name
- * qualified with the database so one client can serve several.
+ * One log table: created on first use, or brought up to the schema if an older release created
+ * it (once; again after a failed attempt), every name qualified with the database so one client
+ * can serve several.
  */
 export function clickHouseLogTable(
   client: ClickHouseClient,
   options: ClickHouseTableOptions,
-  name: string,
-  ddl: (database: string) => ChSql,
+  schema: ChTableSchema,
 ): ClickHouseLogTable {
   let ready: Promise<void> | null = null;
   const ensure = () => {
     ready ??= (async () => {
       await options.ensureDatabase?.();
-      await client.command({ query: ddl(options.database).sql });
+      await client.command({ query: schema.ddl(options.database).sql });
+      await addMissingColumns(client, options.database, schema);
     })().catch((error: unknown) => {
       ready = null;
       throw error;
     });
     return ready;
   };
-  const table = chIdent(options.database, name);
+  const table = chIdent(options.database, schema.name);
   const select = async <T>(query: ChSql): Promise<T[]> => {
     try {
       await ensure();
@@ -103,6 +95,40 @@ export function clickHouseLogTable(
       return { total: Number(counted?.total ?? 0), rows };
     },
   };
+}
+
+/**
+ * Adds the schema's columns an older table lacks (CREATE TABLE IF NOT EXISTS leaves it as it
+ * was). 18.16 has no ADD COLUMN IF NOT EXISTS, so the columns are read first; each missing one
+ * goes after its predecessor, so the table reads as a fresh one would, and rows written before
+ * get the type's default (NULL, 0, ''). When an ADD fails the columns are read again: another
+ * process adding the same column first ("already exists") is success, anything else is not.
+ */
+async function addMissingColumns(client: ClickHouseClient, database: string, schema: ChTableSchema) {
+  const table = chIdent(database, schema.name);
+  let existing = await columnNames(client, database, schema.name);
+  for (const [i, column] of schema.columns.entries()) {
+    if (existing.has(column.name)) continue;
+    // 18.16 has no FIRST; the first column is id, which the ORDER BY needs, so it always exists.
+    const previous = schema.columns[i - 1];
+    const after = previous === undefined ? chSql`` : chSql`AFTER ${chIdent(previous.name)}`;
+    try {
+      await client.command({
+        query: chSql`ALTER TABLE ${table} ADD COLUMN ${chColumnDefinition(column)} ${after}`.sql,
+      });
+    } catch (error) {
+      existing = await columnNames(client, database, schema.name).catch(() => {
+        throw error;
+      });
+      if (!existing.has(column.name)) throw error;
+    }
+  }
+}
+
+async function columnNames(client: ClickHouseClient, database: string, table: string): Promise<Set<string>> {
+  const query = chSql`SELECT name FROM system.columns WHERE database = ${database} AND table = ${table}`;
+  const result = await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT });
+  return new Set((await result.json<{ name: string }>()).map((row) => row.name));
 }
 
 /** WHERE over the conditions given (nulls are filters left out); nothing when none is. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromRequestLogRow, requestLogTableDdl, toRequestLogRow } from './clickhouse-store';
+import { requestLogSchema } from './clickhouse-store';
 import type { RequestLogRecord } from './record';
 
 const record: RequestLogRecord = {
@@ -33,7 +33,7 @@ const record: RequestLogRecord = {
 
 describe('ClickHouse request log rows', () => {
   it('maps a record to what 18.16 accepts: unix seconds plus exact ms, UInt8 flags', () => {
-    const row = toRequestLogRow(record);
+    const row = requestLogSchema.toRow(record);
     expect(row).toMatchObject({
       id: record.id,
       created_at: Math.floor(record.createdAt.getTime() / 1000),
@@ -49,7 +49,7 @@ describe('ClickHouse request log rows', () => {
   });
 
   it('maps a selected row (64-bit integers as strings) back to the same record', () => {
-    const row = toRequestLogRow(record);
+    const row = requestLogSchema.toRow(record);
     const selected = {
       ...row,
       created_at_ms: String(row.created_at_ms),
@@ -59,23 +59,23 @@ describe('ClickHouse request log rows', () => {
       total_tokens: String(row.total_tokens),
       weighted_tokens: String(row.weighted_tokens),
     };
-    expect(fromRequestLogRow(selected)).toEqual(record);
+    expect(requestLogSchema.fromRow(selected)).toEqual(record);
   });
 
   it('refuses instants DateTime cannot hold', () => {
-    expect(() => toRequestLogRow({ ...record, createdAt: new Date(-1) })).toThrow(RangeError);
-    expect(() => toRequestLogRow({ ...record, createdAt: new Date(Number.NaN) })).toThrow(RangeError);
-    expect(() => toRequestLogRow({ ...record, createdAt: new Date(Date.UTC(2106, 0, 1)) })).toThrow(
+    expect(() => requestLogSchema.toRow({ ...record, createdAt: new Date(-1) })).toThrow(RangeError);
+    expect(() => requestLogSchema.toRow({ ...record, createdAt: new Date(Number.NaN) })).toThrow(RangeError);
+    expect(() => requestLogSchema.toRow({ ...record, createdAt: new Date(Date.UTC(2106, 0, 1)) })).toThrow(
       RangeError,
     );
   });
 
   it('creates a partitioned MergeTree under a quoted database name', () => {
-    const ddl = requestLogTableDdl('sluice').sql;
+    const ddl = requestLogSchema.ddl('sluice').sql;
     expect(ddl).toContain('CREATE TABLE IF NOT EXISTS `sluice`.`request_logs`');
     expect(ddl).toContain(
       'ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)',
     );
-    expect(() => requestLogTableDdl('x`; DROP TABLE y')).toThrow(TypeError);
+    expect(() => requestLogSchema.ddl('x`; DROP TABLE y')).toThrow(TypeError);
   });
 });

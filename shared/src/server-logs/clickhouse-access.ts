@@ -1,73 +1,15 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
+import type { ChRow } from '../analytics/clickhouse-columns';
+import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
 import {
   type ClickHouseTableOptions,
   chCreatedBetween,
   chWhere,
   clickHouseLogTable,
-  instantColumns,
 } from '../analytics/clickhouse-table';
-import { ACCESS_LOG_TABLE, accessLogTableDdl, chContains } from './clickhouse-tables';
+import { accessLogSchema, chContains } from './clickhouse-tables';
 import { type AccessLogQuery, accessLogQuery, checkAccessLogRecord } from './query';
-import type { AccessLogPort, AccessLogRecord, AccessLogStore } from './records';
-
-/** A row as 18.16 returns it (select): UInt64 is a JSON string. */
-interface SelectedAccessRow {
-  id: string;
-  created_at_ms: string | number;
-  port: number;
-  method: string;
-  path: string;
-  status_code: number;
-  user_id: string | null;
-  latency_ms: number;
-  ip: string | null;
-  user_agent: string | null;
-}
-
-const SELECTED_COLUMNS: readonly (keyof SelectedAccessRow)[] = [
-  'id',
-  'created_at_ms',
-  'port',
-  'method',
-  'path',
-  'status_code',
-  'user_id',
-  'latency_ms',
-  'ip',
-  'user_agent',
-];
-
-function toRow(record: AccessLogRecord) {
-  const checked = checkAccessLogRecord(record);
-  return {
-    id: checked.id,
-    ...instantColumns(checked.createdAt, `access log ${checked.id}`),
-    port: checked.port,
-    method: checked.method,
-    path: checked.path,
-    status_code: checked.statusCode,
-    user_id: checked.userId,
-    latency_ms: checked.latencyMs,
-    ip: checked.ip,
-    user_agent: checked.userAgent,
-  };
-}
-
-function fromRow(row: SelectedAccessRow): AccessLogRecord {
-  return {
-    id: row.id,
-    createdAt: new Date(Number(row.created_at_ms)),
-    port: row.port as AccessLogPort,
-    method: row.method,
-    path: row.path,
-    statusCode: row.status_code,
-    userId: row.user_id,
-    latencyMs: row.latency_ms,
-    ip: row.ip,
-    userAgent: row.user_agent,
-  };
-}
+import type { AccessLogStore } from './records';
 
 /** WHERE for a checked query; milliseconds are compared on created_at_ms, never on DateTime. */
 function whereOf(query: AccessLogQuery): ChSql {
@@ -89,17 +31,16 @@ export function createClickHouseAccessLogStore(
   client: ClickHouseClient,
   options: ClickHouseTableOptions,
 ): AccessLogStore {
-  const logs = clickHouseLogTable(client, options, ACCESS_LOG_TABLE, accessLogTableDdl);
-  const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));
+  const logs = clickHouseLogTable(client, options, accessLogSchema);
   return {
     async insert(records) {
       if (records.length === 0) return;
-      await logs.insert(records.map(toRow));
+      await logs.insert(records.map((record) => accessLogSchema.toRow(checkAccessLogRecord(record))));
     },
     async search(search) {
       const query = accessLogQuery(search);
-      const { total, rows } = await logs.page<SelectedAccessRow>(columns, whereOf(query), query);
-      return { total, entries: rows.map(fromRow) };
+      const { total, rows } = await logs.page<ChRow>(accessLogSchema.selected, whereOf(query), query);
+      return { total, entries: rows.map((row) => accessLogSchema.fromRow(row)) };
     },
   };
 }

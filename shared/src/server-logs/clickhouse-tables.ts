@@ -1,42 +1,59 @@
-import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
+import {
+  chEnum8,
+  chMapped,
+  chNullable,
+  chString,
+  chUInt8,
+  chUInt16,
+  chUInt32,
+} from '../analytics/clickhouse-columns';
+import { chLogSchema } from '../analytics/clickhouse-schema';
+import { type ChSql, chSql } from '../analytics/clickhouse-sql';
+import {
+  type AccessLogPort,
+  type AccessLogRecord,
+  type AppLogRecord,
+  type AppLogSource,
+  LOG_LEVELS,
+  type LogLevel,
+  levelName,
+} from './records';
 
 export const ACCESS_LOG_TABLE = 'access_logs';
 export const APP_LOG_TABLE = 'app_logs';
 
-/**
- * Both tables (ClickHouse 18.16): DateTime holds whole seconds (no DateTime64), so
- * created_at_ms keeps the exact instant and orders rows. Partitioned by day so retention can
- * drop whole days (ALTER TABLE … DROP PARTITION), ordered by (created_at, id) for range scans.
- */
-export function accessLogTableDdl(database: string): ChSql {
-  return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, ACCESS_LOG_TABLE)} (
-    id String,
-    created_at DateTime('UTC'),
-    created_at_ms UInt64,
-    port UInt16,
-    method String,
-    path String,
-    status_code UInt16,
-    user_id Nullable(String),
-    latency_ms UInt32,
-    ip Nullable(String),
-    user_agent Nullable(String)
-  ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
-}
+/** id and createdAt are checked (and lowercased) by checkAccessLogRecord before a row is made. */
+export const accessLogSchema = chLogSchema<AccessLogRecord>({
+  name: ACCESS_LOG_TABLE,
+  label: 'access log',
+  columns: {
+    port: chUInt16<AccessLogPort>('port'),
+    method: chString('method'),
+    path: chString('path'),
+    statusCode: chUInt16('status_code'),
+    userId: chNullable(chString('user_id')),
+    latencyMs: chUInt32('latency_ms'),
+    ip: chNullable(chString('ip')),
+    userAgent: chNullable(chString('user_agent')),
+  },
+});
 
 /** level is the number (10..50) so a minimum level is a range; fields is the JSON text. */
-export function appLogTableDdl(database: string): ChSql {
-  return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, APP_LOG_TABLE)} (
-    id String,
-    created_at DateTime('UTC'),
-    created_at_ms UInt64,
-    level UInt8,
-    source Enum8('gateway' = 1, 'console' = 2),
-    target String,
-    message String,
-    fields String
-  ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
-}
+export const appLogSchema = chLogSchema<AppLogRecord>({
+  name: APP_LOG_TABLE,
+  label: 'app log',
+  columns: {
+    level: chMapped(chUInt8('level'), (level: LogLevel) => LOG_LEVELS[level], levelName),
+    source: chEnum8<AppLogSource>('source', { gateway: 1, console: 2 }),
+    target: chString('target'),
+    message: chString('message'),
+    fields: chMapped(
+      chString('fields'),
+      (fields: Record<string, unknown>) => JSON.stringify(fields),
+      (text) => JSON.parse(text) as Record<string, unknown>,
+    ),
+  },
+});
 
 /** Case-insensitive substring test (UTF-8 aware, like Postgres ILIKE); no pattern characters. */
 export function chContains(column: ChSql, needle: string): ChSql {

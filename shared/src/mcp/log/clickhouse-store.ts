@@ -1,10 +1,15 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import { type ChSql, chIdent, chJoin, chSql } from '../../analytics/clickhouse-sql';
 import {
-  type ClickHouseTableOptions,
-  clickHouseLogTable,
-  instantColumns,
-} from '../../analytics/clickhouse-table';
+  type ChRow,
+  chEnum8,
+  chNullable,
+  chString,
+  chUInt32,
+  chUuid,
+} from '../../analytics/clickhouse-columns';
+import { chLogSchema } from '../../analytics/clickhouse-schema';
+import { type ChSql, chIdent, chJoin, chSql } from '../../analytics/clickhouse-sql';
+import { type ClickHouseTableOptions, clickHouseLogTable } from '../../analytics/clickhouse-table';
 import type { SpillTarget } from '../../analytics/log-spill';
 import type { McpLogRecord, McpLogStore } from '../ports';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
@@ -12,94 +17,25 @@ import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 export const MCP_LOG_TABLE = 'mcp_logs';
 
 /**
- * The MCP call log in ClickHouse (18.16-compatible). DateTime holds whole seconds on 18.16 (no
- * DateTime64), so created_at_ms keeps the exact instant and orders rows; status is an Enum8 so
- * a value outside the two is refused, like the Postgres check constraint.
- * Partitioned by day: retention (retention/clickhouse.ts) drops whole days, as 18.16 has no TTL.
+ * The MCP call log in ClickHouse (18.16-compatible). UUIDs are stored lowercased (chUuid), as
+ * Postgres returns them; status is an Enum8, so a value outside the two is refused, like the
+ * Postgres check constraint.
  */
-export function mcpLogTableDdl(database: string): ChSql {
-  return chSql`CREATE TABLE IF NOT EXISTS ${chIdent(database, MCP_LOG_TABLE)} (
-    id String,
-    created_at DateTime('UTC'),
-    created_at_ms UInt64,
-    user_id Nullable(String),
-    api_key_id Nullable(String),
-    server_id String,
-    server_name String,
-    tool_name String,
-    status Enum8('success' = 1, 'error' = 2),
-    duration_ms UInt32,
-    error Nullable(String)
-  ) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(created_at) ORDER BY (created_at, id)`;
-}
-
-/** A row as JSONEachRow carries it to 18.16 (insert). */
-interface McpLogRow {
-  id: string;
-  /** Unix seconds: what JSONEachRow accepts for DateTime on 18.16. */
-  created_at: number;
-  created_at_ms: number;
-  user_id: string | null;
-  api_key_id: string | null;
-  server_id: string;
-  server_name: string;
-  tool_name: string;
-  status: 'success' | 'error';
-  duration_ms: number;
-  error: string | null;
-}
-
-/** A row as 18.16 returns it (select): UInt64 is a JSON string. */
-type SelectedMcpLogRow = Omit<McpLogRow, 'created_at' | 'created_at_ms'> & { created_at_ms: string | number };
-
-/**
- * UUIDs are stored lowercased: Postgres returns them so, and its uuid order is the order of
- * the lowercase text, so both adapters list and break ties alike.
- */
-function toRow(record: McpLogRecord): McpLogRow {
-  checkMcpLogRecord(record);
-  return {
-    id: record.id.toLowerCase(),
-    ...instantColumns(record.createdAt, `mcp log ${record.id}`),
-    user_id: record.userId?.toLowerCase() ?? null,
-    api_key_id: record.apiKeyId?.toLowerCase() ?? null,
-    server_id: record.serverId.toLowerCase(),
-    server_name: record.serverName,
-    tool_name: record.toolName,
-    status: record.status,
-    duration_ms: record.durationMs,
-    error: record.error,
-  };
-}
-
-function fromRow(row: SelectedMcpLogRow): McpLogRecord {
-  return {
-    id: row.id,
-    createdAt: new Date(Number(row.created_at_ms)),
-    userId: row.user_id,
-    apiKeyId: row.api_key_id,
-    serverId: row.server_id,
-    serverName: row.server_name,
-    toolName: row.tool_name,
-    status: row.status,
-    durationMs: row.duration_ms,
-    error: row.error,
-  };
-}
-
-/** The columns list() reads: all but created_at, whose seconds created_at_ms holds exactly. */
-const SELECTED_COLUMNS: readonly (keyof SelectedMcpLogRow)[] = [
-  'id',
-  'created_at_ms',
-  'user_id',
-  'api_key_id',
-  'server_id',
-  'server_name',
-  'tool_name',
-  'status',
-  'duration_ms',
-  'error',
-];
+export const mcpLogSchema = chLogSchema<McpLogRecord>({
+  name: MCP_LOG_TABLE,
+  label: 'mcp log',
+  id: chUuid('id'),
+  columns: {
+    userId: chNullable(chUuid('user_id')),
+    apiKeyId: chNullable(chUuid('api_key_id')),
+    serverId: chUuid('server_id'),
+    serverName: chString('server_name'),
+    toolName: chString('tool_name'),
+    status: chEnum8('status', { success: 1, error: 2 }),
+    durationMs: chUInt32('duration_ms'),
+    error: chNullable(chString('error')),
+  },
+});
 
 /** WHERE for a checked query; milliseconds are compared on created_at_ms, never on DateTime. */
 function whereOf(query: McpLogQuery): ChSql {
@@ -130,22 +66,27 @@ export function createClickHouseMcpLogStore(
   client: ClickHouseClient,
   options: ClickHouseMcpLogStoreOptions,
 ): McpLogStore & SpillTarget<McpLogRecord> {
-  const logs = clickHouseLogTable(client, options, MCP_LOG_TABLE, mcpLogTableDdl);
-  const columns = chJoin(SELECTED_COLUMNS.map((column) => chIdent(column)));
+  const logs = clickHouseLogTable(client, options, mcpLogSchema);
+  const columns = mcpLogSchema.selected;
   return {
     async insert(records) {
-      await logs.insert(records.map(toRow));
+      await logs.insert(
+        records.map((record) => {
+          checkMcpLogRecord(record);
+          return mcpLogSchema.toRow(record);
+        }),
+      );
     },
     existingIds: (ids) => logs.existingIds(ids),
     async list(filter) {
       const query = mcpLogQuery(filter);
       const where = whereOf(query);
       const [rows, [counted]] = await Promise.all([
-        logs.select<SelectedMcpLogRow>(chSql`SELECT ${columns} FROM ${logs.table} ${where}
+        logs.select<ChRow>(chSql`SELECT ${columns} FROM ${logs.table} ${where}
           ${orderOf(query)} LIMIT ${query.offset}, ${query.limit}`),
         logs.select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${logs.table} ${where}`),
       ]);
-      return { total: Number(counted?.total ?? 0), entries: rows.map(fromRow) };
+      return { total: Number(counted?.total ?? 0), entries: rows.map((row) => mcpLogSchema.fromRow(row)) };
     },
   };
 }
