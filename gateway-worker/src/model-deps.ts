@@ -2,8 +2,10 @@ import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box'
 import type { StoreEnv } from '@sluice/shared/config/env';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
+import { answerRulesTag } from '@sluice/shared/guardrails/answer-rules-tag';
 import { contentPolicyOf } from '@sluice/shared/guardrails/content-policy';
 import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
+import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
 import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
 import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
@@ -164,6 +166,8 @@ export function buildModelDeps(
         reservationOutputTokens: values.token_reservation_output_tokens,
         contentPolicy: contentPolicyOf(values.content),
         redaction: redactPolicyOf(values.redact),
+        toolPolicy: toolPolicyOf(values.inspect_tools),
+        answerRulesTag: answerRulesTag(values.redact, values.inspect_tools),
       };
     },
     now: () => Date.now(),

@@ -64,6 +64,7 @@ function requestRecord(at: Date, i: number): RequestLogRecord {
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    guardrail: null,
   };
 }
 

@@ -187,6 +187,7 @@ describe('the request log', () => {
       cacheHit: false,
       attempts: 1,
       clientAborted: true,
+      guardrail: null,
     };
     await store.insert([record]);
     expect(await store.list()).toEqual([record]);

@@ -112,6 +112,7 @@ function records(me: string): RequestLogRecord[] {
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    guardrail: null,
   }));
 }
 

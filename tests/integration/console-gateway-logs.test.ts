@@ -43,6 +43,7 @@ function records(): RequestLogRecord[] {
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    guardrail: null,
     ...(i === 11 ? { userId: null, apiKeyId: null, provider: null, providerType: null, routeId: null } : {}),
   }));
 }
@@ -98,6 +99,7 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
       cache_hit: false,
       attempts: 1,
       client_aborted: false,
+      guardrail: null,
     });
     expect(res.body.entries.at(-1)).toMatchObject({
       user_id: USER,

@@ -338,7 +338,7 @@ describe('guardrails try box', () => {
     expect(tried.status).toBe(200);
     expect(tried.body).toEqual({
       redact: { request: 'ping [REDACTED:email]', response: 'ping a@b.io', logs: 'ping [REDACTED:email]' },
-      content: { blocked: false, message: null },
+      content: { blocked: false, message: null, flagged: [] },
     });
     const bad = await api('POST', '/api/admin/settings/guardrails/try', {
       token: adminToken,

@@ -177,7 +177,7 @@ describe('security.content', () => {
         response: 'the codename Falcon, a@b.io',
         logs: 'the codename Falcon, [REDACTED:email]',
       },
-      content: { blocked: true, message: 'Request blocked by content rule "no-codenames"' },
+      content: { blocked: true, message: 'Request blocked by content rule "no-codenames"', flagged: [] },
     });
     const bad = await h.admin('POST', '/api/admin/settings/guardrails/try', {
       text: 'x',

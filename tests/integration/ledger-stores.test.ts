@@ -60,6 +60,7 @@ function record(
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    guardrail: null,
     ...overrides,
   };
 }

@@ -49,6 +49,7 @@ function request(overrides: Partial<RequestLogRecord> = {}): RequestLogRecord {
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    guardrail: null,
     ...overrides,
   };
 }

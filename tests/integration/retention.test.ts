@@ -75,6 +75,7 @@ function requestLog(createdAt: Date): RequestLogRecord {
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    guardrail: null,
   };
 }
 

@@ -72,6 +72,7 @@ function toGatewayLogEntry(record: RequestLogRecord) {
     cache_hit: record.cacheHit,
     attempts: record.attempts,
     client_aborted: record.clientAborted,
+    guardrail: record.guardrail,
   };
 }
 

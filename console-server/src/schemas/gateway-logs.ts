@@ -71,6 +71,10 @@ export const GatewayLogEntrySchema = z
     cache_hit: z.boolean(),
     attempts: z.number().int(),
     client_aborted: z.boolean(),
+    guardrail: z.string().nullable().openapi({
+      description:
+        'What guardrails did, `action:guardrail:rule` comma-separated (e.g. `flag:content:pii-terms`); null when none acted',
+    }),
   })
   .openapi('GatewayLogEntry');
 

@@ -123,6 +123,9 @@ export const TryGuardrailsResultSchema = z
     content: z.object({
       blocked: z.boolean(),
       message: z.string().nullable().describe('The refusal the client would get (names the rule)'),
+      flagged: z
+        .array(z.string())
+        .describe('Flag rules the text matched: it would pass, with them in its log row'),
     }),
   })
   .openapi('TryGuardrailsResult');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../canonical/types';
 import { AppError } from '../http/app-error';
 import { contentPolicyOf, contentSettingSchema, enforceContentPolicy, requestTexts } from './content-policy';
+import { GuardrailRefusal } from './marks';
 
 const policy = (setting: unknown) => contentPolicyOf(contentSettingSchema.parse(setting));
 
@@ -29,6 +30,29 @@ describe('security.content', () => {
     expect(error?.message).toBe('Request blocked by content rule "no-codenames"');
     expect(error?.message).not.toContain('Falcon');
     expect(refusal(() => enforceContentPolicy(rules, ['a code name alone'], 10))).toBeNull();
+  });
+
+  it('lets a text a flag rule matches pass, and returns each flag rule once; a block rule still refuses', () => {
+    const flagging = policy({
+      deny: [
+        { name: 'mentions-salary', regex: '(?i)salary', action: 'flag' },
+        { name: 'no-codenames', regex: '(?i)codename\\s+[a-z]+' },
+      ],
+    });
+    expect(enforceContentPolicy(flagging, ['my salary', 'the Salary band'], 10)).toEqual([
+      { action: 'flag', guardrail: 'content', rule: 'mentions-salary' },
+    ]);
+    expect(enforceContentPolicy(flagging, ['nothing here'], 10)).toEqual([]);
+    const error = refusal(() => enforceContentPolicy(flagging, ['salary', 'codename falcon'], 10));
+    expect(error).toBeInstanceOf(GuardrailRefusal);
+    expect((error as GuardrailRefusal).mark).toEqual({
+      action: 'block',
+      guardrail: 'content',
+      rule: 'no-codenames',
+    });
+    expect(
+      contentSettingSchema.safeParse({ deny: [{ name: 'x', regex: 'a', action: 'warn' }] }).success,
+    ).toBe(false);
   });
 
   it('refuses a prompt over max_prompt_tokens', () => {

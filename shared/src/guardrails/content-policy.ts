@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CanonicalRequest, ContentPart } from '../canonical/types';
 import { USER_ROLES, type UserRole } from '../db/schema/users';
-import { AppError } from '../http/app-error';
+import { type GuardrailMark, GuardrailRefusal } from './marks';
 import { compileRuleRegex, globRegex } from './rule-regex';
 import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema';
 
@@ -10,9 +10,16 @@ import { ruleNameSchema, ruleRegexSchema, uniqueRuleNames } from './rule-schema'
  * largest prompt, checked on every text the request sends upstream (system prompt, messages,
  * tool calls and results; embeddings' inputs). A request that breaks one is refused with a 400
  * that names the rule — never the text it matched — in the client's own wire format, and is
- * logged with that error. No rule set: nothing is read (no cost on the hot path).
+ * logged with that error. A deny rule with `action: "flag"` refuses nothing: the request goes
+ * on and its log row names the rule (guardrails/marks.ts). No rule set: nothing is read (no
+ * cost on the hot path).
  */
-const denyRule = z.strictObject({ name: ruleNameSchema, regex: ruleRegexSchema });
+const denyRule = z.strictObject({
+  name: ruleNameSchema,
+  regex: ruleRegexSchema,
+  /** block (the default) refuses the request; flag lets it pass and marks its log row. */
+  action: z.enum(['block', 'flag']).optional(),
+});
 const modelGlobs = z.partialRecord(
   z.enum(USER_ROLES),
   z.array(z.string().min(1).max(200).regex(/^\S+$/, 'must be a model name glob without spaces')).max(200),
@@ -33,7 +40,7 @@ export const contentSettingSchema = z
 export type ContentSetting = z.output<typeof contentSettingSchema>;
 
 export interface ContentPolicy {
-  deny: ReadonlyArray<{ name: string; regex: RegExp }>;
+  deny: ReadonlyArray<{ name: string; regex: RegExp; action: 'block' | 'flag' }>;
   maxPromptTokens: number | null;
   allowModels: ReadonlyMap<UserRole, readonly RegExp[]>;
   denyModels: ReadonlyMap<UserRole, readonly RegExp[]>;
@@ -54,7 +61,11 @@ const compiled = new WeakMap<ContentSetting, ContentPolicy | null>();
 export function contentPolicyOf(setting: ContentSetting): ContentPolicy | null {
   const known = compiled.get(setting);
   if (known !== undefined) return known;
-  const deny = (setting.deny ?? []).map((rule) => ({ name: rule.name, regex: compileRuleRegex(rule.regex) }));
+  const deny = (setting.deny ?? []).map((rule) => ({
+    name: rule.name,
+    regex: compileRuleRegex(rule.regex),
+    action: rule.action ?? ('block' as const),
+  }));
   const maxPromptTokens = setting.max_prompt_tokens ?? null;
   const allowModels = globsByRole(setting.allow_models);
   const denyModels = globsByRole(setting.deny_models);
@@ -68,15 +79,16 @@ export function contentPolicyOf(setting: ContentSetting): ContentPolicy | null {
 
 /**
  * Throws the client's 403 when its role may not use the model (allow_models, deny_models), its
- * 400 when the texts or the prompt size break a rule.
+ * 400 when the texts or the prompt size break a rule; returns the marks of the flag rules the
+ * texts matched (each once).
  */
 export function enforceContentPolicy(
   policy: ContentPolicy | null,
   texts: Iterable<string>,
   promptTokens: number,
   caller?: ContentCaller,
-): void {
-  if (!policy) return;
+): GuardrailMark[] {
+  if (!policy) return [];
   if (caller) refuseModel(policy, caller);
   if (policy.maxPromptTokens !== null && promptTokens > policy.maxPromptTokens) {
     throw blocked(
@@ -84,12 +96,17 @@ export function enforceContentPolicy(
       `the prompt is about ${promptTokens} tokens, more than the ${policy.maxPromptTokens} allowed`,
     );
   }
-  if (policy.deny.length === 0) return;
+  if (policy.deny.length === 0) return [];
+  const flagged = new Set<string>();
   for (const text of texts) {
     for (const rule of policy.deny) {
-      if (rule.regex.test(text)) throw blocked(rule.name, null);
+      if (rule.action === 'flag' && flagged.has(rule.name)) continue;
+      if (!rule.regex.test(text)) continue;
+      if (rule.action === 'block') throw blocked(rule.name, null);
+      flagged.add(rule.name);
     }
   }
+  return [...flagged].map((rule) => ({ action: 'flag', guardrail: 'content', rule }));
 }
 
 function refuseModel(policy: ContentPolicy, { role, model }: ContentCaller): void {
@@ -102,9 +119,13 @@ function refuseModel(policy: ContentPolicy, { role, model }: ContentCaller): voi
   }
 }
 
-function blocked(rule: string, why: string | null, status: 400 | 403 = 400): AppError {
+function blocked(rule: string, why: string | null, status: 400 | 403 = 400): GuardrailRefusal {
   const message = `Request blocked by content rule "${rule}"${why ? `: ${why}` : ''}`;
-  return new AppError(status, message, { type: CONTENT_BLOCKED });
+  return new GuardrailRefusal(status, message, CONTENT_BLOCKED, {
+    action: 'block',
+    guardrail: 'content',
+    rule,
+  });
 }
 
 function globsByRole(setting: Partial<Record<UserRole, string[]>> | undefined): Map<UserRole, RegExp[]> {

@@ -15,8 +15,16 @@ describe('tryGuardrails (the console try-it box)', () => {
         response: 'codename [REDACTED:bird], mail a@b.io',
         logs: 'codename [REDACTED:bird], mail [REDACTED:email]',
       },
-      content: { blocked: true, message: 'Request blocked by content rule "no-codenames"' },
+      content: { blocked: true, message: 'Request blocked by content rule "no-codenames"', flagged: [] },
     });
+  });
+
+  it('names the flag rules a text that passes matched', () => {
+    const result = tryGuardrails({
+      text: 'codename Falcon',
+      content: { deny: [{ name: 'codenames', regex: '(?i)codename\\s+\\w+', action: 'flag' }] },
+    });
+    expect(result.content).toEqual({ blocked: false, message: null, flagged: ['codenames'] });
   });
 
   it('answers the settings 422 for rules that would not save', () => {

@@ -18,7 +18,8 @@ export type TryGuardrails = z.infer<typeof tryGuardrailsSchema>;
 
 export interface TryResult {
   redact: { request: string; response: string; logs: string };
-  content: { blocked: boolean; message: string | null };
+  /** `flagged`: the flag rules the text matched (it would pass, with them in its log row). */
+  content: { blocked: boolean; message: string | null; flagged: string[] };
 }
 
 export function tryGuardrails(input: TryGuardrails): TryResult {
@@ -27,16 +28,22 @@ export function tryGuardrails(input: TryGuardrails): TryResult {
   const policy = redactPolicyOf(redact);
   const at = (place: 'request' | 'response' | 'logs') => policy?.[place]?.redact(input.text) ?? input.text;
   let message: string | null = null;
+  let flagged: string[] = [];
   try {
     // The prompt size as limits estimate it: about four characters a token.
-    enforceContentPolicy(contentPolicyOf(content), [input.text], Math.ceil(input.text.length / 4));
+    const marks = enforceContentPolicy(
+      contentPolicyOf(content),
+      [input.text],
+      Math.ceil(input.text.length / 4),
+    );
+    flagged = marks.map((mark) => mark.rule);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     message = error.message;
   }
   return {
     redact: { request: at('request'), response: at('response'), logs: at('logs') },
-    content: { blocked: message !== null, message },
+    content: { blocked: message !== null, message, flagged },
   };
 }
 

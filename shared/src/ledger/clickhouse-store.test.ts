@@ -29,6 +29,7 @@ const record: RequestLogRecord = {
   cacheHit: false,
   attempts: 2,
   clientAborted: true,
+  guardrail: null,
 };
 
 describe('ClickHouse request log rows', () => {

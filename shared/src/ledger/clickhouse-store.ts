@@ -54,6 +54,7 @@ export const requestLogSchema = chLogSchema<RequestLogRecord>({
     cacheHit: chFlag('cache_hit'),
     attempts: chUInt32('attempts'),
     clientAborted: chFlag('client_aborted'),
+    guardrail: chNullable(chString('guardrail')),
   },
 });
 

@@ -184,5 +184,6 @@ function toRow(record: RequestLogRecord): RequestLogRecord {
     cacheHit: record.cacheHit,
     attempts: record.attempts,
     clientAborted: record.clientAborted,
+    guardrail: record.guardrail,
   };
 }

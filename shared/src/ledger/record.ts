@@ -45,4 +45,9 @@ export interface RequestLogRecord {
   cacheHit: boolean;
   attempts: number;
   clientAborted: boolean;
+  /**
+   * What guardrails did to the request, `action:guardrail:rule` comma-separated
+   * (`flag:content:pii-terms,block:inspect_tools:no-rm`); null when none acted (guardrails/marks.ts).
+   */
+  guardrail: string | null;
 }

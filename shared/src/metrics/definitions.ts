@@ -40,7 +40,12 @@ export const METRICS = {
   guardrailBlocks: {
     name: 'sluice_guardrail_blocks_total',
     type: 'counter',
-    help: 'Requests and MCP tool calls refused by a guardrail rule, by guardrail (content, inspect_tools) and rule',
+    help: 'Requests, MCP tool calls and tool calls in model answers refused by a guardrail rule, by guardrail (content, inspect_tools) and rule',
+  },
+  guardrailFlags: {
+    name: 'sluice_guardrail_flags_total',
+    type: 'counter',
+    help: 'Model requests a guardrail flag rule let pass and marked, by guardrail and rule',
   },
   upstreamDuration: {
     name: 'sluice_upstream_duration_seconds',

@@ -1,4 +1,4 @@
-import { CONTENT_BLOCKED } from '../guardrails/content-policy';
+import { type GuardrailMark, type MarkedGuardrail, parseMarks } from '../guardrails/marks';
 import type { RequestLogRecord } from '../ledger/record';
 import { counter, METRICS, type MetricSample, observe } from './definitions';
 
@@ -49,16 +49,19 @@ export function exchangeSamples(record: RequestLogRecord): MetricSample[] {
   const routeCap =
     record.statusCode === 429 ? /Rate limited: (route:\S+)/.exec(record.errorMessage ?? '')?.[1] : undefined;
   if (routeCap) samples.push(...counter(METRICS.limitRefusals, { limit: routeCap }));
-  if (record.errorType === CONTENT_BLOCKED) {
-    const rule = /content rule "([^"]+)"/.exec(record.errorMessage ?? '')?.[1] ?? 'unknown';
-    samples.push(...guardrailSamples('content', rule));
+  for (const mark of parseMarks(record.guardrail)) {
+    samples.push(...guardrailSamples(mark.guardrail, mark.rule, mark.action));
   }
   return samples;
 }
 
-/** A request or tool call a guardrail rule refused. */
-export function guardrailSamples(guardrail: 'content' | 'inspect_tools', rule: string): MetricSample[] {
-  return counter(METRICS.guardrailBlocks, { guardrail, rule });
+/** A request or tool call a guardrail rule refused (or, for flag rules, let pass marked). */
+export function guardrailSamples(
+  guardrail: MarkedGuardrail,
+  rule: string,
+  action: GuardrailMark['action'] = 'block',
+): MetricSample[] {
+  return counter(action === 'block' ? METRICS.guardrailBlocks : METRICS.guardrailFlags, { guardrail, rule });
 }
 
 /** A request refused at admission by the limit named `label`. */

@@ -1,5 +1,6 @@
 import type { CanonicalRequest, Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
+import { formatMarks, type GuardrailMark } from '../guardrails/marks';
 import type { Redactor } from '../guardrails/redact-text';
 import { costUsd, weightedTokens } from '../ledger/cost';
 import type { RequestLogRecord } from '../ledger/record';
@@ -20,6 +21,13 @@ export interface Exchange {
   reserved: readonly CounterAddition[];
   /** security.redact for the logs: what the error text of the row passes through first. */
   logRedactor?: Redactor | null;
+  /** What guardrails did to the request (flagged it, refused it, removed a tool call). */
+  guardrails?: GuardrailMark[];
+}
+
+/** Adds to what the log row will say the guardrails did. */
+export function markGuardrails(exchange: Exchange, marks: readonly GuardrailMark[]): void {
+  if (marks.length > 0) exchange.guardrails = [...(exchange.guardrails ?? []), ...marks];
 }
 
 export interface ExchangeResult {
@@ -92,6 +100,7 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
     cacheHit: result.cacheHit,
     attempts: result.attempts,
     clientAborted: result.clientAborted,
+    guardrail: formatMarks(exchange.guardrails ?? []),
   };
 }
 

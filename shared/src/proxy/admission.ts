@@ -192,7 +192,11 @@ async function cacheKeyFor(
   deps: ProxyDeps,
 ): Promise<string | null> {
   if (!call.useCache || settings.cacheTtlSeconds <= 0) return null;
-  return deps.cache.keyFor(cacheScope(principal), shape, call.body);
+  // Answers are cached as the rules then in force shaped them (redaction, removed tool calls).
+  const scope = settings.answerRulesTag
+    ? `${cacheScope(principal)}:${settings.answerRulesTag}`
+    : cacheScope(principal);
+  return deps.cache.keyFor(scope, shape, call.body);
 }
 
 /** Cached answers are private to the key that caused them (the user, for console JWTs). */

@@ -21,9 +21,10 @@ export function chatRouteCaller(
   return {
     serves: () => true,
     async call(route, adapter) {
-      // Redaction works on the canonical request and answer: no passthrough while it applies.
-      const redacting = settings.redaction?.request || settings.redaction?.response;
-      const native = redacting ? undefined : adapter.nativeCalls?.[call.format];
+      // Redaction and tool-call inspection work on the canonical request and answer: no
+      // passthrough while either applies.
+      const reshaping = settings.redaction?.request || settings.redaction?.response || settings.toolPolicy;
+      const native = reshaping ? undefined : adapter.nativeCalls?.[call.format];
       const plan = native ? deps.formats[call.format].preparePassthrough(asObject(call.body)) : undefined;
       const target = await targetFor(route, deps);
       const upstreamCall: UpstreamCall =

@@ -3,7 +3,7 @@ import { enforceContentPolicy } from '../guardrails/content-policy';
 import type { Redactor } from '../guardrails/redact-text';
 import { parseEmbeddingRequest } from '../wire/openai-embeddings/request';
 import { renderEmbeddings } from '../wire/openai-embeddings/response';
-import { type Exchange, settleExchange } from './accounting';
+import { type Exchange, markGuardrails, settleExchange } from './accounting';
 import { type Admitted, admit } from './admission';
 import { TOKEN_COUNT_HEADER } from './count-tokens';
 import { type EmbeddingsAnswer, embeddingsRouteCaller, embedsRequest } from './embeddings-route-call';
@@ -45,10 +45,13 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
   };
   const texts = request.input.kind === 'text' ? request.input.texts : [];
   try {
-    enforceContentPolicy(admitted.settings.contentPolicy, texts, estimateEmbeddingTokens(request.input), {
-      role: admitted.principal.role,
-      model: request.model,
-    });
+    const flags = enforceContentPolicy(
+      admitted.settings.contentPolicy,
+      texts,
+      estimateEmbeddingTokens(request.input),
+      { role: admitted.principal.role, model: request.model },
+    );
+    markGuardrails(exchange, flags);
   } catch (error) {
     return settleUnanswered(error, exchange, call, deps);
   }

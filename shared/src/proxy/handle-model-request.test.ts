@@ -89,6 +89,8 @@ const SETTINGS: ProxySettings = {
   reservationOutputTokens: 1_000,
   contentPolicy: null,
   redaction: null,
+  toolPolicy: null,
+  answerRulesTag: '',
 };
 
 /** api.openai.com's chat completion. */

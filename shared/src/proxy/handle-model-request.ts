@@ -1,4 +1,5 @@
 import { enforceContentPolicy, requestTexts } from '../guardrails/content-policy';
+import { GuardrailRefusal } from '../guardrails/marks';
 import { redactRequest } from '../guardrails/redact-canonical';
 import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
@@ -6,6 +7,7 @@ import {
   type Exchange,
   type ExchangeResult,
   failedExchange,
+  markGuardrails,
   releaseReservation,
   settleExchange,
 } from './accounting';
@@ -50,10 +52,11 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   };
   try {
     // After admission, so a client that keeps sending what the rules refuse meets its limits.
-    enforceContentPolicy(admitted.settings.contentPolicy, requestTexts(request), promptTokens, {
+    const flags = enforceContentPolicy(admitted.settings.contentPolicy, requestTexts(request), promptTokens, {
       role: admitted.principal.role,
       model: request.model,
     });
+    markGuardrails(exchange, flags);
   } catch (error) {
     return settleUnanswered(error, exchange, call, deps);
   }
@@ -77,6 +80,7 @@ export function settleUnanswered(
   call: ProxyCall,
   deps: ProxyDeps,
 ): Response {
+  if (error instanceof GuardrailRefusal) markGuardrails(exchange, [error.mark]);
   if (error instanceof ClientGoneError) {
     settleExchange(exchange, clientGone(error.trace), deps, call.waitUntil);
     return new Response(null, { status: CLIENT_CLOSED_REQUEST });
@@ -115,6 +119,8 @@ async function forward(
     keep: cacheKey !== null,
     idleTimeoutMs: settings.upstreamIdleTimeoutMs,
     redactor: settings.redaction?.response ?? null,
+    toolPolicy: settings.toolPolicy,
+    onGuardrail: (mark) => markGuardrails(exchange, [mark]),
   }).catch((error: unknown) => {
     const trace = { attempts: attempt.attempts, route: attempt.route };
     if (error instanceof AppError) throw new RoutesFailedError(error, trace);

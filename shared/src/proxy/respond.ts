@@ -1,6 +1,9 @@
-import type { CanonicalRequest, Usage } from '../canonical/types';
+import type { CanonicalRequest, StreamEvent, Usage } from '../canonical/types';
+import type { GuardrailMark } from '../guardrails/marks';
 import { createStreamRedaction, redactResponse } from '../guardrails/redact-canonical';
 import type { Redactor } from '../guardrails/redact-text';
+import { createToolCallInspection, inspectAnswerToolCalls } from '../guardrails/tool-call-inspection';
+import type { ToolPolicy } from '../guardrails/tool-policy';
 import { AppError } from '../http/app-error';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
@@ -25,6 +28,10 @@ export interface AnswerOptions {
   idleTimeoutMs: number;
   /** security.redact for answers (translated answers only: redaction turns passthrough off). */
   redactor?: Redactor | null;
+  /** security.inspect_tools for the tool calls of answers (translated answers only, too). */
+  toolPolicy?: ToolPolicy | null;
+  /** Told of every tool call the policy removed (the log row's marks). */
+  onGuardrail?: (mark: GuardrailMark) => void;
 }
 
 export interface ClientAnswer {
@@ -65,7 +72,9 @@ export async function answerClient(
     return jsonAnswer(text, usage, keep);
   }
   const parsed = attempt.adapter.parseResponse(json);
-  const canonical = options.redactor ? redactResponse(parsed, options.redactor) : parsed;
+  const redacted = options.redactor ? redactResponse(parsed, options.redactor) : parsed;
+  const { response: canonical, marks } = inspectAnswerToolCalls(redacted, options.toolPolicy ?? null);
+  for (const mark of marks) options.onGuardrail?.(mark);
   const body = JSON.stringify(format.renderResponse(canonical, request.model));
   return jsonAnswer(body, canonical.usage, keep);
 }
@@ -101,13 +110,7 @@ function streamAnswer(
       format.streamErrorEvent({ type: 'upstream_timeout', message: guardMessage(attempt, options) }),
     onIdle: (reason) => attempt.abortUpstream(reason),
   });
-  const { body, ended: upstreamEnded } = clientStream(
-    attempt,
-    format,
-    request,
-    guard,
-    options.redactor ?? null,
-  );
+  const { body, ended: upstreamEnded } = clientStream(attempt, format, request, guard, options);
   // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut did not complete, whatever its stages saw.
@@ -146,7 +149,7 @@ function clientStream(
   format: WireFormatWithUsageTap,
   request: CanonicalRequest,
   guard: IdleGuard,
-  redactor: Redactor | null,
+  options: AnswerOptions,
 ): { body: ReadableStream<Uint8Array>; ended: Promise<{ usage: Usage | null; completed: boolean }> } {
   const source = attempt.upstream.body;
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
@@ -172,10 +175,20 @@ function clientStream(
     return { body, ended };
   }
   const tap = createUsageTap();
-  const decoded = source.pipeThrough(attempt.adapter.createStreamDecoder());
-  const body = (redactor ? decoded.pipeThrough(createStreamRedaction(redactor)) : decoded)
+  const body = answerStages(source.pipeThrough(attempt.adapter.createStreamDecoder()), options)
     .pipeThrough(tap.transform)
     .pipeThrough(format.createStreamEncoder(request.model, request))
     .pipeThrough(guard.stage());
   return { body, ended: tap.result };
+}
+
+/** The guardrail stages on canonical events: only those a rule asks for. */
+function answerStages(
+  events: ReadableStream<StreamEvent>,
+  options: AnswerOptions,
+): ReadableStream<StreamEvent> {
+  const { redactor, toolPolicy, onGuardrail } = options;
+  const redacted = redactor ? events.pipeThrough(createStreamRedaction(redactor)) : events;
+  if (!toolPolicy) return redacted;
+  return redacted.pipeThrough(createToolCallInspection(toolPolicy, (mark) => onGuardrail?.(mark)));
 }

@@ -3,6 +3,7 @@ import type { Usage } from '../canonical/types';
 import type { Principal } from '../gateway/principal';
 import type { ContentPolicy } from '../guardrails/content-policy';
 import type { RedactPolicy } from '../guardrails/redact-policy';
+import type { ToolPolicy } from '../guardrails/tool-policy';
 import type { RequestLogRecord } from '../ledger/record';
 import type { BudgetAlerts } from '../limits/budget-alerts';
 import type { BudgetThresholds } from '../limits/budget-status';
@@ -42,6 +43,13 @@ export interface ProxySettings {
   contentPolicy: ContentPolicy | null;
   /** security.redact by place; null when none is set (guardrails/redact-policy.ts). */
   redaction: RedactPolicy | null;
+  /** security.inspect_tools as rules, for the tool calls models answer with; null when none. */
+  toolPolicy: ToolPolicy | null;
+  /**
+   * A short tag of the rules that reshape answers (redact for responses, inspect_tools): part
+   * of the response cache's key, so an answer cached under other rules is not replayed.
+   */
+  answerRulesTag: string;
 }
 
 export type { LimitSubject } from '../limits/definitions';

@@ -50,6 +50,8 @@ export const requestLogs = pgTable(
     cacheHit: boolean('cache_hit').notNull(),
     attempts: integer('attempts').notNull(),
     clientAborted: boolean('client_aborted').notNull(),
+    /** What guardrails did (ledger/record.ts); null when none acted. */
+    guardrail: text('guardrail'),
   },
   (t) => [
     index('request_logs_created_idx').on(t.createdAt),

@@ -49,6 +49,26 @@ export const gatewayLogColumns: Column<Entry>[] = [
         </Badge>
       ) : null,
   },
+  {
+    key: 'guardrail',
+    header: 'Guardrail',
+    // `block:content:no-codenames,flag:content:pii` → one badge per rule that acted.
+    render: (e) =>
+      e.guardrail ? (
+        <Group gap={4}>
+          {e.guardrail.split(',').map((mark) => (
+            <Badge
+              key={mark}
+              color={mark.startsWith('block:') ? 'red' : 'orange'}
+              variant="light"
+              data-testid="guardrail-badge"
+            >
+              {mark}
+            </Badge>
+          ))}
+        </Group>
+      ) : null,
+  },
   { key: 'tokens', header: 'Tokens', render: (e) => formatNumber(e.total_tokens) },
   { key: 'cost', header: 'Cost', render: (e) => <CostCell entry={e} /> },
   { key: 'latency', header: 'Latency', render: (e) => `${e.latency_ms} ms` },

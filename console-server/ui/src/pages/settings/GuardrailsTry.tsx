@@ -71,7 +71,11 @@ export function GuardrailsTry({ redact, content }: Props) {
             <Table.Tr>
               <Table.Th>Content rules</Table.Th>
               <Table.Td data-testid="try-content">
-                {result.content.blocked ? result.content.message : 'Allowed'}
+                {result.content.blocked
+                  ? result.content.message
+                  : result.content.flagged.length > 0
+                    ? `Allowed, flagged by ${result.content.flagged.map((rule) => `"${rule}"`).join(', ')}`
+                    : 'Allowed'}
               </Table.Td>
             </Table.Tr>
           </Table.Tbody>
