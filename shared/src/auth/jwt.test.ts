@@ -1,4 +1,4 @@
-import { SignJWT, UnsecuredJWT } from 'jose';
+import { type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createJwtSigner, looksLikeJwt } from './jwt';
 
@@ -8,6 +8,20 @@ const claims = {
   email: 'a@example.com',
   role: 'admin' as const,
 };
+
+/**
+ * A token signed with SECRET and the signer's issuer, audience and subject, but built outside
+ * the signer, so a test can vary exactly the one thing the signer must refuse.
+ */
+function handMadeToken(payload: JWTPayload, alg: 'HS256' | 'HS512'): Promise<string> {
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg })
+    .setSubject(claims.userId)
+    .setIssuer('sluice')
+    .setAudience('sluice')
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(SECRET));
+}
 
 describe('JWT signer', () => {
   it('signs and verifies an access token', async () => {
@@ -28,24 +42,12 @@ describe('JWT signer', () => {
   });
 
   it('pins HS256: the same secret under HS512 is refused', async () => {
-    const token = await new SignJWT({ role: 'admin', typ: 'access', email: claims.email })
-      .setProtectedHeader({ alg: 'HS512' })
-      .setSubject(claims.userId)
-      .setIssuer('sluice')
-      .setAudience('sluice')
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+    const token = await handMadeToken({ role: 'admin', typ: 'access', email: claims.email }, 'HS512');
     expect(await createJwtSigner(SECRET).verifyAccess(token)).toBeNull();
   });
 
   it('refuses unknown roles and short secrets', async () => {
-    const token = await new SignJWT({ role: 'root', typ: 'access' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(claims.userId)
-      .setIssuer('sluice')
-      .setAudience('sluice')
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+    const token = await handMadeToken({ role: 'root', typ: 'access' }, 'HS256');
     expect(await createJwtSigner(SECRET).verifyAccess(token)).toBeNull();
     expect(() => createJwtSigner('short')).toThrow('32');
   });

@@ -28,14 +28,7 @@ export async function register(
       passwordHash,
       role: 'user',
     });
-    await writeAudit(tx, {
-      action: 'auth.register',
-      userId: user.id,
-      userEmail: user.email,
-      resourceType: 'user',
-      resourceId: user.id,
-      ...meta,
-    });
+    await auditOwnAccount(tx, 'auth.register', user, meta);
     return { ...toUserView(user), created_at: user.createdAt.toISOString() };
   });
 }
@@ -86,18 +79,32 @@ export async function completeSignIn(
   settings: Pick<SettingValues, 'jwt_access_ttl_seconds' | 'jwt_refresh_ttl_seconds'>,
   how: { method: 'password' | 'sso'; meta: RequestMeta },
 ): Promise<TokenPair & { user: UserView }> {
-  await writeAudit(tx, {
-    action: 'auth.login',
-    userId: user.id,
-    userEmail: user.email,
-    resourceType: 'user',
-    resourceId: user.id,
-    details: { method: how.method },
-    ...how.meta,
-  });
+  await auditOwnAccount(tx, 'auth.login', user, how.meta, { method: how.method });
   const pair = await issueTokenPair(tx, jwt, user, {
     accessSeconds: settings.jwt_access_ttl_seconds,
     refreshSeconds: settings.jwt_refresh_ttl_seconds,
   });
   return { ...pair, user: toUserView(user) };
+}
+
+/**
+ * An audit record of a user acting on their own account (registering, signing in), so the
+ * user is both the actor and the resource, whichever way they came in.
+ */
+export async function auditOwnAccount(
+  tx: Db,
+  action: 'auth.register' | 'auth.login',
+  user: UserRow,
+  meta: RequestMeta,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await writeAudit(tx, {
+    action,
+    userId: user.id,
+    userEmail: user.email,
+    resourceType: 'user',
+    resourceId: user.id,
+    details,
+    ...meta,
+  });
 }

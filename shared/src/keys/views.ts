@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-export interface KeyView {
+/** The leading fields of both the list and the update shape, which the spec gives in this order. */
+interface KeySettingsView {
   id: string;
   name: string;
   prefix: string;
@@ -18,6 +19,20 @@ export interface KeyView {
   allowed_models: string[] | null;
   rate_limit_rpm: number | null;
   expires_at: string | null;
+}
+
+function toKeySettingsView(row: ApiKeyRow): KeySettingsView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    allowed_models: row.allowedModels,
+    rate_limit_rpm: row.rateLimitRpm,
+    expires_at: iso(row.expiresAt),
+  };
+}
+
+export interface KeyView extends KeySettingsView {
   created_at: string;
   last_used_at: string | null;
   /** Beyond the spec's list shape: what a console shows next to each key. Revoked keys are not listed. */
@@ -28,12 +43,7 @@ export interface KeyView {
 
 export function toKeyView(row: ApiKeyRow): KeyView {
   return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    allowed_models: row.allowedModels,
-    rate_limit_rpm: row.rateLimitRpm,
-    expires_at: iso(row.expiresAt),
+    ...toKeySettingsView(row),
     created_at: row.createdAt.toISOString(),
     last_used_at: iso(row.lastUsedAt),
     status: row.status,
@@ -64,13 +74,7 @@ export function toCreatedKeyView(row: ApiKeyRow, key: string): CreatedKeyView {
   };
 }
 
-export interface UpdatedKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  allowed_models: string[] | null;
-  rate_limit_rpm: number | null;
-  expires_at: string | null;
+export interface UpdatedKeyView extends KeySettingsView {
   rotation_interval_days: number | null;
   inactivity_timeout_days: number | null;
   updated_at: string;
@@ -78,12 +82,7 @@ export interface UpdatedKeyView {
 
 export function toUpdatedKeyView(row: ApiKeyRow): UpdatedKeyView {
   return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    allowed_models: row.allowedModels,
-    rate_limit_rpm: row.rateLimitRpm,
-    expires_at: iso(row.expiresAt),
+    ...toKeySettingsView(row),
     rotation_interval_days: row.rotationIntervalDays,
     inactivity_timeout_days: row.inactivityTimeoutDays,
     updated_at: row.updatedAt.toISOString(),

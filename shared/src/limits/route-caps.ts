@@ -5,7 +5,7 @@ import {
   type SlidingWindowEntry,
   type SlidingWindowLimit,
   type SlidingWindowLimiter,
-  windowGeometry,
+  slidingBucketAt,
 } from './sliding-window';
 
 /**
@@ -42,6 +42,9 @@ export const ROUTE_CAP_WINDOW_MS = 60_000;
 export const ROUTE_CAP_BUCKET_MS = 1_000;
 export const DEFAULT_LIMIT_KEY_PREFIX = 'sluice:rl';
 
+/** Every cap counts over the same sliding minute. */
+const CAP_WINDOW = { windowMs: ROUTE_CAP_WINDOW_MS, bucketMs: ROUTE_CAP_BUCKET_MS } as const;
+
 export function routeCapKeys(
   routeId: string,
   keyPrefix = DEFAULT_LIMIT_KEY_PREFIX,
@@ -56,13 +59,12 @@ export function routeCapLimits(
   keyPrefix = DEFAULT_LIMIT_KEY_PREFIX,
 ): SlidingWindowLimit[] {
   const keys = routeCapKeys(route.routeId, keyPrefix);
-  const window = { windowMs: ROUTE_CAP_WINDOW_MS, bucketMs: ROUTE_CAP_BUCKET_MS };
   const limits: SlidingWindowLimit[] = [];
   if (route.rpmCap !== null) {
-    limits.push({ label: 'route:requests/1m', key: keys.req, ...window, limit: route.rpmCap, cost: 1 });
+    limits.push({ label: 'route:requests/1m', key: keys.req, ...CAP_WINDOW, limit: route.rpmCap, cost: 1 });
   }
   if (route.tpmCap !== null) {
-    limits.push({ label: 'route:tokens/1m', key: keys.tok, ...window, limit: route.tpmCap, cost: 0 });
+    limits.push({ label: 'route:tokens/1m', key: keys.tok, ...CAP_WINDOW, limit: route.tpmCap, cost: 0 });
   }
   return limits;
 }
@@ -83,14 +85,8 @@ export function routeTokenAddition(
   nowMs: number,
   keyPrefix = DEFAULT_LIMIT_KEY_PREFIX,
 ): CounterAddition {
-  const g = windowGeometry(ROUTE_CAP_WINDOW_MS, ROUTE_CAP_BUCKET_MS, nowMs);
-  return {
-    key: routeCapKeys(routeId, keyPrefix).tok,
-    current: g.current,
-    bucketsInWindow: g.bucketsInWindow,
-    amount: weightedTokens,
-    expiryMs: ROUTE_CAP_WINDOW_MS + ROUTE_CAP_BUCKET_MS,
-  };
+  const tokens = { key: routeCapKeys(routeId, keyPrefix).tok, ...CAP_WINDOW };
+  return { ...slidingBucketAt(tokens, nowMs), amount: weightedTokens };
 }
 
 export function createRouteCaps(
@@ -114,8 +110,7 @@ export function createRouteCaps(
       if (!(weightedTokens > 0)) return;
       const entry: SlidingWindowEntry = {
         key: routeCapKeys(routeId, keyPrefix).tok,
-        windowMs: ROUTE_CAP_WINDOW_MS,
-        bucketMs: ROUTE_CAP_BUCKET_MS,
+        ...CAP_WINDOW,
         amount: weightedTokens,
       };
       await limiter.add([entry], nowMs);

@@ -244,17 +244,25 @@ export function interpretCheck(
   return { allowed: false, refusedBy, retryAfterMs: Math.max(0, waitMs), states };
 }
 
+/**
+ * Where a sliding window's key counts at nowMs. Checking a limit and adding to it must agree
+ * on the bucket and on the expiry (window + bucket, see above), so both take them from here.
+ */
+export function slidingBucketAt(
+  window: { key: string; windowMs: number; bucketMs: number },
+  nowMs: number,
+): Omit<CounterAddition, 'amount'> {
+  const { current, bucketsInWindow } = windowGeometry(window.windowMs, window.bucketMs, nowMs);
+  return { key: window.key, current, bucketsInWindow, expiryMs: window.windowMs + window.bucketMs };
+}
+
 /** A sliding-window limit as a prepared counter at nowMs. */
 export function prepareSlidingLimit(l: SlidingWindowLimit, nowMs: number): PreparedCounter {
-  const g = windowGeometry(l.windowMs, l.bucketMs, nowMs);
   return {
     label: l.label,
-    key: l.key,
-    current: g.current,
-    bucketsInWindow: g.bucketsInWindow,
+    ...slidingBucketAt(l, nowMs),
     limit: toCount(l.limit, 'limit'),
     cost: toCount(l.cost, 'cost'),
-    expiryMs: l.windowMs + l.bucketMs,
     bucketMs: l.bucketMs,
     nowMs,
     periodWaitMs: 0,
@@ -305,16 +313,7 @@ export function createSlidingWindowLimiter(run: ScriptRun): SlidingWindowLimiter
     async add(entries, nowMs) {
       await addToCounters(
         run,
-        entries.map((e) => {
-          const g = windowGeometry(e.windowMs, e.bucketMs, nowMs);
-          return {
-            key: e.key,
-            current: g.current,
-            bucketsInWindow: g.bucketsInWindow,
-            amount: e.amount,
-            expiryMs: e.windowMs + e.bucketMs,
-          };
-        }),
+        entries.map((e) => ({ ...slidingBucketAt(e, nowMs), amount: e.amount })),
       );
     },
   };

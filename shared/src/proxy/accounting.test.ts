@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { redactPolicyOf, redactSettingSchema } from '../guardrails/redact-policy';
 import type { PriceEntry } from '../pricing/types';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
+import { testModel, testRoute } from '../routing/test-fixtures';
 import { buildLogRecord, type Exchange, type ExchangeResult } from './accounting';
 
 const gpt4o: PriceEntry = {
@@ -11,40 +12,6 @@ const gpt4o: PriceEntry = {
   outputPricePerMtok: 10,
   cachedInputPricePerMtok: 1.25,
 };
-
-function route(upstreamModel: string, tablePrice: PriceEntry | null): ResolvedRoute {
-  return {
-    routeId: null,
-    providerId: 'p',
-    providerName: 'openai-main',
-    providerType: 'openai',
-    baseUrl: 'https://api.example/v1',
-    apiKeyEncrypted: 'sealed',
-    config: {},
-    upstreamModel,
-    rpmCap: null,
-    tpmCap: null,
-    weight: 1,
-    tablePrice,
-  };
-}
-
-function model(own: Partial<ResolvedModel>, routes: ResolvedRoute[]): ResolvedModel {
-  return {
-    source: 'configured',
-    modelId: 'm',
-    name: 'house',
-    kind: 'chat',
-    strategy: 'ordered',
-    inputWeight: 1,
-    outputWeight: 1,
-    inputPricePerMtok: null,
-    outputPricePerMtok: null,
-    cachedInputPricePerMtok: null,
-    routes,
-    ...own,
-  };
-}
 
 function exchange(resolved: ResolvedModel): Exchange {
   return {
@@ -70,13 +37,13 @@ function result(patch: Partial<ExchangeResult>): ExchangeResult {
   };
 }
 
-const tableRoute = route('gpt-4o-2024-08-06', gpt4o);
-const bareRoute = route('house-model', null);
+const tableRoute = testRoute({ routeId: null, upstreamModel: 'gpt-4o-2024-08-06', tablePrice: gpt4o });
+const bareRoute = testRoute({ routeId: null, upstreamModel: 'house-model' });
 
 describe('buildLogRecord pricing', () => {
   it("prices by the answering route's table entry, cached tokens at the cached rate", () => {
     const record = buildLogRecord(
-      exchange(model({}, [bareRoute, tableRoute])),
+      exchange(testModel([bareRoute, tableRoute])),
       result({ route: tableRoute }),
       1_050,
     );
@@ -84,15 +51,17 @@ describe('buildLogRecord pricing', () => {
   });
 
   it("lets the model's own prices win over the table", () => {
-    const own = model({ inputPricePerMtok: 1, outputPricePerMtok: 2, cachedInputPricePerMtok: 0.5 }, [
-      tableRoute,
-    ]);
+    const own = testModel([tableRoute], {
+      inputPricePerMtok: 1,
+      outputPricePerMtok: 2,
+      cachedInputPricePerMtok: 0.5,
+    });
     expect(buildLogRecord(exchange(own), result({ route: tableRoute }), 1_000).costUsd).toBe(0.0017);
   });
 
   it('is unpriced (null, flagged) when neither prices the route', () => {
     const record = buildLogRecord(
-      exchange(model({}, [tableRoute, bareRoute])),
+      exchange(testModel([tableRoute, bareRoute])),
       result({ route: bareRoute }),
       1_000,
     );
@@ -101,11 +70,11 @@ describe('buildLogRecord pricing', () => {
 
   it('prices a failure without a route by the first route: 0 when priced, null when not', () => {
     const failed = result({ route: null, usage: null, statusCode: 502 });
-    expect(buildLogRecord(exchange(model({}, [tableRoute])), failed, 1_000)).toMatchObject({
+    expect(buildLogRecord(exchange(testModel([tableRoute])), failed, 1_000)).toMatchObject({
       costUsd: 0,
       unpriced: false,
     });
-    expect(buildLogRecord(exchange(model({}, [bareRoute, tableRoute])), failed, 1_000)).toMatchObject({
+    expect(buildLogRecord(exchange(testModel([bareRoute, tableRoute])), failed, 1_000)).toMatchObject({
       costUsd: null,
       unpriced: true,
     });
@@ -113,8 +82,8 @@ describe('buildLogRecord pricing', () => {
 
   it('records a cache hit of a priced model at 0, of an unpriced one as unpriced', () => {
     const hit = (r: ResolvedRoute) => result({ route: r, cacheHit: true });
-    expect(buildLogRecord(exchange(model({}, [tableRoute])), hit(tableRoute), 1_000).costUsd).toBe(0);
-    expect(buildLogRecord(exchange(model({}, [bareRoute])), hit(bareRoute), 1_000)).toMatchObject({
+    expect(buildLogRecord(exchange(testModel([tableRoute])), hit(tableRoute), 1_000).costUsd).toBe(0);
+    expect(buildLogRecord(exchange(testModel([bareRoute])), hit(bareRoute), 1_000)).toMatchObject({
       costUsd: null,
       unpriced: true,
     });
@@ -130,9 +99,9 @@ describe('buildLogRecord and security.redact', () => {
       errorType: 'x',
       errorMessage: 'unknown user a@b.io',
     });
-    expect(buildLogRecord({ ...exchange(model({}, [])), logRedactor }, failed, 1_000).errorMessage).toBe(
+    expect(buildLogRecord({ ...exchange(testModel([])), logRedactor }, failed, 1_000).errorMessage).toBe(
       'unknown user [REDACTED:email]',
     );
-    expect(buildLogRecord(exchange(model({}, [])), failed, 1_000).errorMessage).toBe('unknown user a@b.io');
+    expect(buildLogRecord(exchange(testModel([])), failed, 1_000).errorMessage).toBe('unknown user a@b.io');
   });
 });

@@ -5,6 +5,7 @@ import type { FirstRouteCheck } from '../limits/gate';
 import type { RouteCapDecision, RouteCapInput } from '../limits/route-caps';
 import { openAiAdapter } from '../providers/openai/adapter';
 import { HEALTHY, type RouteState } from '../routing/route-health';
+import { testModel, testRoute } from '../routing/test-fixtures';
 import {
   ClientGoneError,
   callFirstWorkingRoute,
@@ -22,25 +23,10 @@ const NOW = 1_700_000_000_000;
 
 function route(id: string, patch: Partial<ResolvedRoute> = {}): ResolvedRoute {
   const names = { providerId: `p-${id}`, providerName: `prov-${id}`, upstreamModel: `up-${id}` };
-  const caps = { rpmCap: null, tpmCap: null, weight: 1, tablePrice: null };
-  const where = { providerType: 'openai', baseUrl: 'https://api.example/v1', config: {} } as const;
-  return { routeId: id, ...names, ...where, apiKeyEncrypted: `sealed-${id}`, ...caps, ...patch };
+  return testRoute({ routeId: id, ...names, apiKeyEncrypted: `sealed-${id}`, ...patch });
 }
 
-function model(routes: ResolvedRoute[]): ResolvedModel {
-  const prices = { inputPricePerMtok: null, outputPricePerMtok: null, cachedInputPricePerMtok: null };
-  const weights = { inputWeight: 1, outputWeight: 1 };
-  return {
-    source: 'configured',
-    modelId: 'm1',
-    name: 'house',
-    kind: 'chat',
-    strategy: 'ordered',
-    ...weights,
-    ...prices,
-    routes,
-  };
-}
+const model = (routes: ResolvedRoute[]): ResolvedModel => testModel(routes, { modelId: 'm1' });
 
 const SETTINGS = { rateLimitFailClosed: false } as ProxySettings;
 

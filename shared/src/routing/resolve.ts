@@ -51,6 +51,24 @@ export interface ResolvedModel {
   routes: ResolvedRoute[];
 }
 
+type ModelTerms = Pick<
+  ResolvedModel,
+  'inputWeight' | 'outputWeight' | 'inputPricePerMtok' | 'outputPricePerMtok' | 'cachedInputPricePerMtok'
+>;
+
+/**
+ * The terms of a model that sets none of its own (the models table's defaults, and all a
+ * direct-addressed model can have): tokens count one for one, and cost comes only from the
+ * price table.
+ */
+export const NO_OWN_TERMS: Readonly<ModelTerms> = {
+  inputWeight: 1,
+  outputWeight: 1,
+  inputPricePerMtok: null,
+  outputPricePerMtok: null,
+  cachedInputPricePerMtok: null,
+};
+
 /**
  * What serves `modelName`: the active routes (on active providers) of the configured model
  * of that name, in position order; or, when no model of that name is configured, a single
@@ -150,11 +168,7 @@ async function resolveDirect(db: Db, name: string): Promise<ResolvedModel | null
     name,
     kind: null,
     strategy: 'ordered',
-    inputWeight: 1,
-    outputWeight: 1,
-    inputPricePerMtok: null,
-    outputPricePerMtok: null,
-    cachedInputPricePerMtok: null,
+    ...NO_OWN_TERMS,
     routes: [route],
   };
 }

@@ -1,35 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedModel, ResolvedRoute } from './resolve';
 import { createRouteLatency, EXPLORE_SHARE, orderRoutes } from './route-order';
+import { testModel, testRoute } from './test-fixtures';
 
-const route = (routeId: string, weight = 1): ResolvedRoute => ({
-  routeId,
-  providerId: 'p',
-  providerName: routeId,
-  providerType: 'openai',
-  baseUrl: 'https://api.example/v1',
-  apiKeyEncrypted: 'sealed',
-  config: {},
-  upstreamModel: 'm',
-  rpmCap: null,
-  tpmCap: null,
-  weight,
-  tablePrice: null,
-});
+const route = (routeId: string, weight = 1): ResolvedRoute =>
+  testRoute({ routeId, providerName: routeId, weight });
 
-const model = (strategy: ResolvedModel['strategy'], routes: ResolvedRoute[]): ResolvedModel => ({
-  source: 'configured',
-  modelId: 'm',
-  name: 'm',
-  kind: 'chat',
-  strategy,
-  inputWeight: 1,
-  outputWeight: 1,
-  inputPricePerMtok: null,
-  outputPricePerMtok: null,
-  cachedInputPricePerMtok: null,
-  routes,
-});
+const model = (strategy: ResolvedModel['strategy'], routes: ResolvedRoute[]): ResolvedModel =>
+  testModel(routes, { strategy });
 
 const ids = (routes: ResolvedRoute[]) => routes.map((r) => r.routeId);
 

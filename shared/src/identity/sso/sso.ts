@@ -9,7 +9,7 @@ import { AppError, badRequest, unauthorized } from '../../http/app-error';
 import type { SettingValues } from '../../settings/definitions';
 import { revealSecretSetting } from '../../settings/secrets';
 import type { RedisPort } from '../../stores/redis-port';
-import { completeSignIn } from '../accounts';
+import { auditOwnAccount, completeSignIn } from '../accounts';
 import type { RequestMeta } from '../ports';
 import type { TokenPair } from '../tokens';
 import type { UserView } from '../views';
@@ -244,15 +244,7 @@ async function signInUser(
         role: settings.oidc_default_role,
       }));
     if (!existing) {
-      await writeAudit(tx, {
-        action: 'auth.register',
-        userId: user.id,
-        userEmail: user.email,
-        resourceType: 'user',
-        resourceId: user.id,
-        details: { method: 'sso', role: user.role },
-        ...meta,
-      });
+      await auditOwnAccount(tx, 'auth.register', user, meta, { method: 'sso', role: user.role });
     }
     return completeSignIn(tx, deps.jwt, user, settings, { method: 'sso', meta });
   });

@@ -1,8 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import type { FinishReason } from '../../canonical/types';
 import { plainTextResponse, textAndToolCallResponse } from '../common/fixtures/canonical';
-import { fakeFetch } from '../common/test-utils';
+import { anthropicClient } from '../common/fixtures/sdk-clients';
 import toolCallBody from './fixtures/response-tool-call.json';
 import { renderMessagesResponse } from './render-response';
 
@@ -38,8 +37,7 @@ describe('anthropic-messages response rendering', () => {
 
   it('is what the official SDK returns from messages.create', async () => {
     const body = renderMessagesResponse(textAndToolCallResponse, 'my-alias');
-    const { fetch } = fakeFetch(JSON.stringify(body), 'application/json');
-    const client = new Anthropic({ apiKey: 'test', baseURL: 'http://gateway.test', fetch, maxRetries: 0 });
+    const client = anthropicClient(JSON.stringify(body), 'application/json');
     const message = await client.messages.create({ model: 'my-alias', max_tokens: 10, messages: [] });
     expect(message).toStrictEqual(body);
   });

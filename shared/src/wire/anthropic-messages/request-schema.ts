@@ -1,12 +1,11 @@
 import * as z from 'zod';
+import { jsonObject } from '../common/schema-parts';
 
 /**
  * POST /v1/messages bodies. Objects are loose: unknown fields (thinking, cache_control,
  * service_tier, …) are forwarded untouched on same-format passthrough and ignored on
  * translation.
  */
-const jsonObject = z.record(z.string(), z.unknown());
-
 const textBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 const imageBlock = z.looseObject({
   type: z.literal('image'),

@@ -1,26 +1,19 @@
-import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import { APIError } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../canonical/types';
 import { failingEvents, textAndToolCallEvents, usageFirstEvents } from '../common/fixtures/canonical';
-import { decodeChunks, encodeEvents, fakeFetch, sampledSplits } from '../common/test-utils';
+import { anthropicClient } from '../common/fixtures/sdk-clients';
+import { decodeChunks, encodeEvents, sampledSplits } from '../common/test-utils';
+import { encodedEventNames } from './fixtures/event-names';
 import { createMessagesStreamEncoder } from './stream-encoder';
 
 const encode = (events: readonly StreamEvent[]) =>
   encodeEvents(createMessagesStreamEncoder('my-alias'), events);
 const params = { model: 'my-alias', max_tokens: 100, messages: [] };
 
-function client(bytes: Uint8Array): Anthropic {
-  return new Anthropic({
-    apiKey: 'test',
-    baseURL: 'http://gateway.test',
-    fetch: fakeFetch(bytes).fetch,
-    maxRetries: 0,
-  });
-}
-
 async function sdkEvents(bytes: Uint8Array): Promise<RawMessageStreamEvent[]> {
-  const stream = await client(bytes).messages.create({ ...params, stream: true });
+  const stream = await anthropicClient(bytes).messages.create({ ...params, stream: true });
   const events: RawMessageStreamEvent[] = [];
   for await (const event of stream) events.push(event);
   return events;
@@ -28,7 +21,7 @@ async function sdkEvents(bytes: Uint8Array): Promise<RawMessageStreamEvent[]> {
 
 describe('anthropic-messages stream encoder', () => {
   it("accumulates in the SDK's MessageStream to the expected final message", async () => {
-    const message = await client(await encode(textAndToolCallEvents))
+    const message = await anthropicClient(await encode(textAndToolCallEvents))
       .messages.stream(params)
       .finalMessage();
     expect(message).toMatchObject({
@@ -55,20 +48,8 @@ describe('anthropic-messages stream encoder', () => {
     const bytes = await encode(textAndToolCallEvents);
     const raw = await decodeChunks([bytes]);
     expect(raw.every((e) => e.event === JSON.parse(e.data).type)).toBe(true);
-    expect(raw.map((e) => e.event)).toStrictEqual([
-      'message_start',
-      'ping',
-      'content_block_start',
-      'content_block_delta',
-      'content_block_delta',
-      'content_block_stop',
-      'content_block_start',
-      'content_block_delta',
-      'content_block_delta',
-      'content_block_stop',
-      'message_delta',
-      'message_stop',
-    ]);
+    // The text block and the tool-call block, each streamed in two pieces.
+    expect(raw.map((e) => e.event)).toStrictEqual(encodedEventNames(2, 2));
     const events = await sdkEvents(bytes);
     expect(events[0]).toMatchObject({
       type: 'message_start',
@@ -101,10 +82,10 @@ describe('anthropic-messages stream encoder', () => {
     expect(events[0]).toMatchObject({
       message: { usage: { input_tokens: 344, cache_read_input_tokens: 128 } },
     });
-    const late = await client(await encode(textAndToolCallEvents))
+    const late = await anthropicClient(await encode(textAndToolCallEvents))
       .messages.stream(params)
       .finalMessage();
-    const early = await client(bytes).messages.stream(params).finalMessage();
+    const early = await anthropicClient(bytes).messages.stream(params).finalMessage();
     expect(early).toStrictEqual(late);
   });
 
@@ -124,7 +105,7 @@ describe('anthropic-messages stream encoder', () => {
         error: { type: 'upstream_error', message: 'Upstream provider error' },
       }),
     });
-    const error = await client(bytes)
+    const error = await anthropicClient(bytes)
       .messages.stream(params)
       .finalMessage()
       .catch((e: unknown) => e);
@@ -138,7 +119,7 @@ describe('anthropic-messages stream encoder', () => {
       { type: 'block_stop', index: 0 },
       { type: 'finish', finishReason: 'tool_calls' },
     ];
-    const message = await client(await encode(events))
+    const message = await anthropicClient(await encode(events))
       .messages.stream(params)
       .finalMessage();
     expect(message.content).toStrictEqual([{ type: 'tool_use', id: 'toolu_9', name: 'now', input: {} }]);

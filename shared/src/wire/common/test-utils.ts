@@ -1,6 +1,9 @@
 /** Helpers for the wire tests only (imported by *.test.ts, never by runtime code). */
 import type { StreamEvent } from '../../canonical/types';
 import { decodeSse, type SseEvent } from '../../sse/decoder';
+import { concatBytes } from '../../util/bytes';
+
+export { concatBytes };
 
 export function streamOf<T>(items: readonly T[]): ReadableStream<T> {
   return new ReadableStream<T>({
@@ -19,16 +22,6 @@ export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
     if (done) return out;
     out.push(value);
   }
-}
-
-export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  const total = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    total.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return total;
 }
 
 /** Runs canonical events through an encoder and returns all the bytes it wrote. */

@@ -1,4 +1,7 @@
 import type { Usage } from '../../canonical/types';
+import { isRecord } from '../../util/json';
+
+export { isRecord };
 
 /**
  * Combines two usage reports field by field, keeping the larger count. Vendors report running
@@ -21,4 +24,21 @@ export function tokenCount(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
 }
 
-export { isRecord } from '../../util/json';
+/**
+ * An OpenAI usage object. Chat Completions and Responses name the counts differently but
+ * agree on the rest: input includes the cache hits, which its details give as cached_tokens.
+ */
+export function openAiUsageFrom(
+  usage: unknown,
+  names: { input: string; output: string; inputDetails: string },
+): Usage | null {
+  if (!isRecord(usage)) return null;
+  const inputTokens = tokenCount(usage[names.input]);
+  const outputTokens = tokenCount(usage[names.output]);
+  if (inputTokens === undefined || outputTokens === undefined) return null;
+  const details = usage[names.inputDetails];
+  const cached = isRecord(details) ? tokenCount(details.cached_tokens) : undefined;
+  return cached === undefined
+    ? { inputTokens, outputTokens }
+    : { inputTokens, outputTokens, cachedInputTokens: cached };
+}

@@ -1,7 +1,6 @@
-import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { plainTextResponse, textAndToolCallResponse } from '../common/fixtures/canonical';
-import { fakeFetch } from '../common/test-utils';
+import { openAiClient } from '../common/fixtures/sdk-clients';
 import toolCallBody from './fixtures/response-tool-call.json';
 import { renderChatCompletion } from './render-response';
 
@@ -36,8 +35,7 @@ describe('openai-chat response rendering', () => {
 
   it('is what the official SDK returns from chat.completions.create', async () => {
     const body = renderChatCompletion(textAndToolCallResponse, 'my-alias');
-    const { fetch } = fakeFetch(JSON.stringify(body), 'application/json');
-    const client = new OpenAI({ apiKey: 'test', baseURL: 'http://gateway.test/v1', fetch, maxRetries: 0 });
+    const client = openAiClient(JSON.stringify(body), 'application/json');
     const completion = await client.chat.completions.create({ model: 'my-alias', messages: [] });
     expect(completion).toStrictEqual(body);
     const call = completion.choices[0]!.message.tool_calls![0]!;

@@ -1,12 +1,11 @@
 import * as z from 'zod';
+import { functionDeclarationFields, jsonObject } from '../common/schema-parts';
 
 /**
  * POST /v1/chat/completions bodies. OpenAI accepts null for most optional fields and clients
  * send it, so optional fields are nullish. Objects are loose: unknown fields are forwarded
  * untouched on same-format passthrough and ignored on translation.
  */
-const jsonObject = z.record(z.string(), z.unknown());
-
 const textPart = z.looseObject({ type: z.literal('text'), text: z.string() });
 const imagePart = z.looseObject({
   type: z.literal('image_url'),
@@ -41,12 +40,7 @@ const message = z.discriminatedUnion('role', [
 
 const tool = z.looseObject({
   type: z.literal('function'),
-  function: z.looseObject({
-    name: z.string().min(1),
-    description: z.string().nullish(),
-    parameters: jsonObject.nullish(),
-    strict: z.boolean().nullish(),
-  }),
+  function: z.looseObject(functionDeclarationFields),
 });
 
 const toolChoice = z.union([

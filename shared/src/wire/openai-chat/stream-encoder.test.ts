@@ -1,4 +1,4 @@
-import OpenAI, { APIError } from 'openai';
+import { APIError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../canonical/types';
@@ -8,23 +8,15 @@ import {
   toolCallArguments,
   usageFirstEvents,
 } from '../common/fixtures/canonical';
-import { decodeChunks, encodeEvents, everySplit, fakeFetch, utf8 } from '../common/test-utils';
+import { openAiClient } from '../common/fixtures/sdk-clients';
+import { decodeChunks, encodeEvents, everySplit, utf8 } from '../common/test-utils';
 import { type ChatStreamOptions, createChatStreamEncoder } from './stream-encoder';
 
 const encode = (events: readonly StreamEvent[], options?: ChatStreamOptions) =>
   encodeEvents(createChatStreamEncoder('my-alias', options), events);
 
-function client(bytes: Uint8Array): OpenAI {
-  return new OpenAI({
-    apiKey: 'test',
-    baseURL: 'http://gateway.test/v1',
-    fetch: fakeFetch(bytes).fetch,
-    maxRetries: 0,
-  });
-}
-
 async function sdkChunks(bytes: Uint8Array): Promise<ChatCompletionChunk[]> {
-  const stream = await client(bytes).chat.completions.create({
+  const stream = await openAiClient(bytes).chat.completions.create({
     model: 'my-alias',
     messages: [],
     stream: true,
@@ -37,7 +29,7 @@ async function sdkChunks(bytes: Uint8Array): Promise<ChatCompletionChunk[]> {
 describe('openai-chat stream encoder', () => {
   it("accumulates in the SDK's ChatCompletionStream to the expected final completion", async () => {
     const bytes = await encode(textAndToolCallEvents);
-    const stream = client(bytes).chat.completions.stream({ model: 'my-alias', messages: [] });
+    const stream = openAiClient(bytes).chat.completions.stream({ model: 'my-alias', messages: [] });
     const completion = await stream.finalChatCompletion();
     expect(completion.model).toBe('my-alias');
     expect(completion.id).toBe('chatcmpl-01XFDUDYJgAACzvnptvVoYEL');
@@ -109,7 +101,7 @@ describe('openai-chat stream encoder', () => {
     const bytes = await encode(failingEvents);
     expect(utf8(bytes)).not.toContain('[DONE]');
     expect(utf8(bytes)).not.toContain('ignored');
-    const stream = client(bytes).chat.completions.stream({ model: 'my-alias', messages: [] });
+    const stream = openAiClient(bytes).chat.completions.stream({ model: 'my-alias', messages: [] });
     const error = await stream.finalChatCompletion().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).message).toContain('Upstream provider error');

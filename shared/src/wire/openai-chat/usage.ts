@@ -6,19 +6,15 @@ import {
   parseJsonData,
   type UsageObserver,
 } from '../common/native-usage-reader';
-import { isRecord, tokenCount } from '../common/usage';
+import { isRecord, openAiUsageFrom } from '../common/usage';
 
 /** `usage` of a chat completion (or of its final stream chunk): prompt_tokens includes cache hits. */
 export function chatUsageFrom(usage: unknown): Usage | null {
-  if (!isRecord(usage)) return null;
-  const inputTokens = tokenCount(usage.prompt_tokens);
-  const outputTokens = tokenCount(usage.completion_tokens);
-  if (inputTokens === undefined || outputTokens === undefined) return null;
-  const details = usage.prompt_tokens_details;
-  const cached = isRecord(details) ? tokenCount(details.cached_tokens) : undefined;
-  return cached === undefined
-    ? { inputTokens, outputTokens }
-    : { inputTokens, outputTokens, cachedInputTokens: cached };
+  return openAiUsageFrom(usage, {
+    input: 'prompt_tokens',
+    output: 'completion_tokens',
+    inputDetails: 'prompt_tokens_details',
+  });
 }
 
 /** Usage from a native non-streaming chat completion body (passthrough). */

@@ -1,7 +1,6 @@
-import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { plainTextResponse, textAndToolCallResponse } from '../common/fixtures/canonical';
-import { fakeFetch } from '../common/test-utils';
+import { openAiClient } from '../common/fixtures/sdk-clients';
 import toolCallBody from './fixtures/response-tool-call.json';
 import { renderResponsesResponse } from './render-response';
 
@@ -36,8 +35,7 @@ describe('openai-responses response rendering', () => {
 
   it("is what the official SDK's responses.create returns (output_text included)", async () => {
     const body = renderResponsesResponse(textAndToolCallResponse, 'my-alias');
-    const { fetch } = fakeFetch(JSON.stringify(body), 'application/json');
-    const client = new OpenAI({ apiKey: 'test', baseURL: 'http://gateway.test/v1', fetch, maxRetries: 0 });
+    const client = openAiClient(JSON.stringify(body), 'application/json');
     const response = await client.responses.create({ model: 'my-alias', input: 'x' });
     expect(response).toStrictEqual(body);
     expect(response.output_text).toBe('Let me check the weather — ☀️?');

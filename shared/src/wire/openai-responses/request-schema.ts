@@ -1,12 +1,11 @@
 import * as z from 'zod';
+import { functionDeclarationFields, jsonObject } from '../common/schema-parts';
 
 /**
  * POST /v1/responses bodies. Optional fields are nullish (OpenAI accepts null) and objects
  * are loose: unknown fields (store, reasoning, include, …) are forwarded untouched on
  * same-format passthrough and ignored on translation.
  */
-const jsonObject = z.record(z.string(), z.unknown());
-
 const inputText = z.looseObject({ type: z.literal('input_text'), text: z.string() });
 const inputImage = z.looseObject({
   type: z.literal('input_image'),
@@ -52,13 +51,7 @@ const inputItem = z.preprocess(
   z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, reasoningItem]),
 );
 
-const tool = z.looseObject({
-  type: z.literal('function'),
-  name: z.string().min(1),
-  description: z.string().nullish(),
-  parameters: jsonObject.nullish(),
-  strict: z.boolean().nullish(),
-});
+const tool = z.looseObject({ type: z.literal('function'), ...functionDeclarationFields });
 
 const toolChoice = z.union([
   z.enum(['none', 'auto', 'required']),

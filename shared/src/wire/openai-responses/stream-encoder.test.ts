@@ -1,4 +1,3 @@
-import OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../canonical/types';
@@ -8,24 +7,16 @@ import {
   toolCallArguments,
   usageFirstEvents,
 } from '../common/fixtures/canonical';
-import { decodeChunks, encodeEvents, fakeFetch, sampledSplits } from '../common/test-utils';
+import { openAiClient } from '../common/fixtures/sdk-clients';
+import { decodeChunks, encodeEvents, sampledSplits } from '../common/test-utils';
 import { createResponsesStreamEncoder } from './stream-encoder';
 
 const encode = (events: readonly StreamEvent[]) =>
   encodeEvents(createResponsesStreamEncoder('my-alias'), events);
 const params = { model: 'my-alias', input: 'x' };
 
-function client(bytes: Uint8Array): OpenAI {
-  return new OpenAI({
-    apiKey: 'test',
-    baseURL: 'http://gateway.test/v1',
-    fetch: fakeFetch(bytes).fetch,
-    maxRetries: 0,
-  });
-}
-
 async function sdkEvents(bytes: Uint8Array): Promise<ResponseStreamEvent[]> {
-  const stream = await client(bytes).responses.create({ ...params, stream: true });
+  const stream = await openAiClient(bytes).responses.create({ ...params, stream: true });
   const events: ResponseStreamEvent[] = [];
   for await (const event of stream) events.push(event);
   return events;
@@ -51,7 +42,7 @@ const expectedOutput = [
 
 describe('openai-responses stream encoder', () => {
   it("accumulates in the SDK's ResponseStream to the expected final response", async () => {
-    const stream = client(await encode(textAndToolCallEvents)).responses.stream(params);
+    const stream = openAiClient(await encode(textAndToolCallEvents)).responses.stream(params);
     const deltas: string[] = [];
     stream.on('response.output_text.delta', (event) => deltas.push(event.snapshot));
     const response = await stream.finalResponse();
@@ -118,7 +109,7 @@ describe('openai-responses stream encoder', () => {
       ...textAndToolCallEvents.slice(0, 5),
       { type: 'finish', finishReason: 'length' },
     ];
-    const response = await client(await encode(events))
+    const response = await openAiClient(await encode(events))
       .responses.stream(params)
       .finalResponse();
     expect(response).toMatchObject({
@@ -149,7 +140,7 @@ describe('openai-responses stream encoder', () => {
         },
       },
     ]);
-    const failure = await client(bytes)
+    const failure = await openAiClient(bytes)
       .responses.stream(params)
       .finalResponse()
       .catch((e: unknown) => e);

@@ -5,19 +5,15 @@ import {
   parseJsonData,
   type UsageObserver,
 } from '../common/native-usage-reader';
-import { isRecord, tokenCount } from '../common/usage';
+import { isRecord, openAiUsageFrom } from '../common/usage';
 
 /** `usage` of a Response object: input_tokens include cached tokens, as canonically. */
 export function responsesUsageFrom(usage: unknown): Usage | null {
-  if (!isRecord(usage)) return null;
-  const inputTokens = tokenCount(usage.input_tokens);
-  const outputTokens = tokenCount(usage.output_tokens);
-  if (inputTokens === undefined || outputTokens === undefined) return null;
-  const details = usage.input_tokens_details;
-  const cached = isRecord(details) ? tokenCount(details.cached_tokens) : undefined;
-  return cached === undefined
-    ? { inputTokens, outputTokens }
-    : { inputTokens, outputTokens, cachedInputTokens: cached };
+  return openAiUsageFrom(usage, {
+    input: 'input_tokens',
+    output: 'output_tokens',
+    inputDetails: 'input_tokens_details',
+  });
 }
 
 /** Usage from a native non-streaming Response body (passthrough). */
