@@ -147,6 +147,16 @@ async function signIn(email: string, password: string): Promise<void> {
 
 const tableText = (testId: string) => page.getByTestId(testId).textContent();
 
+/** A guardrail setting's editor on the security tab: security.redact, .content or .inspect_tools. */
+const guardrail = (key: string) => page.getByTestId(`guardrail-${key}`);
+
+/** Switches a guardrail setting's editor between its form and its JSON text. */
+async function editAsJson(key: string, on = true): Promise<void> {
+  const toggle = guardrail(key).getByRole('switch', { name: 'Edit as JSON' });
+  if (on) await toggle.check();
+  else await toggle.uncheck();
+}
+
 describe('admin screens in a real browser', () => {
   it('signs in as the admin', async () => {
     await signIn(ADMIN.email, ADMIN.password);
@@ -503,6 +513,9 @@ describe('admin screens in a real browser', () => {
   it('guardrails: the try-it box shows what a sample becomes under the rules as typed; a bad regex shows at its field', async () => {
     await nav('Settings');
     await page.getByRole('tab', { name: 'Security', exact: true }).click();
+    // The JSON text is behind each guardrail's "Edit as JSON" toggle (the form is the default view).
+    await editAsJson('redact');
+    await editAsJson('content');
     // The label is the human name, then the key.
     const redact = page.getByLabel('Redaction rules redact', { exact: true });
     await redact.fill(
@@ -543,6 +556,118 @@ describe('admin screens in a real browser', () => {
       .poll(async () => (await api('GET', '/api/admin/settings/category/security')).body.redact)
       .toEqual({ detectors: ['email'] });
     await api('PATCH', '/api/admin/settings', { settings: { redact: {}, content: {} } });
+  });
+
+  it('guardrails: the structured editor saves a flag rule and a tool rule, shows them after a reload, a bad regex at its input, and feeds the try box', async () => {
+    try {
+      await nav('Settings');
+      await page.reload(); // the last step reset the rules through the API
+      await page.getByRole('tab', { name: 'Security', exact: true }).click();
+      const content = guardrail('content');
+      const tools = guardrail('inspect_tools');
+      // security.content: a deny rule that flags, a prompt bound, a model viewers may not use.
+      await content.getByRole('button', { name: 'Add deny rule' }).click();
+      const rule = page.getByTestId('content-rule-0');
+      await rule.getByLabel('Name', { exact: true }).fill('mentions-salary');
+      await rule.getByLabel('Regex', { exact: true }).fill('(?i)salary');
+      await pick(rule.getByRole('textbox', { name: 'Action' }), 'Flag');
+      await content.getByLabel('Largest prompt (tokens)').fill('100000');
+      const viewerDenied = content.getByLabel('Viewer: not these models', { exact: true });
+      await viewerDenied.fill('gpt-4*');
+      await viewerDenied.press('Enter');
+      // security.inspect_tools: one rule with an argument regex, one refusing the tools outright.
+      await tools.getByRole('button', { name: 'Add tool rule' }).click();
+      await tools.getByRole('button', { name: 'Add tool rule' }).click();
+      const toolRule = page.getByTestId('tool-rule-0');
+      await toolRule.getByLabel('Name', { exact: true }).fill('no-prod');
+      await toolRule.getByLabel('Tool', { exact: true }).fill('everything__*');
+      await toolRule.getByLabel('Argument regex', { exact: true }).fill('(?i)\\bprod\\b');
+      await page.getByTestId('tool-rule-1').getByLabel('Name', { exact: true }).fill('no-deletes');
+      await page.getByTestId('tool-rule-1').getByLabel('Tool', { exact: true }).fill('*__delete_*');
+      await screenshot(page, 'admin-14c2-guardrails-editor');
+      await page.getByRole('button', { name: 'Save Security' }).click();
+      // Saved as the PATCH takes it: no empty optional fields (no argument_regex on the second rule).
+      const saved = {
+        content: {
+          deny: [{ name: 'mentions-salary', regex: '(?i)salary', action: 'flag' }],
+          max_prompt_tokens: 100000,
+          deny_models: { viewer: ['gpt-4*'] },
+        },
+        inspect_tools: {
+          deny: [
+            { name: 'no-prod', tool: 'everything__*', argument_regex: '(?i)\\bprod\\b' },
+            { name: 'no-deletes', tool: '*__delete_*' },
+          ],
+        },
+      };
+      const security = async () => (await api('GET', '/api/admin/settings/category/security')).body;
+      await expect
+        .poll(async () => {
+          const { content, inspect_tools } = await security();
+          return { content, inspect_tools };
+        })
+        .toEqual(saved);
+      expect((await security()).redact).toEqual({});
+      // After a reload the form shows what was stored.
+      await page.reload();
+      await page.getByRole('tab', { name: 'Security', exact: true }).click();
+      expect(await rule.getByLabel('Name', { exact: true }).inputValue()).toBe('mentions-salary');
+      expect(await rule.getByLabel('Regex', { exact: true }).inputValue()).toBe('(?i)salary');
+      expect(await rule.getByRole('textbox', { name: 'Action' }).inputValue()).toBe('Flag');
+      expect(await content.getByLabel('Largest prompt (tokens)').inputValue()).toBe('100000');
+      expect(await page.getByTestId('content-models').textContent()).toContain('gpt-4*');
+      expect(await toolRule.getByLabel('Argument regex', { exact: true }).inputValue()).toBe(
+        '(?i)\\bprod\\b',
+      );
+      expect(
+        await page.getByTestId('tool-rule-1').getByLabel('Argument regex', { exact: true }).inputValue(),
+      ).toBe('');
+      // The JSON view edits the same value: what it shows parses to the stored setting; an edit
+      // there shows in the form.
+      await editAsJson('inspect_tools');
+      const toolsJson = page.getByLabel('MCP tool-call deny rules inspect_tools', { exact: true });
+      expect(JSON.parse(await toolsJson.inputValue())).toEqual(saved.inspect_tools);
+      await toolsJson.fill(
+        JSON.stringify({ deny: [saved.inspect_tools.deny[0], { name: 'no-drops', tool: 'db__drop_*' }] }),
+      );
+      await editAsJson('inspect_tools', false);
+      expect(await page.getByTestId('tool-rule-1').getByLabel('Name', { exact: true }).inputValue()).toBe(
+        'no-drops',
+      );
+      // Bad values answer 422 at the input they name: settings.content.deny.0.regex, settings.inspect_tools.deny.1.tool.
+      const regex = rule.getByLabel('Regex', { exact: true });
+      await regex.fill('(a+)+');
+      const tool = page.getByTestId('tool-rule-1').getByLabel('Tool', { exact: true });
+      await tool.fill('db drop');
+      errors.expectFailure('/api/admin/settings', 422);
+      await page.getByRole('button', { name: 'Save Security' }).click();
+      expect(await fieldError(regex)).toMatch(/exponential time/);
+      expect(await fieldError(tool)).toBe('must be a <server>__<tool> glob without spaces');
+      await screenshot(page, 'admin-14c3-guardrails-editor-422');
+      expect((await security()).content).toEqual(saved.content);
+      // The try box sends the rules as typed in the form, saved or not.
+      await regex.fill('(?i)salary');
+      await guardrail('redact').getByLabel('Email addresses').check();
+      const tryBox = page.getByTestId('guardrails-try');
+      await tryBox.getByLabel('Sample text').fill('What is the salary of a@b.io?');
+      await tryBox.getByRole('button', { name: 'Try it' }).click();
+      await expect
+        .poll(() => page.getByTestId('try-content').textContent())
+        .toBe('Allowed, flagged by "mentions-salary"');
+      expect(await page.getByTestId('try-request').textContent()).toBe(
+        'What is the salary of [REDACTED:email]?',
+      );
+      await pick(rule.getByRole('textbox', { name: 'Action' }), 'Block');
+      await tryBox.getByRole('button', { name: 'Try it' }).click();
+      await expect
+        .poll(() => page.getByTestId('try-content').textContent())
+        .toBe('Request blocked by content rule "mentions-salary"');
+      await screenshot(page, 'admin-14c4-guardrails-editor-try');
+      // Nothing was saved by trying.
+      expect((await security()).redact).toEqual({});
+    } finally {
+      await api('PATCH', '/api/admin/settings', { settings: { redact: {}, content: {}, inspect_tools: {} } });
+    }
   });
 
   it('site name: set through the API, the header, the tab title and the sign-in page show it; a settings save updates them', async () => {

@@ -5,20 +5,26 @@ import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/errors';
 
 interface Props {
-  /** The rules as typed in the security form (JSON text), saved or not. */
-  redact: string;
-  content: string;
+  /**
+   * The rules as typed in the security form, saved or not: the value of the structured editor,
+   * or the JSON text of its "Edit as JSON" view.
+   */
+  redact: unknown;
+  content: unknown;
 }
 
-function parsed(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
+function parsed(typed: unknown): Record<string, unknown> | undefined {
+  let value = typed;
+  if (typeof typed === 'string') {
+    try {
+      value = JSON.parse(typed);
+    } catch {
+      return undefined;
+    }
   }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** What a sample text becomes under the redact and content rules as typed, before they are saved. */
@@ -53,8 +59,10 @@ export function GuardrailsTry({ redact, content }: Props) {
         </Button>
       </Group>
       {error && (
-        <Alert color="red" title="These rules would not save">
-          {error.message}
+        <Alert color="red" title="These rules would not save" data-testid="guardrails-try-error">
+          {error.issues.length > 0
+            ? error.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')
+            : error.message}
         </Alert>
       )}
       {result && (

@@ -30,7 +30,7 @@ function help(field: SettingField): string | undefined {
  * The human label with the API's key beside it, small and monospace. Both are the input's
  * accessible label ("Site name site_name"), so the input is found by either.
  */
-function SettingLabel({ field }: { field: SettingField }) {
+export function SettingLabel({ field }: { field: SettingField }) {
   return (
     <>
       {field.label}{' '}

@@ -6,11 +6,13 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import { SETUP_STATUS_QUERY } from '../../api/site';
+import { GuardrailSettingInput } from './GuardrailSettingInput';
 import { GuardrailsTry } from './GuardrailsTry';
+import { isGuardrailKey } from './guardrail-values';
 import { SettingInput } from './SettingInput';
 import type { SettingField } from './setting-fields';
 import { categoryLabel } from './setting-labels';
-import { type FormValue, settingIssueRenames, settingsPatch, toFormValue } from './setting-values';
+import { type SettingsValues, settingIssueRenames, settingsPatch, toFormValue } from './setting-values';
 
 export const SETTINGS_QUERY = ['settings'] as const;
 /** Settings GET /api/setup/status publishes. */
@@ -22,9 +24,7 @@ interface Props {
   stored: Record<string, unknown>;
 }
 
-type Values = { settings: Record<string, FormValue> };
-
-function initial(fields: SettingField[], stored: Record<string, unknown>): Values {
+function initial(fields: SettingField[], stored: Record<string, unknown>): SettingsValues {
   return { settings: Object.fromEntries(fields.map((f) => [f.key, toFormValue(f, stored[f.key])])) };
 }
 
@@ -32,7 +32,7 @@ function initial(fields: SettingField[], stored: Record<string, unknown>): Value
 export function SettingsCategoryForm({ category, fields, stored }: Props) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
-  const form = useForm<Values>({ initialValues: initial(fields, stored) });
+  const form = useForm<SettingsValues>({ initialValues: initial(fields, stored) });
   const { setValues, resetDirty } = form;
   useEffect(() => {
     const values = initial(fields, stored);
@@ -55,7 +55,8 @@ export function SettingsCategoryForm({ category, fields, stored }: Props) {
       const keys = result.updated.join(', ');
       notifications.show({ color: 'teal', message: keys ? `Saved: ${keys}` : 'Nothing to change' });
     },
-    onError: (error) => setAlert(applyApiErrors(form, error, settingIssueRenames(error))),
+    onError: (error) =>
+      setAlert(applyApiErrors(form, error, settingIssueRenames(error, form.getValues().settings))),
   });
   const submit = form.onSubmit((values) => {
     setAlert(null);
@@ -71,28 +72,29 @@ export function SettingsCategoryForm({ category, fields, stored }: Props) {
     <form onSubmit={submit} data-testid={`settings-form-${category}`}>
       <Stack maw={720}>
         <FormAlert message={alert} />
-        {fields.map((field) => (
-          <SettingInput
-            key={field.key}
-            field={field}
-            stored={stored[field.key]}
-            inputProps={form.getInputProps(`settings.${field.key}`, {
-              type: field.kind === 'boolean' ? 'checkbox' : 'input',
-            })}
-            clearing={save.isPending && save.variables?.[field.key] === null}
-            onClearSecret={() => save.mutate({ [field.key]: null })}
-          />
-        ))}
+        {fields.map((field) =>
+          field.kind === 'guardrail' && isGuardrailKey(field.key) ? (
+            <GuardrailSettingInput key={field.key} field={field} settingKey={field.key} form={form} />
+          ) : (
+            <SettingInput
+              key={field.key}
+              field={field}
+              stored={stored[field.key]}
+              inputProps={form.getInputProps(`settings.${field.key}`, {
+                type: field.kind === 'boolean' ? 'checkbox' : 'input',
+              })}
+              clearing={save.isPending && save.variables?.[field.key] === null}
+              onClearSecret={() => save.mutate({ [field.key]: null })}
+            />
+          ),
+        )}
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending}>
             Save {categoryLabel(category)}
           </Button>
         </Group>
         {category === 'security' && (
-          <GuardrailsTry
-            redact={String(form.values.settings.redact ?? '{}')}
-            content={String(form.values.settings.content ?? '{}')}
-          />
+          <GuardrailsTry redact={form.values.settings.redact} content={form.values.settings.content} />
         )}
       </Stack>
     </form>

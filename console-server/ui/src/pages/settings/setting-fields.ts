@@ -1,13 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
+import { isGuardrailKey } from './guardrail-values';
 import { settingLabel } from './setting-labels';
 
 /**
  * How each setting is edited, read from the console's own OpenAPI document (the contract):
  * its description, its enum and whether it is a secret (the document types secrets as the
  * mask or null). The value from GET /api/admin/settings decides the input when the document
- * says nothing more precise.
+ * says nothing more precise. The guardrail settings (security.redact, .content, .inspect_tools)
+ * have a structured editor of their own (GuardrailSettingInput).
  */
-export type FieldKind = 'secret' | 'boolean' | 'number' | 'select' | 'text' | 'list' | 'json';
+export type FieldKind = 'secret' | 'boolean' | 'number' | 'select' | 'text' | 'list' | 'json' | 'guardrail';
 
 export interface SettingField {
   /** The API's name of the setting (form field name, PATCH key). */
@@ -93,7 +95,7 @@ export function settingFields(
   const properties = doc?.components?.schemas?.[schemaName(category)]?.properties ?? {};
   return Object.entries(values).map(([key, value]) => {
     const schema = properties[key];
-    const kind = kindOf(schema, value);
+    const kind = isGuardrailKey(key) ? 'guardrail' : kindOf(schema, value);
     const options =
       kind === 'select' ? enumValues(schema ?? {}).filter((v) => typeof v === 'string') : undefined;
     return {

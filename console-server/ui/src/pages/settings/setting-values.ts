@@ -1,11 +1,22 @@
 import { ApiError } from '../../api/errors';
+import { fitsForm, type GuardrailValue, guardrailInputPath, isGuardrailKey } from './guardrail-values';
 import type { SettingField } from './setting-fields';
 
-export type FormValue = string | number | boolean | string[];
+/** A guardrail setting is the value itself in its structured editor, its JSON text in the JSON view. */
+export type FormValue = string | number | boolean | string[] | GuardrailValue;
 
-/** What the input shows for a stored value: secrets start empty (write-only), JSON as text. */
+export type SettingsValues = { settings: Record<string, FormValue> };
+
+/**
+ * What the input shows for a stored value: secrets start empty (write-only), JSON as text, a
+ * guardrail as itself (as text when it has fields its structured editor cannot show).
+ */
 export function toFormValue(field: SettingField, value: unknown): FormValue {
   switch (field.kind) {
+    case 'guardrail':
+      return isGuardrailKey(field.key) && fitsForm(field.key, value)
+        ? value
+        : JSON.stringify(value ?? {}, null, 2);
     case 'secret':
       return '';
     case 'boolean':
@@ -25,7 +36,8 @@ export type Parsed = { ok: true; value: unknown } | { ok: false; message: string
 
 /** The value to send for an input; a JSON field that does not parse cannot be sent at all. */
 export function fromFormValue(field: SettingField, value: FormValue): Parsed {
-  if (field.kind !== 'json') return { ok: true, value };
+  if (field.kind !== 'json' && field.kind !== 'guardrail') return { ok: true, value };
+  if (typeof value !== 'string') return { ok: true, value };
   try {
     return { ok: true, value: JSON.parse(String(value)) };
   } catch {
@@ -53,19 +65,39 @@ export function settingsPatch(
     }
     const parsed = fromFormValue(field, value);
     if (!parsed.ok) errors[`settings.${field.key}`] = parsed.message;
-    else if (JSON.stringify(parsed.value) !== JSON.stringify(stored[field.key]))
-      patch[field.key] = parsed.value;
+    else if (canonical(parsed.value) !== canonical(stored[field.key])) patch[field.key] = parsed.value;
   }
   return { patch, errors };
 }
 
-/** API issue paths deeper than the setting (settings.<key>.0) belong to the setting's input. */
-export function settingIssueRenames(error: unknown): Record<string, string> {
+/** JSON with object keys sorted: a value whose keys were only reordered is no change. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, inner: unknown) =>
+    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+/**
+ * API issue paths deeper than the setting (settings.<key>.0) belong to the setting's input; a
+ * guardrail's structured editor has inputs of its own (settings.content.deny.0.regex is its
+ * rule's regex input, settings.content.allow_models.viewer.0 the viewer's model list).
+ */
+export function settingIssueRenames(
+  error: unknown,
+  values: SettingsValues['settings'],
+): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   const renames: Record<string, string> = {};
   for (const { path } of error.issues) {
-    const parts = path.split('.');
-    if (parts[0] === 'settings' && parts.length > 2) renames[path] = parts.slice(0, 2).join('.');
+    const [root, key = '', ...below] = path.split('.');
+    if (root !== 'settings' || below.length === 0) continue;
+    const value = values[key];
+    const input =
+      isGuardrailKey(key) && typeof value === 'object' ? guardrailInputPath(key, value, below) : '';
+    const target = input ? `settings.${key}.${input}` : `settings.${key}`;
+    if (target !== path) renames[path] = target;
   }
   return renames;
 }
