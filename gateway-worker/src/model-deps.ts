@@ -18,8 +18,7 @@ import { createTokenTally, tokenAdditions } from '@sluice/shared/limits/token-ta
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { exchangeSamples, refusalSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
-import { googleBedrockProviders } from '@sluice/shared/providers/registry-google-bedrock';
-import { openAiAnthropicAdapters } from '@sluice/shared/providers/registry-openai-anthropic';
+import { providerAdapters } from '@sluice/shared/providers/registry';
 import { createResponseCache } from '@sluice/shared/proxy/response-cache';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { BenchPolicy } from '@sluice/shared/routing/route-health';
@@ -100,7 +99,7 @@ export function buildModelDeps(
   const proxy: ProxyDeps = {
     fetch: (input, init) => fetch(input, init),
     formats: wireFormats,
-    providers: { ...openAiAnthropicAdapters, ...googleBedrockProviders },
+    providers: providerAdapters,
     resolveModel: (name, background) => warm.model(name, background),
     revealProviderKey: reveal,
     gate: createGate({

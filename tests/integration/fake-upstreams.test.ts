@@ -10,8 +10,7 @@ import type {
   ToolDefinition,
   Usage,
 } from '../../shared/src/canonical/types';
-import { googleBedrockProviders } from '../../shared/src/providers/registry-google-bedrock';
-import { openAiAnthropicAdapters } from '../../shared/src/providers/registry-openai-anthropic';
+import { providerAdapters } from '../../shared/src/providers/registry';
 import {
   createResponsesNativeUsageReader,
   responsesUsageFromResponse,
@@ -26,12 +25,12 @@ import {
 } from '../fakes/server';
 
 const ADAPTERS: Record<Vendor, ProviderAdapter> = {
-  openai: openAiAnthropicAdapters.openai!,
-  azure: openAiAnthropicAdapters.azure_openai!,
-  custom: openAiAnthropicAdapters.custom!,
-  anthropic: openAiAnthropicAdapters.anthropic!,
-  google: googleBedrockProviders.google,
-  bedrock: googleBedrockProviders.bedrock,
+  openai: providerAdapters.openai,
+  azure: providerAdapters.azure_openai,
+  custom: providerAdapters.custom,
+  anthropic: providerAdapters.anthropic,
+  google: providerAdapters.google,
+  bedrock: providerAdapters.bedrock,
 };
 
 /** Realistic upstream names; Bedrock's `:` must survive path encoding and the signature. */

@@ -1,44 +1,29 @@
 /**
  * The Anthropic Messages adapter.
  */
-import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
+import type { NativeCallBuilder, ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
-import { createSseStreamDecoder } from '../common/openai-anthropic-sse-stream';
+import { postJson } from '../common/json';
+import { createSseStreamDecoder } from '../common/sse-stream';
 import { anthropicHeaders, anthropicMessagesUrl } from './api';
 import { mapAnthropicError } from './errors';
 import { toAnthropicBody } from './request';
 import { parseAnthropicResponse } from './response';
 import { AnthropicStreamMapper } from './stream';
 
+/** A client body already in Messages format, posted with the route's model in place of the client's. */
+function passthroughTo(url: (target: UpstreamTarget) => string): NativeCallBuilder {
+  return (body, target) =>
+    postJson(url(target), anthropicHeaders(target), { ...body, model: target.upstreamModel });
+}
+
 export const anthropicAdapter: ProviderAdapter = {
   type: 'anthropic',
-  nativeCalls: {
-    'anthropic-messages': (body, target) => ({
-      url: anthropicMessagesUrl(target),
-      init: {
-        method: 'POST',
-        headers: anthropicHeaders(target),
-        body: JSON.stringify({ ...body, model: target.upstreamModel }),
-      },
-    }),
-  },
-  countTokens: (body, target) => ({
-    url: `${anthropicMessagesUrl(target)}/count_tokens`,
-    init: {
-      method: 'POST',
-      headers: anthropicHeaders(target),
-      body: JSON.stringify({ ...body, model: target.upstreamModel }),
-    },
-  }),
+  nativeCalls: { 'anthropic-messages': passthroughTo(anthropicMessagesUrl) },
+  countTokens: passthroughTo((target) => `${anthropicMessagesUrl(target)}/count_tokens`),
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
-    return {
-      url: anthropicMessagesUrl(target),
-      init: {
-        method: 'POST',
-        headers: anthropicHeaders(target),
-        body: JSON.stringify(toAnthropicBody(request, target.upstreamModel)),
-      },
-    };
+    const body = toAnthropicBody(request, target.upstreamModel);
+    return postJson(anthropicMessagesUrl(target), anthropicHeaders(target), body);
   },
   parseResponse: parseAnthropicResponse,
   createStreamDecoder: () => createSseStreamDecoder(new AnthropicStreamMapper()),

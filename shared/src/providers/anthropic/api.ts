@@ -2,7 +2,7 @@
  * Where and as whom to call Anthropic's Messages API.
  */
 import type { UpstreamTarget } from '../../canonical/ports';
-import { trimTrailingSlashes } from '../common/openai-anthropic-json';
+import { trimTrailingSlashes } from '../common/json';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The wire version this adapter's request and stream handling is written against. */

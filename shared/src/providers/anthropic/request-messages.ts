@@ -8,7 +8,8 @@ import type {
   TextPart,
   ToolResultPart,
 } from '../../canonical/types';
-import { isRecord, tryParseJson } from '../common/openai-anthropic-json';
+import { imageRef } from '../common/images';
+import { parseToolArguments } from '../common/json';
 import type {
   AnthropicBlock,
   AnthropicImageBlock,
@@ -17,19 +18,11 @@ import type {
   AnthropicToolResultBlock,
 } from './types';
 
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
-
 /** OpenAI-format clients send inline images as data: URLs; Anthropic wants them as base64. */
 function imageBlock(part: ImagePart): AnthropicImageBlock {
-  const { source } = part;
-  if (source.kind === 'base64') {
-    return { type: 'image', source: { type: 'base64', media_type: source.mediaType, data: source.data } };
-  }
-  const inline = DATA_URL.exec(source.url);
-  if (inline?.[1] !== undefined && inline[2] !== undefined) {
-    return { type: 'image', source: { type: 'base64', media_type: inline[1], data: inline[2] } };
-  }
-  return { type: 'image', source: { type: 'url', url: source.url } };
+  const image = imageRef(part);
+  if (image.kind === 'remote') return { type: 'image', source: { type: 'url', url: image.url } };
+  return { type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } };
 }
 
 /** Anthropic rejects empty text blocks, so they are dropped rather than sent. */
@@ -42,12 +35,6 @@ function innerBlocks(
     else if (part.text !== '') out.push({ type: 'text', text: part.text });
   }
   return out;
-}
-
-/** `input` must be an object; unparseable or non-object arguments become `{}`. */
-function toolInput(argumentsJson: string): Record<string, unknown> {
-  const parsed = tryParseJson(argumentsJson);
-  return isRecord(parsed) ? parsed : {};
 }
 
 function toolResultBlock(part: ToolResultPart): AnthropicToolResultBlock {
@@ -64,7 +51,12 @@ function toBlocks(role: CanonicalMessage['role'], parts: ContentPart[]): Anthrop
   for (const part of parts) {
     if (part.type === 'tool_call') {
       if (role === 'assistant') {
-        out.push({ type: 'tool_use', id: part.id, name: part.name, input: toolInput(part.arguments) });
+        out.push({
+          type: 'tool_use',
+          id: part.id,
+          name: part.name,
+          input: parseToolArguments(part.arguments),
+        });
       }
     } else if (part.type === 'tool_result') {
       if (role === 'user') out.push(toolResultBlock(part));

@@ -9,6 +9,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CanonicalRequest } from '../../canonical/types';
+import { canonicalRequest } from '../common/test-fixtures';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, toAnthropicBody } from './request';
 import type {
   AnthropicImageSource,
@@ -18,18 +19,9 @@ import type {
   AnthropicToolUseBlock,
 } from './types';
 
-function request(overrides: Partial<CanonicalRequest> = {}): CanonicalRequest {
-  return {
-    model: 'client-model',
-    system: [],
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
-    stream: false,
-    ...overrides,
-  };
-}
-
 const MODEL = 'claude-sonnet-4-5-20250929';
-const body = (overrides: Partial<CanonicalRequest> = {}) => toAnthropicBody(request(overrides), MODEL);
+const body = (overrides: Partial<CanonicalRequest> = {}) =>
+  toAnthropicBody(canonicalRequest(overrides), MODEL);
 
 describe('Anthropic request types', () => {
   it('match the official SDK request types', () => {

@@ -5,7 +5,7 @@
  * `json_object` response format, and metadata other than the user id.
  */
 import type { CanonicalRequest, ResponseFormat, ToolDefinition } from '../../canonical/types';
-import { applyParamMap, type ParamRule } from '../common/openai-anthropic-param-map';
+import { applyParamMap, nonEmpty, type ParamRule } from '../common/param-map';
 import { toAnthropicMessages } from './request-messages';
 import type { AnthropicTool, AnthropicToolChoice } from './types';
 
@@ -22,7 +22,7 @@ const scalarRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
   // OpenAI-format temperatures run to 2; Anthropic rejects anything above 1.
   { from: 'temperature', to: 'temperature', min: 0, max: 1 },
   { from: 'topP', to: 'top_p' },
-  { from: 'stop', to: 'stop_sequences', transform: (stop) => (stop.length > 0 ? stop : undefined) },
+  { from: 'stop', to: 'stop_sequences', transform: nonEmpty },
   { from: 'user', to: 'metadata.user_id' },
   { from: 'responseFormat', to: 'output_config.format', transform: outputFormat },
 ];

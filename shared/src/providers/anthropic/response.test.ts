@@ -3,39 +3,40 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error';
 import { parseAnthropicResponse } from './response';
 
-/** A tool-use answer exactly as POST /v1/messages returns it under anthropic-version 2023-06-01. */
-const toolUseMessage = {
+/** What both shapes of the same tool-use answer hold alike. */
+const answer = {
   id: 'msg_01Aq9w938a90dw8q',
   type: 'message',
   role: 'assistant',
   model: 'claude-sonnet-4-5-20250929',
-  content: [
-    { type: 'text', text: "I'll check the weather in Paris." },
-    {
-      type: 'tool_use',
-      id: 'toolu_01A09q90qw90lq917835lq9',
-      name: 'get_weather',
-      input: { location: 'Paris, France', unit: 'celsius' },
-    },
-  ],
   stop_reason: 'tool_use',
   stop_sequence: null,
-  usage: {
-    input_tokens: 472,
-    cache_creation_input_tokens: 128,
-    cache_read_input_tokens: 2048,
-    cache_creation: { ephemeral_5m_input_tokens: 128, ephemeral_1h_input_tokens: 0 },
-    output_tokens: 89,
-    service_tier: 'standard',
-  },
+} as const;
+const toolUse = {
+  type: 'tool_use',
+  id: 'toolu_01A09q90qw90lq917835lq9',
+  name: 'get_weather',
+  input: { location: 'Paris, France', unit: 'celsius' },
+} as const;
+const usage = {
+  input_tokens: 472,
+  cache_creation_input_tokens: 128,
+  cache_read_input_tokens: 2048,
+  cache_creation: { ephemeral_5m_input_tokens: 128, ephemeral_1h_input_tokens: 0 },
+  output_tokens: 89,
+  service_tier: 'standard',
+} as const;
+
+/** The answer as POST /v1/messages returns it under anthropic-version 2023-06-01. */
+const toolUseMessage = {
+  ...answer,
+  content: [{ type: 'text', text: "I'll check the weather in Paris." }, toolUse],
+  usage,
 };
 
 /** The same answer in the installed SDK's (newer API version's) full shape. */
 const sdkShapedMessage = {
-  id: 'msg_01Aq9w938a90dw8q',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-5-20250929',
+  ...answer,
   container: null,
   diagnostics: null,
   stop_details: null,
@@ -46,26 +47,13 @@ const sdkShapedMessage = {
       signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds',
     },
     { type: 'text', text: "I'll check the weather in Paris.", citations: null },
-    {
-      type: 'tool_use',
-      id: 'toolu_01A09q90qw90lq917835lq9',
-      name: 'get_weather',
-      input: { location: 'Paris, France', unit: 'celsius' },
-      caller: { type: 'direct' },
-    },
+    { ...toolUse, caller: { type: 'direct' } },
   ],
-  stop_reason: 'tool_use',
-  stop_sequence: null,
   usage: {
-    input_tokens: 472,
-    cache_creation_input_tokens: 128,
-    cache_read_input_tokens: 2048,
-    cache_creation: { ephemeral_5m_input_tokens: 128, ephemeral_1h_input_tokens: 0 },
+    ...usage,
     inference_geo: null,
-    output_tokens: 89,
     output_tokens_details: null,
     server_tool_use: null,
-    service_tier: 'standard',
     speed: 'standard',
   },
 } satisfies Message;

@@ -3,7 +3,7 @@
  */
 import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
 import { unreadableUpstreamResponse } from '../common/errors';
-import { asArray, asNumber, asRecord, asString } from '../common/openai-anthropic-json';
+import { asArray, asNumber, asRecord, asString } from '../common/json';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',

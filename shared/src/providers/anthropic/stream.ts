@@ -8,16 +8,9 @@
  */
 import type { StreamEvent } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
-import { safeMessage } from '../common/errors';
-import {
-  asNumber,
-  asRecord,
-  asString,
-  isRecord,
-  type JsonObject,
-  tryParseJson,
-} from '../common/openai-anthropic-json';
-import type { SseEventMapper } from '../common/openai-anthropic-sse-stream';
+import { streamError } from '../common/errors';
+import { asNumber, asRecord, asString, isRecord, type JsonObject, parseJsonObject } from '../common/json';
+import type { SseEventMapper } from '../common/sse-stream';
 import { readAnthropicError } from './errors';
 import { mapAnthropicStopReason, parseAnthropicUsage } from './response';
 
@@ -38,8 +31,8 @@ export class AnthropicStreamMapper implements SseEventMapper {
 
   onEvent(event: SseEvent): StreamEvent[] {
     if (this.done) return [];
-    const data = tryParseJson(event.data);
-    if (!isRecord(data)) return this.fail('upstream_error', 'Upstream sent an unreadable stream event');
+    const data = parseJsonObject(event.data);
+    if (!data) return this.fail('upstream_error', 'Upstream sent an unreadable stream event');
     switch (asString(data.type) ?? event.event) {
       case 'message_start':
         return this.onMessageStart(asRecord(data.message) ?? {});
@@ -128,6 +121,6 @@ export class AnthropicStreamMapper implements SseEventMapper {
 
   private fail(errorType: string, message: string): StreamEvent[] {
     this.done = true;
-    return [{ type: 'error', errorType, message: safeMessage(message) }];
+    return [streamError(errorType, message)];
   }
 }

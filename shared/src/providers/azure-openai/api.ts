@@ -3,7 +3,7 @@
  * and the key goes in `api-key` (not Authorization).
  */
 import type { UpstreamTarget } from '../../canonical/ports';
-import { asRecord, asString, trimTrailingSlashes } from '../common/openai-anthropic-json';
+import { asRecord, asString, trimTrailingSlashes } from '../common/json';
 import type { ChatApi } from '../openai/api';
 
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';

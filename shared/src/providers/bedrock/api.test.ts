@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { toHex } from '../../auth/encoding';
 import type { UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
+import { bedrockAdapter } from './adapter';
 import { bedrockRegion, bedrockUrl, signBedrockCall } from './api';
-import { bedrockAdapter } from './index';
 
 const target: UpstreamTarget = {
   baseUrl: '',

@@ -2,6 +2,7 @@ import { AwsV4Signer } from 'aws4fetch';
 import { toHex } from '../../auth/encoding';
 import type { UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import { AppError } from '../../http/app-error';
+import { trimTrailingSlashes } from '../common/json';
 import { parseAwsCredentials } from './credentials';
 
 /**
@@ -22,7 +23,7 @@ export function bedrockRegion(target: UpstreamTarget): string {
 /** `{base}/model/{modelId}`, the prefix of every Bedrock Runtime model operation. */
 function modelBaseUrl(target: UpstreamTarget, region: string): string {
   const base = target.baseUrl
-    ? target.baseUrl.replace(/\/+$/, '')
+    ? trimTrailingSlashes(target.baseUrl)
     : `https://bedrock-runtime.${region}.amazonaws.com`;
   // Model ids contain `:` and inference-profile ARNs `/`: both must stay inside one segment.
   return `${base}/model/${encodeURIComponent(target.upstreamModel)}`;

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { toHex } from '../../auth/encoding';
 import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
 import type { UpstreamTarget } from '../../canonical/ports';
-import { AppError } from '../../http/app-error';
+import {
+  expectMalformedEmbeddings,
+  textEmbeddingRequest as texts,
+  tokenEmbeddingRequest,
+} from '../common/test-fixtures';
+import { bedrockAdapter } from './adapter';
 import { embeddingFamilyOf } from './embeddings';
-import { bedrockAdapter } from './index';
 
 const target = (upstreamModel: string): UpstreamTarget => ({
   baseUrl: '',
@@ -14,12 +18,6 @@ const target = (upstreamModel: string): UpstreamTarget => ({
 });
 const TITAN = 'amazon.titan-embed-text-v2:0';
 const COHERE = 'cohere.embed-english-v3';
-const texts = (list: string[], dimensions?: number): EmbeddingRequest => ({
-  model: 'embed',
-  input: { kind: 'text', texts: list },
-  encodingFormat: 'float',
-  ...(dimensions !== undefined && { dimensions }),
-});
 const embeddings = bedrockAdapter.embeddings;
 const bodies = async (request: EmbeddingRequest, model: string) =>
   (await embeddings.buildCalls(request, target(model))).map((call) => JSON.parse(call.init.body));
@@ -78,12 +76,7 @@ describe('bedrockAdapter.embeddings.buildCalls', () => {
 
   it('takes text only', () => {
     expect(embeddings.accepts(texts(['a']))).toBe(true);
-    const tokens: EmbeddingRequest = {
-      model: 'e',
-      input: { kind: 'tokens', tokens: [[1]] },
-      encodingFormat: 'float',
-    };
-    expect(embeddings.accepts(tokens)).toBe(false);
+    expect(embeddings.accepts(tokenEmbeddingRequest([[1]]))).toBe(false);
   });
 });
 
@@ -143,16 +136,6 @@ describe('bedrockAdapter.embeddings.parseAnswers', () => {
     ['an empty Titan vector', [answer({ embedding: [], inputTextTokenCount: 1 })], ['a']],
     ['any answer at all', [], ['a']],
   ])('answers 502 for %s', (_, list, inputs) => {
-    let error: unknown;
-    try {
-      embeddings.parseAnswers(list, texts(inputs));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({
-      status: 502,
-      message: expect.stringMatching(/^Upstream bedrock answered embeddings without /),
-    });
+    expectMalformedEmbeddings(() => embeddings.parseAnswers(list, texts(inputs)), 'bedrock');
   });
 });

@@ -3,21 +3,9 @@
  * whose body is each model family's own: a table below says, per family, how many texts
  * one call carries and what body it takes. Text only.
  */
-import type {
-  EmbeddingRequest,
-  EmbeddingResult,
-  EmbeddingsAdapter,
-  VendorAnswer,
-} from '../../canonical/embeddings';
-import type { UpstreamCall, UpstreamTarget } from '../../canonical/ports';
-import {
-  batches,
-  malformedEmbeddings,
-  oneFloatVectorPerInput,
-  sumOrNull,
-  textInputs,
-} from '../common/embedding-answers';
-import { asNumber, asRecord, type JsonObject } from '../common/openai-anthropic-json';
+import type { VendorAnswer } from '../../canonical/embeddings';
+import { type AnswerContent, batches, createTextEmbeddings, malformedEmbeddings } from '../common/embeddings';
+import { asNumber, asRecord, type JsonObject } from '../common/json';
 import { bedrockInvokeUrl, bedrockRegion, signBedrockCall } from './api';
 
 const VENDOR = 'bedrock';
@@ -84,11 +72,6 @@ function headerTokens(answer: VendorAnswer): number | null {
   return Number.isInteger(count) && count >= 0 ? count : null;
 }
 
-interface AnswerContent {
-  vectors: unknown[];
-  inputTokens: number | null;
-}
-
 /** Titan: `{embedding, inputTextTokenCount}`. */
 function readTitan(answer: VendorAnswer): AnswerContent | undefined {
   const body = asRecord(answer.body);
@@ -115,10 +98,9 @@ function readAnswer(answer: VendorAnswer): AnswerContent {
   throw malformedEmbeddings(VENDOR, 'an embedding or embeddings field');
 }
 
-export const bedrockEmbeddings: EmbeddingsAdapter = {
-  accepts: (request) => request.input.kind === 'text',
-  async buildCalls(request: EmbeddingRequest, target: UpstreamTarget): Promise<UpstreamCall[]> {
-    const texts = textInputs(request, VENDOR);
+export const bedrockEmbeddings = createTextEmbeddings({
+  vendor: VENDOR,
+  async callsFor(texts, request, target) {
     const family = EMBEDDING_FAMILIES[embeddingFamilyOf(target.upstreamModel)];
     const region = bedrockRegion(target);
     const url = bedrockInvokeUrl(target, region);
@@ -129,16 +111,5 @@ export const bedrockEmbeddings: EmbeddingsAdapter = {
       }),
     );
   },
-  parseAnswers(answers: VendorAnswer[], request: EmbeddingRequest): EmbeddingResult {
-    if (answers.length === 0) throw malformedEmbeddings(VENDOR, 'an answer');
-    const contents = answers.map(readAnswer);
-    return {
-      vectors: oneFloatVectorPerInput(
-        contents.flatMap((content) => content.vectors),
-        request,
-        VENDOR,
-      ),
-      inputTokens: sumOrNull(contents.map((content) => content.inputTokens)),
-    };
-  },
-};
+  readAnswer,
+});

@@ -1,6 +1,6 @@
 import type { UpstreamError } from '../../canonical/types';
 import { upstreamError } from '../common/errors';
-import { isPlainObject, tryParseJson } from '../common/google-bedrock-json';
+import { isRecord, tryParseJson } from '../common/json';
 
 /**
  * Bedrock errors are `{message}` bodies whose exception name travels in the
@@ -29,7 +29,7 @@ const KNOWN: Readonly<Record<string, { type: string; retryable?: boolean }>> = {
 
 export function mapBedrockError(status: number, bodyText: string): UpstreamError {
   const body = tryParseJson(bodyText);
-  if (!isPlainObject(body)) return upstreamError(status, {}, bodyText);
+  if (!isRecord(body)) return upstreamError(status, {}, bodyText);
   const name = exceptionName(body.__type ?? body.code);
   const known = name === undefined ? undefined : KNOWN[name];
   const text = typeof body.message === 'string' ? body.message : body.Message;

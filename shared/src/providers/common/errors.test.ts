@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderAdapter } from '../../canonical/ports';
 import type { StreamEvent } from '../../canonical/types';
-import { googleBedrockProviders } from '../registry-google-bedrock';
-import { openAiAnthropicAdapters } from '../registry-openai-anthropic';
+import { providerAdapters } from '../registry';
 import {
   ERROR_TYPE_BY_STATUS,
   errorTypeForStatus,
@@ -12,10 +11,10 @@ import {
   upstreamError,
 } from './errors';
 import { encodeEventStreamJson } from './eventstream-encoder';
-import { runTransform } from './google-bedrock-test-streams';
+import { runTransform } from './test-streams';
 
 /** Every provider type, with an error body in its vendor's own shape (no type name in it). */
-const ADAPTERS: Record<string, ProviderAdapter> = { ...openAiAnthropicAdapters, ...googleBedrockProviders };
+const ADAPTERS: Record<string, ProviderAdapter> = providerAdapters;
 
 const VENDOR_BODY: Record<string, (status: number, message: string) => string> = {
   openai: (_, message) => JSON.stringify({ error: { message, type: null, param: null, code: null } }),
@@ -92,19 +91,22 @@ describe('isRetryableStatus', () => {
 });
 
 describe('the status → type table', () => {
-  it('is the merge of both families’ tables', () => {
-    expect(ERROR_TYPE_BY_STATUS).toEqual({
-      400: 'invalid_request_error',
-      401: 'authentication_error',
-      402: 'billing_error',
-      403: 'permission_error',
-      404: 'not_found_error',
-      408: 'timeout_error',
-      409: 'conflict_error',
-      413: 'request_too_large',
-      422: 'invalid_request_error',
-      429: 'rate_limit_error',
-      529: 'overloaded_error',
+  it('is the merge of both families’ tables (read here type by type)', () => {
+    const statusesByType: Record<string, number[]> = {};
+    for (const [status, type] of Object.entries(ERROR_TYPE_BY_STATUS)) {
+      statusesByType[type] = [...(statusesByType[type] ?? []), Number(status)];
+    }
+    expect(statusesByType).toEqual({
+      invalid_request_error: [400, 422],
+      authentication_error: [401],
+      billing_error: [402],
+      permission_error: [403],
+      not_found_error: [404],
+      timeout_error: [408],
+      conflict_error: [409],
+      request_too_large: [413],
+      rate_limit_error: [429],
+      overloaded_error: [529],
     });
   });
 

@@ -7,7 +7,7 @@
  * - the client-facing `type` when the vendor gave none (`errorTypeForStatus`),
  * - what of an upstream message clients and logs may see (`redactCredentials`, `safeMessage`).
  */
-import type { UpstreamError } from '../../canonical/types';
+import type { StreamEvent, UpstreamError } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
 
 /** The error `type` for an upstream status when the vendor's body names none. */
@@ -85,6 +85,11 @@ const MAX_MESSAGE_LENGTH = 500;
 export function safeMessage(text: string, max = MAX_MESSAGE_LENGTH): string {
   const masked = redactCredentials(text).replace(/\s+/g, ' ').trim();
   return masked.length > max ? `${masked.slice(0, max)}…` : masked;
+}
+
+/** The event that ends a vendor stream in error, its message made safe like any other. */
+export function streamError(errorType: string, message: string): StreamEvent {
+  return { type: 'error', errorType, message: safeMessage(message) };
 }
 
 /** What an adapter read from the vendor's error body; anything missing is decided here. */

@@ -3,7 +3,7 @@ import { createEventStreamDecoder, EventStreamParser } from './eventstream-decod
 import { encodeEventStreamJson, encodeEventStreamMessage } from './eventstream-encoder';
 import type { EventStreamMessage } from './eventstream-types';
 import { EventStreamError } from './eventstream-types';
-import { concat, corrupt, everySplit, fromHex, runTransform } from './google-bedrock-test-streams';
+import { concat, corrupt, everySplit, fromHex, runTransform } from './test-streams';
 
 // Public AWS event stream test vectors (the ones every AWS SDK codec is tested against).
 const VECTORS = {

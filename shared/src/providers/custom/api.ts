@@ -4,7 +4,7 @@
  * empty key sends no Authorization header rather than a meaningless `Bearer `.
  */
 import type { UpstreamTarget } from '../../canonical/ports';
-import { trimTrailingSlashes } from '../common/openai-anthropic-json';
+import { trimTrailingSlashes } from '../common/json';
 import type { ChatApi } from '../openai/api';
 
 function customApiFor(path: string): ChatApi {

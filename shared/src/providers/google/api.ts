@@ -1,4 +1,5 @@
 import type { UpstreamTarget } from '../../canonical/ports';
+import { trimTrailingSlashes } from '../common/json';
 
 /** Where and how to call the Gemini API. */
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -13,7 +14,7 @@ export function geminiModelId(target: UpstreamTarget): string {
  * version (`…/v1beta`) is used as is.
  */
 export function geminiMethodUrl(target: UpstreamTarget, method: string): string {
-  const base = (target.baseUrl || GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const base = trimTrailingSlashes(target.baseUrl || GEMINI_DEFAULT_BASE_URL);
   const root = /\/v\d+(?:alpha|beta)?\d*$/.test(base) ? base : `${base}/v1beta`;
   return `${root}/models/${encodeURIComponent(geminiModelId(target))}:${method}`;
 }

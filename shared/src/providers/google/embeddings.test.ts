@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
 import type { UpstreamTarget } from '../../canonical/ports';
-import { AppError } from '../../http/app-error';
+import {
+  vendorAnswers as answers,
+  expectMalformedEmbeddings,
+  textEmbeddingRequest as texts,
+  tokenEmbeddingRequest,
+} from '../common/test-fixtures';
+import { googleAdapter } from './adapter';
 import { GEMINI_EMBED_BATCH_LIMIT } from './embeddings';
-import { googleAdapter } from './index';
 
 const target: UpstreamTarget = {
   baseUrl: 'https://generativelanguage.googleapis.com/',
@@ -11,15 +15,7 @@ const target: UpstreamTarget = {
   upstreamModel: 'gemini-embedding-001',
   config: {},
 };
-const texts = (list: string[], dimensions?: number): EmbeddingRequest => ({
-  model: 'embed',
-  input: { kind: 'text', texts: list },
-  encodingFormat: 'float',
-  ...(dimensions !== undefined && { dimensions }),
-});
 const embeddings = googleAdapter.embeddings;
-const answers = (...bodies: unknown[]): VendorAnswer[] =>
-  bodies.map((body) => ({ body, headers: new Headers() }));
 const content = (text: string) => ({ parts: [{ text }] });
 
 describe('googleAdapter.embeddings.buildCalls', () => {
@@ -67,12 +63,7 @@ describe('googleAdapter.embeddings.buildCalls', () => {
 
   it('takes text only', () => {
     expect(embeddings.accepts(texts(['a']))).toBe(true);
-    const tokens: EmbeddingRequest = {
-      model: 'e',
-      input: { kind: 'tokens', tokens: [[1]] },
-      encodingFormat: 'float',
-    };
-    expect(embeddings.accepts(tokens)).toBe(false);
+    expect(embeddings.accepts(tokenEmbeddingRequest([[1]]))).toBe(false);
   });
 });
 
@@ -108,16 +99,6 @@ describe('googleAdapter.embeddings.parseAnswers', () => {
     ['values that are not numbers', { embedding: { values: ['x'] } }, ['a']],
     ['fewer vectors than texts', { embeddings: [{ values: [1] }] }, ['a', 'b']],
   ])('answers 502 for %s', (_, body, list) => {
-    let error: unknown;
-    try {
-      embeddings.parseAnswers(answers(body), texts(list));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({
-      status: 502,
-      message: expect.stringMatching(/^Upstream google answered embeddings without /),
-    });
+    expectMalformedEmbeddings(() => embeddings.parseAnswers(answers(body), texts(list)), 'google');
   });
 });

@@ -3,21 +3,9 @@
  * (at most 100 per call, so larger inputs become several calls). Text only: Gemini has no
  * token-array input.
  */
-import type {
-  EmbeddingRequest,
-  EmbeddingResult,
-  EmbeddingsAdapter,
-  VendorAnswer,
-} from '../../canonical/embeddings';
 import type { UpstreamCall, UpstreamTarget } from '../../canonical/ports';
-import {
-  batches,
-  malformedEmbeddings,
-  oneFloatVectorPerInput,
-  sumOrNull,
-  textInputs,
-} from '../common/embedding-answers';
-import { asNumber, asRecord, type JsonObject } from '../common/openai-anthropic-json';
+import { batches, createTextEmbeddings } from '../common/embeddings';
+import { asNumber, asRecord, type JsonObject, postJson } from '../common/json';
 import { geminiHeaders, geminiMethodUrl, geminiModelId } from './api';
 
 const VENDOR = 'google';
@@ -26,10 +14,7 @@ const VENDOR = 'google';
 export const GEMINI_EMBED_BATCH_LIMIT = 100;
 
 function call(target: UpstreamTarget, method: string, body: JsonObject): UpstreamCall {
-  return {
-    url: geminiMethodUrl(target, method),
-    init: { method: 'POST', headers: geminiHeaders(target), body: JSON.stringify(body) },
-  };
+  return postJson(geminiMethodUrl(target, method), geminiHeaders(target), body);
 }
 
 function embedContent(text: string, dimensions: number | undefined): JsonObject {
@@ -52,10 +37,9 @@ function promptTokens(body: unknown): number | null {
   return asNumber(asRecord(asRecord(body)?.usageMetadata)?.promptTokenCount) ?? null;
 }
 
-export const googleEmbeddings: EmbeddingsAdapter = {
-  accepts: (request) => request.input.kind === 'text',
-  async buildCalls(request: EmbeddingRequest, target: UpstreamTarget): Promise<UpstreamCall[]> {
-    const texts = textInputs(request, VENDOR);
+export const googleEmbeddings = createTextEmbeddings({
+  vendor: VENDOR,
+  async callsFor(texts, request, target) {
     const [only] = texts;
     if (texts.length === 1 && only !== undefined) {
       return [call(target, 'embedContent', embedContent(only, request.dimensions))];
@@ -68,12 +52,5 @@ export const googleEmbeddings: EmbeddingsAdapter = {
       }),
     );
   },
-  parseAnswers(answers: VendorAnswer[], request: EmbeddingRequest): EmbeddingResult {
-    if (answers.length === 0) throw malformedEmbeddings(VENDOR, 'an answer');
-    const raw = answers.flatMap((answer) => rawVectors(answer.body));
-    return {
-      vectors: oneFloatVectorPerInput(raw, request, VENDOR),
-      inputTokens: sumOrNull(answers.map((answer) => promptTokens(answer.body))),
-    };
-  },
-};
+  readAnswer: (answer) => ({ vectors: rawVectors(answer.body), inputTokens: promptTokens(answer.body) }),
+});

@@ -1,6 +1,6 @@
 import type { UpstreamError } from '../../canonical/types';
 import { errorTypeForStatus, upstreamError } from '../common/errors';
-import { isPlainObject, tryParseJson } from '../common/google-bedrock-json';
+import { isRecord, tryParseJson } from '../common/json';
 
 /**
  * Google's error body is `{error: {code, message, status, details}}` (google.rpc.Status);
@@ -31,14 +31,14 @@ export interface GeminiErrorDetails {
 /** The error inside a Google error body (object or one-element array), if there is one. */
 export function readGeminiError(body: unknown): GeminiErrorDetails | undefined {
   const envelope = Array.isArray(body) ? body[0] : body;
-  const error = isPlainObject(envelope) ? envelope.error : undefined;
-  if (!isPlainObject(error)) return undefined;
+  const error = isRecord(envelope) ? envelope.error : undefined;
+  if (!isRecord(error)) return undefined;
   const details = Array.isArray(error.details) ? error.details : [];
   const statusName = typeof error.status === 'string' ? error.status : undefined;
   return {
     code: typeof error.code === 'number' ? error.code : undefined,
     message: typeof error.message === 'string' ? withStatus(error.message, statusName) : statusName,
-    keyInvalid: details.some((detail) => isPlainObject(detail) && detail.reason === 'API_KEY_INVALID'),
+    keyInvalid: details.some((detail) => isRecord(detail) && detail.reason === 'API_KEY_INVALID'),
   };
 }
 

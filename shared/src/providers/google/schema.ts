@@ -1,4 +1,4 @@
-import { isPlainObject, type JsonObject } from '../common/google-bedrock-json';
+import { isRecord, type JsonObject } from '../common/json';
 
 /**
  * JSON Schema → Gemini `Schema` (an OpenAPI 3.0 subset), for tool parameters and
@@ -52,7 +52,7 @@ function convert(schema: JsonObject, ctx: Context): JsonObject {
   applyType(schema.type, out);
   applyEnum(schema, out);
   applyFormat(schema.format, out);
-  if (isPlainObject(schema.properties)) {
+  if (isRecord(schema.properties)) {
     const properties: JsonObject = {};
     for (const [name, sub] of Object.entries(schema.properties))
       properties[name] = convert(asObject(sub), ctx);
@@ -62,7 +62,7 @@ function convert(schema: JsonObject, ctx: Context): JsonObject {
     if (known.length > 0) out.required = known;
   }
   const items = Array.isArray(schema.items) ? schema.items[0] : schema.items;
-  if (isPlainObject(items)) out.items = convert(items, ctx);
+  if (isRecord(items)) out.items = convert(items, ctx);
   applyAnyOf(schema, out, ctx);
   if (Array.isArray(schema.allOf)) {
     for (const member of schema.allOf) mergeInto(out, convert(asObject(member), ctx));
@@ -73,7 +73,7 @@ function convert(schema: JsonObject, ctx: Context): JsonObject {
 function convertRef(ref: string, schema: JsonObject, ctx: Context): JsonObject {
   const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref)?.[1];
   const target = name === undefined ? undefined : ctx.definitions[decodeURIComponent(name)];
-  if (!isPlainObject(target) || ctx.expanding.has(ref)) return { type: 'object' };
+  if (!isRecord(target) || ctx.expanding.has(ref)) return { type: 'object' };
   ctx.expanding.add(ref);
   // Sibling keywords (a description next to the $ref) win over the definition's own.
   const { $ref: _ignored, ...siblings } = schema;
@@ -111,7 +111,7 @@ function applyFormat(format: unknown, out: JsonObject): void {
 
 function applyAnyOf(schema: JsonObject, out: JsonObject, ctx: Context): void {
   const raw = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [];
-  const nonNull = raw.filter((member) => !(isPlainObject(member) && member.type === 'null'));
+  const nonNull = raw.filter((member) => !(isRecord(member) && member.type === 'null'));
   if (nonNull.length < raw.length) out.nullable = true;
   const members = nonNull.map((member) => convert(asObject(member), ctx));
   if (members.length === 1) mergeInto(out, members[0]!);
@@ -121,7 +121,7 @@ function applyAnyOf(schema: JsonObject, out: JsonObject, ctx: Context): void {
 /** Shallow merge used for allOf and single-member anyOf; properties and required are unioned. */
 function mergeInto(out: JsonObject, extra: JsonObject): void {
   for (const [key, value] of Object.entries(extra)) {
-    if (key === 'properties' && isPlainObject(out.properties) && isPlainObject(value)) {
+    if (key === 'properties' && isRecord(out.properties) && isRecord(value)) {
       out.properties = { ...out.properties, ...value };
     } else if (key === 'required' && Array.isArray(out.required) && Array.isArray(value)) {
       out.required = [...new Set([...out.required, ...value])];
@@ -132,5 +132,5 @@ function mergeInto(out: JsonObject, extra: JsonObject): void {
 }
 
 function asObject(value: unknown): JsonObject {
-  return isPlainObject(value) ? value : {};
+  return isRecord(value) ? value : {};
 }

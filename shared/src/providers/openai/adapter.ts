@@ -4,7 +4,8 @@
  */
 import type { NativeCallBuilder, ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
-import { createSseStreamDecoder } from '../common/openai-anthropic-sse-stream';
+import { postJson } from '../common/json';
+import { createSseStreamDecoder } from '../common/sse-stream';
 import { type ChatApi, openAiApi, openAiEmbeddingsApi, openAiResponsesApi } from './api';
 import { createOpenAiEmbeddings } from './embeddings';
 import { mapOpenAiError } from './errors';
@@ -30,10 +31,7 @@ function passthroughTo(api: ChatApi, sendModel: boolean): NativeCallBuilder {
   return (body, target) => {
     const { model: _clientModel, ...rest } = body;
     const upstreamBody = sendModel ? { ...rest, model: target.upstreamModel } : rest;
-    return {
-      url: api.url(target),
-      init: { method: 'POST', headers: api.headers(target), body: JSON.stringify(upstreamBody) },
-    };
+    return postJson(api.url(target), api.headers(target), upstreamBody);
   };
 }
 
@@ -60,10 +58,7 @@ export function createOpenAiCompatibleAdapter(options: OpenAiCompatibleOptions):
         maxTokensField: maxTokensFieldFor(target, options.maxTokensField),
         sendModel: options.sendModel,
       });
-      return {
-        url: options.api.url(target),
-        init: { method: 'POST', headers: options.api.headers(target), body: JSON.stringify(body) },
-      };
+      return postJson(options.api.url(target), options.api.headers(target), body);
     },
     parseResponse: parseOpenAiResponse,
     createStreamDecoder: () => createSseStreamDecoder(new OpenAiStreamMapper()),

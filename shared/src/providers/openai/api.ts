@@ -3,7 +3,7 @@
  * servers supply their own `ChatApi` values and reuse everything else in this folder.
  */
 import type { UpstreamTarget } from '../../canonical/ports';
-import { trimTrailingSlashes } from '../common/openai-anthropic-json';
+import { trimTrailingSlashes } from '../common/json';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
 import type { UpstreamTarget } from '../../canonical/ports';
-import { AppError } from '../../http/app-error';
+import { expectMalformedEmbeddings, textEmbeddingRequest } from '../common/test-fixtures';
 import { openAiAdapter } from './adapter';
 
 const KEY = 'sk-proj-TESTKEY0123456789';
@@ -12,23 +12,10 @@ const target = (overrides: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
   config: {},
   ...overrides,
 });
-const texts = (...list: string[]): EmbeddingRequest => ({
-  model: 'embed',
-  input: { kind: 'text', texts: list },
-  encodingFormat: 'float',
-});
+const texts = (...list: string[]): EmbeddingRequest => textEmbeddingRequest(list);
 const embeddings = openAiAdapter.embeddings!;
 const answer = (body: unknown): VendorAnswer[] => [{ body, headers: new Headers() }];
 const item = (index: number, embedding: number[] | string) => ({ object: 'embedding', index, embedding });
-
-const thrown = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-};
 
 /** OpenAI's base64: the vector's float32 little-endian bytes. */
 const base64Of = (vector: number[]) => Buffer.from(new Float32Array(vector).buffer).toString('base64');
@@ -112,12 +99,6 @@ describe('openAiAdapter.embeddings.parseAnswers', () => {
     ['a vector that is not numbers', { data: [item(0, [1]), item(1, ['x' as unknown as number])] }],
     ['an empty vector', { data: [item(0, [1]), item(1, [])] }],
   ])('answers 502 for %s', (_, body) => {
-    const error = thrown(() => embeddings.parseAnswers(answer(body), texts('a', 'b')));
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({
-      status: 502,
-      type: 'upstream_error',
-      message: expect.stringMatching(/^Upstream openai answered embeddings without /),
-    });
+    expectMalformedEmbeddings(() => embeddings.parseAnswers(answer(body), texts('a', 'b')), 'openai');
   });
 });

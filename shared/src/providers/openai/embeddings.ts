@@ -13,8 +13,8 @@ import {
 } from '../../canonical/embeddings';
 import type { UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import { base64ToFloat32 } from '../../util/float32-base64';
-import { floatVector, malformedEmbeddings } from '../common/embedding-answers';
-import { asArray, asNumber, asRecord, type JsonObject } from '../common/openai-anthropic-json';
+import { floatVector, malformedEmbeddings } from '../common/embeddings';
+import { asArray, asNumber, asRecord, type JsonObject, postJson } from '../common/json';
 import type { ChatApi } from './api';
 
 export interface OpenAiEmbeddingsOptions {
@@ -83,8 +83,7 @@ export function createOpenAiEmbeddings(options: OpenAiEmbeddingsOptions): Embedd
     accepts: () => true,
     async buildCalls(request: EmbeddingRequest, target: UpstreamTarget): Promise<UpstreamCall[]> {
       const body = toOpenAiEmbeddingsBody(request, target, options.sendModel);
-      const init = { method: 'POST', headers: options.api.headers(target), body: JSON.stringify(body) };
-      return [{ url: options.api.url(target), init }];
+      return [postJson(options.api.url(target), options.api.headers(target), body)];
     },
     parseAnswers(answers: VendorAnswer[], request: EmbeddingRequest): EmbeddingResult {
       const [answer] = answers;

@@ -6,7 +6,7 @@
  */
 import type { UpstreamError } from '../../canonical/types';
 import { upstreamError } from '../common/errors';
-import { asRecord, asString, tryParseJson } from '../common/openai-anthropic-json';
+import { asRecord, asString, tryParseJson } from '../common/json';
 
 export interface ErrorFields {
   type?: string | undefined;

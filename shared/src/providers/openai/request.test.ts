@@ -10,18 +10,9 @@ import type {
 } from 'openai/resources/shared';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CanonicalRequest } from '../../canonical/types';
+import { canonicalRequest } from '../common/test-fixtures';
 import { toOpenAiBody } from './request';
 import type { OpenAiMessage, OpenAiResponseFormat, OpenAiTool, OpenAiToolChoice } from './types';
-
-function request(overrides: Partial<CanonicalRequest> = {}): CanonicalRequest {
-  return {
-    model: 'client-model',
-    system: [],
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
-    stream: false,
-    ...overrides,
-  };
-}
 
 const options = {
   model: 'gpt-4o-2024-08-06',
@@ -43,7 +34,7 @@ describe('OpenAI request types', () => {
 describe('toOpenAiBody', () => {
   it('maps a plain text turn with a system prompt', () => {
     const body = toOpenAiBody(
-      request({
+      canonicalRequest({
         system: [
           { type: 'text', text: 'Be brief.' },
           { type: 'text', text: 'Answer in French.' },
@@ -62,7 +53,7 @@ describe('toOpenAiBody', () => {
 
   it('maps a multi-turn conversation with images as content parts', () => {
     const body = toOpenAiBody(
-      request({
+      canonicalRequest({
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
           {
@@ -100,7 +91,7 @@ describe('toOpenAiBody', () => {
 
   it('maps tool calls and splits tool results into role:tool messages in order', () => {
     const body = toOpenAiBody(
-      request({
+      canonicalRequest({
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
           {
@@ -158,7 +149,7 @@ describe('toOpenAiBody', () => {
 
   it('keeps assistant text beside its tool calls', () => {
     const body = toOpenAiBody(
-      request({
+      canonicalRequest({
         messages: [
           {
             role: 'assistant',
@@ -182,7 +173,7 @@ describe('toOpenAiBody', () => {
 
   it('maps tools, tool choice, parallel calls and every scalar parameter', () => {
     const body = toOpenAiBody(
-      request({
+      canonicalRequest({
         maxTokens: 256,
         temperature: 1.5,
         topP: 0.9,
@@ -234,14 +225,17 @@ describe('toOpenAiBody', () => {
 
   it.each(['auto', 'none', 'required'] as const)('passes tool_choice %s through', (choice) => {
     const body = toOpenAiBody(
-      request({ tools: [{ name: 't', parameters: {} }], toolChoice: choice }),
+      canonicalRequest({ tools: [{ name: 't', parameters: {} }], toolChoice: choice }),
       options,
     );
     expect(body.tool_choice).toBe(choice);
   });
 
   it('sends no tool_choice or parallel_tool_calls without tools (OpenAI rejects them)', () => {
-    const body = toOpenAiBody(request({ tools: [], toolChoice: 'auto', parallelToolCalls: true }), options);
+    const body = toOpenAiBody(
+      canonicalRequest({ tools: [], toolChoice: 'auto', parallelToolCalls: true }),
+      options,
+    );
     expect(body).not.toHaveProperty('tools');
     expect(body).not.toHaveProperty('tool_choice');
     expect(body).not.toHaveProperty('parallel_tool_calls');
@@ -249,7 +243,7 @@ describe('toOpenAiBody', () => {
 
   it('maps every response format', () => {
     const format = (responseFormat: CanonicalRequest['responseFormat']) =>
-      toOpenAiBody(request({ responseFormat }), options).response_format;
+      toOpenAiBody(canonicalRequest({ responseFormat }), options).response_format;
     expect(format({ type: 'text' })).toEqual({ type: 'text' });
     expect(format({ type: 'json_object' })).toEqual({ type: 'json_object' });
     expect(format({ type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true })).toEqual(
@@ -261,17 +255,17 @@ describe('toOpenAiBody', () => {
   });
 
   it('omits an empty stop list', () => {
-    expect(toOpenAiBody(request({ stop: [] }), options)).not.toHaveProperty('stop');
+    expect(toOpenAiBody(canonicalRequest({ stop: [] }), options)).not.toHaveProperty('stop');
   });
 
   it('asks for usage in the stream', () => {
-    const body = toOpenAiBody(request({ stream: true }), options);
+    const body = toOpenAiBody(canonicalRequest({ stream: true }), options);
     expect(body.stream).toBe(true);
     expect(body.stream_options).toEqual({ include_usage: true });
   });
 
   it('honours the max tokens field name and leaves out the model when told', () => {
-    const body = toOpenAiBody(request({ maxTokens: 100 }), {
+    const body = toOpenAiBody(canonicalRequest({ maxTokens: 100 }), {
       model: 'ignored',
       maxTokensField: 'max_tokens',
       sendModel: false,

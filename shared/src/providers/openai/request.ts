@@ -2,7 +2,7 @@
  * Canonical request → Chat Completions body.
  */
 import type { CanonicalRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical/types';
-import { applyParamMap, type ParamRule } from '../common/openai-anthropic-param-map';
+import { applyParamMap, nonEmpty, type ParamRule } from '../common/param-map';
 import { toOpenAiMessages } from './request-messages';
 import type { MaxTokensField, OpenAiResponseFormat, OpenAiTool, OpenAiToolChoice } from './types';
 
@@ -38,7 +38,7 @@ function scalarRules(maxTokensField: MaxTokensField): ReadonlyArray<ParamRule<Ca
     { from: 'maxTokens', to: maxTokensField },
     { from: 'temperature', to: 'temperature' },
     { from: 'topP', to: 'top_p' },
-    { from: 'stop', to: 'stop', transform: (stop) => (stop.length > 0 ? stop : undefined) },
+    { from: 'stop', to: 'stop', transform: nonEmpty },
     { from: 'presencePenalty', to: 'presence_penalty' },
     { from: 'frequencyPenalty', to: 'frequency_penalty' },
     { from: 'seed', to: 'seed' },

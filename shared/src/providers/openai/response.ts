@@ -3,7 +3,7 @@
  */
 import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
 import { unreadableUpstreamResponse } from '../common/errors';
-import { asArray, asNumber, asRecord, asString, type JsonObject } from '../common/openai-anthropic-json';
+import { asArray, asNumber, asRecord, asString, type JsonObject } from '../common/json';
 
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   stop: 'stop',

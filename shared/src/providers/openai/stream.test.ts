@@ -1,11 +1,21 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../canonical/types';
-import { decodeAtEverySplit } from '../common/openai-anthropic-stream-testing';
+import { decodeAtEverySplit } from '../common/test-streams';
 import { openAiAdapter } from './adapter';
 
 const ID = 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT';
 const MODEL = 'gpt-4o-2024-08-06';
+
+/** What every chunk of one api.openai.com stream repeats. */
+const head = {
+  id: ID,
+  object: 'chat.completion.chunk',
+  created: 1741569952,
+  model: MODEL,
+  service_tier: 'default',
+  system_fingerprint: 'fp_eb9dce56a8',
+} as const;
 
 /** A chunk as api.openai.com sends it with include_usage on (usage: null until the last). */
 function chunk(
@@ -13,12 +23,7 @@ function chunk(
   finish: ChatCompletionChunk.Choice['finish_reason'] = null,
 ) {
   return {
-    id: ID,
-    object: 'chat.completion.chunk',
-    created: 1741569952,
-    model: MODEL,
-    service_tier: 'default',
-    system_fingerprint: 'fp_eb9dce56a8',
+    ...head,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
     usage: null,
   } satisfies ChatCompletionChunk;
@@ -29,12 +34,7 @@ function argsChunk(index: number, fragment: string) {
 }
 
 const usageChunk = {
-  id: ID,
-  object: 'chat.completion.chunk',
-  created: 1741569952,
-  model: MODEL,
-  service_tier: 'default',
-  system_fingerprint: 'fp_eb9dce56a8',
+  ...head,
   choices: [],
   usage: {
     prompt_tokens: 2117,

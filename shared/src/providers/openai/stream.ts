@@ -7,7 +7,7 @@
  */
 import type { StreamEvent, Usage } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
-import { safeMessage } from '../common/errors';
+import { streamError } from '../common/errors';
 import {
   asArray,
   asNumber,
@@ -15,9 +15,9 @@ import {
   asString,
   isRecord,
   type JsonObject,
-  tryParseJson,
-} from '../common/openai-anthropic-json';
-import type { SseEventMapper } from '../common/openai-anthropic-sse-stream';
+  parseJsonObject,
+} from '../common/json';
+import type { SseEventMapper } from '../common/sse-stream';
 import { readOpenAiError } from './errors';
 import { mapOpenAiFinishReason, parseOpenAiUsage } from './response';
 
@@ -44,8 +44,8 @@ export class OpenAiStreamMapper implements SseEventMapper {
       this.end(out);
       return out;
     }
-    const chunk = tryParseJson(event.data);
-    if (!isRecord(chunk)) return this.fail(out, 'upstream_error', 'Upstream sent an unreadable stream chunk');
+    const chunk = parseJsonObject(event.data);
+    if (!chunk) return this.fail(out, 'upstream_error', 'Upstream sent an unreadable stream chunk');
     if (chunk.error !== undefined && chunk.error !== null) {
       const { type, message } = readOpenAiError(chunk);
       return this.fail(out, type ?? 'upstream_error', message ?? 'Upstream stream failed');
@@ -138,7 +138,7 @@ export class OpenAiStreamMapper implements SseEventMapper {
 
   private fail(out: StreamEvent[], errorType: string, message: string): StreamEvent[] {
     this.done = true;
-    out.push({ type: 'error', errorType, message: safeMessage(message) });
+    out.push(streamError(errorType, message));
     return out;
   }
 }

@@ -1,7 +1,7 @@
 import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
 import { unreadableUpstreamResponse } from '../common/errors';
-import { randomId } from '../common/google-bedrock-ids';
-import { countField, isPlainObject } from '../common/google-bedrock-json';
+import { randomId } from '../common/ids';
+import { countField, isRecord } from '../common/json';
 import type { GeminiCandidate, GeminiPart, GeminiResponse, GeminiUsageMetadata } from './types';
 
 /** Options shared by the response parser and the stream decoder. */
@@ -65,16 +65,16 @@ export function geminiPartContent(
 
 export function firstCandidate(response: GeminiResponse): GeminiCandidate | undefined {
   const first: unknown = Array.isArray(response.candidates) ? response.candidates[0] : undefined;
-  return isPlainObject(first) ? first : undefined;
+  return isRecord(first) ? first : undefined;
 }
 
 export function partsOf(candidate: GeminiCandidate | undefined): GeminiPart[] {
   const parts = candidate?.content?.parts;
-  return Array.isArray(parts) ? parts.filter(isPlainObject) : [];
+  return Array.isArray(parts) ? parts.filter(isRecord) : [];
 }
 
 export function parseGeminiResponse(body: unknown, options: GeminiDecodeOptions = {}): CanonicalResponse {
-  if (!isPlainObject(body)) throw unreadableUpstreamResponse('Gemini response is not a JSON object');
+  if (!isRecord(body)) throw unreadableUpstreamResponse('Gemini response is not a JSON object');
   // Vendor JSON at the trust boundary: read through optional chaining and array checks.
   const response = body as GeminiResponse;
   const newId = options.newId ?? randomId;

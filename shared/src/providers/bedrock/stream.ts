@@ -1,11 +1,11 @@
 import type { StreamEvent } from '../../canonical/types';
-import { safeMessage } from '../common/errors';
+import { streamError } from '../common/errors';
 import { EventStreamParser } from '../common/eventstream-decoder';
 import { EventStreamError, type EventStreamMessage, headerString } from '../common/eventstream-types';
-import { randomId } from '../common/google-bedrock-ids';
-import { isPlainObject, type JsonObject, tryParseJson } from '../common/google-bedrock-json';
-import { type BedrockDecodeOptions, bedrockFinishReason, bedrockUsage } from './converse-response';
+import { randomId } from '../common/ids';
+import { isRecord, type JsonObject, parseJsonObject } from '../common/json';
 import { bedrockStreamErrorType } from './errors';
+import { type BedrockDecodeOptions, bedrockFinishReason, bedrockUsage } from './response';
 
 interface OpenBlock {
   /** Converse's contentBlockIndex (it also counts reasoning blocks, which we skip). */
@@ -37,10 +37,10 @@ export class ConverseStreamMapper {
   message(message: EventStreamMessage): StreamEvent[] {
     if (this.failed) return [];
     const messageType = headerString(message, ':message-type') ?? 'event';
-    const body = tryParseJson(utf8.decode(message.payload));
+    const body = parseJsonObject(utf8.decode(message.payload));
     if (messageType === 'exception') {
       const name = headerString(message, ':exception-type') ?? 'exception';
-      const text = isPlainObject(body) && typeof body.message === 'string' ? body.message : name;
+      const text = typeof body?.message === 'string' ? body.message : name;
       return this.fail(bedrockStreamErrorType(name), `${name}: ${text}`);
     }
     if (messageType === 'error') {
@@ -50,7 +50,7 @@ export class ConverseStreamMapper {
         `${code}: ${headerString(message, ':error-message') ?? ''}`,
       );
     }
-    if (!isPlainObject(body)) return this.fail('upstream_error', 'Bedrock sent an unreadable stream event');
+    if (!body) return this.fail('upstream_error', 'Bedrock sent an unreadable stream event');
     const out: StreamEvent[] = [];
     this.event(headerString(message, ':event-type'), body, out);
     return out;
@@ -62,11 +62,7 @@ export class ConverseStreamMapper {
     this.closeOpen(out);
     if (!this.finished) {
       this.finished = true;
-      out.push({
-        type: 'error',
-        errorType: 'upstream_error',
-        message: 'Bedrock stream ended before messageStop',
-      });
+      out.push(streamError('upstream_error', 'Bedrock stream ended before messageStop'));
     }
     return out;
   }
@@ -81,14 +77,14 @@ export class ConverseStreamMapper {
       this.closeOpen(out);
       this.finished = true;
       out.push({ type: 'finish', finishReason: bedrockFinishReason(body.stopReason) });
-    } else if (type === 'metadata' && isPlainObject(body.usage)) {
+    } else if (type === 'metadata' && isRecord(body.usage)) {
       out.push({ type: 'usage', usage: bedrockUsage(body.usage) });
     }
   }
 
   private blockStart(body: JsonObject, out: StreamEvent[]): void {
-    const start = isPlainObject(body.start) ? body.start : {};
-    const toolUse = isPlainObject(start.toolUse) ? start.toolUse : undefined;
+    const start = isRecord(body.start) ? body.start : {};
+    const toolUse = isRecord(start.toolUse) ? start.toolUse : undefined;
     if (!toolUse || typeof toolUse.name !== 'string') return;
     const id =
       typeof toolUse.toolUseId === 'string' && toolUse.toolUseId ? toolUse.toolUseId : this.newId('tooluse_');
@@ -97,7 +93,7 @@ export class ConverseStreamMapper {
   }
 
   private blockDelta(body: JsonObject, out: StreamEvent[]): void {
-    const delta = isPlainObject(body.delta) ? body.delta : {};
+    const delta = isRecord(body.delta) ? body.delta : {};
     if (typeof delta.text === 'string' && delta.text !== '') {
       const block =
         this.open?.kind === 'text' && this.open.source === body.contentBlockIndex
@@ -106,7 +102,7 @@ export class ConverseStreamMapper {
       out.push({ type: 'text_delta', index: block.index, text: delta.text });
       return;
     }
-    const input = isPlainObject(delta.toolUse) ? delta.toolUse.input : undefined;
+    const input = isRecord(delta.toolUse) ? delta.toolUse.input : undefined;
     if (typeof input === 'string' && input !== '' && this.open?.kind === 'tool') {
       this.open.sentArguments = true;
       out.push({ type: 'tool_call_delta', index: this.open.index, argumentsDelta: input });
@@ -150,7 +146,7 @@ export class ConverseStreamMapper {
     this.closeOpen(out);
     this.finished = true;
     this.failed = true;
-    out.push({ type: 'error', errorType, message: safeMessage(message) });
+    out.push(streamError(errorType, message));
     return out;
   }
 }

@@ -1,7 +1,7 @@
 import type { CanonicalMessage, ContentPart, ImagePart, ToolResultPart } from '../../canonical/types';
 import { badRequest } from '../../http/app-error';
-import { guessImageMimeType, parseImageDataUrl } from '../common/google-bedrock-images';
-import { parseToolArguments } from '../common/google-bedrock-json';
+import { guessImageMimeType, imageRef } from '../common/images';
+import { parseToolArguments } from '../common/json';
 import type { GeminiContent, GeminiPart } from './types';
 
 /**
@@ -61,11 +61,9 @@ function toParts(part: ContentPart, toolNames: Map<string, string>): GeminiPart[
  * canonical part does not carry, so it is guessed from the extension.
  */
 export function toImagePart(part: ImagePart): GeminiPart {
-  const { source } = part;
-  if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType, data: source.data } };
-  const inline = parseImageDataUrl(source.url);
-  if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
-  return { fileData: { mimeType: guessImageMimeType(source.url), fileUri: source.url } };
+  const image = imageRef(part);
+  if (image.kind === 'inline') return { inlineData: { mimeType: image.mediaType, data: image.data } };
+  return { fileData: { mimeType: guessImageMimeType(image.url), fileUri: image.url } };
 }
 
 /**

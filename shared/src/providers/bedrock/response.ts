@@ -1,7 +1,7 @@
 import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
 import { unreadableUpstreamResponse } from '../common/errors';
-import { randomId } from '../common/google-bedrock-ids';
-import { countField, isPlainObject } from '../common/google-bedrock-json';
+import { randomId } from '../common/ids';
+import { countField, isRecord } from '../common/json';
 import type { BedrockConverseResponse, BedrockOutputBlock, BedrockUsage } from './types';
 
 /** Options shared by the response parser and the stream decoder. */
@@ -49,7 +49,7 @@ function toContent(
 ): TextPart | ToolCallPart | undefined {
   if (typeof block.text === 'string' && block.text !== '') return { type: 'text', text: block.text };
   const toolUse = block.toolUse;
-  if (isPlainObject(toolUse) && typeof toolUse.name === 'string') {
+  if (isRecord(toolUse) && typeof toolUse.name === 'string') {
     return {
       type: 'tool_call',
       id: toolUse.toolUseId || newId('tooluse_'),
@@ -62,13 +62,13 @@ function toContent(
 }
 
 export function parseConverseResponse(body: unknown, options: BedrockDecodeOptions = {}): CanonicalResponse {
-  if (!isPlainObject(body)) throw unreadableUpstreamResponse('Bedrock response is not a JSON object');
+  if (!isRecord(body)) throw unreadableUpstreamResponse('Bedrock response is not a JSON object');
   // Vendor JSON at the trust boundary: read through optional chaining and array checks.
   const response = body as BedrockConverseResponse;
   const newId = options.newId ?? randomId;
   const blocks = response.output?.message?.content;
   const content: Array<TextPart | ToolCallPart> = [];
-  for (const block of Array.isArray(blocks) ? blocks.filter(isPlainObject) : []) {
+  for (const block of Array.isArray(blocks) ? blocks.filter(isRecord) : []) {
     const item = toContent(block, newId);
     if (item) content.push(item);
   }

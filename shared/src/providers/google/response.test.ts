@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error';
-import { parseGeminiResponse } from './chat-response';
-
-const counter = () => {
-  let n = 0;
-  return (prefix: string) => `${prefix}${++n}`;
-};
+import { sequentialIds } from '../common/test-fixtures';
+import { parseGeminiResponse } from './response';
 
 describe('Gemini response parsing', () => {
   it('parses a text answer with usage, thinking and cache counts', () => {
@@ -29,7 +25,7 @@ describe('Gemini response parsing', () => {
       modelVersion: 'gemini-2.5-flash',
       responseId: 'mFBHaOXxN8ahz7IPk6ixoQk',
     };
-    expect(parseGeminiResponse(body, { newId: counter() })).toEqual({
+    expect(parseGeminiResponse(body, { newId: sequentialIds() })).toEqual({
       id: 'mFBHaOXxN8ahz7IPk6ixoQk',
       model: 'gemini-2.5-flash',
       content: [{ type: 'text', text: 'Paris is the capital of France.' }],
@@ -62,7 +58,7 @@ describe('Gemini response parsing', () => {
       modelVersion: 'gemini-2.0-flash',
       responseId: 'abc',
     };
-    const parsed = parseGeminiResponse(body, { newId: counter() });
+    const parsed = parseGeminiResponse(body, { newId: sequentialIds() });
     expect(parsed.content).toEqual([
       { type: 'text', text: 'Let me check.' },
       { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
@@ -92,7 +88,7 @@ describe('Gemini response parsing', () => {
       promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
       usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
     };
-    const parsed = parseGeminiResponse(body, { model: 'gemini-2.5-pro', newId: counter() });
+    const parsed = parseGeminiResponse(body, { model: 'gemini-2.5-pro', newId: sequentialIds() });
     expect(parsed).toEqual({
       id: 'gen_1',
       model: 'gemini-2.5-pro',

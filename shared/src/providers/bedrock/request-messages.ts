@@ -1,7 +1,7 @@
 import type { CanonicalMessage, ContentPart, ImagePart, ToolResultPart } from '../../canonical/types';
 import { badRequest } from '../../http/app-error';
-import { parseImageDataUrl } from '../common/google-bedrock-images';
-import { parseToolArguments } from '../common/google-bedrock-json';
+import { imageRef } from '../common/images';
+import { parseToolArguments } from '../common/json';
 import type {
   BedrockContentBlock,
   BedrockImageBlock,
@@ -90,19 +90,15 @@ function toolResultAsText(part: ToolResultPart): BedrockContentBlock[] {
  * 400 the caller can act on; data URLs are decoded.
  */
 function toImageBlock(part: ImagePart): BedrockImageBlock {
-  const { source } = part;
-  const inline =
-    source.kind === 'base64'
-      ? { mediaType: source.mediaType, data: source.data }
-      : parseImageDataUrl(source.url);
-  if (!inline) {
+  const image = imageRef(part);
+  if (image.kind === 'remote') {
     throw badRequest(
       'Images for Bedrock models must be sent as base64 data (a data: URL); image URLs are not supported.',
     );
   }
-  const format = FORMAT_BY_MEDIA_TYPE[inline.mediaType.toLowerCase()];
+  const format = FORMAT_BY_MEDIA_TYPE[image.mediaType.toLowerCase()];
   if (!format) {
-    throw badRequest(`Bedrock accepts png, jpeg, gif and webp images, not ${inline.mediaType}.`);
+    throw badRequest(`Bedrock accepts png, jpeg, gif and webp images, not ${image.mediaType}.`);
   }
-  return { format, source: { bytes: inline.data } };
+  return { format, source: { bytes: image.data } };
 }

@@ -1,9 +1,10 @@
 /**
- * Declarative scalar-parameter mapping (the good part of Portkey's provider configs): each
- * adapter lists how canonical fields become vendor fields; one function applies the list.
- * Structural parts (messages, tools) stay as code in the transforms.
+ * Declarative parameter mapping (the good part of Portkey's provider configs): every adapter
+ * lists how canonical fields become vendor fields — name or dotted path, default, clamp,
+ * transform — and one function applies the list. The conversation itself (messages, system)
+ * stays as code in each adapter's request-messages.ts.
  */
-import { asRecord } from './openai-anthropic-json';
+import { asRecord } from './json';
 
 type Present<T> = Exclude<T, undefined | null>;
 
@@ -20,6 +21,11 @@ export type ParamRule<Source> = {
     transform?: (value: Present<Source[Key]>) => unknown;
   };
 }[keyof Source];
+
+/** The transform for list fields vendors refuse empty (`stop`): an empty list is left out. */
+export function nonEmpty<T>(list: T[]): T[] | undefined {
+  return list.length > 0 ? list : undefined;
+}
 
 function clamp(value: unknown, min: number | undefined, max: number | undefined): unknown {
   if (typeof value !== 'number') return value;

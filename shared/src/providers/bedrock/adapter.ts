@@ -1,11 +1,11 @@
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent, UpstreamError } from '../../canonical/types';
 import { bedrockRegion, bedrockUrl, signBedrockCall } from './api';
-import { toConverseRequest } from './converse-request';
-import { parseConverseResponse } from './converse-response';
-import { createConverseStreamDecoder } from './converse-stream';
 import { bedrockEmbeddings } from './embeddings';
 import { mapBedrockError } from './errors';
+import { toConverseRequest } from './request';
+import { parseConverseResponse } from './response';
+import { createConverseStreamDecoder } from './stream';
 
 /**
  * Amazon Bedrock Runtime, Converse API, SigV4-signed. The route's api_key is

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../canonical/types';
 import { encodeEventStreamJson } from '../common/eventstream-encoder';
-import { concat, corrupt, everySplit, runTransform } from '../common/google-bedrock-test-streams';
-import { createConverseStreamDecoder } from './converse-stream';
-import { bedrockAdapter } from './index';
+import { sequentialIds } from '../common/test-fixtures';
+import { concat, corrupt, everySplit, runTransform } from '../common/test-streams';
+import { bedrockAdapter } from './adapter';
+import { createConverseStreamDecoder } from './stream';
 
-const counter = () => {
-  let n = 0;
-  return (prefix: string) => `${prefix}${++n}`;
-};
 const model = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
-const decoder = () => createConverseStreamDecoder({ model, newId: counter() });
+const decoder = () => createConverseStreamDecoder({ model, newId: sequentialIds() });
 const event = (eventType: string, body: unknown) =>
   encodeEventStreamJson({ messageType: 'event', eventType, body });
 

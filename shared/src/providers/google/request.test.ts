@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
-import { toGeminiRequest } from './chat-request';
-
-function request(overrides: Partial<CanonicalRequest>): CanonicalRequest {
-  return { model: 'gemini', system: [], messages: [], stream: false, ...overrides };
-}
+import { canonicalRequest } from '../common/test-fixtures';
+import { toGeminiRequest } from './request';
 
 const weatherTool = {
   name: 'get_weather',
@@ -22,7 +19,7 @@ const weatherTool = {
 describe('Gemini request mapping', () => {
   it('maps text, system and sampling parameters', () => {
     const body = toGeminiRequest(
-      request({
+      canonicalRequest({
         system: [
           { type: 'text', text: 'Be brief.' },
           { type: 'text', text: 'Answer in French.' },
@@ -56,7 +53,7 @@ describe('Gemini request mapping', () => {
 
   it('maps multi-turn roles, merges consecutive turns and drops empty text', () => {
     const body = toGeminiRequest(
-      request({
+      canonicalRequest({
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
           {
@@ -82,7 +79,7 @@ describe('Gemini request mapping', () => {
 
   it('maps base64 and data-URL images inline, http images as fileData with a guessed type', () => {
     const body = toGeminiRequest(
-      request({
+      canonicalRequest({
         messages: [
           {
             role: 'user',
@@ -108,7 +105,9 @@ describe('Gemini request mapping', () => {
 
   it('maps tools with cleaned schemas and every tool choice', () => {
     const noArgs = { name: 'now', parameters: { type: 'object', properties: {} } };
-    const base = request({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather?' }] }] });
+    const base = canonicalRequest({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather?' }] }],
+    });
     const body = toGeminiRequest({ ...base, tools: [weatherTool, noArgs], toolChoice: 'auto' });
     expect(body.tools).toEqual([
       {
@@ -136,7 +135,7 @@ describe('Gemini request mapping', () => {
 
   it('maps tool calls and results, naming each result after its call', () => {
     const body = toGeminiRequest(
-      request({
+      canonicalRequest({
         tools: [weatherTool],
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
@@ -193,7 +192,7 @@ describe('Gemini request mapping', () => {
   });
 
   it('adds the documented thought-signature sentinel to replayed calls for Gemini 3 only', () => {
-    const history = request({
+    const history = canonicalRequest({
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
         {
@@ -218,7 +217,7 @@ describe('Gemini request mapping', () => {
   });
 
   it('refuses a tool result that answers no earlier call', () => {
-    const orphan = request({
+    const orphan = canonicalRequest({
       messages: [{ role: 'user', content: [{ type: 'tool_result', toolCallId: 'call_x', content: [] }] }],
     });
     expect(() => toGeminiRequest(orphan)).toThrow(AppError);
@@ -226,7 +225,9 @@ describe('Gemini request mapping', () => {
   });
 
   it('maps json_object and json_schema response formats', () => {
-    const base = request({ messages: [{ role: 'user', content: [{ type: 'text', text: 'JSON please' }] }] });
+    const base = canonicalRequest({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'JSON please' }] }],
+    });
     expect(toGeminiRequest({ ...base, responseFormat: { type: 'json_object' } }).generationConfig).toEqual({
       responseMimeType: 'application/json',
     });

@@ -1,7 +1,11 @@
 /**
- * Test support for stream decoders: feed the same bytes split every possible way and
- * collect what comes out. Used only by *.test.ts files.
+ * Test support for stream decoders (imported by *.test.ts only): feed the same bytes split
+ * every possible way and collect what comes out.
  */
+import type { StreamEvent } from '../../canonical/types';
+
+export { concatBytes as concat } from '../../util/bytes';
+
 export async function runTransform<I, O>(transform: TransformStream<I, O>, chunks: I[]): Promise<O[]> {
   const source = new ReadableStream<I>({
     start(controller) {
@@ -18,22 +22,35 @@ export async function runTransform<I, O>(transform: TransformStream<I, O>, chunk
   }
 }
 
+function bytewise(bytes: Uint8Array): Uint8Array[] {
+  return Array.from(bytes, (b) => Uint8Array.of(b));
+}
+
 /** Every two-chunk split (cut at each byte, both ends included), then one byte per chunk. */
 export function everySplit(bytes: Uint8Array): Uint8Array[][] {
   const splits: Uint8Array[][] = [];
   for (let cut = 0; cut <= bytes.length; cut++) splits.push([bytes.slice(0, cut), bytes.slice(cut)]);
-  splits.push(Array.from(bytes, (b) => Uint8Array.of(b)));
+  splits.push(bytewise(bytes));
   return splits;
 }
 
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
+/**
+ * Decodes the split variants (all of them, or only whole and one-byte-per-chunk for quick
+ * checks); returns the distinct results, which is one list when the decoder is sound.
+ */
+export async function decodeAtEverySplit(
+  createDecoder: () => TransformStream<Uint8Array, StreamEvent>,
+  text: string,
+  mode: 'every-split' | 'whole-and-bytewise' = 'every-split',
+): Promise<StreamEvent[][]> {
+  const bytes = new TextEncoder().encode(text);
+  const variants = mode === 'every-split' ? everySplit(bytes) : [[bytes], bytewise(bytes)];
+  const seen = new Map<string, StreamEvent[]>();
+  for (const chunks of variants) {
+    const events = await runTransform(createDecoder(), chunks);
+    seen.set(JSON.stringify(events), events);
   }
-  return out;
+  return [...seen.values()];
 }
 
 export function fromHex(hex: string): Uint8Array {

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../canonical/types';
-import { everySplit, runTransform } from '../common/google-bedrock-test-streams';
-import { createGeminiStreamDecoder } from './chat-stream';
-import { googleAdapter } from './index';
+import { sequentialIds } from '../common/test-fixtures';
+import { everySplit, runTransform } from '../common/test-streams';
+import { googleAdapter } from './adapter';
+import { createGeminiStreamDecoder } from './stream';
 
-const counter = () => {
-  let n = 0;
-  return (prefix: string) => `${prefix}${++n}`;
-};
-const decoder = () => createGeminiStreamDecoder({ model: 'fallback-model', newId: counter() });
+const decoder = () => createGeminiStreamDecoder({ model: 'fallback-model', newId: sequentialIds() });
 const sse = (chunks: unknown[]) =>
   new TextEncoder().encode(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(''));
 

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/app-error';
-import { parseConverseResponse } from './converse-response';
+import { sequentialIds } from '../common/test-fixtures';
+import { parseConverseResponse } from './response';
 
-const counter = () => {
-  let n = 0;
-  return (prefix: string) => `${prefix}${++n}`;
-};
-const options = { model: 'anthropic.claude-3-5-sonnet-20240620-v1:0', newId: counter() };
+const options = { model: 'anthropic.claude-3-5-sonnet-20240620-v1:0', newId: sequentialIds() };
 
 describe('Converse response parsing', () => {
   it('parses a text answer with cache usage folded into input', () => {
@@ -22,7 +19,7 @@ describe('Converse response parsing', () => {
         cacheWriteInputTokens: 48,
       },
     };
-    expect(parseConverseResponse(body, { ...options, newId: counter() })).toEqual({
+    expect(parseConverseResponse(body, { ...options, newId: sequentialIds() })).toEqual({
       id: 'msg_1',
       model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
       content: [{ type: 'text', text: 'Bonjour !' }],

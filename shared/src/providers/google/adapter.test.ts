@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
-import { googleAdapter } from './index';
+import { googleAdapter } from './adapter';
 
 const target: UpstreamTarget = {
   baseUrl: 'https://generativelanguage.googleapis.com/',

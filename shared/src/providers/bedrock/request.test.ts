@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalMessage, CanonicalRequest } from '../../canonical/types';
+import type { CanonicalMessage } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
-import { toConverseRequest } from './converse-request';
+import { canonicalRequest } from '../common/test-fixtures';
+import { toConverseRequest } from './request';
 
-function request(overrides: Partial<CanonicalRequest>): CanonicalRequest {
-  return { model: 'claude', system: [], messages: [], stream: false, ...overrides };
-}
 const user = (text: string): CanonicalMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const weatherTool = {
   name: 'get_weather',
@@ -38,7 +36,7 @@ describe('Converse request mapping', () => {
   it('maps text, system and inference parameters', () => {
     expect(
       toConverseRequest(
-        request({
+        canonicalRequest({
           system: [
             { type: 'text', text: 'Be brief.' },
             { type: 'text', text: ' ' },
@@ -61,7 +59,7 @@ describe('Converse request mapping', () => {
 
   it('merges consecutive same-role messages so roles alternate', () => {
     const body = toConverseRequest(
-      request({
+      canonicalRequest({
         messages: [
           user('One'),
           user('Two'),
@@ -79,7 +77,7 @@ describe('Converse request mapping', () => {
 
   it('maps base64 and data-URL images to image blocks', () => {
     const body = toConverseRequest(
-      request({
+      canonicalRequest({
         messages: [
           {
             role: 'user',
@@ -101,7 +99,9 @@ describe('Converse request mapping', () => {
 
   it('refuses http image URLs and unsupported image types with a 400', () => {
     const withImage = (url: string) =>
-      request({ messages: [{ role: 'user', content: [{ type: 'image', source: { kind: 'url', url } }] }] });
+      canonicalRequest({
+        messages: [{ role: 'user', content: [{ type: 'image', source: { kind: 'url', url } }] }],
+      });
     const refusal = (() => {
       try {
         toConverseRequest(withImage('https://example.com/cat.png'));
@@ -117,7 +117,7 @@ describe('Converse request mapping', () => {
   });
 
   it('maps tools and every tool choice; "none" withholds the tools', () => {
-    const base = request({ messages: [user('Weather?')], tools: [weatherTool] });
+    const base = canonicalRequest({ messages: [user('Weather?')], tools: [weatherTool] });
     const spec = {
       toolSpec: {
         name: 'get_weather',
@@ -142,7 +142,7 @@ describe('Converse request mapping', () => {
   });
 
   it('maps tool calls and results, with error status and a placeholder for empty output', () => {
-    const body = toConverseRequest(request({ messages: toolTurns, tools: [weatherTool] }));
+    const body = toConverseRequest(canonicalRequest({ messages: toolTurns, tools: [weatherTool] }));
     expect(body.messages).toEqual([
       { role: 'user', content: [{ text: 'Weather in Paris?' }] },
       {
@@ -165,7 +165,7 @@ describe('Converse request mapping', () => {
 
   it('renders tool history as text when no tools are offered (Converse would refuse it)', () => {
     const body = toConverseRequest(
-      request({ messages: toolTurns, tools: [weatherTool], toolChoice: 'none' }),
+      canonicalRequest({ messages: toolTurns, tools: [weatherTool], toolChoice: 'none' }),
     );
     expect(body.toolConfig).toBeUndefined();
     expect(body.messages.slice(1)).toEqual([
@@ -185,6 +185,6 @@ describe('Converse request mapping', () => {
         ],
       },
     ]);
-    expect(toConverseRequest(request({ messages: toolTurns })).messages).toEqual(body.messages);
+    expect(toConverseRequest(canonicalRequest({ messages: toolTurns })).messages).toEqual(body.messages);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyParamMap, type ParamRule } from './openai-anthropic-param-map';
+import { applyParamMap, type ParamRule } from './param-map';
 
 interface Source {
   limit?: number;

@@ -1,9 +1,10 @@
 import type { StreamEvent } from '../../canonical/types';
-import { createEventDecoder, createLineDecoder, type SseEvent } from '../../sse/decoder';
-import { safeMessage } from '../common/errors';
-import { randomId } from '../common/google-bedrock-ids';
-import { isPlainObject, tryParseJson } from '../common/google-bedrock-json';
-import { pipeTransforms } from '../common/google-bedrock-streams';
+import type { SseEvent } from '../../sse/decoder';
+import { streamError } from '../common/errors';
+import { randomId } from '../common/ids';
+import { parseJsonObject } from '../common/json';
+import { createSseStreamDecoder, type SseEventMapper } from '../common/sse-stream';
+import { geminiErrorType, readGeminiError } from './errors';
 import {
   firstCandidate,
   type GeminiDecodeOptions,
@@ -11,8 +12,7 @@ import {
   geminiPartContent,
   geminiUsage,
   partsOf,
-} from './chat-response';
-import { geminiErrorType, readGeminiError } from './errors';
+} from './response';
 import type { GeminiResponse, GeminiUsageMetadata } from './types';
 
 /**
@@ -21,7 +21,7 @@ import type { GeminiResponse, GeminiUsageMetadata } from './types';
  * whole (start + one delta with all arguments + stop). Usage is cumulative per chunk, so
  * the last one seen is reported once, after finish.
  */
-export class GeminiStreamMapper {
+export class GeminiStreamMapper implements SseEventMapper {
   private readonly newId: (prefix: string) => string;
   private started = false;
   private finished = false;
@@ -35,10 +35,10 @@ export class GeminiStreamMapper {
     this.newId = options.newId ?? randomId;
   }
 
-  data(text: string): StreamEvent[] {
+  onEvent(event: SseEvent): StreamEvent[] {
     if (this.failed) return [];
-    const chunk = tryParseJson(text);
-    if (!isPlainObject(chunk)) return this.fail('upstream_error', 'Gemini sent an unreadable stream chunk');
+    const chunk = parseJsonObject(event.data);
+    if (!chunk) return this.fail('upstream_error', 'Gemini sent an unreadable stream chunk');
     const error = readGeminiError(chunk);
     // An error inside a 200 stream has no HTTP status of its own: count it a server fault.
     if (error) return this.fail(geminiErrorType(error, 500), error.message ?? 'Gemini stream error');
@@ -63,16 +63,12 @@ export class GeminiStreamMapper {
   }
 
   /** End of the byte stream: close what is open and report usage. */
-  end(): StreamEvent[] {
+  onEnd(): StreamEvent[] {
     const out: StreamEvent[] = [];
     this.closeText(out);
     if (!this.finished) {
       this.finished = true;
-      out.push({
-        type: 'error',
-        errorType: 'upstream_error',
-        message: 'Gemini stream ended before a finish reason',
-      });
+      out.push(streamError('upstream_error', 'Gemini stream ended before a finish reason'));
     }
     if (this.usage) out.push({ type: 'usage', usage: geminiUsage(this.usage) });
     return out;
@@ -116,7 +112,7 @@ export class GeminiStreamMapper {
     this.closeText(out);
     this.finished = true;
     this.failed = true;
-    out.push({ type: 'error', errorType, message: safeMessage(message) });
+    out.push(streamError(errorType, message));
     return out;
   }
 }
@@ -124,14 +120,5 @@ export class GeminiStreamMapper {
 export function createGeminiStreamDecoder(
   options: GeminiDecodeOptions = {},
 ): TransformStream<Uint8Array, StreamEvent> {
-  const mapper = new GeminiStreamMapper(options);
-  const toCanonical = new TransformStream<SseEvent, StreamEvent>({
-    transform(event, controller) {
-      for (const out of mapper.data(event.data)) controller.enqueue(out);
-    },
-    flush(controller) {
-      for (const out of mapper.end()) controller.enqueue(out);
-    },
-  });
-  return pipeTransforms(createLineDecoder(), createEventDecoder(), toCanonical);
+  return createSseStreamDecoder(new GeminiStreamMapper(options));
 }

@@ -1,11 +1,12 @@
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent, UpstreamError } from '../../canonical/types';
+import { postJson } from '../common/json';
 import { geminiHeaders, geminiUrl } from './api';
-import { toGeminiRequest } from './chat-request';
-import { parseGeminiResponse } from './chat-response';
-import { createGeminiStreamDecoder } from './chat-stream';
 import { googleEmbeddings } from './embeddings';
 import { mapGeminiError } from './errors';
+import { toGeminiRequest } from './request';
+import { parseGeminiResponse } from './response';
+import { createGeminiStreamDecoder } from './stream';
 
 /**
  * Google Gemini API (generativelanguage.googleapis.com), API-key auth.
@@ -16,14 +17,8 @@ export const googleAdapter = {
   type: 'google',
   embeddings: googleEmbeddings,
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
-    return {
-      url: geminiUrl(target, request.stream),
-      init: {
-        method: 'POST',
-        headers: geminiHeaders(target),
-        body: JSON.stringify(toGeminiRequest(request, target.upstreamModel)),
-      },
-    };
+    const body = toGeminiRequest(request, target.upstreamModel);
+    return postJson(geminiUrl(target, request.stream), geminiHeaders(target), body);
   },
   parseResponse(body: unknown, target?: Pick<UpstreamTarget, 'upstreamModel'>): CanonicalResponse {
     return parseGeminiResponse(body, { model: target?.upstreamModel });
