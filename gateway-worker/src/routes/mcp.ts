@@ -33,6 +33,15 @@ function rpcIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/** The client's MCP-* headers but the session's: what a stateless upstream is sent as they came. */
+function mcpHeaders(headers: Headers): Record<string, string> {
+  const picked: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (name.startsWith('mcp-') && name !== SESSION_HEADER) picked[name] = value;
+  });
+  return picked;
+}
+
 /** null on /mcp; the server's name on /mcp/{server}. */
 const scopeOf = (c: Context<GatewayEnv>): string | null => c.req.param('server') ?? null;
 
@@ -42,9 +51,12 @@ async function post(c: Context<GatewayEnv>) {
       principal: c.get('principal'),
       waitUntil: backgroundFor(c),
       sessionId: c.req.header(SESSION_HEADER) ?? null,
+      protocolVersion: c.req.header('mcp-protocol-version') ?? null,
       accept: c.req.header('accept') ?? '',
       body: await readJsonRpcBody(c),
       scope: scopeOf(c),
+      signal: c.req.raw.signal,
+      forwardHeaders: mcpHeaders(c.req.raw.headers),
     },
     c.get('deps').mcp,
   );

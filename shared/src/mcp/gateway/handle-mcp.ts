@@ -15,12 +15,14 @@ import {
   rpcResult,
 } from './jsonrpc';
 import { callMethod, type MethodDeps } from './methods';
+import { statelessEnvelope } from './stateless/envelope';
+import { GATEWAY_SERVER_INFO, handleStatelessPost } from './stateless/handle-stateless';
 import type { SessionContext } from './upstream-calls';
 
 /** Protocol versions /mcp speaks, newest first; an unknown request gets the newest. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const SESSION_HEADER = 'mcp-session-id';
-const SERVER_INFO = { name: 'sluice', version: '0.1.0' };
+const SERVER_INFO = GATEWAY_SERVER_INFO;
 /** The code MCP servers commonly answer an unknown session with. */
 const SESSION_NOT_FOUND = -32001;
 
@@ -29,10 +31,16 @@ export interface McpPost {
   /** For work after the response (the call log). */
   waitUntil(work: Promise<unknown>): void;
   sessionId: string | null;
+  /** The MCP-Protocol-Version header: a stateless (2026-07-28) request names it. */
+  protocolVersion: string | null;
   accept: string;
   body: unknown;
   /** The server of /mcp/{server}; null on the aggregate /mcp. */
   scope: string | null;
+  /** Aborted when the client leaves (ends a stateless subscriptions/listen stream). */
+  signal?: AbortSignal;
+  /** The client's MCP-* headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, …; not the session's): forwarded to a stateless upstream as sent. */
+  forwardHeaders?: Record<string, string>;
 }
 
 const json = (body: unknown, headers: Record<string, string> = {}): Response =>
@@ -232,6 +240,8 @@ export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promi
     throw new McpRpcError(400, RPC.invalidRequest, `Invalid JSON-RPC request (${where})`, idOf(post.body));
   }
   const message = parsed.data;
+  // A stateless (2026-07-28) request needs no session; initialize keeps the session lifecycle.
+  if (statelessEnvelope(post, post.body, message.id ?? null)) return handleStatelessPost(post, message, deps);
   if (message.method === 'initialize') return initialize(message, post, deps);
   const session = await requireSession(post, deps, message.id ?? null);
   if (message.id === undefined) return new Response(null, { status: 202 });

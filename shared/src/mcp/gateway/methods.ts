@@ -27,6 +27,8 @@ export interface MethodDeps extends UpstreamCallDeps {
   /** security.redact by place; null when none is set (guardrails/redact-policy.ts). */
   redaction(): Promise<RedactPolicy | null>;
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Raw HTTP to upstream servers (a stateless request forwarded as it is); default fetch. */
+  fetch?: typeof fetch;
 }
 
 export interface MethodCall {
