@@ -1,4 +1,4 @@
-import type { Db } from '@sluice/shared/db/types';
+import type { QueryDb } from '@sluice/shared/db/types';
 import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
@@ -14,7 +14,8 @@ import type { Redis } from '@upstash/redis';
 export type GatewayBindings = Record<string, unknown>;
 
 export interface GatewayDeps {
-  db: Db;
+  /** Neon over HTTP: one statement at a time, no transactions (they do not compile). */
+  db: QueryDb;
   redis: Redis;
   auth: GatewayAuthDeps;
   proxy: ProxyDeps;

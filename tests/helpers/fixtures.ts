@@ -1,9 +1,9 @@
 import { generateApiKey } from '../../shared/src/auth/api-key';
 import { apiKeys, modelRoutes, models, providers, users } from '../../shared/src/db/schema';
-import type { Db } from '../../shared/src/db/types';
+import type { QueryDb } from '../../shared/src/db/types';
 
 /** Rows written straight through drizzle, for suites that test readers of them. */
-export async function insertUser(db: Db, email: string, role: 'admin' | 'user' = 'user') {
+export async function insertUser(db: QueryDb, email: string, role: 'admin' | 'user' = 'user') {
   const [row] = await db
     .insert(users)
     .values({ email, displayName: email, passwordHash: null, role })
@@ -12,7 +12,7 @@ export async function insertUser(db: Db, email: string, role: 'admin' | 'user' =
 }
 
 export async function insertApiKey(
-  db: Db,
+  db: QueryDb,
   userId: string,
   patch: Partial<typeof apiKeys.$inferInsert> = {},
 ): Promise<{ id: string; key: string; hash: string }> {
@@ -24,7 +24,7 @@ export async function insertApiKey(
   return { id: row!.id, key: generated.key, hash: generated.hash };
 }
 
-export async function insertModelWithRoute(db: Db, modelName: string, providerName: string) {
+export async function insertModelWithRoute(db: QueryDb, modelName: string, providerName: string) {
   const [provider] = await db
     .insert(providers)
     .values({

@@ -3,7 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
-import type { Db } from '../../shared/src/db/types';
+import type { QueryDb } from '../../shared/src/db/types';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { gatewayHarness } from '../helpers/gateway';
@@ -17,7 +17,7 @@ const member = { email: 'member@models.example', display_name: 'Member', passwor
 
 let h: ConsoleHarness;
 /** The gateway's own database handle (Neon HTTP driver), where resolution really runs. */
-let gatewayDb: Db;
+let gatewayDb: QueryDb;
 let conformance: OpenApiConformance;
 const problems: string[] = [];
 let adminToken: string;

@@ -14,7 +14,7 @@ import { createClickHouseAuditMirror } from '../../shared/src/analytics/audit-mi
 import { type ChSql, chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import { writeSettings } from '../../shared/src/db/repos/settings-repo';
 import { accessLogs, appLogs, auditLog } from '../../shared/src/db/schema';
-import type { Db } from '../../shared/src/db/types';
+import type { QueryDb } from '../../shared/src/db/types';
 import {
   createClickHouseRequestLogStore,
   createPostgresRequestLogStore,
@@ -44,7 +44,7 @@ const at = (iso: string) => new Date(iso);
 
 let ch: ClickHouseClient;
 let pooled: PooledDb;
-let db: Db;
+let db: QueryDb;
 let databaseUrl: string;
 
 function requestLog(createdAt: Date): RequestLogRecord {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { createClickHouseRequestLogStore } from '../ledger/clickhouse-store';
 import type { RequestLogStore } from '../ledger/port';
 import { createPostgresRequestLogSpill, createPostgresRequestLogStore } from '../ledger/postgres-store';
@@ -38,7 +38,7 @@ export interface AnalyticsStore<Purged = unknown> {
 
 /** Rows deleted per table; purges run in bounded batches (options). */
 export function createPostgresAnalyticsStore(
-  db: Db,
+  db: QueryDb,
   purge: PostgresPurgeOptions = {},
 ): AnalyticsStore<Record<PostgresLogTable, number>> {
   return {
@@ -59,7 +59,7 @@ export function createPostgresAnalyticsStore(
  */
 export function createClickHouseAnalyticsStore(
   target: ClickHouseTarget,
-  db: Db,
+  db: QueryDb,
   onClickHouseChange?: (open: boolean, error?: unknown) => void,
 ): AnalyticsStore<Record<ClickHouseLogTable, TablePurge>> {
   const { client, database, ensureDatabase } = target;

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { StoreEnv } from '../config/env';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { createClickHouse, DEFAULT_REQUEST_TIMEOUT_MS, ensureClickHouseDatabase } from '../stores/clickhouse';
 
 /** A ClickHouse database the logs go to. */
@@ -15,7 +15,7 @@ export interface ClickHouseTarget {
 
 /** Every log store: ClickHouse when given, otherwise its Postgres table (SPEC: analytics optional). */
 export interface AnalyticsStoreOptions {
-  db: Db;
+  db: QueryDb;
   clickhouse?: ClickHouseTarget | null;
   /** Told when inserts start going to the Postgres spill (true) and when ClickHouse is back. */
   onClickHouseChange?: (open: boolean, error?: unknown) => void;

@@ -1,6 +1,6 @@
 import { type AuditCursor, type AuditLogRow, listAuditAfter } from '../db/repos/audit-search-repo';
 import { loadSettings } from '../db/repos/settings-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { errorText, type Logger } from '../server-logs/logger';
 
 /** Where audit records are copied to (ClickHouse: analytics/audit-mirror.ts). */
@@ -12,7 +12,7 @@ export interface AuditMirror {
 }
 
 export interface AuditMirrorPumpOptions {
-  db: Db;
+  db: QueryDb;
   mirror: AuditMirror;
   batchSize?: number;
   /** Upper bound of batches per run, so one run never monopolises the pool. */

@@ -5,7 +5,7 @@ import {
   countAuditLog,
   findAuditLog,
 } from '../db/repos/audit-search-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 1000;
@@ -88,7 +88,7 @@ export const platformLogQuerySchema = z
   });
 export type PlatformLogQuery = z.infer<typeof platformLogQuerySchema>;
 
-export function searchPlatformLog(db: Db, query: PlatformLogQuery): Promise<AuditPage> {
+export function searchPlatformLog(db: QueryDb, query: PlatformLogQuery): Promise<AuditPage> {
   return searchAuditLog(db, {
     ...query,
     userId: query.user_id,
@@ -99,7 +99,7 @@ export function searchPlatformLog(db: Db, query: PlatformLogQuery): Promise<Audi
 
 /** Postgres is the source of truth for audit search; the ClickHouse mirror is for analytics. */
 export async function searchAuditLog(
-  db: Db,
+  db: QueryDb,
   query: Pick<AuditQuery, 'limit' | 'offset' | 'from' | 'to'> &
     Partial<Pick<AuditQuery, 'q'>> &
     Pick<AuditSearchFilter, 'userId' | 'action' | 'resourceType' | 'resourceId'>,

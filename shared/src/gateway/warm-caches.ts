@@ -2,7 +2,7 @@ import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { loadStoredLimits } from '../db/repos/limits-repo';
 import { loadActiveMcpCatalogRows } from '../db/repos/mcp-repo';
 import { loadSettings } from '../db/repos/settings-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { KEYS_VERSION_KEY } from '../keys/auth-cache';
 import { type LimitSubject, type SubjectLimits, subjectLimits } from '../limits/definitions';
 import { LIMITS_VERSION_KEY } from '../limits/version';
@@ -51,7 +51,7 @@ export interface WarmCaches {
 }
 
 export interface WarmCachesDeps {
-  db: Db;
+  db: QueryDb;
   board: VersionBoard;
   /** The key record behind a hash: the Redis key cache, then Postgres (keys/auth-cache.ts). */
   findKey(hash: string, background: Background): Promise<ApiKeyAuthRecord | undefined>;

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, ne, or, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { API_KEY_STATUSES, apiKeys, users } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { type KeyView, toKeyView } from './views';
 
 export const ADMIN_KEY_PAGE_MAX = 200;
@@ -32,7 +32,7 @@ function contains(text: string): string {
 }
 
 /** Newest first, ties by id; revoked keys only when asked for by status. */
-export async function listAllKeys(db: Db, query: AdminKeyListQuery): Promise<AdminKeyPage> {
+export async function listAllKeys(db: QueryDb, query: AdminKeyListQuery): Promise<AdminKeyPage> {
   const conditions: (SQL | undefined)[] = [
     query.user_id === undefined ? undefined : eq(apiKeys.userId, query.user_id),
     query.status === undefined ? ne(apiKeys.status, 'revoked') : eq(apiKeys.status, query.status),

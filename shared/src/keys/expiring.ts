@@ -1,5 +1,5 @@
 import { listExpiringOwnedKeys } from '../db/repos/api-keys-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { DEFAULT_EXPIRING_DAYS } from './schemas';
 import { type ExpiringKeyView, toExpiringKeyView } from './views';
 
@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
  * everywhere under /api/keys, so owner_email is always the caller's.
  */
 export async function listExpiringKeys(
-  db: Db,
+  db: QueryDb,
   userId: string,
   days = DEFAULT_EXPIRING_DAYS,
   now = new Date(),

@@ -3,12 +3,12 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type KeyAuditSpec, selectKeyHashes, updateKeysAudited } from '../db/repos/api-keys-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import { apiKeys } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { afterKeyChange, invalidateKeyHashes } from './auth-cache';
 import {
   expiredCondition,
   inactiveCondition,
-  type KeysDeps,
+  type KeyStateDeps,
   rotationDueCondition,
   UNISSUED_PREFIX,
 } from './state';
@@ -20,7 +20,7 @@ import {
  */
 
 /** A db (any driver: every statement here stands alone) and the Redis holding the key cache. */
-export type KeyJobDeps = KeysDeps;
+export type KeyJobDeps = KeyStateDeps;
 
 /** Keys handled per job per run; the rest wait for the next run. */
 const BATCH = 500;
@@ -51,7 +51,7 @@ async function transitionKeys(
 }
 
 /** Marks keys whose expires_at has passed as expired (the gateway refuses them already). */
-export function sweepExpiredKeys(db: Db, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
+export function sweepExpiredKeys(db: QueryDb, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
   return transitionKeys(
     { db, redis },
     expiredCondition(now),
@@ -76,7 +76,7 @@ const disableAudit = (now: Date): KeyAuditSpec => ({
 });
 
 /** Disables every key unused for longer than its inactivity_timeout_days. Final: nothing re-enables it. */
-export function sweepInactiveKeys(db: Db, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
+export function sweepInactiveKeys(db: QueryDb, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
   return transitionKeys({ db, redis }, inactiveCondition(now), disableSet(now), disableAudit(now));
 }
 
@@ -96,7 +96,7 @@ export async function disableInactiveKey(deps: KeyJobDeps, keyId: string, now: D
  * because a secret nobody can read is useless. The owner gets a working value with
  * POST /api/keys/{id}/rotate before the grace period ends; see docs/keys.md.
  */
-export async function rotateDueKeys(db: Db, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
+export async function rotateDueKeys(db: QueryDb, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
   const { api_key_rotation_grace_seconds: graceSeconds } = await loadSettings(db);
   const graceEnds = new Date(now.getTime() + graceSeconds * 1000);
   const set: PgUpdateSetSource<typeof apiKeys> = {

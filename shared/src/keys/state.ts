@@ -2,7 +2,7 @@ import { and, eq, gt, isNotNull, isNull, lte, notLike, or, type SQL, sql } from 
 import type { ApiKeyAuthRecord, ApiKeyRow } from '../db/repos/api-keys-repo';
 import type { AuditRecord } from '../db/repos/audit-repo';
 import { apiKeys } from '../db/schema';
-import type { Db } from '../db/types';
+import type { Db, QueryDb } from '../db/types';
 import { refuseKey } from '../gateway/key-state';
 import { conflict } from '../http/app-error';
 import type { RedisPort } from '../stores/redis-port';
@@ -12,6 +12,9 @@ export interface KeysDeps {
   db: Db;
   redis: Pick<RedisPort, 'set' | 'incr'>;
 }
+
+/** What the key jobs and the gateway's key updates need: one statement at a time (Neon HTTP). */
+export type KeyStateDeps = Omit<KeysDeps, 'db'> & { db: QueryDb };
 
 /** The signed-in caller (who owns the keys) and where the request came from, for audit. */
 export type KeyActor = Pick<AuditRecord, 'userEmail' | 'ipAddress' | 'userAgent'> & { userId: string };

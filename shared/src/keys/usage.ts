@@ -1,5 +1,5 @@
 import { touchLastUsed } from '../db/repos/api-keys-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import type { RedisPort } from '../stores/redis-port';
 
 /** At most one last_used_at write per key per this many seconds, whatever the traffic. */
@@ -12,7 +12,7 @@ const usedGuardKey = (keyId: string) => `sluice:apikey-used:${keyId}`;
  * to Postgres; the inactivity timeout is measured in days, so minute precision is plenty.
  */
 export async function recordKeyUse(
-  deps: { db: Db; redis: Pick<RedisPort, 'set'> },
+  deps: { db: QueryDb; redis: Pick<RedisPort, 'set'> },
   keyId: string,
   now: Date,
 ): Promise<boolean> {
@@ -27,7 +27,7 @@ export async function recordKeyUse(
  * per key per minute instead of on every request. Other isolates still meet the Redis guard.
  */
 export function createKeyUseRecorder(
-  deps: { db: Db; redis: Pick<RedisPort, 'set'> },
+  deps: { db: QueryDb; redis: Pick<RedisPort, 'set'> },
   options: { maxKeys?: number } = {},
 ): (keyId: string, now: Date) => Promise<boolean> {
   const maxKeys = options.maxKeys ?? 10_000;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { SpillTable } from '../analytics/log-spill';
 import { requestLogs } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { type UsageAggregateQuery, type UsageBucketRow, usageAggregateQuery } from './aggregate-query';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogRecord } from './record';
@@ -14,7 +14,7 @@ const ROWS_PER_STATEMENT = 1_000;
  * The request log in Postgres (`request_logs`), for deployments without ClickHouse. One
  * statement per batch of rows, so it runs on the Neon HTTP driver as well as on a Pool.
  */
-export function createPostgresRequestLogStore(db: Db): RequestLogStore {
+export function createPostgresRequestLogStore(db: QueryDb): RequestLogStore {
   return {
     async insert(records) {
       for (let start = 0; start < records.length; start += ROWS_PER_STATEMENT) {
@@ -126,7 +126,7 @@ function searchWhere(query: RequestLogSearchQuery): SQL | undefined {
 }
 
 /** The same table as ClickHouse's spill (analytics/log-spill.ts): rows wait here during an outage. */
-export function createPostgresRequestLogSpill(db: Db): SpillTable<RequestLogRecord> {
+export function createPostgresRequestLogSpill(db: QueryDb): SpillTable<RequestLogRecord> {
   const store = createPostgresRequestLogStore(db);
   return {
     insert: (records) => store.insert(records),

@@ -1,7 +1,7 @@
 import { findApiKeyOwner, listGrantRows, teamsHavingMember } from '../db/repos/limits-admin-repo';
 import { findUserById } from '../db/repos/users-repo';
 import type { UserRole } from '../db/schema/users';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { forbidden, notFound } from '../http/app-error';
 import type { LimitsSubject, Permission } from './schemas';
 
@@ -24,7 +24,7 @@ interface ResolvedSubject {
 }
 
 /** 404 when the subject does not exist (a malformed id never reaches here: it is a 404 too). */
-async function resolveSubject(db: Db, subject: LimitsSubjectRef): Promise<ResolvedSubject> {
+async function resolveSubject(db: QueryDb, subject: LimitsSubjectRef): Promise<ResolvedSubject> {
   if (subject.type === 'api_key') {
     const owner = await findApiKeyOwner(db, subject.id);
     if (!owner) throw notFound('API key not found');
@@ -45,7 +45,7 @@ async function resolveSubject(db: Db, subject: LimitsSubjectRef): Promise<Resolv
  * every scope the caller holds is a 403.
  */
 export async function authorizeLimitsAccess(
-  db: Db,
+  db: QueryDb,
   caller: LimitsCaller,
   subject: LimitsSubjectRef,
   need: Permission,

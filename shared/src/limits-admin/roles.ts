@@ -13,7 +13,7 @@ import {
   updateRoleRow,
 } from '../db/repos/limits-admin-repo';
 import { isUniqueViolation } from '../db/repos/models-admin-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import type { AuditActor } from '../users/ports';
 import { commitLimitsChange, type LimitsAdminDeps } from './commit';
@@ -21,7 +21,7 @@ import type { CreateRoleInput, UpdateRoleInput } from './schemas';
 import { bySubject, type RoleView, toNewBudgets, toNewRules, toRoleView } from './views';
 
 /** Roles by name, each with its rules and budgets. */
-export async function listRoles(db: Db): Promise<RoleView[]> {
+export async function listRoles(db: QueryDb): Promise<RoleView[]> {
   const rows = await listRoleRows(db);
   const ids = rows.map((r) => r.id);
   const rules = bySubject(await listRuleRows(db, 'role', ids));
@@ -30,7 +30,7 @@ export async function listRoles(db: Db): Promise<RoleView[]> {
 }
 
 /** The role as stored now; also used after a change, inside its transaction. */
-export async function getRole(db: Db, id: string): Promise<RoleView> {
+export async function getRole(db: QueryDb, id: string): Promise<RoleView> {
   const role = await findRoleById(db, id);
   if (!role) throw notFound('Role not found');
   return toRoleView(role, await listRuleRows(db, 'role', [id]), await listBudgetRows(db, 'role', [id]));

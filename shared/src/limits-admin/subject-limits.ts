@@ -11,7 +11,7 @@ import {
   replaceUserRoles,
 } from '../db/repos/limits-admin-repo';
 import { findUserById } from '../db/repos/users-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { notFound } from '../http/app-error';
 import type { AuditActor } from '../users/ports';
 import type { LimitsSubjectRef } from './access';
@@ -33,12 +33,12 @@ import {
  * exists and that the caller may read (rate_limits:read) or change (rate_limits:write) it.
  */
 
-export async function getSubjectRules(db: Db, subject: LimitsSubjectRef): Promise<SubjectRulesView> {
+export async function getSubjectRules(db: QueryDb, subject: LimitsSubjectRef): Promise<SubjectRulesView> {
   const rows = await listRuleRows(db, subject.type, [subject.id]);
   return { subject_type: subject.type, subject_id: subject.id, rules: toRuleViews(rows) };
 }
 
-export async function getSubjectBudgets(db: Db, subject: LimitsSubjectRef): Promise<SubjectBudgetsView> {
+export async function getSubjectBudgets(db: QueryDb, subject: LimitsSubjectRef): Promise<SubjectBudgetsView> {
   const rows = await listBudgetRows(db, subject.type, [subject.id]);
   return { subject_type: subject.type, subject_id: subject.id, budgets: toBudgetViews(rows) };
 }
@@ -106,7 +106,7 @@ export async function deleteSubjectBudgets(
 }
 
 /** Extra global roles of a user, besides the role named like users.role (admin only). */
-export async function getUserRoles(db: Db, userId: string): Promise<UserRolesView> {
+export async function getUserRoles(db: QueryDb, userId: string): Promise<UserRolesView> {
   if (!(await findUserById(db, userId))) throw notFound('User not found');
   return { user_id: userId, role_ids: await listUserRoleIds(db, userId) };
 }

@@ -1,5 +1,5 @@
 import { findKeyLimitSubject } from '../db/repos/limits-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { AppError, notFound } from '../http/app-error';
 import type { LimitSubject } from '../limits/definitions';
 import type { Limiter, LimitsUsageReport } from '../limits/limiter';
@@ -17,7 +17,7 @@ export interface SubjectUsageView extends LimitsUsageReport {
  * for a user, their effective limits and usage over all their keys. 503 when unreadable.
  */
 export async function getSubjectUsage(
-  deps: { db: Db; limiter: Pick<Limiter, 'readUsage'>; now(): number; logger: Pick<Logger, 'warn'> },
+  deps: { db: QueryDb; limiter: Pick<Limiter, 'readUsage'>; now(): number; logger: Pick<Logger, 'warn'> },
   subject: LimitsSubjectRef,
 ): Promise<SubjectUsageView> {
   let limitSubject: LimitSubject = { keyId: null, userId: subject.id, rateLimitRpm: null };

@@ -12,7 +12,7 @@ import {
   updateTeamRow,
 } from '../db/repos/limits-admin-repo';
 import { isUniqueViolation } from '../db/repos/models-admin-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import type { AuditActor } from '../users/ports';
 import { commitLimitsChange, type LimitsAdminDeps, requireExistingIds } from './commit';
@@ -29,7 +29,7 @@ function idsByTeam<K extends 'userId' | 'roleId'>(
 }
 
 /** Teams by name with their member and role ids. */
-export async function listTeams(db: Db): Promise<TeamView[]> {
+export async function listTeams(db: QueryDb): Promise<TeamView[]> {
   const rows = await listTeamRows(db);
   const members = idsByTeam(await listTeamMembers(db), 'userId');
   const roles = idsByTeam(await listTeamRoles(db), 'roleId');
@@ -37,7 +37,7 @@ export async function listTeams(db: Db): Promise<TeamView[]> {
 }
 
 /** The team as stored now; also used after a change, inside its transaction. */
-export async function getTeam(db: Db, id: string): Promise<TeamView> {
+export async function getTeam(db: QueryDb, id: string): Promise<TeamView> {
   const team = await findTeamById(db, id);
   if (!team) throw notFound('Team not found');
   const members = (await listTeamMembers(db, [id])).map((m) => m.userId);
@@ -65,7 +65,7 @@ export async function createTeam(
 }
 
 /** Locks the team row so concurrent edits of one team (and its lists) apply one after another. */
-async function lockTeam(tx: Db, id: string) {
+async function lockTeam(tx: QueryDb, id: string) {
   const team = await findTeamById(tx, id, { lock: true });
   if (!team) throw notFound('Team not found');
   return team;

@@ -1,5 +1,5 @@
 import { loadStoredLimits } from '../db/repos/limits-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import type { RedisPort } from '../stores/redis-port';
 import { createVersionedCache } from '../stores/versioned-cache';
 import { type LimitSubject, type SubjectLimits, subjectLimits } from './definitions';
@@ -11,7 +11,7 @@ import { LIMITS_VERSION_KEY } from './version';
  * rules, budgets or a user's role; rate_limit_rpm travels with the key's cached record.
  */
 export function createLimitsCache(options: {
-  db: Db;
+  db: QueryDb;
   redis: Pick<RedisPort, 'get'> | null;
   ttlMs?: number;
 }): (subject: LimitSubject) => Promise<SubjectLimits> {

@@ -1,5 +1,5 @@
 import { lockExistingProviderIds, type NewRoute } from '../db/repos/models-admin-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { unprocessable } from '../http/app-error';
 import type { RouteInput } from './schemas';
 
@@ -7,7 +7,11 @@ import type { RouteInput } from './schemas';
  * Every route must point at an existing provider. Reported as a 422 with one detail per
  * bad entry, in the same {path, message} shape as schema failures.
  */
-export async function toNewRoutes(tx: Db, routes: RouteInput[], pathPrefix = 'routes'): Promise<NewRoute[]> {
+export async function toNewRoutes(
+  tx: QueryDb,
+  routes: RouteInput[],
+  pathPrefix = 'routes',
+): Promise<NewRoute[]> {
   const existing = await lockExistingProviderIds(tx, [...new Set(routes.map((r) => r.provider_id))]);
   const details = routes.flatMap((r, i) =>
     existing.has(r.provider_id)

@@ -1,4 +1,4 @@
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { ROUTING_VERSION_KEY } from '../routing/route-cache';
 import type { RedisPort } from '../stores/redis-port';
 import { createVersionedCache } from '../stores/versioned-cache';
@@ -12,7 +12,7 @@ import { type PriceTable, toPriceTable } from './types';
  * bounds staleness while Redis is down.
  */
 export function createPriceTableCache(options: {
-  db: Db;
+  db: QueryDb;
   redis: Pick<RedisPort, 'get'> | null;
   ttlMs?: number;
 }): () => Promise<PriceTable> {

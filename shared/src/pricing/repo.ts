@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { modelPrices } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import type { PriceEntry } from './types';
 
 export type PriceRow = typeof modelPrices.$inferSelect;
@@ -16,18 +16,18 @@ export function toPriceEntry(row: PriceRow): PriceEntry {
 }
 
 /** The whole table, by vendor then model: a few hundred rows at most. */
-export async function listPriceRows(db: Db): Promise<PriceRow[]> {
+export async function listPriceRows(db: QueryDb): Promise<PriceRow[]> {
   return db.select().from(modelPrices).orderBy(asc(modelPrices.vendor), asc(modelPrices.model));
 }
 
-export async function findPriceRow(db: Db, model: string, options: { lock?: boolean } = {}) {
+export async function findPriceRow(db: QueryDb, model: string, options: { lock?: boolean } = {}) {
   const query = db.select().from(modelPrices).where(eq(modelPrices.model, model)).limit(1);
   const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
 /** Create or replace by model name (the unique index decides). */
-export async function upsertPriceRow(db: Db, entry: PriceEntry): Promise<PriceRow> {
+export async function upsertPriceRow(db: QueryDb, entry: PriceEntry): Promise<PriceRow> {
   const values = {
     model: entry.model,
     vendor: entry.vendor,
@@ -44,7 +44,7 @@ export async function upsertPriceRow(db: Db, entry: PriceEntry): Promise<PriceRo
   return row;
 }
 
-export async function deletePriceRow(db: Db, model: string): Promise<PriceRow | undefined> {
+export async function deletePriceRow(db: QueryDb, model: string): Promise<PriceRow | undefined> {
   const [row] = await db.delete(modelPrices).where(eq(modelPrices.model, model)).returning();
   return row;
 }

@@ -1,7 +1,7 @@
 import { AUDIT_MIRROR_TABLE } from '../analytics/audit-mirror';
 import type { ClickHouseTarget } from '../analytics/target';
 import { auditLog } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { purgeClickHouseTable, type TablePurge } from './clickhouse';
 import { retentionCutoff } from './cutoff';
 import { type PostgresPurgeOptions, purgePostgresTable } from './postgres';
@@ -22,7 +22,7 @@ export interface AuditPurge {
  * makes it copy one again.
  */
 export async function purgeAuditRecords(
-  deps: { db: Db; clickhouse?: ClickHouseTarget | null },
+  deps: { db: QueryDb; clickhouse?: ClickHouseTarget | null },
   days: number,
   now: Date,
   options: PostgresPurgeOptions = {},

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { accessLogs, appLogs, mcpLogs, requestLogs } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 
 /** The Postgres log tables retention covers (audit_log has audit_retention_days of its own). */
 export const POSTGRES_LOG_TABLES = {
@@ -28,7 +28,7 @@ const DEFAULT_MAX_BATCHES = 100;
  * runner (console timer and gateway cron at once) takes other rows instead of waiting. The
  * count comes back as one row, whatever the driver.
  */
-async function deleteBatch(db: Db, table: PgTable, cutoff: Date, limit: number): Promise<number> {
+async function deleteBatch(db: QueryDb, table: PgTable, cutoff: Date, limit: number): Promise<number> {
   const result = await db.execute<{ n: number }>(sql`WITH gone AS (
     DELETE FROM ${table} WHERE id IN (
       SELECT id FROM ${table} WHERE created_at < ${cutoff.toISOString()}::timestamptz
@@ -45,7 +45,7 @@ async function deleteBatch(db: Db, table: PgTable, cutoff: Date, limit: number):
  * alone, so it works over the gateway's HTTP driver and the console's pool alike.
  */
 export async function purgePostgresLogs(
-  db: Db,
+  db: QueryDb,
   cutoff: Date,
   options: PostgresPurgeOptions = {},
 ): Promise<Record<PostgresLogTable, number>> {
@@ -58,7 +58,7 @@ export async function purgePostgresLogs(
 
 /** One table's rows created before `cutoff`, in bounded batches; how many went. */
 export async function purgePostgresTable(
-  db: Db,
+  db: QueryDb,
   table: PgTable,
   cutoff: Date,
   options: PostgresPurgeOptions = {},

@@ -1,7 +1,7 @@
 import { createClickHouseAnalyticsStore, createPostgresAnalyticsStore } from '../analytics/store';
 import type { ClickHouseTarget } from '../analytics/target';
 import { loadSettings } from '../db/repos/settings-repo';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { type AuditPurge, purgeAuditRecords } from './audit';
 import type { ClickHouseLogTable, TablePurge } from './clickhouse';
 import { retentionCutoff } from './cutoff';
@@ -9,7 +9,7 @@ import type { PostgresLogTable, PostgresPurgeOptions } from './postgres';
 
 export interface RetentionDeps {
   /** Any driver: every statement stands alone. */
-  db: Db;
+  db: QueryDb;
   /** The analytics database, when configured. */
   clickhouse?: ClickHouseTarget | null;
 }

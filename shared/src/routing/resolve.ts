@@ -7,7 +7,7 @@ import {
   providers,
   type RoutingStrategy,
 } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import { findPriceEntry } from '../pricing/match';
 import { EMPTY_PRICE_TABLE, type PriceEntry, type PriceTable } from '../pricing/types';
 import { parseDirectModelName } from './direct-name';
@@ -77,7 +77,7 @@ export const NO_OWN_TERMS: Readonly<ModelTerms> = {
  * deactivating a model named like `openai/gpt-4o` really stops it.
  */
 export async function resolveModelRoutes(
-  db: Db,
+  db: QueryDb,
   modelName: string,
   priceTable: () => Promise<PriceTable> = async () => EMPTY_PRICE_TABLE,
 ): Promise<ResolvedModel | null> {
@@ -94,13 +94,13 @@ export async function resolveModelRoutes(
   };
 }
 
-async function resolveUnpriced(db: Db, modelName: string): Promise<ResolvedModel | null> {
+async function resolveUnpriced(db: QueryDb, modelName: string): Promise<ResolvedModel | null> {
   const configured = await resolveConfigured(db, modelName);
   if (configured !== 'absent') return configured;
   return resolveDirect(db, modelName);
 }
 
-async function resolveConfigured(db: Db, name: string): Promise<ResolvedModel | null | 'absent'> {
+async function resolveConfigured(db: QueryDb, name: string): Promise<ResolvedModel | null | 'absent'> {
   // One round trip: the gateway runs this on the HTTP driver for every request.
   const rows = await db
     .select({ model: models, route: modelRoutes, provider: providers })
@@ -143,7 +143,7 @@ async function resolveConfigured(db: Db, name: string): Promise<ResolvedModel | 
   };
 }
 
-async function resolveDirect(db: Db, name: string): Promise<ResolvedModel | null> {
+async function resolveDirect(db: QueryDb, name: string): Promise<ResolvedModel | null> {
   const parsed = parseDirectModelName(name);
   if (!parsed) return null;
   const [provider] = await db

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { modelRoutes, models, providers } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import type { RedisPort } from '../stores/redis-port';
 import { parseRouteHealth, ROUTE_HEALTH_KEY } from './route-health';
 
@@ -28,7 +28,7 @@ export interface RouteHealthEntry {
  */
 export async function readRouteHealth(
   redis: Pick<RedisPort, 'hgetall'>,
-  db: Db,
+  db: QueryDb,
   nowMs: number,
 ): Promise<RouteHealthEntry[]> {
   const states = parseRouteHealth((await redis.hgetall(ROUTE_HEALTH_KEY)) as Record<string, unknown> | null);

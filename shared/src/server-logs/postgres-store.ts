@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
 import { accessLogs, appLogs } from '../db/schema';
-import type { Db } from '../db/types';
+import type { QueryDb } from '../db/types';
 import {
   type AccessLogQuery,
   type AppLogQuery,
@@ -31,7 +31,7 @@ export function containsPattern(needle: string): string {
  * The access log in Postgres (`access_logs`), for deployments without ClickHouse. One statement
  * per batch, so it runs on the Neon HTTP driver as well as on a Pool.
  */
-export function createPostgresAccessLogStore(db: Db): AccessLogStore {
+export function createPostgresAccessLogStore(db: QueryDb): AccessLogStore {
   return {
     async insert(records) {
       const rows = records.map(checkAccessLogRecord);
@@ -91,7 +91,7 @@ function toAccessRecord(row: typeof accessLogs.$inferSelect): AccessLogRecord {
 }
 
 /** The application log in Postgres (`app_logs`); levels are stored as their numbers. */
-export function createPostgresAppLogStore(db: Db): AppLogStore {
+export function createPostgresAppLogStore(db: QueryDb): AppLogStore {
   return {
     async insert(records) {
       const rows = records.map((record) => {

@@ -2,7 +2,7 @@ import { neon, neonConfig, Pool } from '@neondatabase/serverless';
 import { drizzle as drizzleHttp } from 'drizzle-orm/neon-http';
 import { drizzle as drizzlePool } from 'drizzle-orm/neon-serverless';
 import * as schema from '../db/schema';
-import type { Db } from '../db/types';
+import type { Db, QueryDb } from '../db/types';
 
 export interface NeonLocalEndpoints {
   wsProxy?: string | undefined;
@@ -30,9 +30,13 @@ export function configureNeon(local: NeonLocalEndpoints, webSocketConstructor?: 
   }
 }
 
-/** One-statement queries over HTTP: the gateway hot path (no transactions). */
-export function createHttpDb(databaseUrl: string): Db {
-  return drizzleHttp(neon(databaseUrl), { schema }) as unknown as Db;
+/**
+ * One-statement queries over HTTP: the gateway hot path. Typed QueryDb, so a transaction on it
+ * does not compile (the driver would throw at run time). The cast only unifies the result type
+ * of execute() (Neon's HTTP rows and the pool's QueryResult both carry `rows`).
+ */
+export function createHttpDb(databaseUrl: string): QueryDb {
+  return drizzleHttp(neon(databaseUrl), { schema }) as unknown as QueryDb;
 }
 
 export interface PooledDb {

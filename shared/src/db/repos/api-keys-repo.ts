@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { apiKeys, auditLog, users } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -23,7 +23,7 @@ export interface ApiKeyAuthRecord {
 }
 
 /** One indexed lookup matching the current value or the value replaced by the last rotation. */
-export async function findApiKeyForAuth(db: Db, hash: string): Promise<ApiKeyAuthRecord | undefined> {
+export async function findApiKeyForAuth(db: QueryDb, hash: string): Promise<ApiKeyAuthRecord | undefined> {
   const [row] = await db
     .select({
       id: apiKeys.id,
@@ -48,7 +48,7 @@ export async function findApiKeyForAuth(db: Db, hash: string): Promise<ApiKeyAut
   return row;
 }
 
-export async function insertApiKeyRow(db: Db, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+export async function insertApiKeyRow(db: QueryDb, values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(values).returning();
   if (!row) throw new Error('insert returned no row');
   return row;
@@ -60,7 +60,7 @@ export async function insertApiKeyRow(db: Db, values: typeof apiKeys.$inferInser
  * rest of the caller's transaction.
  */
 export async function findOwnedKey(
-  db: Db,
+  db: QueryDb,
   userId: string,
   id: string,
   options: { forUpdate?: boolean } = {},
@@ -74,7 +74,7 @@ export async function findOwnedKey(
   return row;
 }
 
-export function listOwnedKeys(db: Db, userId: string): Promise<ApiKeyRow[]> {
+export function listOwnedKeys(db: QueryDb, userId: string): Promise<ApiKeyRow[]> {
   return db
     .select()
     .from(apiKeys)
@@ -83,7 +83,7 @@ export function listOwnedKeys(db: Db, userId: string): Promise<ApiKeyRow[]> {
 }
 
 export async function updateKeyRow(
-  db: Db,
+  db: QueryDb,
   id: string,
   set: PgUpdateSetSource<typeof apiKeys>,
 ): Promise<ApiKeyRow> {
@@ -110,7 +110,7 @@ const stopsWorkingAt = sql<Date>`case when ${apiKeys.keyHash} like 'unissued:%' 
 
 /** Active keys of this owner that stop working in (now, until], soonest first. */
 export async function listExpiringOwnedKeys(
-  db: Db,
+  db: QueryDb,
   userId: string,
   now: Date,
   until: Date,
@@ -145,7 +145,7 @@ export interface KeyHashes {
 }
 
 /** Ids and both hashes of the keys matching `where`: what a cache invalidation needs. */
-export function selectKeyHashes(db: Db, where: SQL | undefined, limit: number): Promise<KeyHashes[]> {
+export function selectKeyHashes(db: QueryDb, where: SQL | undefined, limit: number): Promise<KeyHashes[]> {
   return db
     .select({ id: apiKeys.id, keyHash: apiKeys.keyHash, previousKeyHash: apiKeys.previousKeyHash })
     .from(apiKeys)
@@ -166,7 +166,7 @@ export interface KeyAuditSpec {
  * which has no interactive transactions. The audit subject is the key's owner.
  */
 export async function updateKeysAudited(
-  db: Db,
+  db: QueryDb,
   change: { where: SQL | undefined; set: PgUpdateSetSource<typeof apiKeys> },
   audit: KeyAuditSpec,
 ): Promise<string[]> {
@@ -208,12 +208,12 @@ export async function updateKeysAudited(
 }
 
 /** Every hash (current and previous) of one owner's keys, for invalidating after owner changes. */
-export function selectOwnerKeyHashes(db: Db, userId: string): Promise<KeyHashes[]> {
+export function selectOwnerKeyHashes(db: QueryDb, userId: string): Promise<KeyHashes[]> {
   return selectKeyHashes(db, eq(apiKeys.userId, userId), 10_000);
 }
 
 /** Moves last_used_at forward only; a late write never moves it back. */
-export async function touchLastUsed(db: Db, id: string, now: Date): Promise<void> {
+export async function touchLastUsed(db: QueryDb, id: string, now: Date): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: now })

@@ -1,5 +1,5 @@
 import { auditLog } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export interface AuditRecord {
   action: string;
@@ -13,7 +13,7 @@ export interface AuditRecord {
 }
 
 /** Written with the same `db` (or transaction) as the change it records. */
-export async function writeAudit(db: Db, record: AuditRecord): Promise<void> {
+export async function writeAudit(db: QueryDb, record: AuditRecord): Promise<void> {
   await db.insert(auditLog).values({
     action: record.action,
     userId: record.userId ?? null,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import { auditLog } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export type AuditLogRow = typeof auditLog.$inferSelect;
 
@@ -56,14 +56,14 @@ export function auditSearchWhere(filter: AuditSearchFilter): SQL | undefined {
   );
 }
 
-export async function countAuditLog(db: Db, filter: AuditSearchFilter): Promise<number> {
+export async function countAuditLog(db: QueryDb, filter: AuditSearchFilter): Promise<number> {
   const [row] = await db.select({ n: sql<string>`count(*)` }).from(auditLog).where(auditSearchWhere(filter));
   return Number(row?.n ?? 0);
 }
 
 /** Newest first; id breaks ties between records of one transaction (same created_at). */
 export async function findAuditLog(
-  db: Db,
+  db: QueryDb,
   filter: AuditSearchFilter,
   page: { limit: number; offset: number },
 ): Promise<AuditLogRow[]> {
@@ -89,7 +89,7 @@ export interface AuditCursor {
  * can commit rows older than ones already visible, and the wait lets it finish first.
  */
 export async function listAuditAfter(
-  db: Db,
+  db: QueryDb,
   cursor: AuditCursor | null,
   options: { limit: number; settleMs: number },
 ): Promise<Array<{ row: AuditLogRow; cursor: AuditCursor }>> {

@@ -12,7 +12,7 @@ import {
   userRoles,
   users,
 } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export type RoleRow = typeof roles.$inferSelect;
 export type TeamRow = typeof teams.$inferSelect;
@@ -34,11 +34,11 @@ export interface NewBudget {
 
 // Roles and teams -----------------------------------------------------------------------------
 
-export function listRoleRows(db: Db): Promise<RoleRow[]> {
+export function listRoleRows(db: QueryDb): Promise<RoleRow[]> {
   return db.select().from(roles).orderBy(asc(roles.name));
 }
 
-export async function findRoleById(db: Db, id: string, options: { lock?: boolean } = {}) {
+export async function findRoleById(db: QueryDb, id: string, options: { lock?: boolean } = {}) {
   const query = db.select().from(roles).where(eq(roles.id, id)).limit(1);
   const [row] = options.lock ? await query.for('update') : await query;
   return row;
@@ -46,7 +46,7 @@ export async function findRoleById(db: Db, id: string, options: { lock?: boolean
 
 /** Undefined when the name is taken (the unique index decides, so racing creates cannot both win). */
 export async function insertRoleIfNameFree(
-  db: Db,
+  db: QueryDb,
   input: { name: string; description: string | null },
 ): Promise<RoleRow | undefined> {
   const [row] = await db.insert(roles).values(input).onConflictDoNothing().returning();
@@ -54,7 +54,7 @@ export async function insertRoleIfNameFree(
 }
 
 export async function updateRoleRow(
-  db: Db,
+  db: QueryDb,
   id: string,
   patch: { name?: string; description?: string | null },
 ) {
@@ -67,23 +67,23 @@ export async function updateRoleRow(
 }
 
 /** Its user and team attachments go with it (ON DELETE CASCADE); its rules do not (see deleteSubjectLimits). */
-export async function deleteRoleRow(db: Db, id: string): Promise<RoleRow | undefined> {
+export async function deleteRoleRow(db: QueryDb, id: string): Promise<RoleRow | undefined> {
   const [row] = await db.delete(roles).where(eq(roles.id, id)).returning();
   return row;
 }
 
-export function listTeamRows(db: Db): Promise<TeamRow[]> {
+export function listTeamRows(db: QueryDb): Promise<TeamRow[]> {
   return db.select().from(teams).orderBy(asc(teams.name));
 }
 
-export async function findTeamById(db: Db, id: string, options: { lock?: boolean } = {}) {
+export async function findTeamById(db: QueryDb, id: string, options: { lock?: boolean } = {}) {
   const query = db.select().from(teams).where(eq(teams.id, id)).limit(1);
   const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
 export async function insertTeamIfNameFree(
-  db: Db,
+  db: QueryDb,
   input: { name: string; description: string | null },
 ): Promise<TeamRow | undefined> {
   const [row] = await db.insert(teams).values(input).onConflictDoNothing().returning();
@@ -91,7 +91,7 @@ export async function insertTeamIfNameFree(
 }
 
 export async function updateTeamRow(
-  db: Db,
+  db: QueryDb,
   id: string,
   patch: { name?: string; description?: string | null },
 ) {
@@ -104,13 +104,13 @@ export async function updateTeamRow(
 }
 
 /** Members and role attachments go with it (ON DELETE CASCADE); grants scoped to it do not. */
-export async function deleteTeamRow(db: Db, id: string): Promise<TeamRow | undefined> {
+export async function deleteTeamRow(db: QueryDb, id: string): Promise<TeamRow | undefined> {
   const [row] = await db.delete(teams).where(eq(teams.id, id)).returning();
   return row;
 }
 
 /** Pairs of (team, user) for the given teams, all teams when omitted. */
-export function listTeamMembers(db: Db, teamIds?: string[]) {
+export function listTeamMembers(db: QueryDb, teamIds?: string[]) {
   return db
     .select({ teamId: teamMembers.teamId, userId: teamMembers.userId })
     .from(teamMembers)
@@ -118,7 +118,7 @@ export function listTeamMembers(db: Db, teamIds?: string[]) {
     .orderBy(asc(teamMembers.userId));
 }
 
-export function listTeamRoles(db: Db, teamIds?: string[]) {
+export function listTeamRoles(db: QueryDb, teamIds?: string[]) {
   return db
     .select({ teamId: teamRoles.teamId, roleId: teamRoles.roleId })
     .from(teamRoles)
@@ -126,17 +126,17 @@ export function listTeamRoles(db: Db, teamIds?: string[]) {
     .orderBy(asc(teamRoles.roleId));
 }
 
-export async function replaceTeamMembers(db: Db, teamId: string, userIds: string[]): Promise<void> {
+export async function replaceTeamMembers(db: QueryDb, teamId: string, userIds: string[]): Promise<void> {
   await db.delete(teamMembers).where(eq(teamMembers.teamId, teamId));
   if (userIds.length > 0) await db.insert(teamMembers).values(userIds.map((userId) => ({ teamId, userId })));
 }
 
-export async function replaceTeamRoles(db: Db, teamId: string, roleIds: string[]): Promise<void> {
+export async function replaceTeamRoles(db: QueryDb, teamId: string, roleIds: string[]): Promise<void> {
   await db.delete(teamRoles).where(eq(teamRoles.teamId, teamId));
   if (roleIds.length > 0) await db.insert(teamRoles).values(roleIds.map((roleId) => ({ teamId, roleId })));
 }
 
-export async function listUserRoleIds(db: Db, userId: string): Promise<string[]> {
+export async function listUserRoleIds(db: QueryDb, userId: string): Promise<string[]> {
   const rows = await db
     .select({ roleId: userRoles.roleId })
     .from(userRoles)
@@ -145,7 +145,7 @@ export async function listUserRoleIds(db: Db, userId: string): Promise<string[]>
   return rows.map((r) => r.roleId);
 }
 
-export async function replaceUserRoles(db: Db, userId: string, roleIds: string[]): Promise<void> {
+export async function replaceUserRoles(db: QueryDb, userId: string, roleIds: string[]): Promise<void> {
   await db.delete(userRoles).where(eq(userRoles.userId, userId));
   if (roleIds.length > 0) await db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
 }
@@ -154,7 +154,7 @@ export async function replaceUserRoles(db: Db, userId: string, roleIds: string[]
  * Which of `ids` exist, share-locked so they cannot be deleted before the transaction that
  * references them commits.
  */
-export async function lockExistingIds(db: Db, table: 'users' | 'roles' | 'teams', ids: string[]) {
+export async function lockExistingIds(db: QueryDb, table: 'users' | 'roles' | 'teams', ids: string[]) {
   if (ids.length === 0) return new Set<string>();
   const t = { users, roles, teams }[table];
   const rows = await db.select({ id: t.id }).from(t).where(inArray(t.id, ids)).for('share');
@@ -167,13 +167,13 @@ export async function lockExistingIds(db: Db, table: 'users' | 'roles' | 'teams'
  * Serialises replacements of one subject's rules or budgets: delete-then-insert from two
  * transactions at once would otherwise collide on the unique index.
  */
-export async function lockSubjectLimits(db: Db, subjectType: LimitSubjectType, subjectId: string) {
+export async function lockSubjectLimits(db: QueryDb, subjectType: LimitSubjectType, subjectId: string) {
   await db.execute(
     sql`select pg_advisory_xact_lock(hashtext(${`sluice:limits:${subjectType}:${subjectId}`}))`,
   );
 }
 
-export function listRuleRows(db: Db, subjectType: LimitSubjectType, subjectIds: string[]) {
+export function listRuleRows(db: QueryDb, subjectType: LimitSubjectType, subjectIds: string[]) {
   if (subjectIds.length === 0) return Promise.resolve([] as LimitRuleRow[]);
   return db
     .select()
@@ -181,7 +181,7 @@ export function listRuleRows(db: Db, subjectType: LimitSubjectType, subjectIds: 
     .where(and(eq(limitRules.subjectType, subjectType), inArray(limitRules.subjectId, subjectIds)));
 }
 
-export function listBudgetRows(db: Db, subjectType: LimitSubjectType, subjectIds: string[]) {
+export function listBudgetRows(db: QueryDb, subjectType: LimitSubjectType, subjectIds: string[]) {
   if (subjectIds.length === 0) return Promise.resolve([] as BudgetRow[]);
   return db
     .select()
@@ -190,7 +190,7 @@ export function listBudgetRows(db: Db, subjectType: LimitSubjectType, subjectIds
 }
 
 /** Number of rules removed. */
-export async function deleteRuleRows(db: Db, subjectType: LimitSubjectType, subjectId: string) {
+export async function deleteRuleRows(db: QueryDb, subjectType: LimitSubjectType, subjectId: string) {
   const rows = await db
     .delete(limitRules)
     .where(and(eq(limitRules.subjectType, subjectType), eq(limitRules.subjectId, subjectId)))
@@ -198,7 +198,7 @@ export async function deleteRuleRows(db: Db, subjectType: LimitSubjectType, subj
   return rows.length;
 }
 
-export async function deleteBudgetRows(db: Db, subjectType: LimitSubjectType, subjectId: string) {
+export async function deleteBudgetRows(db: QueryDb, subjectType: LimitSubjectType, subjectId: string) {
   const rows = await db
     .delete(budgets)
     .where(and(eq(budgets.subjectType, subjectType), eq(budgets.subjectId, subjectId)))
@@ -207,7 +207,7 @@ export async function deleteBudgetRows(db: Db, subjectType: LimitSubjectType, su
 }
 
 export async function replaceRuleRows(
-  db: Db,
+  db: QueryDb,
   subjectType: LimitSubjectType,
   subjectId: string,
   rules: NewLimitRule[],
@@ -218,7 +218,7 @@ export async function replaceRuleRows(
 }
 
 export async function replaceBudgetRows(
-  db: Db,
+  db: QueryDb,
   subjectType: LimitSubjectType,
   subjectId: string,
   list: NewBudget[],
@@ -230,7 +230,7 @@ export async function replaceBudgetRows(
 // Subjects and permission grants --------------------------------------------------------------
 
 /** The key's owner, whatever the key's status; undefined when no such key exists. */
-export async function findApiKeyOwner(db: Db, keyId: string): Promise<string | undefined> {
+export async function findApiKeyOwner(db: QueryDb, keyId: string): Promise<string | undefined> {
   const [row] = await db
     .select({ userId: apiKeys.userId })
     .from(apiKeys)
@@ -240,7 +240,11 @@ export async function findApiKeyOwner(db: Db, keyId: string): Promise<string | u
 }
 
 /** Which of `teamIds` have `userId` as a member. */
-export async function teamsHavingMember(db: Db, teamIds: string[], userId: string): Promise<Set<string>> {
+export async function teamsHavingMember(
+  db: QueryDb,
+  teamIds: string[],
+  userId: string,
+): Promise<Set<string>> {
   if (teamIds.length === 0) return new Set();
   const rows = await db
     .select({ teamId: teamMembers.teamId })
@@ -250,7 +254,7 @@ export async function teamsHavingMember(db: Db, teamIds: string[], userId: strin
 }
 
 export function listGrantRows(
-  db: Db,
+  db: QueryDb,
   filter: { userId?: string; permissions?: GrantRow['permission'][] } = {},
 ) {
   return db
@@ -266,12 +270,12 @@ export function listGrantRows(
 }
 
 /** Serialises grant changes per holder, so two equal grants cannot both be created. */
-export async function lockGrantsOf(db: Db, userId: string): Promise<void> {
+export async function lockGrantsOf(db: QueryDb, userId: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`sluice:grants:${userId}`}))`);
 }
 
 export async function insertGrantRow(
-  db: Db,
+  db: QueryDb,
   values: typeof permissionGrants.$inferInsert,
 ): Promise<GrantRow> {
   const [row] = await db.insert(permissionGrants).values(values).returning();
@@ -279,13 +283,13 @@ export async function insertGrantRow(
   return row;
 }
 
-export async function deleteGrantRow(db: Db, id: string): Promise<GrantRow | undefined> {
+export async function deleteGrantRow(db: QueryDb, id: string): Promise<GrantRow | undefined> {
   const [row] = await db.delete(permissionGrants).where(eq(permissionGrants.id, id)).returning();
   return row;
 }
 
 /** Grants scoped to a team that is being deleted (scope_id has no foreign key). */
-export async function deleteTeamScopedGrants(db: Db, teamId: string): Promise<number> {
+export async function deleteTeamScopedGrants(db: QueryDb, teamId: string): Promise<number> {
   const rows = await db
     .delete(permissionGrants)
     .where(and(eq(permissionGrants.scopeType, 'team'), eq(permissionGrants.scopeId, teamId)))

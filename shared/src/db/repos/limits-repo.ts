@@ -3,14 +3,18 @@ import type { StoredLimits } from '../../limits/definitions';
 import { apiKeys } from '../schema/api-keys';
 import { budgets, limitRules, roles, teamMembers, teamRoles, userRoles } from '../schema/limits';
 import { users } from '../schema/users';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 /**
  * The stored limits a request of (key, user) runs under, for the gateway's limits cache: the
  * roles of the user (the role named like users.role, extra global roles, roles of the user's
  * teams), then the rules and budgets of those roles, of the user and of the key: two round trips.
  */
-export async function loadStoredLimits(db: Db, keyId: string | null, userId: string): Promise<StoredLimits> {
+export async function loadStoredLimits(
+  db: QueryDb,
+  keyId: string | null,
+  userId: string,
+): Promise<StoredLimits> {
   const roleIds = await db
     .select({ id: roles.id })
     .from(roles)
@@ -62,7 +66,7 @@ export async function loadStoredLimits(db: Db, keyId: string | null, userId: str
 
 /** Owner and rate_limit_rpm of a key, whatever its status; undefined when no such key exists. */
 export async function findKeyLimitSubject(
-  db: Db,
+  db: QueryDb,
   keyId: string,
 ): Promise<{ userId: string; rateLimitRpm: number | null } | undefined> {
   const [row] = await db

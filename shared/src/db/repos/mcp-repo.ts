@@ -1,13 +1,13 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { mcpServers, mcpTools } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
 export type McpServerInsert = typeof mcpServers.$inferInsert;
 export type McpToolRow = typeof mcpTools.$inferSelect;
 
 export async function listMcpServersWithToolCounts(
-  db: Db,
+  db: QueryDb,
 ): Promise<Array<McpServerRow & { toolCount: number }>> {
   const rows = await db
     .select({ server: mcpServers, toolCount: count(mcpTools.id) })
@@ -18,19 +18,19 @@ export async function listMcpServersWithToolCounts(
   return rows.map((r) => ({ ...r.server, toolCount: Number(r.toolCount) }));
 }
 
-export async function findMcpServerById(db: Db, id: string): Promise<McpServerRow | undefined> {
+export async function findMcpServerById(db: QueryDb, id: string): Promise<McpServerRow | undefined> {
   const [row] = await db.select().from(mcpServers).where(eq(mcpServers.id, id)).limit(1);
   return row;
 }
 
-export async function countMcpTools(db: Db, serverId: string): Promise<number> {
+export async function countMcpTools(db: QueryDb, serverId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(mcpTools).where(eq(mcpTools.serverId, serverId));
   return Number(row?.n ?? 0);
 }
 
 /** Undefined when the name is taken (the unique index decides, so racing creates cannot both win). */
 export async function insertMcpServerIfNameFree(
-  db: Db,
+  db: QueryDb,
   input: McpServerInsert,
 ): Promise<McpServerRow | undefined> {
   const [row] = await db.insert(mcpServers).values(input).onConflictDoNothing().returning();
@@ -51,7 +51,7 @@ export type McpServerPatch = Partial<
 >;
 
 export async function updateMcpServerRow(
-  db: Db,
+  db: QueryDb,
   id: string,
   patch: McpServerPatch,
 ): Promise<McpServerRow | undefined> {
@@ -63,14 +63,14 @@ export async function updateMcpServerRow(
   return row;
 }
 
-export async function deleteMcpServerRow(db: Db, id: string): Promise<McpServerRow | undefined> {
+export async function deleteMcpServerRow(db: QueryDb, id: string): Promise<McpServerRow | undefined> {
   const [row] = await db.delete(mcpServers).where(eq(mcpServers.id, id)).returning();
   return row;
 }
 
 /** Replaces a server's tools with what discovery found (one transaction, caller's). */
 export async function replaceMcpTools(
-  db: Db,
+  db: QueryDb,
   serverId: string,
   tools: Array<{ name: string; description: string | null; inputSchema: Record<string, unknown> }>,
 ): Promise<McpToolRow[]> {
@@ -83,7 +83,9 @@ export async function replaceMcpTools(
 }
 
 /** Every tool with its server's name, by server then tool name. */
-export async function listMcpToolsWithServer(db: Db): Promise<Array<McpToolRow & { serverName: string }>> {
+export async function listMcpToolsWithServer(
+  db: QueryDb,
+): Promise<Array<McpToolRow & { serverName: string }>> {
   const rows = await db
     .select({ tool: mcpTools, serverName: mcpServers.name })
     .from(mcpTools)
@@ -94,7 +96,7 @@ export async function listMcpToolsWithServer(db: Db): Promise<Array<McpToolRow &
 
 /** Active servers and their stored tools, and the ids of all registered servers, for the gateway. */
 export async function loadActiveMcpCatalogRows(
-  db: Db,
+  db: QueryDb,
 ): Promise<{ servers: McpServerRow[]; tools: McpToolRow[]; registeredIds: string[] }> {
   const all = await db.select().from(mcpServers).orderBy(asc(mcpServers.name));
   const servers = all.filter((s) => s.isActive);

@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { modelRoutes, models, providers } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export type ModelRow = typeof models.$inferSelect;
 export type ModelInsert = Omit<typeof models.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -27,18 +27,18 @@ export interface NewRoute {
   isActive: boolean;
 }
 
-export async function listModelRows(db: Db): Promise<ModelRow[]> {
+export async function listModelRows(db: QueryDb): Promise<ModelRow[]> {
   return db.select().from(models).orderBy(asc(models.name));
 }
 
-export async function findModelById(db: Db, id: string, options: { lock?: boolean } = {}) {
+export async function findModelById(db: QueryDb, id: string, options: { lock?: boolean } = {}) {
   const query = db.select().from(models).where(eq(models.id, id)).limit(1);
   const [row] = options.lock ? await query.for('update') : await query;
   return row;
 }
 
 /** Routes of the given models (all models when omitted), in model then position order. */
-export async function listRouteRows(db: Db, modelIds?: string[]): Promise<ModelRouteRow[]> {
+export async function listRouteRows(db: QueryDb, modelIds?: string[]): Promise<ModelRouteRow[]> {
   if (modelIds?.length === 0) return [];
   return db
     .select({
@@ -60,7 +60,7 @@ export async function listRouteRows(db: Db, modelIds?: string[]): Promise<ModelR
 }
 
 /** Undefined when the name is taken (the unique index decides). */
-export async function insertModelIfNameFree(db: Db, input: ModelInsert): Promise<ModelRow | undefined> {
+export async function insertModelIfNameFree(db: QueryDb, input: ModelInsert): Promise<ModelRow | undefined> {
   const [row] = await db.insert(models).values(input).onConflictDoNothing().returning();
   return row;
 }
@@ -74,7 +74,7 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function updateModelRow(
-  db: Db,
+  db: QueryDb,
   id: string,
   patch: Partial<ModelInsert>,
 ): Promise<ModelRow | undefined> {
@@ -86,13 +86,13 @@ export async function updateModelRow(
   return row;
 }
 
-export async function deleteModelRow(db: Db, id: string): Promise<ModelRow | undefined> {
+export async function deleteModelRow(db: QueryDb, id: string): Promise<ModelRow | undefined> {
   const [row] = await db.delete(models).where(eq(models.id, id)).returning();
   return row;
 }
 
 /** Replaces the whole ordered list; position is the array index. Call inside a transaction. */
-export async function replaceRouteRows(db: Db, modelId: string, routes: NewRoute[]): Promise<void> {
+export async function replaceRouteRows(db: QueryDb, modelId: string, routes: NewRoute[]): Promise<void> {
   await db.delete(modelRoutes).where(eq(modelRoutes.modelId, modelId));
   if (routes.length === 0) return;
   await db.insert(modelRoutes).values(routes.map((r, position) => ({ ...r, modelId, position })));
@@ -102,7 +102,7 @@ export async function replaceRouteRows(db: Db, modelId: string, routes: NewRoute
  * Which of the ids name a provider. The rows are share-locked so a concurrent provider
  * delete waits for this transaction instead of breaking the routes' foreign key.
  */
-export async function lockExistingProviderIds(db: Db, ids: string[]): Promise<Set<string>> {
+export async function lockExistingProviderIds(db: QueryDb, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .select({ id: providers.id })

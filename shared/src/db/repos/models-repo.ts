@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { type ModelKind, modelRoutes, models, providers } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export interface ServableModel {
   name: string;
@@ -11,7 +11,7 @@ export interface ServableModel {
 }
 
 /** Active models that have at least one active route on an active provider, by name. */
-export async function listServableModels(db: Db): Promise<ServableModel[]> {
+export async function listServableModels(db: QueryDb): Promise<ServableModel[]> {
   const rows = await db
     .select({ name: models.name, kind: models.kind, createdAt: models.createdAt, provider: providers.name })
     .from(models)

@@ -1,21 +1,21 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { modelRoutes, type ProviderType, providers } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
 export type ProviderRow = typeof providers.$inferSelect;
 
-export async function listProviders(db: Db): Promise<ProviderRow[]> {
+export async function listProviders(db: QueryDb): Promise<ProviderRow[]> {
   return db.select().from(providers).orderBy(asc(providers.name));
 }
 
-export async function findProviderById(db: Db, id: string): Promise<ProviderRow | undefined> {
+export async function findProviderById(db: QueryDb, id: string): Promise<ProviderRow | undefined> {
   const [row] = await db.select().from(providers).where(eq(providers.id, id)).limit(1);
   return row;
 }
 
 /** Undefined when the name is taken (the unique index decides, so racing creates cannot both win). */
 export async function insertProviderIfNameFree(
-  db: Db,
+  db: QueryDb,
   input: {
     name: string;
     displayName: string;
@@ -38,7 +38,7 @@ export interface ProviderPatch {
 }
 
 export async function updateProviderRow(
-  db: Db,
+  db: QueryDb,
   id: string,
   patch: ProviderPatch,
 ): Promise<ProviderRow | undefined> {
@@ -50,7 +50,7 @@ export async function updateProviderRow(
   return row;
 }
 
-export async function countRoutesOfProvider(db: Db, providerId: string): Promise<number> {
+export async function countRoutesOfProvider(db: QueryDb, providerId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(modelRoutes)
@@ -59,7 +59,7 @@ export async function countRoutesOfProvider(db: Db, providerId: string): Promise
 }
 
 /** Its model routes go with it (ON DELETE CASCADE). */
-export async function deleteProviderRow(db: Db, id: string): Promise<ProviderRow | undefined> {
+export async function deleteProviderRow(db: QueryDb, id: string): Promise<ProviderRow | undefined> {
   const [row] = await db.delete(providers).where(eq(providers.id, id)).returning();
   return row;
 }

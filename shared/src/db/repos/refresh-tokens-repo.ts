@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { refreshTokenFamilies, refreshTokens } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
-export async function createFamily(db: Db, userId: string): Promise<string> {
+export async function createFamily(db: QueryDb, userId: string): Promise<string> {
   const [row] = await db
     .insert(refreshTokenFamilies)
     .values({ userId })
@@ -12,7 +12,7 @@ export async function createFamily(db: Db, userId: string): Promise<string> {
 }
 
 export async function insertRefreshToken(
-  db: Db,
+  db: QueryDb,
   input: { familyId: string; tokenHash: string; expiresAt: Date },
 ): Promise<void> {
   await db.insert(refreshTokens).values(input);
@@ -28,7 +28,10 @@ export interface LockedRefreshToken {
 }
 
 /** Locks the token row so two concurrent refreshes with one token cannot both succeed. */
-export async function lockRefreshToken(db: Db, tokenHash: string): Promise<LockedRefreshToken | undefined> {
+export async function lockRefreshToken(
+  db: QueryDb,
+  tokenHash: string,
+): Promise<LockedRefreshToken | undefined> {
   const [row] = await db
     .select({
       id: refreshTokens.id,
@@ -46,11 +49,11 @@ export async function lockRefreshToken(db: Db, tokenHash: string): Promise<Locke
   return row;
 }
 
-export async function markRefreshTokenUsed(db: Db, id: string): Promise<void> {
+export async function markRefreshTokenUsed(db: QueryDb, id: string): Promise<void> {
   await db.update(refreshTokens).set({ usedAt: sql`now()` }).where(eq(refreshTokens.id, id));
 }
 
-export async function revokeFamily(db: Db, familyId: string, reason: string): Promise<void> {
+export async function revokeFamily(db: QueryDb, familyId: string, reason: string): Promise<void> {
   await db
     .update(refreshTokenFamilies)
     .set({ revokedAt: sql`now()`, revokedReason: reason })

@@ -6,15 +6,15 @@ import {
   type SettingValues,
 } from '../../settings/definitions';
 import { settings } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 
-export async function loadSettings(db: Db): Promise<SettingValues> {
+export async function loadSettings(db: QueryDb): Promise<SettingValues> {
   const rows = await db.select({ key: settings.key, value: settings.value }).from(settings);
   return mergeSettings(rows);
 }
 
 /** Serialises settings writers (inside a transaction), so old values read for the audit are exact. */
-export async function lockSettings(tx: Db): Promise<void> {
+export async function lockSettings(tx: QueryDb): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sluice:settings'))`);
 }
 
@@ -23,7 +23,7 @@ export async function lockSettings(tx: Db): Promise<void> {
  * value equal to the default deletes its row instead.
  */
 export async function writeSettings(
-  tx: Db,
+  tx: QueryDb,
   changes: ReadonlyArray<{ key: SettingKey; value: unknown }>,
   updatedBy: string | null,
 ): Promise<void> {

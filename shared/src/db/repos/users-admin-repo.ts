@@ -1,22 +1,22 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { refreshTokenFamilies, type UserRole, users } from '../schema';
-import type { Db } from '../types';
+import type { QueryDb } from '../types';
 import type { UserRow } from './users-repo';
 
-export async function listAllUsers(db: Db): Promise<UserRow[]> {
+export async function listAllUsers(db: QueryDb): Promise<UserRow[]> {
   return db.select().from(users).orderBy(asc(users.createdAt), asc(users.id));
 }
 
 /** Undefined when the email is taken: the unique index on lower(email) decides, so racing creates cannot both win. */
 export async function insertUserIfEmailFree(
-  db: Db,
+  db: QueryDb,
   input: { email: string; displayName: string; passwordHash: string; role: UserRole },
 ): Promise<UserRow | undefined> {
   const [row] = await db.insert(users).values(input).onConflictDoNothing().returning();
   return row;
 }
 
-export async function lockUserById(db: Db, id: string): Promise<UserRow | undefined> {
+export async function lockUserById(db: QueryDb, id: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).for('update').limit(1);
   return row;
 }
@@ -28,7 +28,7 @@ export interface UserPatch {
   passwordHash?: string;
 }
 
-export async function updateUserRow(db: Db, id: string, patch: UserPatch): Promise<UserRow | undefined> {
+export async function updateUserRow(db: QueryDb, id: string, patch: UserPatch): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
     .set({ ...patch, updatedAt: sql`now()` })
@@ -41,11 +41,11 @@ export async function updateUserRow(db: Db, id: string, patch: UserPatch): Promi
  * Serialises every change that could remove an admin, so two admins demoting each other
  * at the same moment cannot both see "one other admin left".
  */
-export async function lockAdminRoster(db: Db): Promise<void> {
+export async function lockAdminRoster(db: QueryDb): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('sluice:admin-roster'))`);
 }
 
-export async function countActiveAdminsExcept(db: Db, userId: string): Promise<number> {
+export async function countActiveAdminsExcept(db: QueryDb, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
@@ -54,7 +54,11 @@ export async function countActiveAdminsExcept(db: Db, userId: string): Promise<n
 }
 
 /** Ends every sign-in chain of the user: their refresh tokens are refused from now on. */
-export async function revokeUserRefreshFamilies(db: Db, userId: string, reason: string): Promise<number> {
+export async function revokeUserRefreshFamilies(
+  db: QueryDb,
+  userId: string,
+  reason: string,
+): Promise<number> {
   const rows = await db
     .update(refreshTokenFamilies)
     .set({ revokedAt: sql`now()`, revokedReason: reason })

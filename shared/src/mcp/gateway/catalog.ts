@@ -1,5 +1,5 @@
 import { loadActiveMcpCatalogRows, type McpServerRow, type McpToolRow } from '../../db/repos/mcp-repo';
-import type { Db } from '../../db/types';
+import type { QueryDb } from '../../db/types';
 import type { RedisPort } from '../../stores/redis-port';
 import { createVersionedCache } from '../../stores/versioned-cache';
 
@@ -89,7 +89,10 @@ export function scopedCatalog(catalog: McpCatalog, serverName: string): McpCatal
 }
 
 /** Per isolate; the console bumps MCP_VERSION_KEY after every registry change. */
-export function createCatalogCache(db: Db, redis: Pick<RedisPort, 'get'> | null): () => Promise<McpCatalog> {
+export function createCatalogCache(
+  db: QueryDb,
+  redis: Pick<RedisPort, 'get'> | null,
+): () => Promise<McpCatalog> {
   const cached = createVersionedCache<McpCatalog>({
     redis,
     versionKey: MCP_VERSION_KEY,

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import type { SpillTable } from '../../analytics/log-spill';
 import { mcpLogs } from '../../db/schema';
-import type { Db } from '../../db/types';
+import type { QueryDb } from '../../db/types';
 import type { McpLogRecord, McpLogStore } from '../ports';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 
@@ -12,7 +12,7 @@ const ROWS_PER_STATEMENT = 1_000;
  * The MCP call log in Postgres (`mcp_logs`), for deployments without ClickHouse. One statement
  * per batch of rows, so it runs on the Neon HTTP driver as well as on a Pool.
  */
-export function createPostgresMcpLogStore(db: Db): McpLogStore {
+export function createPostgresMcpLogStore(db: QueryDb): McpLogStore {
   return {
     async insert(records) {
       records.forEach(checkMcpLogRecord);
@@ -39,7 +39,7 @@ export function createPostgresMcpLogStore(db: Db): McpLogStore {
 }
 
 /** The same table as ClickHouse's spill (analytics/log-spill.ts): rows wait here during an outage. */
-export function createPostgresMcpLogSpill(db: Db): SpillTable<McpLogRecord> {
+export function createPostgresMcpLogSpill(db: QueryDb): SpillTable<McpLogRecord> {
   const store = createPostgresMcpLogStore(db);
   return {
     insert: (records) => store.insert(records),
