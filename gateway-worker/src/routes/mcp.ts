@@ -80,6 +80,7 @@ async function listen(c: Context<GatewayEnv>) {
       sessionId: c.req.header(SESSION_HEADER) ?? null,
       scope: scopeOf(c),
       signal: c.req.raw.signal,
+      lastEventId: c.req.header('last-event-id') ?? null,
     },
     c.get('deps').mcp,
   );

@@ -92,6 +92,8 @@ export interface ClientChannel {
   /** The client's result; rejects with RelayedRequestError when it refused. */
   request(method: string, params: McpResult | undefined): Promise<McpResult>;
   notify(method: string, params: McpResult | undefined): void;
+  /** Told when the upstream ended its event stream mid-call and resumed it with Last-Event-ID. */
+  onUpstreamResumed?: () => void;
 }
 
 export interface ConnectOptions {

@@ -15,6 +15,8 @@ export interface ChannelOptions {
   timeoutMs: number;
   /** First and longest pause between looks for the answer. */
   pollMs?: { first: number; max: number };
+  /** The upstream ended its stream mid-call and resumed it (SEP-1699 polling). */
+  onUpstreamResumed?: () => void;
 }
 
 /**
@@ -56,6 +58,7 @@ export function createClientChannel(options: ChannelOptions): ClientChannel {
     notify(method, params) {
       options.send({ jsonrpc: '2.0', method, ...(params !== undefined && { params }) });
     },
+    ...(options.onUpstreamResumed && { onUpstreamResumed: options.onUpstreamResumed }),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Principal } from '../../gateway/principal';
 import { type ClientChannel, type McpResult, RELAYED_REQUESTS, type RelayedCapability } from '../ports';
 import { scopedCatalog } from './catalog';
 import { createClientChannel, RELAY_ID_PREFIX } from './client-channel';
+import { createResumableStream } from './event-stream';
 import {
   type JsonRpcId,
   type JsonRpcRequest,
@@ -161,7 +162,13 @@ function streamsToolCall(message: JsonRpcRequest, session: SessionContext, accep
   return wantsProgress || Object.keys(clientCapabilities ?? {}).length > 0 || logLevel !== undefined;
 }
 
-/** A streamed tools/call: progress, the upstream's requests and log messages, then the result. */
+/**
+ * A request answered as an event stream (event-stream.ts: primed, resumable): a tools/call's
+ * progress, the upstream's requests and log messages, then the answer. The call runs to its end
+ * even if the client leaves (the answer is kept for its resumption). When the upstream ends its
+ * own stream mid-call and resumes it (SEP-1699 polling), the client's stream is ended likewise:
+ * the client resumes with GET and Last-Event-ID, as it would with the server itself.
+ */
 function streamed(
   message: JsonRpcRequest & { id: JsonRpcId },
   session: SessionContext,
@@ -169,45 +176,42 @@ function streamed(
   deps: MethodDeps,
 ): Response {
   const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let open = true;
-      // Nothing is written after the result (a late log message of the upstream).
-      const send = (value: unknown) => {
-        if (open) controller.enqueue(encoder.encode(sseEvent(value)));
-      };
-      const onProgress =
-        token === undefined
-          ? undefined
-          : (progress: McpResult) =>
-              send({
-                jsonrpc: '2.0',
-                method: 'notifications/progress',
-                params: { progressToken: token, ...progress },
-              });
-      const channel = createClientChannel({
-        capabilities: session.record.clientCapabilities ?? {},
-        send,
-        answers: deps.sessions,
-        sessionId: session.id,
-        timeoutMs: deps.timeoutMs,
-      });
-      try {
-        const result = await callMethod({ ...call(message, session, post), onProgress, channel }, deps);
-        send(rpcResult(message.id, result));
-      } catch (error) {
-        if (error instanceof RpcFault) send(rpcFaultBody(message.id, error));
-        else if (error instanceof McpRpcError) send(rpcErrorBody(error));
-        else send(rpcFaultBody(message.id, new RpcFault(RPC.internalError, 'Internal error')));
-      }
-      open = false;
-      controller.close();
-    },
+  const stream = createResumableStream(deps.sessions, session.id);
+  const onProgress =
+    token === undefined
+      ? undefined
+      : (progress: McpResult) =>
+          stream.send({
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: { progressToken: token, ...progress },
+          });
+  const channel = createClientChannel({
+    capabilities: session.record.clientCapabilities ?? {},
+    // Nothing is written after the answer (a late log message of the upstream).
+    send: (value) => stream.send(value),
+    answers: deps.sessions,
+    sessionId: session.id,
+    timeoutMs: deps.timeoutMs,
+    onUpstreamResumed: () => stream.end(),
   });
-  return new Response(body, {
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
-  });
+  const work = callMethod({ ...call(message, session, post), onProgress, channel }, deps).then(
+    (result) => stream.send(rpcResult(message.id, result), true),
+    (error: unknown) => stream.send(errorBody(message.id, error), true),
+  );
+  post.waitUntil(work.then(() => stream.kept()));
+  return stream.response;
+}
+
+function errorBody(id: JsonRpcId, error: unknown): Record<string, unknown> {
+  if (error instanceof RpcFault) return rpcFaultBody(id, error);
+  if (error instanceof McpRpcError) return rpcErrorBody(error);
+  return rpcFaultBody(id, new RpcFault(RPC.internalError, 'Internal error'));
+}
+
+/** The client lists event streams first in Accept: it prefers every answer as one. */
+function prefersEventStream(accept: string): boolean {
+  return accept.split(',')[0]?.trim().startsWith('text/event-stream') ?? false;
 }
 
 function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionContext, post: McpPost) {
@@ -246,7 +250,9 @@ export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promi
   const session = await requireSession(post, deps, message.id ?? null);
   if (message.id === undefined) return new Response(null, { status: 202 });
   const request = { ...message, id: message.id };
-  if (streamsToolCall(message, session, post.accept)) return streamed(request, session, post, deps);
+  if (streamsToolCall(message, session, post.accept) || prefersEventStream(post.accept)) {
+    return streamed(request, session, post, deps);
+  }
   try {
     return answer(post.accept, rpcResult(request.id, await callMethod(call(request, session, post), deps)));
   } catch (error) {

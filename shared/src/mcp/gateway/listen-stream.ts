@@ -1,6 +1,7 @@
 import type { McpServerRow } from '../../db/repos/mcp-repo';
 import type { ClientChannel, UpstreamMcpSession } from '../ports';
 import { createClientChannel } from './client-channel';
+import { eventId, parseEventId, SSE_RESPONSE_HEADERS, sseMessage } from './event-stream';
 import { endpointDeps, type McpPost, requireSession } from './handle-mcp';
 import type { MethodDeps } from './methods';
 import type { McpSessionRecord } from './sessions';
@@ -18,6 +19,8 @@ const KEEP_ALIVE_MS = 15_000;
 export type McpGet = Pick<McpPost, 'principal' | 'sessionId' | 'scope'> & {
   /** Aborts when the client goes away. */
   signal?: AbortSignal;
+  /** Last-Event-ID: the client resumes a POST's event stream from there (event-stream.ts). */
+  lastEventId?: string | null;
 };
 
 /**
@@ -30,6 +33,8 @@ export type McpGet = Pick<McpPost, 'principal' | 'sessionId' | 'scope'> & {
 export async function handleMcpGet(get: McpGet, aggregate: MethodDeps): Promise<Response> {
   const deps = await endpointDeps(aggregate, get.scope);
   const session = await requireSession(get, deps, null);
+  const from = parseEventId(get.lastEventId);
+  if (from) return resumed(session.id, from, deps, get.signal);
   const encoder = new TextEncoder();
   let stopped = false;
   const body = new ReadableStream<Uint8Array>({
@@ -62,6 +67,49 @@ export async function handleMcpGet(get: McpGet, aggregate: MethodDeps): Promise<
   return new Response(body, {
     headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
   });
+}
+
+/**
+ * The rest of a POST's event stream after the client's Last-Event-ID: what was kept, then what
+ * the call (on whichever isolate runs it) keeps meanwhile, until its answer or the MCP timeout.
+ */
+function resumed(
+  sessionId: string,
+  from: { streamId: string; index: number },
+  deps: MethodDeps,
+  signal: AbortSignal | undefined,
+): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const deadline = Date.now() + deps.timeoutMs;
+      let index = from.index;
+      let pause = 25;
+      try {
+        while (!signal?.aborted && Date.now() < deadline) {
+          const events = await deps.sessions.eventsAfter(sessionId, from.streamId, index);
+          for (const event of events) {
+            controller.enqueue(
+              encoder.encode(sseMessage(eventId(from.streamId, event.index), event.message)),
+            );
+            index = event.index;
+            if (event.final) return;
+          }
+          pause = events.length > 0 ? 25 : Math.min(500, pause * 2);
+          await new Promise((resolve) => setTimeout(resolve, pause));
+        }
+      } catch {
+        // The client left.
+      } finally {
+        try {
+          controller.close();
+        } catch {
+          // Already cancelled.
+        }
+      }
+    },
+  });
+  return new Response(body, { headers: SSE_RESPONSE_HEADERS });
 }
 
 async function listen(

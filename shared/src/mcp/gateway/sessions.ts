@@ -26,6 +26,13 @@ export type RelayedAnswer =
   | { result: unknown }
   | { error: { code?: unknown; message?: unknown; data?: unknown } };
 
+/** One message of a POST's event stream, kept so a client that lost the stream can resume it. */
+export interface StoredEvent {
+  message: unknown;
+  /** The answer to the request: the stream ends after it. */
+  final: boolean;
+}
+
 export interface McpSessionStore {
   create(record: McpSessionRecord): Promise<string>;
   /** The record, renewed; null when unknown, closed or expired. */
@@ -40,7 +47,15 @@ export interface McpSessionStore {
   putAnswer(id: string, requestId: string, answer: RelayedAnswer): Promise<void>;
   /** The answer, once and then gone; null while the client has not answered. */
   takeAnswer(id: string, requestId: string): Promise<RelayedAnswer | null>;
+  /** Keeps event `index` of stream `streamId` (SEP-1699 resumability) for EVENT_TTL_MS. */
+  putEvent(id: string, streamId: string, index: number, event: StoredEvent): Promise<void>;
+  /** The kept events after `index`, in order, up to the first one missing (at most 32). */
+  eventsAfter(id: string, streamId: string, index: number): Promise<Array<StoredEvent & { index: number }>>;
 }
+
+/** How long a stream's events stay for a client to resume it. */
+const EVENT_TTL_MS = 10 * 60_000;
+const EVENTS_PER_READ = 32;
 
 /** How long an answer nobody took stays (the request it answered has given up by then). */
 const ANSWER_TTL_MS = 10 * 60_000;
@@ -51,11 +66,13 @@ const SESSION_ID = /^[0-9a-f-]{36}$/;
 
 /** `idleMs`: the session lifetime without a request (setting general.mcp_session_idle_seconds). */
 export function createRedisSessionStore(
-  redis: Pick<RedisPort, 'get' | 'set' | 'del' | 'pexpire'>,
+  redis: Pick<RedisPort, 'get' | 'set' | 'del' | 'pexpire' | 'mget'>,
   idleMs: () => Promise<number>,
 ): McpSessionStore {
   const key = (id: string) => `${MCP_SESSION_PREFIX}${id}`;
   const answerKey = (id: string, requestId: string) => `${MCP_SESSION_PREFIX}${id}:answer:${requestId}`;
+  const eventKey = (id: string, streamId: string, index: number) =>
+    `${MCP_SESSION_PREFIX}${id}:event:${streamId}:${index}`;
   return {
     async create(record) {
       const id = crypto.randomUUID();
@@ -84,6 +101,20 @@ export function createRedisSessionStore(
       if (stored === null || stored === undefined) return null;
       await redis.del(answerKey(id, requestId));
       return typeof stored === 'string' ? (JSON.parse(stored) as RelayedAnswer) : stored;
+    },
+    async putEvent(id, streamId, index, event) {
+      await redis.set(eventKey(id, streamId, index), JSON.stringify(event), { px: EVENT_TTL_MS });
+    },
+    async eventsAfter(id, streamId, index) {
+      const keys = Array.from({ length: EVENTS_PER_READ }, (_, i) => eventKey(id, streamId, index + 1 + i));
+      const stored = await redis.mget<Array<StoredEvent | string | null>>(...keys);
+      const events: Array<StoredEvent & { index: number }> = [];
+      for (const [i, value] of stored.entries()) {
+        if (value === null || value === undefined) break;
+        const event = typeof value === 'string' ? (JSON.parse(value) as StoredEvent) : value;
+        events.push({ ...event, index: index + 1 + i });
+      }
+      return events;
     },
   };
 }

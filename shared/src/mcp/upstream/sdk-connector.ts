@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { withDeadline } from '../../util/deadline';
 import {
+  type ClientChannel,
   type McpResult,
   type McpServerTarget,
   type McpToolDescriptor,
@@ -29,6 +30,21 @@ function transportFor(server: McpServerTarget, fetchImpl: typeof fetch, resumeSe
   const authed = authenticatedFetch(server, fetchImpl);
   if (server.transportType === 'sse') return new SSEClientTransport(url, { fetch: authed });
   return new StreamableHTTPClientTransport(url, { fetch: authed, sessionId: resumeSessionId });
+}
+
+/**
+ * The SDK's transport resumes a stream the server ended mid-call with a GET carrying
+ * Last-Event-ID; the gateway's client stream mirrors it (handle-mcp.ts), so it is told.
+ */
+function watchResumptions(fetchImpl: typeof fetch, channel: ClientChannel | undefined): typeof fetch {
+  const told = channel?.onUpstreamResumed;
+  if (!told) return fetchImpl;
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    if (method === 'GET' && headers.has('last-event-id')) told();
+    return fetchImpl(input, init);
+  }) as typeof fetch;
 }
 
 function unavailable(server: McpServerTarget, error: unknown): UpstreamMcpUnavailable {
@@ -120,7 +136,7 @@ export function createSdkConnector(
   const jsonSchemaValidator = options.validateToolOutput === false ? passThroughValidator : undefined;
   return {
     async connect(server, { timeoutMs, resumeSessionId, capabilities, channel }) {
-      const transport = transportFor(server, fetchImpl, resumeSessionId);
+      const transport = transportFor(server, watchResumptions(fetchImpl, channel), resumeSessionId);
       // The client's own capabilities, so the upstream offers it what it would offer it directly.
       const declared = channel?.capabilities ?? capabilities ?? {};
       const client = new Client(CLIENT_INFO, { capabilities: declared, jsonSchemaValidator });

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Issue 19 › conformance in CI: the three official MCP conformance suites (released 0.1.16; the
+# 0.2 alpha's 2025-11-25 and 2026-07-28 requirement sets) against the reference server alone and
+# through the gateway at /mcp/everything (npm start on embedded stores, the reference server
+# registered behind it); fails when a check that passes alone fails through the gateway.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SUITE_DIR=$ROOT/dev/conformance/suite
+[ -d "$SUITE_DIR/node_modules" ] || npm ci --prefix "$SUITE_DIR" --no-audit --no-fund --loglevel=error
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+CONFORMANCE_DIR=$SUITE_DIR MCP_PATHS=/mcp/everything OUT_DIR=$OUT REFERENCE=1 bash "$ROOT/dev/conformance/mcp.sh"
+node "$ROOT/dev/conformance/compare.mjs" "$OUT"
