@@ -9,6 +9,7 @@ import { subjectLimits } from '@sluice/shared/limits/definitions';
 import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
+import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
 import { buildServerLogs } from '@sluice/shared/server-logs/wiring';
 import { pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
@@ -63,7 +64,8 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
       timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
       warn: (message, fields) => logs.logger.child('limits').warn(message, fields),
     }),
-    mcpConnector: createSdkConnector(),
+    // Discovery reaches servers of either protocol generation (stateless ones by server/discover).
+    mcpConnector: generationAwareConnector(createSdkConnector()),
     mcpTimeoutMs: 15_000,
     mcpLogs: analytics.mcpCalls,
     // The gateway writes it; the console only searches it.

@@ -10,6 +10,7 @@ import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
 import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
+import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { guardrailSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
@@ -55,7 +56,7 @@ export function buildMcpDeps(
     redaction: async () => redactPolicyOf((await settings()).redact),
     onToolBlocked: (rule) => void metrics.record(guardrailSamples('inspect_tools', rule)),
     catalog: () => fresh((background) => warm.mcpCatalog(background)),
-    connector: createSdkConnector({ validateToolOutput: false }),
+    connector: generationAwareConnector(createSdkConnector({ validateToolOutput: false })),
     targetOf: async (server: McpServerRow) => {
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
       return toMcpServerTarget(server, await secretBox);

@@ -39,7 +39,14 @@ function callTool(id: unknown, params: Json) {
         inputRequests: {
           who: {
             method: 'elicitation/create',
-            params: { message: 'Your name?', requestedSchema: { type: 'object' } },
+            params: {
+              message: 'Your name?',
+              requestedSchema: {
+                type: 'object',
+                properties: { name: { type: 'string' } },
+                required: ['name'],
+              },
+            },
           },
         },
         requestState: sign(`greet:${Date.now()}`),

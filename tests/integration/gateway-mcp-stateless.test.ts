@@ -5,6 +5,9 @@
 // forwarded to as the client sent it, its input-required rounds and request state included,
 // with the gateway's tool rules and call log still applied. Wire format by hand: the official
 // SDK (1.x) has no client of this revision yet.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMcpServer, startEverything } from '../fakes/mcp-servers';
 import { startStatelessServer } from '../fakes/mcp-stateless-server';
@@ -21,6 +24,8 @@ let second: GatewayHarness;
 let stateless: Awaited<ReturnType<typeof startStatelessServer>>;
 const running: RunningMcpServer[] = [];
 let nextId = 1;
+/** This run's server id: ClickHouse keeps the call logs of earlier runs. */
+let modernId = '';
 
 beforeAll(async () => {
   h = await proxyHarness('gateway_mcp_stateless');
@@ -36,6 +41,11 @@ beforeAll(async () => {
   expect((await h.admin('POST', `/api/mcp/servers/${legacy.body.id}/discover`)).status).toBe(200);
   const modern = await h.admin('POST', '/api/mcp/servers', { name: 'modern', endpoint_url: stateless.url });
   expect(modern.status, JSON.stringify(modern.body)).toBe(201);
+  modernId = modern.body.id;
+  // Discovery speaks the server's generation: stateless requests, no initialize.
+  const found = await h.admin('POST', `/api/mcp/servers/${modern.body.id}/discover`);
+  expect(found.status, JSON.stringify(found.body)).toBe(200);
+  expect(found.body.tools.map((t: { name: string }) => t.name)).toEqual(['echo', 'greet', 'drop_table']);
   const rules = await h.admin('PATCH', '/api/admin/settings', {
     settings: { inspect_tools: { deny: [{ name: 'no-drops', tool: 'modern__drop_*' }] } },
   });
@@ -194,14 +204,64 @@ describe('/mcp/{server}: forwarded to a stateless server', () => {
     });
     await expect
       .poll(
-        async () => (await h.admin('GET', '/api/mcp/logs?tool_name=drop_table')).body.entries?.length ?? 0,
+        async () =>
+          (await h.admin('GET', `/api/mcp/logs?server_id=${modernId}&tool_name=drop_table`)).body.entries
+            ?.length ?? 0,
         { timeout: 10_000 },
       )
       .toBe(1);
     await expect
-      .poll(async () => (await h.admin('GET', '/api/mcp/logs?tool_name=echo')).body.entries?.length ?? 0, {
-        timeout: 10_000,
-      })
+      .poll(
+        async () =>
+          (await h.admin('GET', `/api/mcp/logs?server_id=${modernId}&tool_name=echo`)).body.entries?.length ??
+          0,
+        {
+          timeout: 10_000,
+        },
+      )
       .toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('session-era clients (the official SDK) and a stateless-only server, bridged', () => {
+  async function connect(path: string, gateway: GatewayHarness = h.gateway) {
+    const transport = new StreamableHTTPClientTransport(new URL(`http://gateway.test${path}`), {
+      fetch: ((input: string | URL | Request, init?: RequestInit) =>
+        gateway.app.request(input instanceof Request ? input : String(input), init)) as typeof fetch,
+      requestInit: { headers: { authorization: `Bearer ${h.apiKey}` } },
+    });
+    const client = new Client(
+      { name: 'sluice-test', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    // The server's input-required round reaches this client as a session-era elicitation request.
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { name: 'Ada' },
+    }));
+    await client.connect(transport);
+    return client;
+  }
+
+  it('lists and calls on /mcp/{server} and /mcp; an input-required round becomes an elicitation', async () => {
+    const scoped = await connect('/mcp/modern');
+    // The gateway's catalog is sorted by name (stable for prompt caches).
+    expect((await scoped.listTools()).tools.map((t) => t.name)).toEqual(['drop_table', 'echo', 'greet']);
+    expect((await scoped.callTool({ name: 'echo', arguments: { text: 'old client' } })).content).toEqual([
+      { type: 'text', text: 'echo: old client' },
+    ]);
+    expect((await scoped.callTool({ name: 'greet', arguments: {} })).content).toEqual([
+      { type: 'text', text: 'hello Ada' },
+    ]);
+    await scoped.close();
+    const aggregate = await connect('/mcp', second);
+    const names = (await aggregate.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['modern__echo', 'everything__echo']));
+    expect((await aggregate.callTool({ name: 'modern__echo', arguments: { text: 'x' } })).content).toEqual([
+      { type: 'text', text: 'echo: x' },
+    ]);
+    await aggregate.close();
+    // The stateless server never saw an initialize.
+    expect(stateless.calls.some((c) => c.method === 'initialize')).toBe(false);
   });
 });

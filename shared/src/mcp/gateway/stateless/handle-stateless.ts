@@ -11,7 +11,7 @@ import {
 } from '../jsonrpc';
 import { callMethod, type MethodDeps } from '../methods';
 import { META, STATELESS_VERSIONS } from './envelope';
-import { forwardStateless, OPEN_STREAM, speaksStateless } from './passthrough';
+import { forwardStateless, OPEN_STREAM, serverSpeaksStateless } from './passthrough';
 import { statelessSession } from './session';
 
 export const GATEWAY_SERVER_INFO = { name: 'sluice', version: '0.1.0' };
@@ -50,7 +50,7 @@ export async function handleStatelessPost(
   const id = message.id;
   if (REMOVED.has(message.method)) throw methodNotFound(message.method, id);
   const server = post.scope === null ? undefined : (await deps.catalog()).serverByName.get(post.scope);
-  if (server && (await speaksStateless(server, deps)))
+  if (server && (await serverSpeaksStateless(server, deps)))
     return forwardStateless(post, { ...message, id }, server, deps);
   if (message.method === 'server/discover') return json(rpcResult(id, stamp(message.method, discover())));
   if (message.method === 'subscriptions/listen') return listen(id, post);

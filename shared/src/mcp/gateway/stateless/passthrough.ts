@@ -2,44 +2,24 @@ import type { McpServerRow } from '../../../db/repos/mcp-repo';
 import { redactJson } from '../../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE } from '../../../guardrails/tool-policy';
 import { authenticatedFetch } from '../../upstream/auth';
+import { readRpcAnswer, rewriteRpcAnswer } from '../../upstream/rpc-answers';
+import { speaksStateless } from '../../upstream/stateless-upstream';
 import { mayUseTool } from '../access';
 import { publicName } from '../catalog';
 import type { McpPost } from '../handle-mcp';
 import { type JsonRpcRequest, RPC, RpcFault, rpcFaultBody } from '../jsonrpc';
 import type { MethodDeps } from '../methods';
-import { META, STATELESS_VERSIONS } from './envelope';
-import { readRpcAnswer, rewriteRpcAnswer } from './rpc-answers';
-
-/** How long an isolate trusts what it learned of an upstream's protocol generation. */
-const GENERATION_TTL_MS = 5 * 60_000;
-const generations = new Map<string, { stateless: boolean; until: number }>();
 
 /**
- * Whether a registered server speaks the stateless revision itself: learned by asking it
- * server/discover (once per isolate and 5 minutes), never configured. A server that does is
- * reached on /mcp/{server} by forwarding the client's request as it is — the revision's results
- * (input-required rounds, request state, caching hints, listen streams) pass through unchanged;
- * one that does not is bridged over a session (handle-stateless.ts).
+ * Whether a registered server speaks the stateless revision itself (upstream/stateless-upstream.ts:
+ * asked server/discover, once per isolate and 5 minutes, never configured). A server that does
+ * is reached on /mcp/{server} by forwarding the client's request as it is — the revision's
+ * results (input-required rounds, request state, caching hints, listen streams) pass through
+ * unchanged; one that does not is bridged over a session (handle-stateless.ts).
  */
-export async function speaksStateless(server: McpServerRow, deps: MethodDeps): Promise<boolean> {
-  const known = generations.get(server.id);
-  if (known && known.until > Date.now()) return known.stateless;
-  const version = STATELESS_VERSIONS[0];
-  const probe = await send(server, deps, {
-    headers: { 'mcp-protocol-version': version, 'mcp-method': 'server/discover' },
-    body: {
-      jsonrpc: '2.0',
-      id: 'sluice-discover',
-      method: 'server/discover',
-      params: { _meta: { [META.protocolVersion]: version, [META.clientCapabilities]: {} } },
-    },
-    accept: 'application/json, text/event-stream',
-  }).catch(() => null);
-  const answer = probe?.ok ? await readRpcAnswer(probe).catch(() => null) : null;
-  const versions = (answer?.result as { supportedVersions?: unknown } | undefined)?.supportedVersions;
-  const stateless = Array.isArray(versions) && versions.includes(version);
-  generations.set(server.id, { stateless, until: Date.now() + GENERATION_TTL_MS });
-  return stateless;
+export async function serverSpeaksStateless(server: McpServerRow, deps: MethodDeps): Promise<boolean> {
+  if (server.transportType !== 'streamable_http') return false;
+  return speaksStateless(await deps.targetOf(server), deps.fetch ?? fetch, deps.timeoutMs);
 }
 
 interface Outgoing {

@@ -1,4 +1,4 @@
-import type { McpResult } from '../../ports';
+import type { McpResult } from '../ports';
 
 /** A JSON-RPC answer as an upstream sent it: one JSON body, or an event stream whose last
  * message answers the request (notifications before it). */

@@ -1,0 +1,184 @@
+import type {
+  ClientChannel,
+  McpResult,
+  McpServerTarget,
+  McpToolDescriptor,
+  UpstreamMcpConnector,
+  UpstreamMcpSession,
+} from '../ports';
+import { UpstreamMcpUnavailable } from '../ports';
+import { authenticatedFetch } from './auth';
+import { readRpcAnswer } from './rpc-answers';
+
+/** The stateless revision (SEP-2575): what an upstream that speaks it is sent. */
+const VERSION = '2026-07-28';
+const CLIENT_INFO = { name: 'sluice-gateway', version: '0.1.0' };
+/** How long an isolate trusts what it learned of a server's protocol generation. */
+const GENERATION_TTL_MS = 5 * 60_000;
+/** Rounds of input-required results one call may take before the gateway gives up. */
+const MAX_INPUT_ROUNDS = 8;
+const generations = new Map<string, { stateless: boolean; until: number }>();
+
+/** A JSON-RPC error the upstream answered with: passed on with its code (upstream-answers.ts). */
+export class UpstreamRpcError extends Error {
+  override name = 'UpstreamRpcError';
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+interface Rpc {
+  target: McpServerTarget;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  capabilities: ClientChannel['capabilities'];
+}
+
+/** One stateless request; the answer's result, or the upstream's error thrown. */
+async function request(rpc: Rpc, method: string, params: McpResult = {}): Promise<McpResult> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': VERSION,
+    'io.modelcontextprotocol/clientCapabilities': rpc.capabilities,
+    'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+  };
+  let response: Response;
+  try {
+    response = await authenticatedFetch(rpc.target, rpc.fetch)(rpc.target.endpointUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': VERSION,
+        'mcp-method': method,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: crypto.randomUUID(),
+        method,
+        params: { ...params, _meta: meta },
+      }),
+      signal: AbortSignal.timeout(rpc.timeoutMs),
+    });
+  } catch (error) {
+    throw new UpstreamMcpUnavailable(`Cannot reach MCP server ${rpc.target.name}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  const answer = await readRpcAnswer(response).catch(() => null);
+  if (!answer)
+    throw new UpstreamMcpUnavailable(
+      `MCP server ${rpc.target.name} answered HTTP ${response.status} without JSON-RPC`,
+    );
+  if (answer.error) {
+    const { code, message, data } = answer.error as { code?: unknown; message?: unknown; data?: unknown };
+    throw new UpstreamRpcError(String(message ?? 'error'), typeof code === 'number' ? code : -32603, data);
+  }
+  return (answer.result ?? {}) as McpResult;
+}
+
+/**
+ * A request whose answer may be input-required (SEP-2322): what the server asks (sampling,
+ * elicitation, roots) goes to the client over the session's channel, as a session-era server's
+ * request would, and the request is sent again with the answers and the server's requestState.
+ */
+async function withInputRounds(
+  rpc: Rpc,
+  channel: ClientChannel | undefined,
+  method: string,
+  params: McpResult,
+): Promise<McpResult> {
+  let next = params;
+  for (let round = 0; round < MAX_INPUT_ROUNDS; round++) {
+    const result = await request(rpc, method, next);
+    if (result.resultType !== 'input_required') return result;
+    if (!channel) throw new UpstreamRpcError('The server needs input the client cannot give here', -32603);
+    const asked = (result.inputRequests ?? {}) as Record<string, { method: string; params?: McpResult }>;
+    const inputResponses: McpResult = {};
+    for (const [key, ask] of Object.entries(asked))
+      inputResponses[key] = await channel.request(ask.method, ask.params);
+    next = {
+      ...params,
+      inputResponses,
+      ...(result.requestState !== undefined && { requestState: result.requestState }),
+    };
+  }
+  throw new UpstreamRpcError(`More than ${MAX_INPUT_ROUNDS} rounds of input for ${method}`, -32603);
+}
+
+/** Drops the revision's result fields a session-era client does not know. */
+function sessionEra(result: McpResult): McpResult {
+  const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
+  return rest;
+}
+
+function statelessSession(rpc: Rpc, channel: ClientChannel | undefined): UpstreamMcpSession {
+  const ask = async (method: string, params: McpResult = {}) =>
+    sessionEra(await withInputRounds(rpc, channel, method, params));
+  const unsupported = async (method: string) => {
+    throw new UpstreamRpcError(`${method} is not part of the stateless revision`, -32601);
+  };
+  return {
+    sessionId: undefined,
+    async listTools() {
+      const { tools } = await ask('tools/list');
+      return (Array.isArray(tools) ? tools : []) as McpToolDescriptor[];
+    },
+    callTool: (name, args) => ask('tools/call', { name, arguments: args }),
+    listResources: async () => ((await ask('resources/list')).resources ?? []) as McpResult[],
+    readResource: (uri) => ask('resources/read', { uri }),
+    listPrompts: async () => ((await ask('prompts/list')).prompts ?? []) as McpResult[],
+    getPrompt: (name, args) => ask('prompts/get', { name, arguments: args }),
+    listResourceTemplates: async () =>
+      ((await ask('resources/templates/list')).resourceTemplates ?? []) as McpResult[],
+    complete: (params) => ask('completion/complete', params),
+    setLoggingLevel: () => unsupported('logging/setLevel'),
+    subscribeResource: () => unsupported('resources/subscribe'),
+    unsubscribeResource: () => unsupported('resources/unsubscribe'),
+    listen: async () => {},
+    close: async () => {},
+  };
+}
+
+/** Whether a server speaks the stateless revision: asked server/discover, never configured. */
+export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof fetch, timeoutMs: number) {
+  const known = generations.get(target.id);
+  if (known && known.until > Date.now()) return known.stateless;
+  const discovered = await request(
+    { target, fetch: fetchImpl, timeoutMs, capabilities: {} },
+    'server/discover',
+  ).catch(() => null);
+  const versions = discovered?.supportedVersions;
+  const stateless = Array.isArray(versions) && versions.includes(VERSION);
+  generations.set(target.id, { stateless, until: Date.now() + GENERATION_TTL_MS });
+  return stateless;
+}
+
+/**
+ * Upstreams of either generation behind one connector: a streamable-HTTP server that speaks the
+ * stateless revision gets stateless requests (no initialize; its input-required rounds relayed
+ * to the client), every other one goes through the SDK's session client.
+ */
+export function generationAwareConnector(
+  sessions: UpstreamMcpConnector,
+  fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+): UpstreamMcpConnector {
+  return {
+    async connect(server, options) {
+      if (
+        server.transportType === 'streamable_http' &&
+        (await speaksStateless(server, fetchImpl, options.timeoutMs))
+      ) {
+        const capabilities = options.channel?.capabilities ?? options.capabilities ?? {};
+        return statelessSession(
+          { target: server, fetch: fetchImpl, timeoutMs: options.timeoutMs, capabilities },
+          options.channel,
+        );
+      }
+      return sessions.connect(server, options);
+    },
+  };
+}
