@@ -151,6 +151,31 @@ describe('/mcp: bridged to session-era servers, by either instance', () => {
   });
 });
 
+describe('/mcp: a session-era server asks the stateless client something mid-call', () => {
+  it('comes back as an input-required round; the answer, given to the other instance, finishes the call', async () => {
+    const tool = { name: 'everything__trigger-elicitation-request', arguments: {} };
+    const asked = await rpc('/mcp', 'tools/call', tool);
+    expect(asked.body.result).toMatchObject({ resultType: 'input_required' });
+    const inputs = Object.entries(asked.body.result.inputRequests) as Array<[string, { method: string }]>;
+    expect(inputs.map(([, request]) => request.method)).toEqual(['elicitation/create']);
+    const key = inputs[0]![0];
+    const answered = await rpc(
+      '/mcp',
+      'tools/call',
+      {
+        ...tool,
+        inputResponses: { [key]: { action: 'accept', content: { name: 'Ada Lovelace' } } },
+        requestState: asked.body.result.requestState,
+      },
+      { gateway: second },
+    );
+    expect(answered.body.result.resultType).toBe('complete');
+    expect(JSON.stringify(answered.body.result.content)).toContain('- Name: Ada Lovelace');
+    const forged = await rpc('/mcp', 'tools/call', { ...tool, requestState: 'not-a-state' });
+    expect(forged.body.error).toMatchObject({ code: -32602, message: 'Invalid requestState' });
+  });
+});
+
 describe('/mcp/{server}: forwarded to a stateless server', () => {
   it('passes an input-required round through, its request state verified by the server, across instances', async () => {
     const listed = await rpc('/mcp/modern', 'tools/list');

@@ -245,7 +245,8 @@ export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promi
   }
   const message = parsed.data;
   // A stateless (2026-07-28) request needs no session; initialize keeps the session lifecycle.
-  if (statelessEnvelope(post, post.body, message.id ?? null)) return handleStatelessPost(post, message, deps);
+  const envelope = statelessEnvelope(post, post.body, message.id ?? null);
+  if (envelope) return handleStatelessPost(post, envelope, message, deps);
   if (message.method === 'initialize') return initialize(message, post, deps);
   const session = await requireSession(post, deps, message.id ?? null);
   if (message.id === undefined) return new Response(null, { status: 202 });

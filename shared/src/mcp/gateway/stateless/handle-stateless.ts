@@ -1,4 +1,4 @@
-import type { McpResult } from '../../ports';
+import { type McpResult, RELAYED_REQUESTS } from '../../ports';
 import type { McpPost } from '../handle-mcp';
 import {
   type JsonRpcId,
@@ -10,7 +10,8 @@ import {
   rpcResult,
 } from '../jsonrpc';
 import { callMethod, type MethodDeps } from '../methods';
-import { META, STATELESS_VERSIONS } from './envelope';
+import { META, STATELESS_VERSIONS, type StatelessEnvelope } from './envelope';
+import { callWithInputRounds } from './input-rounds';
 import { forwardStateless, OPEN_STREAM, serverSpeaksStateless } from './passthrough';
 import { statelessSession } from './session';
 
@@ -43,6 +44,7 @@ const CACHEABLE = new Set([
  */
 export async function handleStatelessPost(
   post: McpPost,
+  envelope: StatelessEnvelope,
   message: JsonRpcRequest,
   deps: MethodDeps,
 ): Promise<Response> {
@@ -55,7 +57,12 @@ export async function handleStatelessPost(
   if (message.method === 'server/discover') return json(rpcResult(id, stamp(message.method, discover())));
   if (message.method === 'subscriptions/listen') return listen(id, post);
   const session = await statelessSession(post.principal, post.scope, deps);
+  const declared = relayable(envelope.clientCapabilities);
   try {
+    if (message.method === 'tools/call' && Object.keys(declared).length > 0) {
+      const result = await callWithInputRounds(post, { ...message, id }, session, deps, declared);
+      return json(rpcResult(id, stamp(message.method, result)));
+    }
     const result = await callMethod(
       {
         id,
@@ -74,6 +81,16 @@ export async function handleStatelessPost(
     if (error instanceof RpcFault) return json(rpcFaultBody(id, error));
     throw error;
   }
+}
+
+/** What the client declared of the requests a server may need answered (sampling, elicitation, roots). */
+function relayable(capabilities: Record<string, unknown>): Record<string, McpResult> {
+  const declared: Record<string, McpResult> = {};
+  for (const name of Object.keys(RELAYED_REQUESTS)) {
+    const value = capabilities[name];
+    if (typeof value === 'object' && value !== null) declared[name] = value as McpResult;
+  }
+  return declared;
 }
 
 function methodNotFound(method: string, id: JsonRpcId): McpRpcError {

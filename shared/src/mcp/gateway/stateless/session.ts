@@ -12,7 +12,7 @@ const UPSTREAM_PROTOCOL = '2025-11-25';
  * one (session-era servers need initialize). Each caller and endpoint gets one stand-in session
  * record in the session store, under an id derived from them, that remembers the upstream
  * sessions to resume: any isolate or instance serves the next request without a new handshake.
- * Nothing is relayed to a stateless client through it (its capabilities are left empty).
+ * What an upstream asks of the client mid-call goes back as an input-required result.
  */
 export async function statelessSession(
   principal: Principal,
@@ -35,7 +35,9 @@ export async function statelessSession(
     keyId,
     protocolVersion: UPSTREAM_PROTOCOL,
     upstream: {},
-    clientCapabilities: {},
+    // Upstream sessions offer what any client may answer; each request's own _meta says what
+    // this client does (input-rounds.ts).
+    clientCapabilities: { sampling: {}, elicitation: {}, roots: {} },
     ...(scope !== null && { scope }),
   };
   await deps.sessions.save(id, record);
