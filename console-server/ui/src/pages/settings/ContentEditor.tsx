@@ -1,4 +1,5 @@
 import { Group, NumberInput, Select, TextInput } from '@mantine/core';
+import { DenyRuleList } from './DenyRuleList';
 import { EnabledSwitch } from './EnabledSwitch';
 import { ACTION_LABELS, GUARDRAIL_HELP } from './guardrail-labels';
 import {
@@ -6,13 +7,10 @@ import {
   type ContentRule,
   type ContentValue,
   type GuardrailEditorProps,
-  optionalList,
-  removeAt,
-  replaceAt,
   withField,
 } from './guardrail-values';
 import { ModelGlobsTable } from './ModelGlobsTable';
-import { MONO, RuleList } from './RuleList';
+import { MONO } from './RuleList';
 
 const NEW_RULE: ContentRule = { name: '', regex: '' };
 const ACTION_OPTIONS = ACTIONS.map((action) => ({ value: action, label: ACTION_LABELS[action] }));
@@ -21,34 +19,27 @@ const isAction = (text: string | null): text is NonNullable<ContentRule['action'
 
 /** security.content: deny rules (block or flag), the largest prompt, and models by role. */
 export function ContentEditor({ value, onChange, onRowRemoved, error }: GuardrailEditorProps<ContentValue>) {
-  const rules = value.deny ?? [];
-  const setRules = (next: ContentRule[], input: string) =>
-    onChange(withField(value, 'deny', optionalList(next)), input);
-  const setRule = (index: number, rule: ContentRule, input: keyof ContentRule) =>
-    setRules(replaceAt(rules, index, rule), `deny.${index}.${input}`);
   return (
     <>
       <EnabledSwitch value={value} onChange={onChange} error={error('enabled')} />
-      <RuleList
+      <DenyRuleList
+        value={value}
+        onChange={onChange}
+        onRowRemoved={onRowRemoved}
         title="Deny rules"
         help={`${GUARDRAIL_HELP.contentDeny} ${GUARDRAIL_HELP.regex}`}
-        rules={rules}
         testId="content-rule"
         addLabel="Add deny rule"
         empty="No deny rules."
-        onAdd={() => setRules([...rules, { ...NEW_RULE }], 'deny')}
-        onRemove={(index) => {
-          setRules(removeAt(rules, index), 'deny');
-          onRowRemoved('deny');
-        }}
-        renderRule={(rule, index) => (
+        newRule={NEW_RULE}
+        renderRule={(rule, index, setRule) => (
           <Group gap="xs" align="flex-start" wrap="nowrap">
             <TextInput
               label="Name"
               placeholder="no-codenames"
               w={170}
               value={rule.name}
-              onChange={(event) => setRule(index, { ...rule, name: event.currentTarget.value }, 'name')}
+              onChange={(event) => setRule({ ...rule, name: event.currentTarget.value }, 'name')}
               error={error(`deny.${index}.name`)}
             />
             <TextInput
@@ -57,7 +48,7 @@ export function ContentEditor({ value, onChange, onRowRemoved, error }: Guardrai
               style={{ flex: 1 }}
               styles={MONO}
               value={rule.regex}
-              onChange={(event) => setRule(index, { ...rule, regex: event.currentTarget.value }, 'regex')}
+              onChange={(event) => setRule({ ...rule, regex: event.currentTarget.value }, 'regex')}
               error={error(`deny.${index}.regex`)}
             />
             <Select
@@ -66,7 +57,7 @@ export function ContentEditor({ value, onChange, onRowRemoved, error }: Guardrai
               data={ACTION_OPTIONS}
               allowDeselect={false}
               value={rule.action ?? 'block'}
-              onChange={(action) => isAction(action) && setRule(index, { ...rule, action }, 'action')}
+              onChange={(action) => isAction(action) && setRule({ ...rule, action }, 'action')}
               error={error(`deny.${index}.action`)}
             />
           </Group>

@@ -1,17 +1,15 @@
 import { Group, TextInput } from '@mantine/core';
+import { DenyRuleList } from './DenyRuleList';
 import { EnabledSwitch } from './EnabledSwitch';
 import { GUARDRAIL_HELP } from './guardrail-labels';
 import {
   type GuardrailEditorProps,
-  optionalList,
   optionalText,
-  removeAt,
-  replaceAt,
   type ToolRule,
   type ToolsValue,
   withField,
 } from './guardrail-values';
-import { MONO, RuleList } from './RuleList';
+import { MONO } from './RuleList';
 
 const NEW_RULE: ToolRule = { name: '', tool: '' };
 
@@ -22,34 +20,27 @@ export function InspectToolsEditor({
   onRowRemoved,
   error,
 }: GuardrailEditorProps<ToolsValue>) {
-  const rules = value.deny ?? [];
-  const setRules = (next: ToolRule[], input: string) =>
-    onChange(withField(value, 'deny', optionalList(next)), input);
-  const setRule = (index: number, rule: ToolRule, input: keyof ToolRule) =>
-    setRules(replaceAt(rules, index, rule), `deny.${index}.${input}`);
   return (
     <>
       <EnabledSwitch value={value} onChange={onChange} error={error('enabled')} />
-      <RuleList
+      <DenyRuleList
+        value={value}
+        onChange={onChange}
+        onRowRemoved={onRowRemoved}
         title="Deny rules"
         help={`${GUARDRAIL_HELP.toolDeny} ${GUARDRAIL_HELP.regex}`}
-        rules={rules}
         testId="tool-rule"
         addLabel="Add tool rule"
         empty="No tool rules."
-        onAdd={() => setRules([...rules, { ...NEW_RULE }], 'deny')}
-        onRemove={(index) => {
-          setRules(removeAt(rules, index), 'deny');
-          onRowRemoved('deny');
-        }}
-        renderRule={(rule, index) => (
+        newRule={NEW_RULE}
+        renderRule={(rule, index, setRule) => (
           <Group gap="xs" align="flex-start" wrap="nowrap">
             <TextInput
               label="Name"
               placeholder="no-prod"
               w={150}
               value={rule.name}
-              onChange={(event) => setRule(index, { ...rule, name: event.currentTarget.value }, 'name')}
+              onChange={(event) => setRule({ ...rule, name: event.currentTarget.value }, 'name')}
               error={error(`deny.${index}.name`)}
             />
             <TextInput
@@ -58,7 +49,7 @@ export function InspectToolsEditor({
               w={170}
               styles={MONO}
               value={rule.tool}
-              onChange={(event) => setRule(index, { ...rule, tool: event.currentTarget.value }, 'tool')}
+              onChange={(event) => setRule({ ...rule, tool: event.currentTarget.value }, 'tool')}
               error={error(`deny.${index}.tool`)}
             />
             <TextInput
@@ -69,7 +60,6 @@ export function InspectToolsEditor({
               value={rule.argument_regex ?? ''}
               onChange={(event) =>
                 setRule(
-                  index,
                   withField(rule, 'argument_regex', optionalText(event.currentTarget.value)),
                   'argument_regex',
                 )
