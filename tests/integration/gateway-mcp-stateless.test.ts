@@ -286,7 +286,8 @@ describe('session-era clients (the official SDK) and a stateless-only server, br
       { type: 'text', text: 'echo: x' },
     ]);
     await aggregate.close();
-    // The stateless server never saw an initialize.
-    expect(stateless.calls.some((c) => c.method === 'initialize')).toBe(false);
+    // It refuses initialize; each connector (console discovery, two gateway instances) learns
+    // that once and sends stateless requests from then on.
+    expect(stateless.calls.filter((c) => c.method === 'initialize').length).toBeLessThanOrEqual(3);
   });
 });

@@ -158,27 +158,34 @@ export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof
 }
 
 /**
- * Upstreams of either generation behind one connector: a streamable-HTTP server that speaks the
- * stateless revision gets stateless requests (no initialize; its input-required rounds relayed
- * to the client), every other one goes through the SDK's session client.
+ * Upstreams of either generation behind one connector. The session client comes first: a
+ * server that speaks both generations serves session-era clients with everything they know
+ * (progress, log messages, subscriptions, server requests). Only a streamable-HTTP server that
+ * refuses initialize and answers server/discover with the stateless revision gets stateless
+ * requests (no initialize; its input-required rounds relayed to the client) — remembered per
+ * isolate for GENERATION_TTL_MS, so it costs the failed initialize once.
  */
 export function generationAwareConnector(
   sessions: UpstreamMcpConnector,
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
 ): UpstreamMcpConnector {
+  const statelessOnly = new Map<string, number>();
+  const stateless = (server: McpServerTarget, options: Parameters<UpstreamMcpConnector['connect']>[1]) => {
+    const capabilities = options.channel?.capabilities ?? options.capabilities ?? {};
+    const rpc = { target: server, fetch: fetchImpl, timeoutMs: options.timeoutMs, capabilities };
+    return statelessSession(rpc, options.channel);
+  };
   return {
     async connect(server, options) {
-      if (
-        server.transportType === 'streamable_http' &&
-        (await speaksStateless(server, fetchImpl, options.timeoutMs))
-      ) {
-        const capabilities = options.channel?.capabilities ?? options.capabilities ?? {};
-        return statelessSession(
-          { target: server, fetch: fetchImpl, timeoutMs: options.timeoutMs, capabilities },
-          options.channel,
-        );
+      if ((statelessOnly.get(server.id) ?? 0) > Date.now()) return stateless(server, options);
+      try {
+        return await sessions.connect(server, options);
+      } catch (error) {
+        const streamable = server.transportType === 'streamable_http';
+        if (!streamable || !(await speaksStateless(server, fetchImpl, options.timeoutMs))) throw error;
+        statelessOnly.set(server.id, Date.now() + GENERATION_TTL_MS);
+        return stateless(server, options);
       }
-      return sessions.connect(server, options);
     },
   };
 }
