@@ -26,6 +26,21 @@ function invalid(path: string, message: string) {
   return unprocessable(`Invalid request: ${path} ${message}`, [{ path, message }]);
 }
 
+/** The audit record of a grant given or taken back: who holds what, where. */
+function grantAudit(
+  actor: AuditActor,
+  action: 'permission.grant' | 'permission.revoke',
+  row: { id: string; userId: string; permission: string; scopeType: string; scopeId: string | null },
+) {
+  const details = {
+    user_id: row.userId,
+    permission: row.permission,
+    scope_type: row.scopeType,
+    scope_id: row.scopeId,
+  };
+  return { ...actor, action, resourceType: 'permission_grant', resourceId: row.id, details };
+}
+
 /** 422 when the user or the team does not exist; 409 when the same grant is held already. */
 export async function createGrant(db: Db, input: CreateGrantInput, actor: AuditActor): Promise<GrantView> {
   const scopeId = input.scope_type === 'team' ? (input.scope_id ?? null) : null;
@@ -44,18 +59,7 @@ export async function createGrant(db: Db, input: CreateGrantInput, actor: AuditA
       scopeType: input.scope_type,
       scopeId,
     });
-    await writeAudit(tx, {
-      ...actor,
-      action: 'permission.grant',
-      resourceType: 'permission_grant',
-      resourceId: row.id,
-      details: {
-        user_id: row.userId,
-        permission: row.permission,
-        scope_type: row.scopeType,
-        scope_id: scopeId,
-      },
-    });
+    await writeAudit(tx, grantAudit(actor, 'permission.grant', row));
     return toGrantView(row);
   });
 }
@@ -64,17 +68,6 @@ export async function revokeGrant(db: Db, id: string, actor: AuditActor): Promis
   await db.transaction(async (tx) => {
     const row = await deleteGrantRow(tx, id);
     if (!row) throw notFound('Permission grant not found');
-    await writeAudit(tx, {
-      ...actor,
-      action: 'permission.revoke',
-      resourceType: 'permission_grant',
-      resourceId: row.id,
-      details: {
-        user_id: row.userId,
-        permission: row.permission,
-        scope_type: row.scopeType,
-        scope_id: row.scopeId,
-      },
-    });
+    await writeAudit(tx, grantAudit(actor, 'permission.revoke', row));
   });
 }
