@@ -19,7 +19,7 @@ export function startKeyJobs(
     if (running) return;
     running = true;
     try {
-      const result = await runKeyJobs({ db: deps.db, redis: deps.redis }, new Date());
+      const result = await runKeyJobs(deps, new Date());
       if (result.expired + result.disabled + result.rotated > 0) {
         deps.logger.child('key-jobs').info('key jobs ran', { ...result });
       }

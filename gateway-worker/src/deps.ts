@@ -83,7 +83,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       refreshVersions: () => link.board.refresh(0),
       jwt: createJwtSigner(config.SLUICE_JWT_SECRET),
       now: () => new Date(),
-      disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis }, keyId, now),
+      disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis, logger }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
     ...buildModelDeps(config, link, warm, analytics.requests, metrics, logger.child('proxy')),

@@ -47,7 +47,7 @@ export default {
             (result) => logger.child('retention').info('retention ran', { ...retentionSummary(result) }),
             (error: unknown) => logger.child('retention').error('failed', { error: String(error) }),
           )
-        : runKeyJobs({ db, redis }, new Date(event.scheduledTime)).then(
+        : runKeyJobs({ db, redis, logger }, new Date(event.scheduledTime)).then(
             (result) => logger.child('key-jobs').info('key jobs ran', { cron: event.cron, ...result }),
             (error: unknown) => logger.child('key-jobs').error('failed', { error: String(error) }),
           );

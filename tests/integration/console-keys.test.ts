@@ -402,7 +402,7 @@ describe('time-driven transitions (fake clock)', () => {
   it('expiry sweep marks passed keys expired; they are final (PATCH/rotate 409)', async () => {
     const created = await createKey('alice', { expires_in_days: 1 });
     const future = new Date(Date.now() + 2 * DAY);
-    expect(await sweepExpiredKeys(h.deps.db, h.deps.redis, future)).toBeGreaterThanOrEqual(1);
+    expect(await sweepExpiredKeys(h.deps, future)).toBeGreaterThanOrEqual(1);
     expect(await rowOf(created.body.id)).toMatchObject({ status: 'expired' });
     expect(await auditFor(created.body.id, 'key.expire')).toHaveLength(1);
     const path = `/api/keys/${created.body.id}`;
@@ -427,7 +427,7 @@ describe('time-driven transitions (fake clock)', () => {
     await h.deps.db.update(apiKeys).set({ lastUsedAt: later }).where(eq(apiKeys.id, busy.body.id));
     expect(await authenticateAt(lazy.body.key, later)).toBe('refused');
     expect(await rowOf(lazy.body.id)).toMatchObject({ status: 'disabled', disabledAt: later });
-    expect(await sweepInactiveKeys(h.deps.db, h.deps.redis, later)).toBeGreaterThanOrEqual(1);
+    expect(await sweepInactiveKeys(h.deps, later)).toBeGreaterThanOrEqual(1);
     expect(await rowOf(swept.body.id)).toMatchObject({ status: 'disabled', disabledAt: later });
     expect(await rowOf(busy.body.id)).toMatchObject({ status: 'active' });
     // The owner's list says so, with the timeout that did it.
@@ -446,7 +446,7 @@ describe('time-driven transitions (fake clock)', () => {
     ]);
     // Used again (behind the console's back): still disabled, never re-enabled.
     await h.deps.db.update(apiKeys).set({ lastUsedAt: later }).where(eq(apiKeys.id, swept.body.id));
-    await runKeyJobs({ db: h.deps.db, redis: h.deps.redis }, later);
+    await runKeyJobs(h.deps, later);
     expect(await rowOf(swept.body.id)).toMatchObject({ status: 'disabled' });
     expect(await authenticateAt(swept.body.key, later)).toBe('refused');
   });
@@ -456,15 +456,15 @@ describe('time-driven transitions (fake clock)', () => {
     const path = `/api/keys/${created.body.id}`;
     await api('PATCH', path, { token: users.alice.token, body: { rotation_interval_days: 30 } });
     const due = new Date(Date.now() + 31 * DAY);
-    expect(await rotateDueKeys(h.deps.db, h.deps.redis, new Date(Date.now() + 29 * DAY))).toBe(0);
-    expect(await rotateDueKeys(h.deps.db, h.deps.redis, due)).toBeGreaterThanOrEqual(1);
+    expect(await rotateDueKeys(h.deps, new Date(Date.now() + 29 * DAY))).toBe(0);
+    expect(await rotateDueKeys(h.deps, due)).toBeGreaterThanOrEqual(1);
     const row = await rowOf(created.body.id);
     expect(row).toMatchObject({ previousKeyHash: sha256(created.body.key), rotatedAt: due });
     expect(row.keyHash).toMatch(/^unissued:/);
     expect(row.gracePeriodEndsAt!.getTime()).toBe(due.getTime() + DAY);
     const [audit] = await auditFor(created.body.id, 'key.rotate');
     expect(audit!.details).toMatchObject({ automatic: true });
-    expect(await rotateDueKeys(h.deps.db, h.deps.redis, due)).toBe(0);
+    expect(await rotateDueKeys(h.deps, due)).toBe(0);
     expect(await authenticateAt(created.body.key, due)).toBe('accepted');
     expect(await authenticateAt(created.body.key, new Date(due.getTime() + DAY + 1))).toBe('refused');
     // The owner sees it coming: the expiring list shows the key stopping at the grace end.
@@ -485,7 +485,7 @@ describe('time-driven transitions (fake clock)', () => {
 
   it('leaves keys that are not due alone (fixture rows with no intervals)', async () => {
     const fixture = await insertApiKey(h.deps.db, users.bob.id);
-    await runKeyJobs({ db: h.deps.db, redis: h.deps.redis }, new Date(Date.now() + 400 * DAY));
+    await runKeyJobs(h.deps, new Date(Date.now() + 400 * DAY));
     expect(await rowOf(fixture.id)).toMatchObject({ status: 'active', keyHash: fixture.hash });
   });
 });

@@ -4,8 +4,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
-import { LIMITS_VERSION_KEY } from '../../shared/src/limits/version';
 import { getSubjectRules, replaceSubjectRules } from '../../shared/src/limits-admin/subject-limits';
+import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
@@ -42,7 +42,7 @@ const asAdmin = (method: string, path: string, body?: unknown) =>
 
 /** Redis is shared by test files running in parallel, so bumps are checked as "at least". */
 async function limitsVersion(): Promise<number> {
-  return Number((await h.deps.redis.get(LIMITS_VERSION_KEY)) ?? 0);
+  return Number((await h.deps.redis.get(CACHE_VERSION_KEYS.limits)) ?? 0);
 }
 
 async function auditOf(action: string, resourceId: string) {

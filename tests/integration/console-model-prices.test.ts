@@ -4,11 +4,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
-import { createPriceTableCache } from '../../shared/src/pricing/price-cache';
+import { listPriceRows, toPriceEntry } from '../../shared/src/pricing/repo';
+import { toPriceTable } from '../../shared/src/pricing/types';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
+import { inline, warmCachesOver } from '../helpers/warm-caches';
 
 const admin = { email: 'root@prices.example', display_name: 'Root', password: 'root-password-1' };
 const member = { email: 'member@prices.example', display_name: 'Member', password: 'member-password-1' };
@@ -296,22 +298,25 @@ describe('effective prices in the models admin API', () => {
 });
 
 describe('the gateway side: resolution carries the price-table entry of each route', () => {
-  it('attaches the entry through the per-isolate cache, reloaded after a price edit', async () => {
-    const redis = h.deps.redis;
-    const prices = createPriceTableCache({ db: h.deps.db, redis, ttlMs: 60_000 });
+  it('attaches the entry of the price table to each route, direct addressing included', async () => {
+    const prices = async () => toPriceTable((await listPriceRows(h.deps.db)).map(toPriceEntry));
     const resolved = await resolveModelRoutes(h.deps.db, 'table-priced', prices);
     expect(resolved?.routes.map((r) => r.tablePrice?.model ?? null)).toEqual(['gpt-4o', null]);
     expect(resolved?.cachedInputPricePerMtok).toBeNull();
-    // Direct addressing is priced through the table too.
     const direct = await resolveModelRoutes(h.deps.db, 'p-prices/claude-sonnet-4-20250514', prices);
     expect(direct?.routes[0]?.tablePrice).toMatchObject({ model: 'claude-sonnet-4', inputPricePerMtok: 3 });
-    // The PUT bumps the routing version, so the cached table is dropped (version check after 1 s).
-    await asAdmin('PUT', '/api/admin/model-prices/other', price({ input_price_per_mtok: 4 }));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const after = await resolveModelRoutes(h.deps.db, 'table-priced', prices);
-    expect(after?.routes[1]?.tablePrice).toMatchObject({ model: 'other', inputPricePerMtok: 4 });
-    // Without a price table (the default) nothing is attached.
+    // Without a price table nothing is attached.
     expect((await resolveModelRoutes(h.deps.db, 'table-priced'))?.routes[0]?.tablePrice).toBeNull();
+  });
+
+  it("reaches the gateways' isolate caches at once after a price edit", async () => {
+    const warm = await warmCachesOver(h.deps.db, h.deps.redis);
+    expect((await warm.model('table-priced', inline))?.routes[1]?.tablePrice).toBeNull();
+    await asAdmin('PUT', '/api/admin/model-prices/other', price({ input_price_per_mtok: 4 }));
+    // What an admission reply does on the gateway: the versions are read, the routing part moves.
+    await warm.board.refresh(0);
+    const after = await warm.model('table-priced', inline);
+    expect(after?.routes[1]?.tablePrice).toMatchObject({ model: 'other', inputPricePerMtok: 4 });
   });
 
   it('answered every call as the OpenAPI document says', () => {

@@ -6,10 +6,10 @@ import { loadSettings } from '../../shared/src/db/repos/settings-repo';
 import { auditLog, settings } from '../../shared/src/db/schema';
 import { SETTING_CATEGORIES } from '../../shared/src/settings/definitions';
 import { revealSecretSetting } from '../../shared/src/settings/secrets';
-import { createSettingsReader } from '../../shared/src/settings/settings-cache';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
+import { inline, warmCachesOver } from '../helpers/warm-caches';
 
 let h: ConsoleHarness;
 let conformance: OpenApiConformance;
@@ -308,24 +308,13 @@ describe('secret settings', () => {
   });
 });
 
-describe('cached settings reader (real Redis through the Upstash client)', () => {
-  it('sees a PATCH on its next version check, long before its TTL', async () => {
-    let loads = 0;
-    const reader = createSettingsReader({
-      load: () => {
-        loads += 1;
-        return loadSettings(h.deps.db);
-      },
-      redis: h.deps.redis,
-      ttlMs: 600_000,
-      versionCheckMs: 0,
-    });
-    const before = (await reader.get()).cache_ttl_seconds;
-    await reader.get();
-    expect(loads).toBe(1);
+describe("the gateways' isolate caches (real Redis through the Upstash client)", () => {
+  it('see a PATCH on their next version read, however long their refresh interval', async () => {
+    const warm = await warmCachesOver(h.deps.db, h.deps.redis);
+    const before = (await warm.settings(inline)).cache_ttl_seconds;
     expect((await patch({ cache_ttl_seconds: before + 17 })).status).toBe(200);
-    expect((await reader.get()).cache_ttl_seconds).toBe(before + 17);
-    expect(loads).toBe(2);
+    await warm.board.refresh(0);
+    expect((await warm.settings(inline)).cache_ttl_seconds).toBe(before + 17);
   });
 });
 

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, providers, users } from '../../shared/src/db/schema';
-import { ROUTING_VERSION_KEY } from '../../shared/src/routing/route-cache';
+import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
@@ -61,7 +61,7 @@ describe('setup', () => {
   });
 
   it('creates exactly one admin under concurrent initialize calls', async () => {
-    const routingVersion = async () => Number((await h.deps.redis.get(ROUTING_VERSION_KEY)) ?? 0);
+    const routingVersion = async () => Number((await h.deps.redis.get(CACHE_VERSION_KEYS.routing)) ?? 0);
     const versionBefore = await routingVersion();
     const attempts = await Promise.all(
       ['203.0.113.21', '203.0.113.22', '203.0.113.23'].map((ip) =>

@@ -86,7 +86,7 @@ const deleteRoute = createRoute({
 });
 
 function usersDeps(deps: ConsoleDeps): UsersAdminDeps {
-  return { db: deps.db, passwords: deps.passwords, redis: deps.redis };
+  return { db: deps.db, passwords: deps.passwords, redis: deps.redis, logger: deps.logger };
 }
 
 export const adminUsersRoutes = createRouter()

@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { bumpMcpVersionAfterChange, bumpRoutingVersionAfterChange } from '../middleware/bump-version';
 import type { ConsoleEnv } from '../types';
 import { adminKeysRoutes } from './admin-keys';
 import { adminUsersRoutes } from './admin-users';
@@ -26,18 +25,12 @@ import { teamsRoutes } from './teams';
 /** Every /api router, mounted in one place. */
 export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/health', healthRoutes);
-  // The wizard may create the first provider: the gateways' routes change with it.
-  app.use('/api/setup/*', bumpRoutingVersionAfterChange());
   app.route('/api/setup', setupRoutes);
   app.route('/api/auth/sso', ssoRoutes);
   app.route('/api/auth', authRoutes);
   app.route('/api/keys', keysRoutes);
   app.route('/api/admin/users', adminUsersRoutes);
   app.route('/api/admin/keys', adminKeysRoutes);
-  app.use('/api/admin/providers/*', bumpRoutingVersionAfterChange());
-  app.use('/api/admin/models/*', bumpRoutingVersionAfterChange());
-  app.use('/api/admin/model-prices/*', bumpRoutingVersionAfterChange());
-  app.use('/api/mcp/*', bumpMcpVersionAfterChange());
   app.route('/api/admin/providers', providersRoutes);
   app.route('/api/admin/models', modelsRoutes);
   app.route('/api/admin/model-prices', modelPricesRoutes);

@@ -115,7 +115,7 @@ const rotateRoute = createRoute({
 });
 
 function keysDeps(c: Context<ConsoleEnv>): KeysDeps {
-  return { db: c.var.deps.db, redis: c.var.deps.redis };
+  return { db: c.var.deps.db, redis: c.var.deps.redis, logger: c.var.deps.logger };
 }
 
 function actor(c: Context<ConsoleEnv>): KeyActor {

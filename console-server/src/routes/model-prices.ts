@@ -49,10 +49,10 @@ export const modelPricesRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listPrices(c.var.deps.db), 200))
   .openapi(putRoute, async (c) => {
     const { model } = c.req.valid('param');
-    const { price, created } = await putPrice(c.var.deps.db, model, c.req.valid('json'), auditActor(c));
+    const { price, created } = await putPrice(c.var.deps, model, c.req.valid('json'), auditActor(c));
     return created ? c.json(price, 201) : c.json(price, 200);
   })
   .openapi(deleteRoute, async (c) => {
-    await deletePrice(c.var.deps.db, c.req.valid('param').model, auditActor(c));
+    await deletePrice(c.var.deps, c.req.valid('param').model, auditActor(c));
     return c.body(null, 204);
   });

@@ -123,18 +123,18 @@ export const modelsRoutes = createRouter()
     c.json(await readRouteHealth(c.var.deps.redis, c.var.deps.db, Date.now()), 200),
   )
   .openapi(createModelRoute, async (c) =>
-    c.json(await createModel(c.var.deps.db, c.req.valid('json'), auditActor(c)), 201),
+    c.json(await createModel(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )
   .openapi(getRoute, async (c) => c.json(await getModel(c.var.deps.db, c.req.valid('param').id), 200))
   .openapi(updateRoute, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(await updateModel(c.var.deps.db, id, c.req.valid('json'), auditActor(c)), 200);
+    return c.json(await updateModel(c.var.deps, id, c.req.valid('json'), auditActor(c)), 200);
   })
   .openapi(deleteRoute, async (c) => {
-    await deleteModel(c.var.deps.db, c.req.valid('param').id, auditActor(c));
+    await deleteModel(c.var.deps, c.req.valid('param').id, auditActor(c));
     return c.body(null, 204);
   })
   .openapi(replaceRoutesRoute, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(await replaceModelRoutes(c.var.deps.db, id, c.req.valid('json'), auditActor(c)), 200);
+    return c.json(await replaceModelRoutes(c.var.deps, id, c.req.valid('json'), auditActor(c)), 200);
   });

@@ -59,6 +59,10 @@ export const setupRoutes = createRouter()
     );
   })
   .openapi(initializeRoute, async (c) => {
-    const result = await initializeSystem(identityDeps(c.var.deps), c.req.valid('json'), c.var.meta);
+    const result = await initializeSystem(
+      { ...identityDeps(c.var.deps), redis: c.var.deps.redis, logger: c.var.deps.logger },
+      c.req.valid('json'),
+      c.var.meta,
+    );
     return c.json(result, 200);
   });

@@ -3,27 +3,24 @@ import { loadStoredLimits } from '../db/repos/limits-repo';
 import { loadActiveMcpCatalogRows } from '../db/repos/mcp-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { QueryDb } from '../db/types';
-import { KEYS_VERSION_KEY } from '../keys/auth-cache';
 import { type LimitSubject, type SubjectLimits, subjectLimits } from '../limits/definitions';
-import { LIMITS_VERSION_KEY } from '../limits/version';
-import { buildCatalog, MCP_VERSION_KEY, type McpCatalog } from '../mcp/gateway/catalog';
+import { buildCatalog, type McpCatalog } from '../mcp/gateway/catalog';
 import { listPriceRows, toPriceEntry } from '../pricing/repo';
 import { type PriceTable, toPriceTable } from '../pricing/types';
 import { type ResolvedModel, resolveModelRoutes } from '../routing/resolve';
-import { ROUTING_VERSION_KEY } from '../routing/route-cache';
 import { ROUTE_HEALTH_VERSION_KEY } from '../routing/route-health';
 import type { SettingValues } from '../settings/definitions';
-import { SETTINGS_VERSION_KEY } from '../settings/settings-cache';
+import { CACHE_VERSION_KEYS } from '../stores/cache-versions';
 import { type Background, createIsolateCache } from '../stores/isolate-cache';
 import type { VersionBoard, VersionBoardOptions } from '../stores/version-board';
 
 /** The parts an isolate's caches hang on, with the Redis counters the console moves. */
 export const WARM_PARTS: VersionBoardOptions['parts'] = [
-  { name: 'keys', key: KEYS_VERSION_KEY },
-  { name: 'routing', key: ROUTING_VERSION_KEY },
-  { name: 'limits', key: LIMITS_VERSION_KEY },
-  { name: 'settings', key: SETTINGS_VERSION_KEY },
-  { name: 'mcp', key: MCP_VERSION_KEY },
+  { name: 'keys', key: CACHE_VERSION_KEYS.keys },
+  { name: 'routing', key: CACHE_VERSION_KEYS.routing },
+  { name: 'limits', key: CACHE_VERSION_KEYS.limits },
+  { name: 'settings', key: CACHE_VERSION_KEYS.settings },
+  { name: 'mcp', key: CACHE_VERSION_KEYS.mcp },
   // Benching a route drops nothing and makes no admission wait: the bench reloads behind.
   { name: 'health', key: ROUTE_HEALTH_VERSION_KEY, watchOnly: true },
 ];

@@ -3,6 +3,7 @@ import { writeAudit } from '../db/repos/audit-repo';
 import { adminExists, insertUser } from '../db/repos/users-repo';
 import { providers } from '../db/schema';
 import { badRequest } from '../http/app-error';
+import { type CacheVersionDeps, commitThenBump } from '../stores/cache-versions';
 import type { IdentityDeps, RequestMeta } from './ports';
 import type { SetupInput } from './schemas';
 import { issueTokenPair, readTokenTtls, type TokenPair } from './tokens';
@@ -14,16 +15,17 @@ export async function isInitialized(deps: Pick<IdentityDeps, 'db'>): Promise<boo
 
 /**
  * Creates the first admin (and optionally a provider) exactly once. The advisory lock
- * serialises concurrent calls, and the admin check is repeated inside the transaction.
+ * serialises concurrent calls, and the admin check is repeated inside the transaction. A
+ * provider created here changes the gateways' routes like one created on its own screen.
  */
 export async function initializeSystem(
-  deps: IdentityDeps,
+  deps: IdentityDeps & CacheVersionDeps,
   input: SetupInput,
   meta: RequestMeta,
 ): Promise<TokenPair & { user: UserView }> {
   const passwordHash = await deps.passwords.hash(input.admin.password);
   const encryptedProviderKey = input.provider ? await deps.secrets.encrypt(input.provider.api_key) : null;
-  return deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, input.provider ? ['routing'] : [], async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sluice:setup'))`);
     if (await adminExists(tx)) throw badRequest('System is already initialized');
     const admin = await insertUser(tx, {

@@ -5,6 +5,7 @@ import { USER_ROLES } from '../db/schema/users';
 import { AppError } from '../http/app-error';
 import { errorText, type Logger } from '../server-logs/logger';
 import { StoreUnavailableError } from '../stores/breaker';
+import { CACHE_VERSION_KEYS } from '../stores/cache-versions';
 import type { RedisPort } from '../stores/redis-port';
 
 /**
@@ -124,16 +125,11 @@ export function createKeyAuthCache(
 }
 
 /**
- * Gateways also keep key records in each isolate; every admission round trip reads this
- * counter (limits/admission-script.ts), and an isolate drops its records when it moves.
- */
-export const KEYS_VERSION_KEY = 'sluice:keys:version';
-
-/**
  * Makes the gateway's next lookup of each hash go to Postgres, and every isolate drop the key
  * records it holds. Callers pass both the current and the previous hash of every key they
- * change, inside the transaction, and call bumpKeysVersion once it has committed. Throws a
- * 503 when Redis cannot be reached, so the change is rolled back rather than left half-visible.
+ * change, inside the transaction, and commit with commitThenBump(…, ['keys'], …): an isolate
+ * that reloaded a key between the two read the old row. Throws a 503 when Redis cannot be
+ * reached, so the change is rolled back rather than left half-visible.
  */
 export async function invalidateKeyHashes(
   redis: Pick<RedisPort, 'set' | 'incr'>,
@@ -143,25 +139,9 @@ export async function invalidateKeyHashes(
   try {
     await Promise.all([
       ...unique.map((h) => redis.set(keyCacheKey(h), TOMBSTONE, { ex: KEY_CACHE_TOMBSTONE_TTL_SECONDS })),
-      redis.incr(KEYS_VERSION_KEY),
+      redis.incr(CACHE_VERSION_KEYS.keys),
     ]);
   } catch (error) {
     throw new AppError(503, 'The API key cache is unavailable; nothing was changed', { cause: error });
   }
-}
-
-/**
- * After the change has committed: an isolate that reloaded a key between the invalidation and
- * the commit read the old row, so the counter moves once more and it reloads again. A failure
- * here is not the caller's (the change is in): such an isolate then catches up on its refresh.
- */
-export async function bumpKeysVersion(redis: Pick<RedisPort, 'incr'>): Promise<void> {
-  await redis.incr(KEYS_VERSION_KEY).catch(() => undefined);
-}
-
-/** Runs a key change and bumps the keys version once it has committed. */
-export async function afterKeyChange<T>(redis: Pick<RedisPort, 'incr'>, change: Promise<T>): Promise<T> {
-  const result = await change;
-  await bumpKeysVersion(redis);
-  return result;
 }

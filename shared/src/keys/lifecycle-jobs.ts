@@ -3,8 +3,8 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type KeyAuditSpec, selectKeyHashes, updateKeysAudited } from '../db/repos/api-keys-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import { apiKeys } from '../db/schema';
-import type { QueryDb } from '../db/types';
-import { afterKeyChange, invalidateKeyHashes } from './auth-cache';
+import { bumpCacheVersions } from '../stores/cache-versions';
+import { invalidateKeyHashes } from './auth-cache';
 import {
   expiredCondition,
   inactiveCondition,
@@ -43,17 +43,19 @@ async function transitionKeys(
     candidates.flatMap((k) => [k.keyHash, k.previousKeyHash]),
   );
   const ids = candidates.map((k) => k.id);
-  const changed = await afterKeyChange(
-    deps.redis,
-    updateKeysAudited(deps.db, { where: and(inArray(apiKeys.id, ids), where), set }, audit),
+  const changed = await updateKeysAudited(
+    deps.db,
+    { where: and(inArray(apiKeys.id, ids), where), set },
+    audit,
   );
+  await bumpCacheVersions(deps, ['keys']);
   return changed.length;
 }
 
 /** Marks keys whose expires_at has passed as expired (the gateway refuses them already). */
-export function sweepExpiredKeys(db: QueryDb, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
+export function sweepExpiredKeys(deps: KeyJobDeps, now: Date): Promise<number> {
   return transitionKeys(
-    { db, redis },
+    deps,
     expiredCondition(now),
     { status: 'expired', updatedAt: now },
     {
@@ -76,8 +78,8 @@ const disableAudit = (now: Date): KeyAuditSpec => ({
 });
 
 /** Disables every key unused for longer than its inactivity_timeout_days. Final: nothing re-enables it. */
-export function sweepInactiveKeys(db: QueryDb, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
-  return transitionKeys({ db, redis }, inactiveCondition(now), disableSet(now), disableAudit(now));
+export function sweepInactiveKeys(deps: KeyJobDeps, now: Date): Promise<number> {
+  return transitionKeys(deps, inactiveCondition(now), disableSet(now), disableAudit(now));
 }
 
 /**
@@ -96,8 +98,8 @@ export async function disableInactiveKey(deps: KeyJobDeps, keyId: string, now: D
  * because a secret nobody can read is useless. The owner gets a working value with
  * POST /api/keys/{id}/rotate before the grace period ends; see docs/keys.md.
  */
-export async function rotateDueKeys(db: QueryDb, redis: KeyJobDeps['redis'], now: Date): Promise<number> {
-  const { api_key_rotation_grace_seconds: graceSeconds } = await loadSettings(db);
+export async function rotateDueKeys(deps: KeyJobDeps, now: Date): Promise<number> {
+  const { api_key_rotation_grace_seconds: graceSeconds } = await loadSettings(deps.db);
   const graceEnds = new Date(now.getTime() + graceSeconds * 1000);
   const set: PgUpdateSetSource<typeof apiKeys> = {
     previousKeyHash: sql`${apiKeys.keyHash}`,
@@ -106,7 +108,7 @@ export async function rotateDueKeys(db: QueryDb, redis: KeyJobDeps['redis'], now
     rotatedAt: now,
     updatedAt: now,
   };
-  return transitionKeys({ db, redis }, rotationDueCondition(now), set, {
+  return transitionKeys(deps, rotationDueCondition(now), set, {
     action: 'key.rotate',
     details: { automatic: true, grace_period_ends_at: graceEnds.toISOString() },
     now,
@@ -121,8 +123,8 @@ export interface KeyJobsResult {
 
 /** All three, in an order where a key that just expired or went idle is not also rotated. */
 export async function runKeyJobs(deps: KeyJobDeps, now: Date): Promise<KeyJobsResult> {
-  const expired = await sweepExpiredKeys(deps.db, deps.redis, now);
-  const disabled = await sweepInactiveKeys(deps.db, deps.redis, now);
-  const rotated = await rotateDueKeys(deps.db, deps.redis, now);
+  const expired = await sweepExpiredKeys(deps, now);
+  const disabled = await sweepInactiveKeys(deps, now);
+  const rotated = await rotateDueKeys(deps, now);
   return { expired, disabled, rotated };
 }

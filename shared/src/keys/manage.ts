@@ -10,7 +10,8 @@ import { writeAudit } from '../db/repos/audit-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { Db } from '../db/types';
 import { notFound, unprocessable } from '../http/app-error';
-import { afterKeyChange, invalidateKeyHashes } from './auth-cache';
+import { commitThenBump } from '../stores/cache-versions';
+import { invalidateKeyHashes } from './auth-cache';
 import type { CreateKeyInput, UpdateKeyInput } from './schemas';
 import { type KeyActor, type KeysDeps, requireActiveKey } from './state';
 import {
@@ -101,7 +102,7 @@ export async function updateKey(
   now = new Date(),
 ): Promise<UpdatedKeyView> {
   const expiresAt = await expiryFrom(deps.db, input.expires_in_days, now);
-  const change = deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, ['keys'], async (tx) => {
     const row = await requireOwnedKey(tx, actor.userId, id, true);
     requireActiveKey(row, now);
     const updated = await updateKeyRow(tx, id, {
@@ -125,7 +126,6 @@ export async function updateKey(
     await invalidateKeyHashes(deps.redis, [row.keyHash, row.previousKeyHash]);
     return toUpdatedKeyView(updated);
   });
-  return afterKeyChange(deps.redis, change);
 }
 
 /** Irreversible; the row stays (status revoked) for audit and usage history. */
@@ -135,7 +135,7 @@ export async function revokeKey(
   id: string,
   now = new Date(),
 ): Promise<void> {
-  const change = deps.db.transaction(async (tx) => {
+  await commitThenBump(deps, ['keys'], async (tx) => {
     const row = await requireOwnedKey(tx, actor.userId, id, true);
     await updateKeyRow(tx, id, { status: 'revoked', revokedAt: now, updatedAt: now });
     await writeAudit(tx, {
@@ -147,5 +147,4 @@ export async function revokeKey(
     });
     await invalidateKeyHashes(deps.redis, [row.keyHash, row.previousKeyHash]);
   });
-  await afterKeyChange(deps.redis, change);
 }

@@ -2,7 +2,8 @@ import { generateApiKey } from '../auth/api-key';
 import { type ApiKeyRow, updateKeyRow } from '../db/repos/api-keys-repo';
 import { writeAudit } from '../db/repos/audit-repo';
 import { loadSettings } from '../db/repos/settings-repo';
-import { afterKeyChange, invalidateKeyHashes } from './auth-cache';
+import { commitThenBump } from '../stores/cache-versions';
+import { invalidateKeyHashes } from './auth-cache';
 import { requireOwnedKey } from './manage';
 import { isUnissued, type KeyActor, type KeysDeps, requireActiveKey } from './state';
 import type { RotatedKeyView } from './views';
@@ -38,7 +39,7 @@ export async function rotateKey(
 ): Promise<RotatedKeyView> {
   const { api_key_rotation_grace_seconds: graceSeconds } = await loadSettings(deps.db);
   const generated = await generateApiKey();
-  const change = deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, ['keys'], async (tx) => {
     const row = await requireOwnedKey(tx, actor.userId, id, true);
     requireActiveKey(row, now);
     const previous = replacedValue(row, now, graceSeconds);
@@ -67,5 +68,4 @@ export async function rotateKey(
       rotated_at: now.toISOString(),
     };
   });
-  return afterKeyChange(deps.redis, change);
 }

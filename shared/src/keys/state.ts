@@ -5,12 +5,15 @@ import { apiKeys } from '../db/schema';
 import type { Db, QueryDb } from '../db/types';
 import { refuseKey } from '../gateway/key-state';
 import { conflict } from '../http/app-error';
+import type { Logger } from '../server-logs/logger';
 import type { RedisPort } from '../stores/redis-port';
 
 /** What the key operations need: a transactional db and the Redis holding the key cache. */
 export interface KeysDeps {
   db: Db;
   redis: Pick<RedisPort, 'set' | 'incr'>;
+  /** Told when the gateways' caches could not be told of a committed change. */
+  logger: Pick<Logger, 'warn'>;
 }
 
 /** What the key jobs and the gateway's key updates need: one statement at a time (Neon HTTP). */

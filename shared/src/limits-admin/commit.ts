@@ -1,34 +1,10 @@
 import { lockExistingIds } from '../db/repos/limits-admin-repo';
 import type { Db } from '../db/types';
 import { unprocessable } from '../http/app-error';
-import { bumpLimitsVersion } from '../limits/version';
-import { errorText, type Logger } from '../server-logs/logger';
-import type { RedisPort } from '../stores/redis-port';
+import type { ChangeDeps } from '../stores/cache-versions';
 
-/** `db` must support transactions; `redis` carries the limits version counter gateways watch. */
-export interface LimitsAdminDeps {
-  db: Db;
-  redis: Pick<RedisPort, 'incr'>;
-  logger: Pick<Logger, 'warn'>;
-}
-
-/**
- * Runs a change (and its audit record) in one transaction, then tells every gateway isolate to
- * reload limit definitions. The change is committed by then: if Redis is down the gateways
- * catch up when their cache TTL runs out, so the failure is logged, not returned.
- */
-export async function commitLimitsChange<T>(
-  deps: LimitsAdminDeps,
-  change: (tx: Db) => Promise<T>,
-): Promise<T> {
-  const result = await deps.db.transaction(change);
-  await bumpLimitsVersion(deps.redis).catch((error: unknown) => {
-    deps.logger.warn('limits version bump failed; gateways catch up on their cache TTL', {
-      error: errorText(error),
-    });
-  });
-  return result;
-}
+/** `db` must support transactions; every change moves the limits counter gateways watch. */
+export type LimitsAdminDeps = ChangeDeps;
 
 /**
  * Every id in a body must name an existing row. Reported as a 422 with one detail per bad

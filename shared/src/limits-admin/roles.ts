@@ -15,8 +15,9 @@ import {
 import { isUniqueViolation } from '../db/repos/models-admin-repo';
 import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
+import { commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
-import { commitLimitsChange, type LimitsAdminDeps } from './commit';
+import type { LimitsAdminDeps } from './commit';
 import type { CreateRoleInput, UpdateRoleInput } from './schemas';
 import { bySubject, type RoleView, toNewBudgets, toNewRules, toRoleView } from './views';
 
@@ -41,7 +42,7 @@ export async function createRole(
   input: CreateRoleInput,
   actor: AuditActor,
 ): Promise<RoleView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     const role = await insertRoleIfNameFree(tx, { name: input.name, description: input.description });
     if (!role) throw conflict('Role name already exists');
     await replaceRuleRows(tx, 'role', role.id, toNewRules(input.rules));
@@ -67,7 +68,7 @@ export async function updateRole(
   input: UpdateRoleInput,
   actor: AuditActor,
 ): Promise<RoleView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     // The row lock makes concurrent edits of one role (and its lists) apply one after another.
     const before = await findRoleById(tx, id, { lock: true });
     if (!before) throw notFound('Role not found');
@@ -99,7 +100,7 @@ export async function updateRole(
 
 /** Detaches the role from every user and team, and removes its rules and budgets. */
 export async function deleteRole(deps: LimitsAdminDeps, id: string, actor: AuditActor): Promise<void> {
-  await commitLimitsChange(deps, async (tx) => {
+  await commitThenBump(deps, ['limits'], async (tx) => {
     const role = await deleteRoleRow(tx, id);
     if (!role) throw notFound('Role not found');
     const rulesRemoved = await deleteRuleRows(tx, 'role', id);

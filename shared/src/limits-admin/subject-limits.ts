@@ -13,9 +13,10 @@ import {
 import { findUserById } from '../db/repos/users-repo';
 import type { QueryDb } from '../db/types';
 import { notFound } from '../http/app-error';
+import { commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
 import type { LimitsSubjectRef } from './access';
-import { commitLimitsChange, type LimitsAdminDeps, requireExistingIds } from './commit';
+import { type LimitsAdminDeps, requireExistingIds } from './commit';
 import type { ReplaceBudgetsInput, ReplaceRulesInput, RoleIdsInput } from './schemas';
 import {
   type SubjectBudgetsView,
@@ -59,7 +60,7 @@ export async function replaceSubjectRules(
   input: ReplaceRulesInput,
   actor: AuditActor,
 ): Promise<SubjectRulesView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     await lockSubjectLimits(tx, subject.type, subject.id);
     await replaceRuleRows(tx, subject.type, subject.id, toNewRules(input.rules));
     await writeAudit(tx, audited(actor, 'limits.rules.update', subject, { rules: input.rules }));
@@ -73,7 +74,7 @@ export async function replaceSubjectBudgets(
   input: ReplaceBudgetsInput,
   actor: AuditActor,
 ): Promise<SubjectBudgetsView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     await lockSubjectLimits(tx, subject.type, subject.id);
     await replaceBudgetRows(tx, subject.type, subject.id, toNewBudgets(input.budgets));
     await writeAudit(tx, audited(actor, 'limits.budgets.update', subject, { budgets: input.budgets }));
@@ -86,7 +87,7 @@ export async function deleteSubjectRules(
   subject: LimitsSubjectRef,
   actor: AuditActor,
 ): Promise<void> {
-  await commitLimitsChange(deps, async (tx) => {
+  await commitThenBump(deps, ['limits'], async (tx) => {
     await lockSubjectLimits(tx, subject.type, subject.id);
     const removed = await deleteRuleRows(tx, subject.type, subject.id);
     await writeAudit(tx, audited(actor, 'limits.rules.delete', subject, { removed }));
@@ -98,7 +99,7 @@ export async function deleteSubjectBudgets(
   subject: LimitsSubjectRef,
   actor: AuditActor,
 ): Promise<void> {
-  await commitLimitsChange(deps, async (tx) => {
+  await commitThenBump(deps, ['limits'], async (tx) => {
     await lockSubjectLimits(tx, subject.type, subject.id);
     const removed = await deleteBudgetRows(tx, subject.type, subject.id);
     await writeAudit(tx, audited(actor, 'limits.budgets.delete', subject, { removed }));
@@ -117,7 +118,7 @@ export async function replaceUserRoleIds(
   input: RoleIdsInput,
   actor: AuditActor,
 ): Promise<UserRolesView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     const user = await findUserById(tx, userId);
     if (!user) throw notFound('User not found');
     await lockSubjectLimits(tx, 'user', userId);

@@ -14,8 +14,9 @@ import {
 import { isUniqueViolation } from '../db/repos/models-admin-repo';
 import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
+import { commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
-import { commitLimitsChange, type LimitsAdminDeps, requireExistingIds } from './commit';
+import { type LimitsAdminDeps, requireExistingIds } from './commit';
 import type { CreateTeamInput, RoleIdsInput, TeamMembersInput, UpdateTeamInput } from './schemas';
 import { type TeamView, toTeamView } from './views';
 
@@ -50,7 +51,7 @@ export async function createTeam(
   input: CreateTeamInput,
   actor: AuditActor,
 ): Promise<TeamView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     const team = await insertTeamIfNameFree(tx, { name: input.name, description: input.description });
     if (!team) throw conflict('Team name already exists');
     await writeAudit(tx, {
@@ -77,7 +78,7 @@ export async function updateTeam(
   input: UpdateTeamInput,
   actor: AuditActor,
 ): Promise<TeamView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     const before = await lockTeam(tx, id);
     const patch = {
       ...(input.name !== undefined && { name: input.name }),
@@ -103,7 +104,7 @@ export async function updateTeam(
 
 /** Members and role attachments go with the team, and so do permission grants scoped to it. */
 export async function deleteTeam(deps: LimitsAdminDeps, id: string, actor: AuditActor): Promise<void> {
-  await commitLimitsChange(deps, async (tx) => {
+  await commitThenBump(deps, ['limits'], async (tx) => {
     const team = await deleteTeamRow(tx, id);
     if (!team) throw notFound('Team not found');
     const grantsRemoved = await deleteTeamScopedGrants(tx, id);
@@ -124,7 +125,7 @@ export async function replaceMembers(
   input: TeamMembersInput,
   actor: AuditActor,
 ): Promise<TeamView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     const team = await lockTeam(tx, id);
     await requireExistingIds(tx, 'users', input.user_ids, 'user_ids');
     const userIds = [...new Set(input.user_ids)];
@@ -148,7 +149,7 @@ export async function replaceRoles(
   input: RoleIdsInput,
   actor: AuditActor,
 ): Promise<TeamView> {
-  return commitLimitsChange(deps, async (tx) => {
+  return commitThenBump(deps, ['limits'], async (tx) => {
     const team = await lockTeam(tx, id);
     await requireExistingIds(tx, 'roles', input.role_ids, 'role_ids');
     const roleIds = [...new Set(input.role_ids)];

@@ -8,6 +8,7 @@ import {
 } from '../db/repos/models-admin-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
+import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { getModel } from './models-admin';
 import { describeRoutes, toNewRoutes } from './route-input';
@@ -42,12 +43,12 @@ async function lockModel(tx: Db, id: string) {
  * send, so keys whose allowed_models name the old name stop matching it.
  */
 export async function updateModel(
-  db: Db,
+  deps: ChangeDeps,
   id: string,
   input: UpdateModelInput,
   actor: AuditActor,
 ): Promise<ModelView> {
-  return db.transaction(async (tx) => {
+  return commitThenBump(deps, ['routing'], async (tx) => {
     const before = await lockModel(tx, id);
     await updateModelRow(tx, id, toPatch(input)).catch((error: unknown) => {
       // The unique index decides, so two renames racing for one name cannot both win.
@@ -72,12 +73,12 @@ export async function updateModel(
 
 /** PUT semantics: the body is the complete ordered list, swapped in one transaction. */
 export async function replaceModelRoutes(
-  db: Db,
+  deps: ChangeDeps,
   id: string,
   input: ReplaceRoutesInput,
   actor: AuditActor,
 ): Promise<ModelView> {
-  return db.transaction(async (tx) => {
+  return commitThenBump(deps, ['routing'], async (tx) => {
     const model = await lockModel(tx, id);
     await replaceRouteRows(tx, id, await toNewRoutes(tx, input.routes));
     await updateModelRow(tx, id, {});

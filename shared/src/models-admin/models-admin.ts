@@ -12,6 +12,7 @@ import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import { listPriceRows, toPriceEntry } from '../pricing/repo';
 import { type PriceTable, toPriceTable } from '../pricing/types';
+import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { describeRoutes, toNewRoutes } from './route-input';
 import type { CreateModelInput } from './schemas';
@@ -51,8 +52,12 @@ export async function getModel(db: Db, id: string): Promise<ModelView> {
   return toModelView(model, routes, await loadPriceTable(db));
 }
 
-export async function createModel(db: Db, input: CreateModelInput, actor: AuditActor): Promise<ModelView> {
-  return db.transaction(async (tx) => {
+export async function createModel(
+  deps: ChangeDeps,
+  input: CreateModelInput,
+  actor: AuditActor,
+): Promise<ModelView> {
+  return commitThenBump(deps, ['routing'], async (tx) => {
     const routes = await toNewRoutes(tx, input.routes);
     const model = await insertModelIfNameFree(tx, {
       name: input.name,
@@ -78,8 +83,8 @@ export async function createModel(db: Db, input: CreateModelInput, actor: AuditA
   });
 }
 
-export async function deleteModel(db: Db, id: string, actor: AuditActor): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteModel(deps: ChangeDeps, id: string, actor: AuditActor): Promise<void> {
+  await commitThenBump(deps, ['routing'], async (tx) => {
     const model = await deleteModelRow(tx, id);
     if (!model) throw notFound('Model not found');
     await writeAudit(tx, {

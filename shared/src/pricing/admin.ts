@@ -1,6 +1,7 @@
 import { writeAudit } from '../db/repos/audit-repo';
 import type { Db } from '../db/types';
 import { notFound, unprocessable } from '../http/app-error';
+import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { deletePriceRow, findPriceRow, listPriceRows, type PriceRow, upsertPriceRow } from './repo';
 import { type PriceInput, priceModelSchema } from './schemas';
@@ -54,13 +55,13 @@ function pricesOf(row: PriceRow | PriceInput) {
  * change silently changes every future request's cost. `created` tells 201 from 200.
  */
 export async function putPrice(
-  db: Db,
+  deps: ChangeDeps,
   rawModel: string,
   input: PriceInput,
   actor: AuditActor,
 ): Promise<{ price: PriceView; created: boolean }> {
   const model = parsePriceModel(rawModel);
-  return db.transaction(async (tx) => {
+  return commitThenBump(deps, ['routing'], async (tx) => {
     const before = await findPriceRow(tx, model, { lock: true });
     const row = await upsertPriceRow(tx, {
       model,
@@ -80,10 +81,10 @@ export async function putPrice(
   });
 }
 
-export async function deletePrice(db: Db, rawModel: string, actor: AuditActor): Promise<void> {
+export async function deletePrice(deps: ChangeDeps, rawModel: string, actor: AuditActor): Promise<void> {
   const parsed = priceModelSchema.safeParse(rawModel);
   if (!parsed.success) throw notFound('Price not found');
-  await db.transaction(async (tx) => {
+  await commitThenBump(deps, ['routing'], async (tx) => {
     const row = await deletePriceRow(tx, parsed.data);
     if (!row) throw notFound('Price not found');
     await writeAudit(tx, {

@@ -11,13 +11,13 @@ import {
 } from '../db/repos/providers-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
+import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
 import type { CreateProviderInput, UpdateProviderInput } from './schemas';
 import { type ProviderView, toProviderView } from './views';
 
 /** `db` must support transactions; `secrets` seals api_key before it reaches the database. */
-export interface ProvidersAdminDeps {
-  db: Db;
+export interface ProvidersAdminDeps extends ChangeDeps {
   secrets: SecretBox;
 }
 
@@ -37,7 +37,7 @@ export async function createProvider(
   actor: AuditActor,
 ): Promise<ProviderView> {
   const apiKeyEncrypted = await deps.secrets.encrypt(input.api_key);
-  return deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, ['routing'], async (tx) => {
     const row = await insertProviderIfNameFree(tx, {
       name: input.name,
       displayName: input.display_name,
@@ -75,7 +75,7 @@ export async function updateProvider(
   actor: AuditActor,
 ): Promise<ProviderView> {
   const patch = await toPatch(deps.secrets, input);
-  return deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, ['routing'], async (tx) => {
     const row = await updateProviderRow(tx, id, patch);
     if (!row) throw notFound('Provider not found');
     await writeAudit(tx, {
@@ -91,7 +91,7 @@ export async function updateProvider(
 }
 
 export async function deleteProvider(deps: ProvidersAdminDeps, id: string, actor: AuditActor): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  await commitThenBump(deps, ['routing'], async (tx) => {
     const routesRemoved = await countRoutesOfProvider(tx, id);
     const row = await deleteProviderRow(tx, id);
     if (!row) throw notFound('Provider not found');

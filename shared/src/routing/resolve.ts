@@ -81,7 +81,7 @@ export async function resolveModelRoutes(
   modelName: string,
   priceTable: () => Promise<PriceTable> = async () => EMPTY_PRICE_TABLE,
 ): Promise<ResolvedModel | null> {
-  // The price table comes from the isolate's cache (pricing/price-cache.ts), so the price of
+  // The price table comes from the isolate's cache (gateway/warm-caches.ts), so the price of
   // each route is looked up here, once per resolution, and travels with the cached result.
   const [resolved, table] = await Promise.all([resolveUnpriced(db, modelName), priceTable()]);
   if (!resolved) return null;

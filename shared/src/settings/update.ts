@@ -1,21 +1,15 @@
 import type { SecretBox } from '../auth/secret-box';
 import { type AuditRecord, writeAudit } from '../db/repos/audit-repo';
 import { loadSettings, lockSettings, writeSettings } from '../db/repos/settings-repo';
-import type { Db } from '../db/types';
-import { errorText, type Logger } from '../server-logs/logger';
-import type { RedisPort } from '../stores/redis-port';
+import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { SettingKey } from './definitions';
 import { parseSettingsPatch } from './patch';
 import { sealSecretSettings } from './secrets';
-import { bumpSettingsVersion } from './settings-cache';
 import { publicSettingValue } from './views';
 
-export interface SettingsUpdateDeps {
-  /** Must support transactions. */
-  db: Db;
-  redis: Pick<RedisPort, 'incr'>;
+/** `db` must support transactions. */
+export interface SettingsUpdateDeps extends ChangeDeps {
   secrets: Pick<SecretBox, 'encrypt'>;
-  logger: Pick<Logger, 'warn'>;
 }
 
 export type SettingsActor = Pick<AuditRecord, 'userId' | 'userEmail' | 'ipAddress' | 'userAgent'>;
@@ -29,8 +23,7 @@ export interface SettingsUpdateResult {
 /**
  * PATCH /api/admin/settings: validates every key and value first (422 before any write), then
  * stores all values (secrets sealed) and the `settings.update` audit record in one
- * transaction. After the commit the version key moves so cached readers pick the change up
- * within seconds; if Redis is down that is only logged, readers see it when their TTL ends.
+ * transaction; then every gateway isolate drops its settings (stores/cache-versions.ts).
  */
 export async function updateSettings(
   deps: SettingsUpdateDeps,
@@ -42,7 +35,7 @@ export async function updateSettings(
   const settings = Object.fromEntries(changes.map((c) => [c.key, publicSettingValue(c.key, c.value)]));
   if (changes.length === 0) return { updated, settings };
   const sealed = await sealSecretSettings(changes, deps.secrets);
-  await deps.db.transaction(async (tx) => {
+  await commitThenBump(deps, ['settings'], async (tx) => {
     await lockSettings(tx);
     const before = await loadSettings(tx);
     await writeSettings(tx, sealed, actor.userId ?? null);
@@ -56,12 +49,5 @@ export async function updateSettings(
       details: { keys: updated, changes: diff },
     });
   });
-  try {
-    await bumpSettingsVersion(deps.redis);
-  } catch (error) {
-    deps.logger.warn('settings version bump failed; caches refresh on their TTL', {
-      error: errorText(error),
-    });
-  }
   return { updated, settings };
 }

@@ -1,6 +1,7 @@
 import type { AuditRecord } from '../db/repos/audit-repo';
 import type { Db } from '../db/types';
 import type { PasswordHasher } from '../identity/ports';
+import type { Logger } from '../server-logs/logger';
 import type { RedisPort } from '../stores/redis-port';
 
 /** Who made an admin change and from where; copied into every audit record. */
@@ -11,4 +12,6 @@ export interface UsersAdminDeps {
   db: Db;
   passwords: PasswordHasher;
   redis: Pick<RedisPort, 'set' | 'incr'>;
+  /** Told when the gateways' caches could not be told of a committed change. */
+  logger: Pick<Logger, 'warn'>;
 }

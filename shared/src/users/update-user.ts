@@ -11,8 +11,8 @@ import {
 import type { UserRow } from '../db/repos/users-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
-import { bumpKeysVersion, invalidateKeyHashes } from '../keys/auth-cache';
-import { bumpLimitsVersion } from '../limits/version';
+import { invalidateKeyHashes } from '../keys/auth-cache';
+import { type CachePart, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor, UsersAdminDeps } from './ports';
 import type { UpdateUserInput } from './schemas';
 import { type AdminUserView, toAdminUserView } from './views';
@@ -63,13 +63,22 @@ async function applyUserPatch(
  */
 async function invalidateOwnerKeys(tx: Db, deps: UsersAdminDeps, before: UserRow, after: UserRow) {
   if (before.isActive === after.isActive && before.role === after.role) return;
-  // The role names the user's global limits role too: gateways reload limit definitions.
-  if (before.role !== after.role) await bumpLimitsVersion(deps.redis);
   const keys = await selectOwnerKeyHashes(tx, after.id);
   await invalidateKeyHashes(
     deps.redis,
     keys.flatMap((k) => [k.keyHash, k.previousKeyHash]),
   );
+}
+
+/**
+ * What the gateways cache of a user: the owner's role and active flag travel with each key
+ * record, and the role names the user's global limits role.
+ */
+function changedCaches({ before, after }: { before: UserRow; after: UserRow }): CachePart[] {
+  const parts: CachePart[] = [];
+  if (before.isActive !== after.isActive || before.role !== after.role) parts.push('keys');
+  if (before.role !== after.role) parts.push('limits');
+  return parts;
 }
 
 export async function updateUser(
@@ -79,7 +88,7 @@ export async function updateUser(
   actor: AuditActor,
 ): Promise<AdminUserView> {
   const passwordHash = input.password === undefined ? undefined : await deps.passwords.hash(input.password);
-  const change = deps.db.transaction(async (tx) => {
+  const { view } = await commitThenBump(deps, changedCaches, async (tx) => {
     const result = await applyUserPatch(tx, id, toPatch(input, passwordHash));
     await writeAudit(tx, {
       ...actor,
@@ -97,14 +106,12 @@ export async function updateUser(
     await invalidateOwnerKeys(tx, deps, result.before, result.after);
     return { view: toAdminUserView(result.after), ...result };
   });
-  const { view, before, after } = await change;
-  await afterOwnerChange(deps, before, after);
   return view;
 }
 
 /** DELETE keeps the row (audit history and key ownership point at it) and deactivates it. */
 export async function deactivateUser(deps: UsersAdminDeps, id: string, actor: AuditActor): Promise<void> {
-  const result = await deps.db.transaction(async (tx) => {
+  await commitThenBump(deps, changedCaches, async (tx) => {
     const result = await applyUserPatch(tx, id, { isActive: false });
     await writeAudit(tx, {
       ...actor,
@@ -120,15 +127,4 @@ export async function deactivateUser(deps: UsersAdminDeps, id: string, actor: Au
     await invalidateOwnerKeys(tx, deps, result.before, result.after);
     return result;
   });
-  await afterOwnerChange(deps, result.before, result.after);
-}
-
-/**
- * Once committed, the gateways' caches move again: an isolate that reloaded between the
- * invalidation and the commit read the old role or active flag.
- */
-async function afterOwnerChange(deps: UsersAdminDeps, before: UserRow, after: UserRow): Promise<void> {
-  if (before.isActive === after.isActive && before.role === after.role) return;
-  await bumpKeysVersion(deps.redis);
-  if (before.role !== after.role) await bumpLimitsVersion(deps.redis).catch(() => undefined);
 }

@@ -1,14 +1,10 @@
-import { loadActiveMcpCatalogRows, type McpServerRow, type McpToolRow } from '../../db/repos/mcp-repo';
-import type { QueryDb } from '../../db/types';
-import type { RedisPort } from '../../stores/redis-port';
-import { createVersionedCache } from '../../stores/versioned-cache';
+import type { McpServerRow, McpToolRow } from '../../db/repos/mcp-repo';
 
 /**
  * What /mcp offers: the active servers and their discovered tools, each tool published as
  * `<server>__<tool>` so two servers may both have `search`. Ordered by server, then tool, so the
  * list is byte-for-byte stable and clients' prompt caches hold.
  */
-export const MCP_VERSION_KEY = 'sluice:mcp:version';
 export const NAME_SEPARATOR = '__';
 
 export interface CatalogTool {
@@ -86,20 +82,4 @@ export function scopedCatalog(catalog: McpCatalog, serverName: string): McpCatal
     promptName: (_server, own) => own,
     promptOwner: (own) => ({ server, own }),
   };
-}
-
-/** Per isolate; the console bumps MCP_VERSION_KEY after every registry change. */
-export function createCatalogCache(
-  db: QueryDb,
-  redis: Pick<RedisPort, 'get'> | null,
-): () => Promise<McpCatalog> {
-  const cached = createVersionedCache<McpCatalog>({
-    redis,
-    versionKey: MCP_VERSION_KEY,
-    load: async () => {
-      const rows = await loadActiveMcpCatalogRows(db);
-      return buildCatalog(rows.servers, rows.tools, rows.registeredIds);
-    },
-  });
-  return () => cached('catalog');
 }

@@ -1,6 +1,7 @@
 import { writeAudit } from '../../db/repos/audit-repo';
 import { replaceMcpTools } from '../../db/repos/mcp-repo';
 import { AppError } from '../../http/app-error';
+import { commitThenBump } from '../../stores/cache-versions';
 import type { AuditActor } from '../../users/ports';
 import {
   type ClientChannel,
@@ -57,7 +58,7 @@ export async function discoverMcpTools(
 ): Promise<DiscoveryView> {
   const tools = await fetchTools(deps, id);
   const unique = [...new Map(tools.map((t) => [t.name, t])).values()];
-  return deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, ['mcp'], async (tx) => {
     const server = await requireMcpServer(tx, id);
     await replaceMcpTools(
       tx,

@@ -13,13 +13,13 @@ import {
 } from '../../db/repos/mcp-repo';
 import type { Db } from '../../db/types';
 import { conflict, notFound, unprocessable } from '../../http/app-error';
+import { type ChangeDeps, commitThenBump } from '../../stores/cache-versions';
 import type { AuditActor } from '../../users/ports';
 import { authProblems, type CreateMcpServerInput, type UpdateMcpServerInput } from './schemas';
 import { type McpServerView, type McpToolView, toMcpServerView, toMcpToolView } from './views';
 
 /** `db` must support transactions; `secrets` seals auth_secret before it reaches the database. */
-export interface McpRegistryDeps {
-  db: Db;
+export interface McpRegistryDeps extends ChangeDeps {
   secrets: SecretBox;
 }
 
@@ -48,7 +48,7 @@ export async function createMcpServer(
 ): Promise<McpServerView> {
   const authSecretEncrypted =
     input.auth_secret === null ? null : await deps.secrets.encrypt(input.auth_secret);
-  return deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, ['mcp'], async (tx) => {
     const row = await insertMcpServerIfNameFree(tx, {
       name: input.name,
       description: input.description,
@@ -113,7 +113,7 @@ export async function updateMcpServer(
 ): Promise<McpServerView> {
   const before = await requireMcpServer(deps.db, id);
   const patch = await toPatch(deps.secrets, before, input);
-  return deps.db.transaction(async (tx) => {
+  return commitThenBump(deps, ['mcp'], async (tx) => {
     const row = await updateMcpServerRow(tx, id, patch);
     if (!row) throw notFound('MCP server not found');
     await writeAudit(tx, {
@@ -129,7 +129,7 @@ export async function updateMcpServer(
 }
 
 export async function deleteMcpServer(deps: McpRegistryDeps, id: string, actor: AuditActor): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  await commitThenBump(deps, ['mcp'], async (tx) => {
     const toolsRemoved = await countMcpTools(tx, id);
     const row = await deleteMcpServerRow(tx, id);
     if (!row) throw notFound('MCP server not found');
