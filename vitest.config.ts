@@ -1,17 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-/**
- * The e2e files share one stack. stack.test.ts walks its first run (setup on an empty
- * database), so it goes first; the others sign in as the admin it creates.
- */
-class FirstRunFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const first = (spec: TestSpecification) => spec.moduleId.endsWith('/e2e/stack.test.ts');
-    return [...sorted.filter(first), ...sorted.filter((spec) => !first(spec))];
-  }
-}
 
 /**
  * Five projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
@@ -22,7 +9,6 @@ class FirstRunFirstSequencer extends BaseSequencer {
 export default defineConfig({
   test: {
     reporters: ['default', './tests/setup/summary-reporter.ts'],
-    sequence: { sequencer: FirstRunFirstSequencer },
     projects: [
       {
         test: {

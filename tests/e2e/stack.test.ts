@@ -1,12 +1,43 @@
 // SPEC: Setup, Authentication, Console health, gateway health — over HTTP against the stack
 // started as `npm start` starts it, with real Postgres, Redis and ClickHouse.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { describe, expect, inject, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkConsoleJourney } from '../helpers/console-journey';
+import { recreateDatabase } from '../helpers/databases';
+import { CLICKHOUSE_URL, E2E_REDIS_URL, pgUrl, withRedisDatabase } from '../helpers/env';
 import { walkFirstRun } from '../helpers/first-run';
 import { http } from '../helpers/http';
+import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
 
-const { gatewayUrl, consoleUrl } = inject('stack');
+// A stack of its own on empty stores: the shared one is already set up, and this file walks
+// the first run.
+const DATABASE = 'sluice_e2e_first_run';
+const REDIS_URL = withRedisDatabase(E2E_REDIS_URL, 4);
+const dataDir = mkdtempSync(join(tmpdir(), 'sluice-first-run-'));
+let stack: StartedStack;
+let gatewayUrl = '';
+let consoleUrl = '';
+
+beforeAll(async () => {
+  await recreateDatabase(pgUrl(DATABASE));
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+  stack = await startStackProcess(
+    { DATABASE_URL: pgUrl(DATABASE), REDIS_URL, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: DATABASE },
+    dataDir,
+  );
+  ({ gatewayUrl, consoleUrl } = stack);
+});
+
+afterAll(async () => {
+  if (stack) await interrupt(stack);
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('the running stack (real stores)', () => {
   let adminToken = '';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { http } from './http';
 
-/** The admin the first-run walk creates; later e2e files sign in as it. */
+/** The e2e suite's admin: the shared stack is set up with it (tests/setup/e2e-global.ts). */
 export const FIRST_ADMIN = {
   email: 'first@example.com',
   display_name: 'First Admin',

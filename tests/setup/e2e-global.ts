@@ -7,6 +7,8 @@ import type { TestProject } from 'vitest/node';
 import { freePort } from '../../self-host/process/ports';
 import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, E2E_REDIS_URL, pgUrl } from '../helpers/env';
+import { FIRST_ADMIN } from '../helpers/first-run';
+import { http } from '../helpers/http';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -104,7 +106,21 @@ export function stripStoreEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return copy;
 }
 
-/** The real-store stack for the e2e suite; the embedded smoke test starts its own. */
+/**
+ * Sets the stack up with the suite's admin (FIRST_ADMIN), as the setup wizard would, so that
+ * every e2e file signs in as it whatever order the files run in.
+ */
+async function initializeWithSuiteAdmin(consoleUrl: string): Promise<void> {
+  const init = await http('POST', `${consoleUrl}/api/setup/initialize`, { body: { admin: FIRST_ADMIN } });
+  if (init.status !== 200)
+    throw new Error(`e2e setup: initialize answered ${init.status}: ${JSON.stringify(init.body)}`);
+}
+
+/**
+ * The real-store stack the e2e files share, set up with the suite's admin. Files that need a
+ * stack of another kind (a first run on an empty one, embedded stores, `npm run serve`, a store
+ * outage) start their own.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const databaseUrl = pgUrl('sluice_e2e');
   await recreateDatabase(databaseUrl);
@@ -127,6 +143,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
     dataDir,
   );
+  await initializeWithSuiteAdmin(stack.consoleUrl);
   project.provide('stack', { gatewayUrl: stack.gatewayUrl, consoleUrl: stack.consoleUrl });
   return async () => {
     await interrupt(stack);
