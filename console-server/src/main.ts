@@ -1,8 +1,8 @@
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { clickhouseTargetFor } from '@sluice/shared/analytics/target';
 import { startAuditMirrorJob } from '@sluice/shared/audit/mirror-job';
 import { parseStoreEnv } from '@sluice/shared/config/env';
+import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { createConsoleApp } from './app';
 import { buildDeps } from './deps';
 import { startKeyJobs, startRetentionJob, startSpillDrainJob } from './jobs';

@@ -4,12 +4,12 @@ import type { AccessClaims, JwtSigner } from '@sluice/shared/auth/jwt';
 import type { SecretBox } from '@sluice/shared/auth/secret-box';
 import type { Db } from '@sluice/shared/db/types';
 import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
-import type { RequestLogStore } from '@sluice/shared/ledger/port';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import type { Limiter } from '@sluice/shared/limits/limiter';
+import type { RequestLogStore } from '@sluice/shared/logs/requests/port';
+import type { Logger } from '@sluice/shared/logs/server/logger';
+import type { AccessLogRecord, AccessLogStore, AppLogStore } from '@sluice/shared/logs/server/records';
 import type { McpLogStore, UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
-import type { Logger } from '@sluice/shared/server-logs/logger';
-import type { AccessLogRecord, AccessLogStore, AppLogStore } from '@sluice/shared/server-logs/records';
 import type { Redis } from '@upstash/redis';
 
 /** Everything the console's routes need, built once by buildDeps. */

@@ -5,8 +5,8 @@ import {
   isInvalidValue,
 } from '@sluice/shared/db/query-errors';
 import { AppError } from '@sluice/shared/http/app-error';
+import { errorText } from '@sluice/shared/logs/server/logger';
 import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
-import { errorText } from '@sluice/shared/server-logs/logger';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

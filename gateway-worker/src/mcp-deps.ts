@@ -4,7 +4,7 @@ import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
 import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
-import { createBatchingLedgerWriter } from '@sluice/shared/ledger/batching-writer';
+import type { Logger } from '@sluice/shared/logs/server/logger';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
 import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
@@ -14,7 +14,7 @@ import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { guardrailSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
-import type { Logger } from '@sluice/shared/server-logs/logger';
+import { createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
 import type { StoreLink } from './store-link';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */

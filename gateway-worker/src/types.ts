@@ -2,12 +2,12 @@ import type { QueryDb } from '@sluice/shared/db/types';
 import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
+import type { Logger } from '@sluice/shared/logs/server/logger';
+import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import type { McpOriginPolicy } from '@sluice/shared/mcp/gateway/origin-policy';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
-import type { Logger } from '@sluice/shared/server-logs/logger';
-import type { AccessLogRecord } from '@sluice/shared/server-logs/records';
 import type { Redis } from '@upstash/redis';
 
 /** Worker bindings (wrangler vars and secrets). Parsed by buildDeps. */

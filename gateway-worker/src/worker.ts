@@ -1,6 +1,6 @@
-import { clickhouseTargetFor } from '@sluice/shared/analytics/target';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
+import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { retentionSummary, runRetention } from '@sluice/shared/retention/run';
 import type { ExecutionContext } from 'hono';
 import { createGatewayApp } from './app';

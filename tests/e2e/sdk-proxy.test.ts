@@ -4,7 +4,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createClickHouseRequestLogStore } from '../../shared/src/ledger/clickhouse-store';
+import { createClickHouseRequestLogStore } from '../../shared/src/logs/requests/clickhouse-store';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { fakeVector } from '../fakes/embeddings';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';

@@ -1,8 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { inject } from 'vitest';
 import ws from 'ws';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { type AnalyticsStore, createAnalyticsStore } from '../../shared/src/analytics/store';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { type AnalyticsStore, createAnalyticsStore } from '../../shared/src/logs/analytics/store';
 import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb, createPooledDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from './env';

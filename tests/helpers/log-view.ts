@@ -1,4 +1,4 @@
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type ConsoleHarness, consoleHarness } from './console';
 import { CLICKHOUSE_URL } from './env';

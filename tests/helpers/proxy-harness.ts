@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { vi } from 'vitest';
-import { createClickHouseRequestLogStore } from '../../shared/src/ledger/clickhouse-store';
-import type { RequestLogRecord } from '../../shared/src/ledger/record';
+import { createClickHouseRequestLogStore } from '../../shared/src/logs/requests/clickhouse-store';
+import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { type ConsoleHarness, consoleHarness } from './console';

@@ -1,4 +1,4 @@
-import { type UsageGroupBy, usageBucketStart } from '../../shared/src/ledger/aggregate-query';
+import { type UsageGroupBy, usageBucketStart } from '../../shared/src/logs/requests/aggregate-query';
 
 /** A request-log row as GET /api/gateway/logs returns it (the fields the analytics sum). */
 export interface LogRow {

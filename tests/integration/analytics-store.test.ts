@@ -1,20 +1,20 @@
-// Issue 7 › stores: the AnalyticsStore port (shared/src/analytics/store.ts) and its two adapters,
+// Issue 7 › stores: the AnalyticsStore port (shared/src/logs/analytics/store.ts) and its two adapters,
 // Postgres through the dev sidecar (Neon HTTP) and ClickHouse 18.16 through @clickhouse/client-web,
 // held to ONE contract: the same records go into every log, the same questions get the same
 // answers (computed here from the records), and purgeBefore removes exactly the rows older than
 // the cutoff from every log. The per-log suites (ledger-stores, mcp-log-stores, server-log-stores,
 // retention) go deeper into each log's filters.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import {
   type AnalyticsStore,
   createClickHouseAnalyticsStore,
   createPostgresAnalyticsStore,
-} from '../../shared/src/analytics/store';
-import type { UsageBucketRow } from '../../shared/src/ledger/aggregate-query';
-import type { RequestLogRecord } from '../../shared/src/ledger/record';
+} from '../../shared/src/logs/analytics/store';
+import type { UsageBucketRow } from '../../shared/src/logs/requests/aggregate-query';
+import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
+import type { AccessLogRecord, AppLogRecord } from '../../shared/src/logs/server/records';
 import type { McpLogRecord } from '../../shared/src/mcp/ports';
-import type { AccessLogRecord, AppLogRecord } from '../../shared/src/server-logs/records';
 import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';

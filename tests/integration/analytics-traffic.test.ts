@@ -6,8 +6,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { utcDaysIn } from '../../shared/src/analytics/usage-report';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { utcDaysIn } from '../../shared/src/logs/analytics/usage-report';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';

@@ -9,16 +9,19 @@ import {
   chInt64,
   chNullable,
   chString,
-} from '../../shared/src/analytics/clickhouse-columns';
+} from '../../shared/src/logs/analytics/clickhouse-columns';
 import {
   type ChLogSchema,
   type ChTableSchema,
   chLogSchema,
-} from '../../shared/src/analytics/clickhouse-schema';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { clickHouseLogTable } from '../../shared/src/analytics/clickhouse-table';
-import { createClickHouseRequestLogStore, requestLogSchema } from '../../shared/src/ledger/clickhouse-store';
-import type { RequestLogRecord } from '../../shared/src/ledger/record';
+} from '../../shared/src/logs/analytics/clickhouse-schema';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { clickHouseLogTable } from '../../shared/src/logs/analytics/clickhouse-table';
+import {
+  createClickHouseRequestLogStore,
+  requestLogSchema,
+} from '../../shared/src/logs/requests/clickhouse-store';
+import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import {
   CLICKHOUSE_ROW_FORMAT,
   createClickHouse,

@@ -3,7 +3,7 @@
 // only, against the real server.
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChSql, chIdent, chJoin, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import { type ChSql, chIdent, chJoin, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import {
   CLICKHOUSE_ROW_FORMAT,
   createClickHouse,

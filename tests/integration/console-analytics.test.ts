@@ -3,9 +3,9 @@
 // Records go in through the console's own store (deps.requestLogs); every sum is checked against
 // the inserted records, and every answer against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { type UsageGroupBy, usageBucketStart } from '../../shared/src/ledger/aggregate-query';
-import type { RequestLogRecord } from '../../shared/src/ledger/record';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { type UsageGroupBy, usageBucketStart } from '../../shared/src/logs/requests/aggregate-query';
+import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { CLICKHOUSE_URL } from '../helpers/env';

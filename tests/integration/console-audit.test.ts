@@ -3,11 +3,11 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickHouseAuditMirror } from '../../shared/src/analytics/audit-mirror';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import { createAuditMirrorPump, startAuditMirrorJob } from '../../shared/src/audit/mirror-job';
 import { auditSearchWhere } from '../../shared/src/db/repos/audit-search-repo';
 import { auditLog } from '../../shared/src/db/schema';
+import { createClickHouseAuditMirror } from '../../shared/src/logs/analytics/audit-mirror';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { CLICKHOUSE_ROW_FORMAT, createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { CLICKHOUSE_URL } from '../helpers/env';

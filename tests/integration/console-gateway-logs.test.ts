@@ -3,7 +3,7 @@
 // store (deps.requestLogs, the same adapter the gateway writes with); every answer is also
 // checked against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestLogRecord } from '../../shared/src/ledger/record';
+import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import { LOG_VIEW_STORES, type LogQuery, type LogView, shortIds, startLogView } from '../helpers/log-view';
 
 // Its own ClickHouse database, so totals are exact whatever else shares the server.

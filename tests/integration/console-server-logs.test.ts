@@ -5,8 +5,8 @@
 // and user, and a WARN the proxy logs must show up in the app log. Every answer is checked
 // against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import type { AccessLogRecord, AppLogRecord } from '../../shared/src/server-logs/records';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import type { AccessLogRecord, AppLogRecord } from '../../shared/src/logs/server/records';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { LOG_VIEW_STORES, type LogQuery, type LogView, shortIds, startLogView } from '../helpers/log-view';

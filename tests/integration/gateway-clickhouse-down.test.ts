@@ -4,7 +4,7 @@
 // dropped. (tests/e2e/store-outage.test.ts drives the whole round trip back to ClickHouse.)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPostgresRequestLogStore } from '../../shared/src/ledger/postgres-store';
+import { createPostgresRequestLogStore } from '../../shared/src/logs/requests/postgres-store';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 

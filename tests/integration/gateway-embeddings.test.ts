@@ -4,7 +4,7 @@
 // fallback, the response cache and analytics by endpoint. Real Postgres/Redis/ClickHouse.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RequestLogRecord } from '../../shared/src/ledger/record';
+import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import { estimateEmbeddingTokens } from '../../shared/src/proxy/estimate-tokens';
 import { fakeEmbeddingTokens, fakeTokenVector, fakeVector } from '../fakes/embeddings';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';

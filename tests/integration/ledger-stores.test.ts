@@ -5,14 +5,14 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import ws from 'ws';
-import { type ChSql, chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { createAnalyticsStore } from '../../shared/src/analytics/store';
+import { type ChSql, chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { createAnalyticsStore } from '../../shared/src/logs/analytics/store';
 import {
   createBatchingLedgerWriter,
   createClickHouseRequestLogStore,
   type RequestLogRecord,
   type RequestLogStore,
-} from '../../shared/src/ledger';
+} from '../../shared/src/logs/requests';
 import {
   CLICKHOUSE_ROW_FORMAT,
   createClickHouse,

@@ -4,8 +4,8 @@
 // from a plain in-memory model of the filter, so every adapter must agree with it exactly.
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { createAnalyticsStore } from '../../shared/src/analytics/store';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { createAnalyticsStore } from '../../shared/src/logs/analytics/store';
 import type { McpLogFilter, McpLogRecord, McpLogStore } from '../../shared/src/mcp/ports';
 import { ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import {

@@ -3,8 +3,8 @@
 // HTTP and Neon Pool) and ClickHouse 18.16 via @clickhouse/client-web. One contract suite; the
 // expected answers come from a plain in-memory model of the search, so every adapter must agree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestLogRecord, RequestLogStore } from '../../shared/src/ledger/index';
-import type { RequestLogSearch } from '../../shared/src/ledger/port';
+import type { RequestLogRecord, RequestLogStore } from '../../shared/src/logs/requests/index';
+import type { RequestLogSearch } from '../../shared/src/logs/requests/port';
 import {
   ADAPTER_NAMES,
   type AdapterName,

@@ -10,19 +10,19 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import ws from 'ws';
 import { RETENTION_CRON } from '../../gateway-worker/src/schedules';
 import worker from '../../gateway-worker/src/worker';
-import { createClickHouseAuditMirror } from '../../shared/src/analytics/audit-mirror';
-import { type ChSql, chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
 import { writeSettings } from '../../shared/src/db/repos/settings-repo';
 import { accessLogs, appLogs, auditLog } from '../../shared/src/db/schema';
 import type { QueryDb } from '../../shared/src/db/types';
+import { createClickHouseAuditMirror } from '../../shared/src/logs/analytics/audit-mirror';
+import { type ChSql, chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { createClickHouseMcpLogStore, createPostgresMcpLogStore } from '../../shared/src/logs/mcp';
 import {
   createClickHouseRequestLogStore,
   createPostgresRequestLogStore,
   type RequestLogRecord,
   type RequestLogStore,
-} from '../../shared/src/ledger';
-import { requestLogSchema } from '../../shared/src/ledger/clickhouse-store';
-import { createClickHouseMcpLogStore, createPostgresMcpLogStore } from '../../shared/src/mcp/log';
+} from '../../shared/src/logs/requests';
+import { requestLogSchema } from '../../shared/src/logs/requests/clickhouse-store';
 import type { McpLogRecord } from '../../shared/src/mcp/ports';
 import { purgeClickHouseTable } from '../../shared/src/retention/clickhouse';
 import { runRetention } from '../../shared/src/retention/run';

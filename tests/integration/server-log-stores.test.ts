@@ -4,9 +4,9 @@
 // come from a plain in-memory model of each filter, so both adapters must agree with it exactly.
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
-import { createAnalyticsStore } from '../../shared/src/analytics/store';
-import type { AnalyticsStoreOptions } from '../../shared/src/analytics/target';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { createAnalyticsStore } from '../../shared/src/logs/analytics/store';
+import type { AnalyticsStoreOptions } from '../../shared/src/logs/analytics/target';
 import {
   type AccessLogRecord,
   type AccessLogSearch,
@@ -15,7 +15,7 @@ import {
   type AppLogSearch,
   type AppLogStore,
   LOG_LEVELS,
-} from '../../shared/src/server-logs/index';
+} from '../../shared/src/logs/server/index';
 import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';

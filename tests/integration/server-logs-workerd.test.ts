@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unstable_startWorker } from 'wrangler';
-import { chIdent, chSql } from '../../shared/src/analytics/clickhouse-sql';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';

@@ -1,4 +1,4 @@
-import { CONSOLE_PORT } from '@sluice/shared/server-logs/records';
+import { CONSOLE_PORT } from '@sluice/shared/logs/server/records';
 import type { MiddlewareHandler } from 'hono';
 import type { ConsoleEnv } from '../types';
 

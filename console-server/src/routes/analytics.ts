@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import { costSeries, costStats, usageSeries, usageStats } from '@sluice/shared/analytics/usage-report';
-import type { UsageAggregateQuery, UsageGroupBy } from '@sluice/shared/ledger/aggregate-query';
+import { costSeries, costStats, usageSeries, usageStats } from '@sluice/shared/logs/analytics/usage-report';
+import type { UsageAggregateQuery, UsageGroupBy } from '@sluice/shared/logs/requests/aggregate-query';
 import type { Context } from 'hono';
 import { requireJwt } from '../middleware/require-jwt';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';

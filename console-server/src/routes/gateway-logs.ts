@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { RequestLogSearch } from '@sluice/shared/ledger/port';
-import type { RequestLogRecord } from '@sluice/shared/ledger/record';
+import type { RequestLogSearch } from '@sluice/shared/logs/requests/port';
+import type { RequestLogRecord } from '@sluice/shared/logs/requests/record';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
 import {

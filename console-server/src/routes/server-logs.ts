@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { AccessLogRecord, AppLogRecord, LogLevel } from '@sluice/shared/server-logs/records';
+import type { AccessLogRecord, AppLogRecord, LogLevel } from '@sluice/shared/logs/server/records';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
 import {

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_REQUEST_LOG_LIMIT } from '@sluice/shared/ledger/port';
-import { REQUEST_LOG_ENDPOINTS } from '@sluice/shared/ledger/record';
+import { DEFAULT_REQUEST_LOG_LIMIT } from '@sluice/shared/logs/requests/port';
+import { REQUEST_LOG_ENDPOINTS } from '@sluice/shared/logs/requests/record';
 import {
   MAX_REQUEST_LOG_SEARCH_LIMIT,
   MAX_STATUS_CODE,
   MIN_STATUS_CODE,
   REQUEST_LOG_SORTS,
-} from '@sluice/shared/ledger/search-filter';
+} from '@sluice/shared/logs/requests/search-filter';
 import { isoInstant } from './mcp';
 
 /** Shapes of the gateway request-log view (GET /api/gateway/logs). */

@@ -4,7 +4,7 @@ import {
   MAX_MCP_LOG_LIMIT,
   MCP_LOG_SORTS,
   MCP_LOG_STATUSES,
-} from '@sluice/shared/mcp/log/filter';
+} from '@sluice/shared/logs/mcp/filter';
 import { MCP_AUTH_TYPES, MCP_TRANSPORTS } from '@sluice/shared/mcp/registry/schemas';
 
 /** Shapes of the MCP registry and call-log endpoints. auth_secret never appears in any of them. */

@@ -8,7 +8,7 @@ import {
   MAX_SERVER_LOG_LIMIT,
   MAX_STATUS_CODE,
   MIN_STATUS_CODE,
-} from '@sluice/shared/server-logs/index';
+} from '@sluice/shared/logs/server/index';
 import { isoInstant } from './mcp';
 
 /** Shapes of the access-log and app-log views (GET /api/admin/access-logs, /app-logs). */

@@ -1,4 +1,4 @@
-import type { AccessLogRecord } from '@sluice/shared/server-logs/records';
+import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { GatewayDeps, GatewayEnv } from '../types';

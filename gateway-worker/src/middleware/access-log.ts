@@ -1,5 +1,5 @@
 import type { Principal } from '@sluice/shared/gateway/principal';
-import { GATEWAY_PORT } from '@sluice/shared/server-logs/records';
+import { GATEWAY_PORT } from '@sluice/shared/logs/server/records';
 import type { MiddlewareHandler } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';

@@ -1,9 +1,9 @@
 import { type AuditCursor, type AuditLogRow, listAuditAfter } from '../db/repos/audit-search-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { QueryDb } from '../db/types';
-import { errorText, type Logger } from '../server-logs/logger';
+import { errorText, type Logger } from '../logs/server/logger';
 
-/** Where audit records are copied to (ClickHouse: analytics/audit-mirror.ts). */
+/** Where audit records are copied to (ClickHouse: logs/analytics/audit-mirror.ts). */
 export interface AuditMirror {
   /** Newest created_at already copied, or null when the copy is empty. */
   resumePoint(): Promise<Date | null>;

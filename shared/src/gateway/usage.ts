@@ -1,5 +1,4 @@
 import { AppError } from '../http/app-error';
-import type { CostFilter } from '../ledger/port';
 import {
   type BudgetStatus,
   type BudgetThresholds,
@@ -8,6 +7,7 @@ import {
 } from '../limits/budget-status';
 import { type LimitSubject, limitSubject } from '../limits/definitions';
 import type { LimitsUsageReport } from '../limits/limiter';
+import type { CostFilter } from '../logs/requests/port';
 import type { Principal } from './principal';
 
 export interface UsageDeps {

@@ -3,7 +3,7 @@ import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { API_KEY_STATUSES } from '../db/schema/api-keys';
 import { USER_ROLES } from '../db/schema/users';
 import { AppError } from '../http/app-error';
-import { errorText, type Logger } from '../server-logs/logger';
+import { errorText, type Logger } from '../logs/server/logger';
 import { StoreUnavailableError } from '../stores/breaker';
 import { CACHE_VERSION_KEYS } from '../stores/cache-versions';
 import type { RedisPort } from '../stores/redis-port';

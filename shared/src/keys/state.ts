@@ -5,7 +5,7 @@ import { apiKeys } from '../db/schema';
 import type { Db, QueryDb } from '../db/types';
 import { refuseKey } from '../gateway/key-state';
 import { conflict } from '../http/app-error';
-import type { Logger } from '../server-logs/logger';
+import type { Logger } from '../logs/server/logger';
 import type { RedisPort } from '../stores/redis-port';
 
 /** What the key operations need: a transactional db and the Redis holding the key cache. */

@@ -3,7 +3,7 @@ import type { QueryDb } from '../db/types';
 import { AppError, notFound } from '../http/app-error';
 import type { LimitSubject } from '../limits/definitions';
 import type { Limiter, LimitsUsageReport } from '../limits/limiter';
-import { errorText, type Logger } from '../server-logs/logger';
+import { errorText, type Logger } from '../logs/server/logger';
 import type { LimitsSubjectRef } from './access';
 
 export interface SubjectUsageView extends LimitsUsageReport {

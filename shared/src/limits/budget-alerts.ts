@@ -1,5 +1,5 @@
 import { toHex } from '../auth/encoding';
-import type { Logger } from '../server-logs/logger';
+import type { Logger } from '../logs/server/logger';
 import type { KeepAlive } from '../stores/coalescer';
 import type { RedisPort } from '../stores/redis-port';
 import type { BudgetStatus } from './budget-status';

@@ -1,4 +1,4 @@
-import type { TokenWeights } from '../ledger/cost';
+import type { TokenWeights } from '../logs/requests/cost';
 import type { Counter } from './counters';
 import type { CounterAddition } from './sliding-window';
 

@@ -1,7 +1,7 @@
 /**
  * The seams between the MCP pieces: the upstream client (shared/src/mcp/upstream/), the
  * console's registry (shared/src/mcp/registry/), the gateway's /mcp endpoint
- * (shared/src/mcp/gateway/) and the MCP call log (shared/src/mcp/log/). Nothing here knows
+ * (shared/src/mcp/gateway/) and the MCP call log (shared/src/logs/mcp/). Nothing here knows
  * Hono or a runtime.
  */
 

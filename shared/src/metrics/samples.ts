@@ -1,5 +1,5 @@
 import { type GuardrailMark, type MarkedGuardrail, parseMarks } from '../guardrails/marks';
-import type { RequestLogRecord } from '../ledger/record';
+import type { RequestLogRecord } from '../logs/requests/record';
 import { counter, METRICS, type MetricSample, observe } from './definitions';
 
 /** Error types as the gateway's envelope names them, by status. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costUsd } from '../ledger/cost';
+import { costUsd } from '../logs/requests/cost';
 import { effectivePrice } from './effective';
 import type { PriceEntry } from './types';
 

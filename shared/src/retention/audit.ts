@@ -1,7 +1,7 @@
-import { AUDIT_MIRROR_TABLE } from '../analytics/audit-mirror';
-import type { ClickHouseTarget } from '../analytics/target';
 import { auditLog } from '../db/schema';
 import type { QueryDb } from '../db/types';
+import { AUDIT_MIRROR_TABLE } from '../logs/analytics/audit-mirror';
+import type { ClickHouseTarget } from '../logs/analytics/target';
 import { purgeClickHouseTable, type TablePurge } from './clickhouse';
 import { retentionCutoff } from './cutoff';
 import { type PostgresPurgeOptions, purgePostgresTable } from './postgres';

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
+import { type ChSql, chIdent, chSql } from '../logs/analytics/clickhouse-sql';
 import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
 
 /**

@@ -1,7 +1,7 @@
-import { createClickHouseAnalyticsStore, createPostgresAnalyticsStore } from '../analytics/store';
-import type { ClickHouseTarget } from '../analytics/target';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { QueryDb } from '../db/types';
+import { createClickHouseAnalyticsStore, createPostgresAnalyticsStore } from '../logs/analytics/store';
+import type { ClickHouseTarget } from '../logs/analytics/target';
 import { type AuditPurge, purgeAuditRecords } from './audit';
 import type { ClickHouseLogTable, TablePurge } from './clickhouse';
 import { retentionCutoff } from './cutoff';

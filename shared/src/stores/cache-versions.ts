@@ -1,5 +1,5 @@
 import type { Db } from '../db/types';
-import { errorText, type Logger } from '../server-logs/logger';
+import { errorText, type Logger } from '../logs/server/logger';
 import type { RedisPort } from './redis-port';
 
 /**

@@ -1,5 +1,5 @@
 import { type ClickHouseClient, createClient } from '@clickhouse/client-web';
-import { chIdent, chSql } from '../analytics/clickhouse-sql';
+import { chIdent, chSql } from '../logs/analytics/clickhouse-sql';
 import { probeLatency } from './probe';
 
 /*
@@ -10,7 +10,7 @@ import { probeLatency } from './probe';
  *   is not "default", plus Basic auth). 18.16 rejects any setting it does not know with
  *   "Unknown setting", so nothing here adds settings; do not add newer ones per query either.
  * - Query parameters do not exist: `query_params` becomes `param_x=...`, rejected as
- *   "Unknown setting param_x". Values go through chSql (analytics/clickhouse-sql.ts).
+ *   "Unknown setting param_x". Values go through chSql (logs/analytics/clickhouse-sql.ts).
  * - `client.insert()` defaults to JSONCompactEachRow, which 18.16 rejects ("Unknown format").
  *   Always pass `format: CLICKHOUSE_ROW_FORMAT` (JSONEachRow), which it accepts for insert
  *   and select.

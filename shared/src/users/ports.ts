@@ -1,7 +1,7 @@
 import type { AuditRecord } from '../db/repos/audit-repo';
 import type { Db } from '../db/types';
 import type { PasswordHasher } from '../identity/ports';
-import type { Logger } from '../server-logs/logger';
+import type { Logger } from '../logs/server/logger';
 import type { RedisPort } from '../stores/redis-port';
 
 /** Who made an admin change and from where; copied into every audit record. */

@@ -10,11 +10,11 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { RequestLogEndpoint } from '../../ledger/record';
+import type { RequestLogEndpoint } from '../../logs/requests/record';
 import { createdAt, id } from './columns';
 
 /**
- * The usage ledger: one row per model request (see ledger/record.ts). Used when ClickHouse is
+ * The usage ledger: one row per model request (see logs/requests/record.ts). Used when ClickHouse is
  * not configured. No foreign keys: log rows outlive the keys, users and routes they name.
  */
 export const requestLogs = pgTable(
@@ -50,7 +50,7 @@ export const requestLogs = pgTable(
     cacheHit: boolean('cache_hit').notNull(),
     attempts: integer('attempts').notNull(),
     clientAborted: boolean('client_aborted').notNull(),
-    /** What guardrails did (ledger/record.ts); null when none acted. */
+    /** What guardrails did (logs/requests/record.ts); null when none acted. */
     guardrail: text('guardrail'),
   },
   (t) => [

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
-import type { SpillTable } from '../../analytics/log-spill';
 import { mcpLogs } from '../../db/schema';
 import type { QueryDb } from '../../db/types';
-import type { McpLogRecord, McpLogStore } from '../ports';
+import type { McpLogRecord, McpLogStore } from '../../mcp/ports';
+import type { SpillTable } from '../analytics/log-spill';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 
 /** Postgres allows 65,535 bind parameters per statement; 10 columns per row stay well below. */

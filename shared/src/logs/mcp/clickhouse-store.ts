@@ -1,17 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import {
-  type ChRow,
-  chEnum8,
-  chNullable,
-  chString,
-  chUInt32,
-  chUuid,
-} from '../../analytics/clickhouse-columns';
-import { chLogSchema } from '../../analytics/clickhouse-schema';
-import { type ChSql, chIdent, chJoin, chSql } from '../../analytics/clickhouse-sql';
-import { type ClickHouseTableOptions, clickHouseLogTable } from '../../analytics/clickhouse-table';
-import type { SpillTarget } from '../../analytics/log-spill';
-import type { McpLogRecord, McpLogStore } from '../ports';
+import type { McpLogRecord, McpLogStore } from '../../mcp/ports';
+import { type ChRow, chEnum8, chNullable, chString, chUInt32, chUuid } from '../analytics/clickhouse-columns';
+import { chLogSchema } from '../analytics/clickhouse-schema';
+import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
+import { type ClickHouseTableOptions, clickHouseLogTable } from '../analytics/clickhouse-table';
+import type { SpillTarget } from '../analytics/log-spill';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 
 export const MCP_LOG_TABLE = 'mcp_logs';

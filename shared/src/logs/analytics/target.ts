@@ -1,7 +1,11 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import type { StoreEnv } from '../config/env';
-import type { QueryDb } from '../db/types';
-import { createClickHouse, DEFAULT_REQUEST_TIMEOUT_MS, ensureClickHouseDatabase } from '../stores/clickhouse';
+import type { StoreEnv } from '../../config/env';
+import type { QueryDb } from '../../db/types';
+import {
+  createClickHouse,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  ensureClickHouseDatabase,
+} from '../../stores/clickhouse';
 
 /** A ClickHouse database the logs go to. */
 export interface ClickHouseTarget {

@@ -1,17 +1,21 @@
-import type { QueryDb } from '../db/types';
-import { createClickHouseRequestLogStore } from '../ledger/clickhouse-store';
-import type { RequestLogStore } from '../ledger/port';
-import { createPostgresRequestLogSpill, createPostgresRequestLogStore } from '../ledger/postgres-store';
-import { createClickHouseMcpLogStore } from '../mcp/log/clickhouse-store';
-import { createPostgresMcpLogSpill, createPostgresMcpLogStore } from '../mcp/log/postgres-store';
-import type { McpLogStore } from '../mcp/ports';
-import { type ClickHouseLogTable, purgeClickHouseLogs, type TablePurge } from '../retention/clickhouse';
-import { type PostgresLogTable, type PostgresPurgeOptions, purgePostgresLogs } from '../retention/postgres';
-import { createClickHouseAccessLogStore } from '../server-logs/clickhouse-access';
-import { createClickHouseAppLogStore } from '../server-logs/clickhouse-app';
-import { createPostgresAccessLogStore, createPostgresAppLogStore } from '../server-logs/postgres-store';
-import type { AccessLogStore, AppLogStore } from '../server-logs/records';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../stores/clickhouse';
+import type { QueryDb } from '../../db/types';
+import type { McpLogStore } from '../../mcp/ports';
+import { type ClickHouseLogTable, purgeClickHouseLogs, type TablePurge } from '../../retention/clickhouse';
+import {
+  type PostgresLogTable,
+  type PostgresPurgeOptions,
+  purgePostgresLogs,
+} from '../../retention/postgres';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../stores/clickhouse';
+import { createClickHouseMcpLogStore } from '../mcp/clickhouse-store';
+import { createPostgresMcpLogSpill, createPostgresMcpLogStore } from '../mcp/postgres-store';
+import { createClickHouseRequestLogStore } from '../requests/clickhouse-store';
+import type { RequestLogStore } from '../requests/port';
+import { createPostgresRequestLogSpill, createPostgresRequestLogStore } from '../requests/postgres-store';
+import { createClickHouseAccessLogStore } from '../server/clickhouse-access';
+import { createClickHouseAppLogStore } from '../server/clickhouse-app';
+import { createPostgresAccessLogStore, createPostgresAppLogStore } from '../server/postgres-store';
+import type { AccessLogStore, AppLogStore } from '../server/records';
 import { clickhouseBreaker, drainSpill, spillingInsert } from './log-spill';
 import type { AnalyticsStoreOptions, ClickHouseTarget } from './target';
 

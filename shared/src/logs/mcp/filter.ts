@@ -1,4 +1,4 @@
-import type { McpLogFilter, McpLogRecord } from '../ports';
+import type { McpLogFilter, McpLogRecord } from '../../mcp/ports';
 
 export const DEFAULT_MCP_LOG_LIMIT = 50;
 export const MAX_MCP_LOG_LIMIT = 200;

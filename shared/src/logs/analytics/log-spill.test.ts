@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBreaker } from '../stores/breaker';
+import { createBreaker } from '../../stores/breaker';
 import { drainSpill, type SpillTable, type SpillTarget, spillingInsert } from './log-spill';
 
 interface Row {

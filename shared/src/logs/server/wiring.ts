@@ -1,5 +1,5 @@
+import { createBatchingLedgerWriter, type KeepAlive } from '../../stores/batching-writer';
 import type { AnalyticsStore } from '../analytics/store';
-import { createBatchingLedgerWriter, type KeepAlive } from '../ledger/batching-writer';
 import { createLogger, errorText, type Logger, logLevelFromEnv } from './logger';
 import type { AccessLogRecord, AccessLogStore, AppLogSource, AppLogStore } from './records';
 

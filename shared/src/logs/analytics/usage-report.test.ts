@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type UsageBucketRow, usageAggregateQuery, usageBucketStart } from '../ledger/aggregate-query';
+import { type UsageBucketRow, usageAggregateQuery, usageBucketStart } from '../requests/aggregate-query';
 import { costSeries, costStats, usagePeriods, usageSeries, usageStats, utcDaysIn } from './usage-report';
 
 const at = (iso: string) => new Date(iso);

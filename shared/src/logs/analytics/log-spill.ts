@@ -1,7 +1,7 @@
 import { ClickHouseError } from '@clickhouse/client-web';
-import { type Breaker, createBreaker } from '../stores/breaker';
-import type { KeepAlive } from '../stores/coalescer';
-import { withDeadline } from '../util/deadline';
+import { type Breaker, createBreaker } from '../../stores/breaker';
+import type { KeepAlive } from '../../stores/coalescer';
+import { withDeadline } from '../../util/deadline';
 
 /**
  * Where a log's rows wait while ClickHouse cannot take them: the Postgres table of the same log

@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import type { AuditMirror } from '../audit/mirror-job';
-import type { AuditLogRow } from '../db/repos/audit-search-repo';
-import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+import type { AuditMirror } from '../../audit/mirror-job';
+import type { AuditLogRow } from '../../db/repos/audit-search-repo';
+import { CLICKHOUSE_ROW_FORMAT } from '../../stores/clickhouse';
 import { type ChSql, chIdent, chSql } from './clickhouse-sql';
 
 export const AUDIT_MIRROR_TABLE = 'audit_log';

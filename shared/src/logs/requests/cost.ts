@@ -1,4 +1,4 @@
-import type { Usage } from '../canonical/types';
+import type { Usage } from '../../canonical/types';
 
 export interface TokenWeights {
   inputWeight: number;

@@ -1,6 +1,6 @@
 import { type ClickHouseClient, ClickHouseError } from '@clickhouse/client-web';
-import { AppError } from '../http/app-error';
-import { CLICKHOUSE_ROW_FORMAT } from '../stores/clickhouse';
+import { AppError } from '../../http/app-error';
+import { CLICKHOUSE_ROW_FORMAT } from '../../stores/clickhouse';
 import { chColumnDefinition } from './clickhouse-columns';
 import type { ChTableSchema } from './clickhouse-schema';
 import { type ChSql, chIdent, chJoin, chSql } from './clickhouse-sql';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { RequestLogStore } from '../logs/requests/port';
+import type { RequestLogRecord } from '../logs/requests/record';
 import { createBatchingLedgerWriter } from './batching-writer';
-import type { RequestLogStore } from './port';
-import type { RequestLogRecord } from './record';
 
 const record = (id: string) => ({ id }) as RequestLogRecord;
 

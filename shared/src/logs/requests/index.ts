@@ -1,4 +1,8 @@
-export { type BatchingWriterOptions, createBatchingLedgerWriter, type LedgerWriter } from './batching-writer';
+export {
+  type BatchingWriterOptions,
+  createBatchingLedgerWriter,
+  type LedgerWriter,
+} from '../../stores/batching-writer';
 export {
   type ClickHouseRequestLogStoreOptions,
   createClickHouseRequestLogStore,

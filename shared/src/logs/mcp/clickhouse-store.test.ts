@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpLogRecord } from '../ports';
+import type { McpLogRecord } from '../../mcp/ports';
 import { mcpLogSchema } from './clickhouse-store';
 
 const record: McpLogRecord = {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
-import { accessLogs, appLogs } from '../db/schema';
-import type { QueryDb } from '../db/types';
+import { accessLogs, appLogs } from '../../db/schema';
+import type { QueryDb } from '../../db/types';
 import {
   type AccessLogQuery,
   type AppLogQuery,

@@ -3,8 +3,8 @@ import {
   type UsageBucketRow,
   type UsageGroupBy,
   usageBucketStart,
-} from '../ledger/aggregate-query';
-import { roundUsd } from '../ledger/cost';
+} from '../requests/aggregate-query';
+import { roundUsd } from '../requests/cost';
 
 /**
  * Pure shaping of aggregate rows (RequestLogStore.aggregate) into the console's analytics

@@ -1,4 +1,4 @@
-import type { RequestLogRecord } from './record';
+import type { RequestLogRecord } from '../logs/requests/record';
 
 /** Keeps a batch alive past its caller's response (waitUntil on workerd). */
 export type KeepAlive = (work: Promise<unknown>) => void;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { requestLogs } from '../../db/schema';
+import type { QueryDb } from '../../db/types';
 import type { SpillTable } from '../analytics/log-spill';
-import { requestLogs } from '../db/schema';
-import type { QueryDb } from '../db/types';
 import { type UsageAggregateQuery, type UsageBucketRow, usageAggregateQuery } from './aggregate-query';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogRecord } from './record';
