@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
+import { requestLogSchema } from '@sluice/shared/logs/requests/clickhouse-store';
 import type { RequestLogSearch } from '@sluice/shared/logs/requests/port';
-import type { RequestLogRecord } from '@sluice/shared/logs/requests/record';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
 import {
@@ -44,43 +44,11 @@ function requestLogSearch(query: GatewayLogQueryParams): RequestLogSearch {
   };
 }
 
-function toGatewayLogEntry(record: RequestLogRecord) {
-  return {
-    id: record.id,
-    created_at: record.createdAt.toISOString(),
-    user_id: record.userId,
-    api_key_id: record.apiKeyId,
-    endpoint: record.endpoint,
-    model: record.model,
-    provider: record.provider,
-    provider_type: record.providerType,
-    upstream_model: record.upstreamModel,
-    route_id: record.routeId,
-    stream: record.stream,
-    status_code: record.statusCode,
-    error_type: record.errorType,
-    error_message: record.errorMessage,
-    prompt_tokens: record.promptTokens,
-    completion_tokens: record.completionTokens,
-    cached_tokens: record.cachedTokens,
-    total_tokens: record.totalTokens,
-    weighted_tokens: record.weightedTokens,
-    cost_usd: record.costUsd,
-    unpriced: record.unpriced,
-    latency_ms: record.latencyMs,
-    upstream_latency_ms: record.upstreamLatencyMs,
-    cache_hit: record.cacheHit,
-    attempts: record.attempts,
-    client_aborted: record.clientAborted,
-    guardrail: record.guardrail,
-  };
-}
-
 export const gatewayLogsRoutes = createRouter().openapi(logsRoute, async (c) => {
   const query = c.req.valid('query');
   const { total, entries } = await c.var.deps.requestLogs.search(requestLogSearch(query));
   return c.json(
-    { total, offset: query.offset, limit: query.limit, entries: entries.map(toGatewayLogEntry) },
+    { total, offset: query.offset, limit: query.limit, entries: entries.map(requestLogSchema.toView) },
     200,
   );
 });

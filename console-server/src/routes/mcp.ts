@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { McpLogRecord } from '@sluice/shared/mcp/ports';
+import { mcpLogSchema } from '@sluice/shared/logs/mcp/clickhouse-store';
 import { discoverMcpTools } from '@sluice/shared/mcp/registry/discover';
 import {
   createMcpServer,
@@ -155,21 +155,6 @@ function mcpLogFilter(query: McpLogQueryParams) {
   };
 }
 
-function toMcpLogEntry(record: McpLogRecord) {
-  return {
-    id: record.id,
-    created_at: record.createdAt.toISOString(),
-    user_id: record.userId,
-    api_key_id: record.apiKeyId,
-    server_id: record.serverId,
-    server_name: record.serverName,
-    tool_name: record.toolName,
-    status: record.status,
-    duration_ms: record.durationMs,
-    error: record.error,
-  };
-}
-
 export const mcpRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listMcpServers(c.var.deps.db), 200))
   .openapi(createServerRoute, async (c) =>
@@ -193,7 +178,7 @@ export const mcpRoutes = createRouter()
     const query = c.req.valid('query');
     const { total, entries } = await c.var.deps.mcpLogs.list(mcpLogFilter(query));
     return c.json(
-      { total, offset: query.offset, limit: query.limit, entries: entries.map(toMcpLogEntry) },
+      { total, offset: query.offset, limit: query.limit, entries: entries.map(mcpLogSchema.toView) },
       200,
     );
   });

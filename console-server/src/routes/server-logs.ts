@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { AccessLogRecord, AppLogRecord, LogLevel } from '@sluice/shared/logs/server/records';
+import { accessLogSchema, appLogSchema } from '@sluice/shared/logs/server/clickhouse-tables';
+import type { LogLevel } from '@sluice/shared/logs/server/records';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
 import {
@@ -49,33 +50,6 @@ const appLogsRoute = createRoute({
 
 const dateOf = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
-function toAccessEntry(record: AccessLogRecord) {
-  return {
-    id: record.id,
-    created_at: record.createdAt.toISOString(),
-    port: record.port,
-    method: record.method,
-    path: record.path,
-    status_code: record.statusCode,
-    user_id: record.userId,
-    latency_ms: record.latencyMs,
-    ip: record.ip,
-    user_agent: record.userAgent,
-  };
-}
-
-function toAppEntry(record: AppLogRecord) {
-  return {
-    id: record.id,
-    created_at: record.createdAt.toISOString(),
-    level: record.level,
-    source: record.source,
-    target: record.target,
-    message: record.message,
-    fields: record.fields,
-  };
-}
-
 export const accessLogsRoutes = createRouter().openapi(accessLogsRoute, async (c) => {
   const query = c.req.valid('query');
   const { total, entries } = await c.var.deps.accessLogs.search({
@@ -91,7 +65,7 @@ export const accessLogsRoutes = createRouter().openapi(accessLogsRoute, async (c
     offset: query.offset,
   });
   return c.json(
-    { total, offset: query.offset, limit: query.limit, entries: entries.map(toAccessEntry) },
+    { total, offset: query.offset, limit: query.limit, entries: entries.map(accessLogSchema.toView) },
     200,
   );
 });
@@ -107,5 +81,8 @@ export const appLogsRoutes = createRouter().openapi(appLogsRoute, async (c) => {
     limit: query.limit,
     offset: query.offset,
   });
-  return c.json({ total, offset: query.offset, limit: query.limit, entries: entries.map(toAppEntry) }, 200);
+  return c.json(
+    { total, offset: query.offset, limit: query.limit, entries: entries.map(appLogSchema.toView) },
+    200,
+  );
 });

@@ -105,12 +105,12 @@ describe('ClickHouse log schema', () => {
 
   it('refuses a column name declared twice', () => {
     expect(() =>
-      chLogSchema<{ id: string; createdAt: Date; a: string; b: string }>({
+      chLogSchema<{ id: string; createdAt: Date; aB: string; a_b: string }>({
         name: 't',
         label: 't',
-        columns: { a: chString('x'), b: chString('x') },
+        columns: { aB: chString('a_b'), a_b: chString('a_b') },
       }),
-    ).toThrow('t: column x is declared twice');
+    ).toThrow('t: column a_b is declared twice');
     expect(() =>
       chLogSchema<{ id: string; createdAt: Date; at: boolean }>({
         name: 't',
@@ -118,6 +118,25 @@ describe('ClickHouse log schema', () => {
         columns: { at: chFlag('created_at') },
       }),
     ).toThrow(TypeError);
+  });
+
+  it('names each column as its field in snake_case, as the API view does', () => {
+    expect(() =>
+      chLogSchema<{ id: string; createdAt: Date; userId: string }>({
+        name: 't',
+        label: 't',
+        columns: { userId: chString('owner') },
+      }),
+    ).toThrow('t: column owner of userId is not named user_id');
+    expect(calls.viewFields).toEqual(['id', 'created_at', 'user_id', 'tokens', 'stream', 'status']);
+    expect(calls.toView(record)).toEqual({
+      id: record.id,
+      created_at: '2025-01-31T12:00:01.234Z',
+      user_id: null,
+      tokens: 2 ** 40 + 1,
+      stream: true,
+      status: 'failed',
+    });
   });
 
   it('needs one column of the right kind per field (checked by tsc)', () => {

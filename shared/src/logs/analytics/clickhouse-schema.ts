@@ -9,10 +9,10 @@ import {
 import { type ChSql, chIdent, chJoin, chSql } from './clickhouse-sql';
 
 /**
- * One ClickHouse log table described once: a column per record field, from which the DDL, the
- * insert rows, the record of a selected row and the select list all follow. Adding a field is
- * one line here (plus the record type); tables created before get the column on first use
- * (clickhouse-table.ts).
+ * One log described once: a column per record field, from which the ClickHouse DDL, the insert
+ * rows, the record of a selected row, the select list and the console API's view all follow.
+ * Adding a field is one line here (plus the record type and the view's OpenAPI schema, which a
+ * test holds to toView); tables created before get the column on first use (clickhouse-table.ts).
  */
 
 /** What every log record has, and every log table starts with. */
@@ -36,6 +36,20 @@ export interface ChLogSchemaSpec<R extends ChLogRecord> {
   columns: ChColumns<R>;
 }
 
+/** userId → user_id: how a record field is named in its column and in the API view. */
+export type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}`
+  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeCase<Rest>}`
+  : S;
+
+export function snakeCase(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A record as the console API shows it: snake_case names, created_at an ISO 8601 instant. */
+export type LogView<R extends ChLogRecord> = { id: string; created_at: string } & {
+  [K in Exclude<keyof R, keyof ChLogRecord> as SnakeCase<K & string>]: R[K];
+};
+
 /** What the generic table needs to create a table and bring an older one up to date. */
 export interface ChTableSchema {
   readonly name: string;
@@ -50,6 +64,10 @@ export interface ChLogSchema<R extends ChLogRecord> extends ChTableSchema {
   /** The JSONEachRow insert row; throws RangeError for an instant DateTime cannot hold. */
   toRow(record: R): ChRow;
   fromRow(row: ChRow): R;
+  /** The API view of a record (every column named as its field, snake_case). */
+  toView(record: R): LogView<R>;
+  /** The view's field names, in table order (what the OpenAPI schema must list). */
+  readonly viewFields: readonly string[];
 }
 
 // DateTime is unsigned seconds; 18.16 maps instants outside 1970..2105 to the zero date.
@@ -81,6 +99,12 @@ export function chLogSchema<R extends ChLogRecord = never>(
   // Safe by ChColumns: each column converts exactly its own field's value.
   const fields = Object.entries(spec.columns) as [keyof R & string, ChColumn<R[keyof R]>][];
   const columns: readonly ChColumnType[] = [id, CREATED_AT, CREATED_AT_MS, ...fields.map(([, c]) => c)];
+  // The view is named by the record's fields: a column named otherwise would split the two.
+  for (const [field, column] of fields) {
+    if (column.name !== snakeCase(field)) {
+      throw new TypeError(`${spec.name}: column ${column.name} of ${field} is not named ${snakeCase(field)}`);
+    }
+  }
   const names = columns.map((c) => c.name);
   const duplicate = names.find((name, i) => names.indexOf(name) !== i);
   if (duplicate !== undefined) throw new TypeError(`${spec.name}: column ${duplicate} is declared twice`);
@@ -108,5 +132,12 @@ export function chLogSchema<R extends ChLogRecord = never>(
       // Every field of R is set: id and createdAt above, the rest by ChColumns.
       return record as R;
     },
+    toView(record) {
+      const view: Record<string, unknown> = { id: record.id, created_at: record.createdAt.toISOString() };
+      for (const [field, column] of fields) view[column.name] = record[field];
+      // Every key of LogView<R> is set: the columns are named snakeCase(field), checked above.
+      return view as LogView<R>;
+    },
+    viewFields: [id.name, CREATED_AT.name, ...fields.map(([, c]) => c.name)],
   };
 }
