@@ -11,7 +11,7 @@ import {
   replaceUserRoles,
 } from '../db/repos/limits-admin-repo';
 import { findUserById } from '../db/repos/users-repo';
-import type { QueryDb } from '../db/types';
+import type { Db, QueryDb } from '../db/types';
 import { notFound } from '../http/app-error';
 import { commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
@@ -44,66 +44,70 @@ export async function getSubjectBudgets(db: QueryDb, subject: LimitsSubjectRef):
   return { subject_type: subject.type, subject_id: subject.id, budgets: toBudgetViews(rows) };
 }
 
-function audited(
+/**
+ * One change to a subject's rules or budgets: under the subject's lock, audited in the same
+ * transaction, then the limits caches bumped. `change` answers the audit details and the result.
+ */
+function changeSubjectLimits<T>(
+  deps: LimitsAdminDeps,
+  subject: LimitsSubjectRef,
   actor: AuditActor,
   action: string,
-  subject: LimitsSubjectRef,
-  details: Record<string, unknown>,
-) {
-  return { ...actor, action, resourceType: subject.type, resourceId: subject.id, details };
+  change: (tx: Db) => Promise<{ details: Record<string, unknown>; result: T }>,
+): Promise<T> {
+  return commitThenBump(deps, ['limits'], async (tx) => {
+    await lockSubjectLimits(tx, subject.type, subject.id);
+    const { details, result } = await change(tx);
+    await writeAudit(tx, { ...actor, action, resourceType: subject.type, resourceId: subject.id, details });
+    return result;
+  });
 }
 
 /** Replaces the whole rule list; `[]` clears it. */
-export async function replaceSubjectRules(
+export function replaceSubjectRules(
   deps: LimitsAdminDeps,
   subject: LimitsSubjectRef,
   input: ReplaceRulesInput,
   actor: AuditActor,
 ): Promise<SubjectRulesView> {
-  return commitThenBump(deps, ['limits'], async (tx) => {
-    await lockSubjectLimits(tx, subject.type, subject.id);
+  return changeSubjectLimits(deps, subject, actor, 'limits.rules.update', async (tx) => {
     await replaceRuleRows(tx, subject.type, subject.id, toNewRules(input.rules));
-    await writeAudit(tx, audited(actor, 'limits.rules.update', subject, { rules: input.rules }));
-    return getSubjectRules(tx, subject);
+    return { details: { rules: input.rules }, result: await getSubjectRules(tx, subject) };
   });
 }
 
-export async function replaceSubjectBudgets(
+export function replaceSubjectBudgets(
   deps: LimitsAdminDeps,
   subject: LimitsSubjectRef,
   input: ReplaceBudgetsInput,
   actor: AuditActor,
 ): Promise<SubjectBudgetsView> {
-  return commitThenBump(deps, ['limits'], async (tx) => {
-    await lockSubjectLimits(tx, subject.type, subject.id);
+  return changeSubjectLimits(deps, subject, actor, 'limits.budgets.update', async (tx) => {
     await replaceBudgetRows(tx, subject.type, subject.id, toNewBudgets(input.budgets));
-    await writeAudit(tx, audited(actor, 'limits.budgets.update', subject, { budgets: input.budgets }));
-    return getSubjectBudgets(tx, subject);
+    return { details: { budgets: input.budgets }, result: await getSubjectBudgets(tx, subject) };
   });
 }
 
-export async function deleteSubjectRules(
+export function deleteSubjectRules(
   deps: LimitsAdminDeps,
   subject: LimitsSubjectRef,
   actor: AuditActor,
 ): Promise<void> {
-  await commitThenBump(deps, ['limits'], async (tx) => {
-    await lockSubjectLimits(tx, subject.type, subject.id);
-    const removed = await deleteRuleRows(tx, subject.type, subject.id);
-    await writeAudit(tx, audited(actor, 'limits.rules.delete', subject, { removed }));
-  });
+  return changeSubjectLimits(deps, subject, actor, 'limits.rules.delete', async (tx) => ({
+    details: { removed: await deleteRuleRows(tx, subject.type, subject.id) },
+    result: undefined,
+  }));
 }
 
-export async function deleteSubjectBudgets(
+export function deleteSubjectBudgets(
   deps: LimitsAdminDeps,
   subject: LimitsSubjectRef,
   actor: AuditActor,
 ): Promise<void> {
-  await commitThenBump(deps, ['limits'], async (tx) => {
-    await lockSubjectLimits(tx, subject.type, subject.id);
-    const removed = await deleteBudgetRows(tx, subject.type, subject.id);
-    await writeAudit(tx, audited(actor, 'limits.budgets.delete', subject, { removed }));
-  });
+  return changeSubjectLimits(deps, subject, actor, 'limits.budgets.delete', async (tx) => ({
+    details: { removed: await deleteBudgetRows(tx, subject.type, subject.id) },
+    result: undefined,
+  }));
 }
 
 /** Extra global roles of a user, besides the role named like users.role (admin only). */
