@@ -1,10 +1,7 @@
 import { createRedisConnection, type RedisConnectionOptions } from './redis-connection';
-import { RedisCommandError, type RedisReply } from './redis-reply';
+import { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
 
-export { RedisCommandError, type RedisReply } from './redis-reply';
-
-/** A command as Redis receives it: name first, then arguments. */
-export type RedisCommand = readonly string[];
+export { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
 
 /** What the Upstash bridge needs from a Redis: run commands, run a transaction, close. */
 export interface RedisBackend {

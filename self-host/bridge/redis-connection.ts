@@ -1,5 +1,4 @@
-import type { RedisCommand } from './redis-backend';
-import { RedisCommandError, type RedisReply } from './redis-reply';
+import { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
 import { type Batch, openSession, RedisUnavailableError, type Session } from './redis-session';
 import { parseRedisUrl } from './redis-url';
 import { encodeCommands } from './resp-encode';

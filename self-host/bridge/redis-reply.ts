@@ -1,3 +1,6 @@
+/** A command as Redis receives it: name first, then arguments. */
+export type RedisCommand = readonly string[];
+
 /**
  * The value shapes a RedisBackend hands back, independent of the driver behind it.
  * Bulk and status strings are Buffers (binary-safe; the HTTP layer decides how to encode them),

@@ -1,4 +1,4 @@
-import type { RedisCommand } from './redis-backend';
+import type { RedisCommand } from './redis-reply';
 
 /**
  * Commands in RESP2's request form (`*<n>\r\n$<len>\r\n<arg>\r\n...`), all in one string so a
