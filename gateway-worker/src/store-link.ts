@@ -3,7 +3,7 @@ import { WARM_PARTS } from '@sluice/shared/gateway/warm-caches';
 import { type Breaker, createBreaker, StoreUnavailableError } from '@sluice/shared/stores/breaker';
 import { createScriptRunner, type ScriptRunner } from '@sluice/shared/stores/script-pipeline';
 import { createRawUpstash, createUpstash } from '@sluice/shared/stores/upstash';
-import { createVersionBoard, type VersionBoard } from '@sluice/shared/stores/version-board';
+import { createVersionBoard, readVersionsWith, type VersionBoard } from '@sluice/shared/stores/version-board';
 import { createWriteBehind, type WriteBehind } from '@sluice/shared/stores/write-behind';
 import { withDeadline } from '@sluice/shared/util/deadline';
 import type { Redis } from '@upstash/redis';
@@ -65,7 +65,7 @@ export function buildStoreLink(config: StoreEnv, report: StoreLinkReport): Store
     }),
     board: createVersionBoard({
       parts: WARM_PARTS,
-      read: async (keys) => (await hot.mget<Array<string | null>>(...keys)).map((v) => v ?? ''),
+      read: readVersionsWith(hot),
       timeoutMs,
       breaker,
       onError: failed('versions'),

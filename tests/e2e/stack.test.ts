@@ -4,13 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkConsoleJourney } from '../helpers/console-journey';
-import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, E2E_REDIS_URL, pgUrl, withRedisDatabase } from '../helpers/env';
 import { walkFirstRun } from '../helpers/first-run';
 import { http } from '../helpers/http';
+import { freshStackStores } from '../helpers/stack-seed';
 import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
 
 // A stack of its own on empty stores: the shared one is already set up, and this file walks
@@ -23,10 +22,7 @@ let gatewayUrl = '';
 let consoleUrl = '';
 
 beforeAll(async () => {
-  await recreateDatabase(pgUrl(DATABASE));
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
+  await freshStackStores(pgUrl(DATABASE), REDIS_URL);
   stack = await startStackProcess(
     { DATABASE_URL: pgUrl(DATABASE), REDIS_URL, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: DATABASE },
     dataDir,

@@ -1,7 +1,7 @@
 import type { QueryDb } from '../../shared/src/db/types';
 import { createWarmCaches, WARM_PARTS, type WarmCaches } from '../../shared/src/gateway/warm-caches';
 import type { RedisPort } from '../../shared/src/stores/redis-port';
-import { createVersionBoard } from '../../shared/src/stores/version-board';
+import { createVersionBoard, readVersionsWith } from '../../shared/src/stores/version-board';
 
 /**
  * A gateway isolate's caches (gateway/warm-caches.ts) over the real stores, as the gateway
@@ -10,7 +10,7 @@ import { createVersionBoard } from '../../shared/src/stores/version-board';
 export async function warmCachesOver(db: QueryDb, redis: Pick<RedisPort, 'mget'>): Promise<WarmCaches> {
   const board = createVersionBoard({
     parts: WARM_PARTS,
-    read: async (keys) => (await redis.mget<Array<string | null>>(...keys)).map((v) => v ?? ''),
+    read: readVersionsWith(redis),
     timeoutMs: 2_000,
     checkMs: 0,
   });

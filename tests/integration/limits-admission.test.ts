@@ -14,7 +14,11 @@ import { addToCounters } from '../../shared/src/limits/sliding-window';
 import { directScripts } from '../../shared/src/stores/lua-script';
 import { createScriptRunner } from '../../shared/src/stores/script-pipeline';
 import { createRawUpstash, createUpstash } from '../../shared/src/stores/upstash';
-import { createVersionBoard, type VersionBoard } from '../../shared/src/stores/version-board';
+import {
+  createVersionBoard,
+  readVersionsWith,
+  type VersionBoard,
+} from '../../shared/src/stores/version-board';
 
 const T = Date.parse('2026-11-18T10:00:00.000Z');
 let redis: Redis;
@@ -56,7 +60,7 @@ async function fixture(limits: SubjectLimits, options: { timeoutMs?: number } = 
   const versionKey = `it:adm:version:${randomUUID()}`;
   const board = createVersionBoard({
     parts: [{ name: 'limits', key: versionKey }],
-    read: async (keys) => (await client.mget<Array<string | null>>(...keys)).map((v) => v ?? ''),
+    read: readVersionsWith(client),
     timeoutMs: 2000,
   });
   await board.ready();

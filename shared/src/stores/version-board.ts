@@ -1,5 +1,6 @@
 import { withDeadline } from '../util/deadline';
 import { type Breaker, NO_BREAKER } from './breaker';
+import type { RedisPort } from './redis-port';
 
 /**
  * The version counters an isolate's caches hang on. Writers INCR a part's Redis key after
@@ -65,6 +66,11 @@ interface PartState {
 }
 
 const UNKNOWN = '*';
+
+/** The board's `read` over a Redis client: one MGET, '' for an unset key. */
+export function readVersionsWith(redis: Pick<RedisPort, 'mget'>): VersionBoardOptions['read'] {
+  return async (keys) => (await redis.mget<Array<string | null>>(...keys)).map((v) => v ?? '');
+}
 
 export function createVersionBoard(options: VersionBoardOptions): VersionBoard {
   const checkMs = options.checkMs ?? 1_000;
