@@ -59,5 +59,5 @@ end
 count_all(limits)
 if route == 0 then return {1, versions, flat(limits), route, replies(routes), cached} end
 return {1, versions, flat(limits), route, flat(routes), cached}`,
-  sha1: 'd1a54d1ca39893c7f5124cb58c0dab09844f6422',
+  sha1: '48700cd4fbc0201cdebe85fb5826e5ffb67ff2cc',
 };

@@ -33,7 +33,7 @@ local reply = {pass and 1 or 0}
 local each = replies(states)
 for i = 1, #each do reply[i + 1] = each[i] end
 return reply`,
-  sha1: '6f27b92298058aa41f8613f58546d2c835d8784b',
+  sha1: 'b404c77beb7be0bf3a1aad3688d3334c9338d8dc',
 };
 
 /**
@@ -54,16 +54,16 @@ for i = 1, n do
   local oldest = current - buckets + 1
   local amount = tonumber(ARGV[a + 2])
   if amount > 0 and buckets == 1 then
-    add(KEYS[i], current, amount, oldest, ARGV[a + 3], false, 0, buckets, 0, 0)
+    add(KEYS[i], current, amount, oldest, ARGV[a + 3], false, 0, buckets, 0, 0, ARGV[a], ARGV[a + 2])
   elseif amount < 0 and buckets == 1 then
-    local held = tonumber(redis.call('HGET', KEYS[i], current))
-    if held and held > 0 then redis.call('HINCRBY', KEYS[i], current, math.max(amount, -held)) end
+    local held = tonumber(redis.call('HGET', KEYS[i], ARGV[a]))
+    if held and held > 0 then redis.call('HINCRBY', KEYS[i], ARGV[a], math.max(amount, -held)) end
   elseif amount ~= 0 then
-    local t, newest, fresh, here = usage(KEYS[i], oldest, true, buckets, current)
+    local t, newest, fresh, here = usage(KEYS[i], oldest, true, buckets, current, ARGV[a])
     if amount < 0 then amount = math.max(amount, -here) end
-    if amount ~= 0 then add(KEYS[i], current, amount, oldest, ARGV[a + 3], fresh, newest, buckets, t, here) end
+    if amount ~= 0 then add(KEYS[i], current, amount, oldest, ARGV[a + 3], fresh, newest, buckets, t, here, ARGV[a]) end
   end
 end
 return n`,
-  sha1: '6ff90aa002bfe3cf3740386d89fb9f8b2dc206cd',
+  sha1: 'db3644b5e783692868fdcbe8e242bccca45f1d30',
 };
