@@ -1,9 +1,8 @@
-import { AppError } from '@sluice/shared/http/app-error';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { onGatewayError, onGatewayNotFound } from './errors';
 import { recordAccessLog } from './middleware/access-log';
 import { authenticate } from './middleware/authenticate';
+import { limitBodySize } from './middleware/body-limit';
 import { guardMcpOrigin } from './middleware/mcp-origin';
 import { recordHttpMetrics } from './middleware/metrics';
 import { healthRoutes } from './routes/health';
@@ -27,15 +26,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   });
   // Outermost after the deps, so refusals (413, 401, 404) are recorded too.
   app.use('*', recordAccessLog());
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: GATEWAY_BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new AppError(413, `Request body exceeds ${GATEWAY_BODY_LIMIT_BYTES} bytes`);
-      },
-    }),
-  );
+  app.use('*', limitBodySize(GATEWAY_BODY_LIMIT_BYTES));
   app.use('*', recordHttpMetrics());
   app.route('/health', healthRoutes);
   app.get('/metrics', metricsRoute);

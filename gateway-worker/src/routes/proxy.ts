@@ -46,7 +46,7 @@ function modelEndpoint(
         body: await readJsonBody(c),
         principal: c.get('principal'),
         signal: c.req.raw.signal,
-        useCache: !clientOptsOutOfCache(c),
+        useCache: () => !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),
         bodyEnds: (ended) => c.set('bodyEnds', ended),
         // After the gate dropped the isolate's stale caches: the key record is loaded afresh.

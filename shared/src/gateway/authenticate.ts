@@ -15,8 +15,11 @@ export interface GatewayAuthDeps {
   now(): Date;
   /** Persists the disabled state of a key found inactive (run in the background). */
   disableInactiveKey?(keyId: string, now: Date): Promise<unknown>;
-  /** Records a use of the key for last_used_at (run in the background, coalesced). */
-  recordKeyUse?(keyId: string, now: Date): Promise<unknown>;
+  /**
+   * Records a use of the key for last_used_at (run in the background, coalesced); null when
+   * there is nothing to record (a use this isolate recorded a moment ago).
+   */
+  recordKeyUse?(keyId: string, now: Date): Promise<unknown> | null;
   /**
    * Makes sure the isolate's key records are current before one is used (reads the cache
    * versions). Skipped where the request's own admission round trip checks them (the model
@@ -74,7 +77,8 @@ async function authenticateKey(
       background(deps.disableInactiveKey(record.id, now));
     throw unauthorized(INVALID_CREDENTIALS);
   }
-  if (options.countsAsUse !== false && deps.recordKeyUse) background(deps.recordKeyUse(record.id, now));
+  const use = options.countsAsUse === false ? null : (deps.recordKeyUse?.(record.id, now) ?? null);
+  if (use) background(use);
   return {
     kind: 'api_key',
     keyId: record.id,

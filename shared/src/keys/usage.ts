@@ -25,17 +25,18 @@ export async function recordKeyUse(
 /**
  * recordKeyUse behind a per-isolate memory of recent writes: a busy isolate asks Redis once
  * per key per minute instead of on every request. Other isolates still meet the Redis guard.
+ * A use it already recorded answers null at once: no promise, no background task per request.
  */
 export function createKeyUseRecorder(
   deps: { db: QueryDb; redis: Pick<RedisPort, 'set'> },
   options: { maxKeys?: number } = {},
-): (keyId: string, now: Date) => Promise<boolean> {
+): (keyId: string, now: Date) => Promise<boolean> | null {
   const maxKeys = options.maxKeys ?? 10_000;
   const recent = new Map<string, number>();
-  return async (keyId, now) => {
+  return (keyId, now) => {
     const at = now.getTime();
     const last = recent.get(keyId);
-    if (last !== undefined && at - last < LAST_USED_COALESCE_SECONDS * 1000) return false;
+    if (last !== undefined && at - last < LAST_USED_COALESCE_SECONDS * 1000) return null;
     if (recent.size >= maxKeys) recent.clear();
     recent.set(keyId, at);
     return recordKeyUse(deps, keyId, now);

@@ -191,7 +191,7 @@ async function cacheKeyFor(
   settings: ProxySettings,
   deps: ProxyDeps,
 ): Promise<string | null> {
-  if (!call.useCache || settings.cacheTtlSeconds <= 0) return null;
+  if (settings.cacheTtlSeconds <= 0 || !call.useCache()) return null;
   // Answers are cached as the rules then in force shaped them (redaction, removed tool calls).
   const scope = settings.answerRulesTag
     ? `${cacheScope(principal)}:${settings.answerRulesTag}`

@@ -187,7 +187,7 @@ function clientCall(
     format,
     body,
     principal: PRINCIPAL,
-    useCache: false,
+    useCache: () => false,
     waitUntil: (work) => void background.push(work),
     ...(signal && { signal }),
   };

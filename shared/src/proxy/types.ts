@@ -114,8 +114,11 @@ export interface ProxyCall {
   principal: Principal;
   /** Aborts when the client goes away; the upstream fetch is cancelled with it. */
   signal?: AbortSignal;
-  /** False when the client opted out of the response cache. */
-  useCache: boolean;
+  /**
+   * False when the client opted out of the response cache. Asked only when the cache is on,
+   * so a gateway without one reads no cache headers.
+   */
+  useCache(): boolean;
   /** Runs work after the response (the worker's waitUntil). */
   waitUntil(work: Promise<unknown>): void;
   /** Told when a streamed answer's body ends (the client has it all, or left). */
