@@ -17,10 +17,8 @@ import {
 } from '../../shared/src/logs/analytics/clickhouse-schema';
 import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { clickHouseLogTable } from '../../shared/src/logs/analytics/clickhouse-table';
-import {
-  createClickHouseRequestLogStore,
-  requestLogSchema,
-} from '../../shared/src/logs/requests/clickhouse-store';
+import { createClickHouseRequestLogStore } from '../../shared/src/logs/requests/clickhouse-store';
+import { requestLogSchema } from '../../shared/src/logs/requests/log-columns';
 import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import {
   CLICKHOUSE_ROW_FORMAT,

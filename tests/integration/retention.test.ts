@@ -22,7 +22,7 @@ import {
   type RequestLogRecord,
   type RequestLogStore,
 } from '../../shared/src/logs/requests';
-import { requestLogSchema } from '../../shared/src/logs/requests/clickhouse-store';
+import { requestLogSchema } from '../../shared/src/logs/requests/log-columns';
 import type { McpLogRecord } from '../../shared/src/mcp/ports';
 import { purgeClickHouseTable } from '../../shared/src/retention/clickhouse';
 import { runRetention } from '../../shared/src/retention/run';

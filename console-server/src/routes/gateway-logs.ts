@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { requestLogSchema } from '@sluice/shared/logs/requests/clickhouse-store';
+import { requestLogSchema } from '@sluice/shared/logs/requests/log-columns';
 import type { RequestLogSearch } from '@sluice/shared/logs/requests/port';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { mcpLogSchema } from '@sluice/shared/logs/mcp/clickhouse-store';
+import { mcpLogSchema } from '@sluice/shared/logs/mcp/log-columns';
 import { discoverMcpTools } from '@sluice/shared/mcp/registry/discover';
 import {
   createMcpServer,

@@ -1,5 +1,5 @@
-import { mcpLogSchema } from '@sluice/shared/logs/mcp/clickhouse-store';
-import { requestLogSchema } from '@sluice/shared/logs/requests/clickhouse-store';
+import { mcpLogSchema } from '@sluice/shared/logs/mcp/log-columns';
+import { requestLogSchema } from '@sluice/shared/logs/requests/log-columns';
 import { accessLogSchema, appLogSchema } from '@sluice/shared/logs/server/clickhouse-tables';
 import { describe, expect, it } from 'vitest';
 import { GatewayLogEntrySchema } from './gateway-logs';

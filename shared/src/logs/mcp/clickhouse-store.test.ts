@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McpLogRecord } from '../../mcp/ports';
-import { mcpLogSchema } from './clickhouse-store';
+import { mcpLogSchema } from './log-columns';
 
 const record: McpLogRecord = {
   id: 'A0000001-0000-4000-8000-00000000000F',

@@ -1,34 +1,11 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { McpLogRecord, McpLogStore } from '../../mcp/ports';
-import { type ChRow, chEnum8, chNullable, chString, chUInt32, chUuid } from '../analytics/clickhouse-columns';
-import { chLogSchema } from '../analytics/clickhouse-schema';
+import type { ChRow } from '../analytics/clickhouse-columns';
 import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
 import { type ClickHouseTableOptions, clickHouseLogTable } from '../analytics/clickhouse-table';
 import type { SpillTarget } from '../analytics/log-spill';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
-
-export const MCP_LOG_TABLE = 'mcp_logs';
-
-/**
- * The MCP call log in ClickHouse (18.16-compatible). UUIDs are stored lowercased (chUuid), as
- * Postgres returns them; status is an Enum8, so a value outside the two is refused, like the
- * Postgres check constraint.
- */
-export const mcpLogSchema = chLogSchema<McpLogRecord>({
-  name: MCP_LOG_TABLE,
-  label: 'mcp log',
-  id: chUuid('id'),
-  columns: {
-    userId: chNullable(chUuid('user_id')),
-    apiKeyId: chNullable(chUuid('api_key_id')),
-    serverId: chUuid('server_id'),
-    serverName: chString('server_name'),
-    toolName: chString('tool_name'),
-    status: chEnum8('status', { success: 1, error: 2 }),
-    durationMs: chUInt32('duration_ms'),
-    error: chNullable(chString('error')),
-  },
-});
+import { mcpLogSchema } from './log-columns';
 
 /** WHERE for a checked query; milliseconds are compared on created_at_ms, never on DateTime. */
 function whereOf(query: McpLogQuery): ChSql {

@@ -1,8 +1,4 @@
-export {
-  type ClickHouseMcpLogStoreOptions,
-  createClickHouseMcpLogStore,
-  MCP_LOG_TABLE,
-} from './clickhouse-store';
+export { type ClickHouseMcpLogStoreOptions, createClickHouseMcpLogStore } from './clickhouse-store';
 export {
   DEFAULT_MCP_LOG_LIMIT,
   MAX_MCP_LOG_LIMIT,
@@ -11,4 +7,5 @@ export {
   type McpLogQuery,
   mcpLogQuery,
 } from './filter';
+export { MCP_LOG_TABLE, mcpLogSchema } from './log-columns';
 export { createPostgresMcpLogStore } from './postgres-store';

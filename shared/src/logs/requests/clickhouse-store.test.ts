@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestLogSchema } from './clickhouse-store';
+import { requestLogSchema } from './log-columns';
 import type { RequestLogRecord } from './record';
 
 const record: RequestLogRecord = {

@@ -1,62 +1,15 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import {
-  type ChRow,
-  chFlag,
-  chFloat64,
-  chInt64,
-  chNullable,
-  chString,
-  chUInt16,
-  chUInt32,
-} from '../analytics/clickhouse-columns';
-import { chLogSchema } from '../analytics/clickhouse-schema';
+import type { ChRow } from '../analytics/clickhouse-columns';
 import { chSql } from '../analytics/clickhouse-sql';
 import { type ClickHouseTableOptions, clickHouseLogTable } from '../analytics/clickhouse-table';
 import type { SpillTarget } from '../analytics/log-spill';
 import { usageAggregateQuery } from './aggregate-query';
 import { fromUsageBucketRow, type SelectedUsageBucketRow, usageAggregateSql } from './clickhouse-aggregate';
 import { requestLogSearchSql } from './clickhouse-search';
+import { requestLogSchema } from './log-columns';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
-import type { RequestLogEndpoint, RequestLogRecord } from './record';
+import type { RequestLogRecord } from './record';
 import { requestLogSearchQuery } from './search-filter';
-
-export const REQUEST_LOG_TABLE = 'request_logs';
-
-/**
- * The request log in ClickHouse (18.16-compatible): no booleans, so flags are UInt8; token
- * counts are Int64 (they may exceed 2^31), which come back as JSON strings.
- */
-export const requestLogSchema = chLogSchema<RequestLogRecord>({
-  name: REQUEST_LOG_TABLE,
-  label: 'request log',
-  columns: {
-    userId: chNullable(chString('user_id')),
-    apiKeyId: chNullable(chString('api_key_id')),
-    endpoint: chString<RequestLogEndpoint>('endpoint'),
-    model: chString('model'),
-    provider: chNullable(chString('provider')),
-    providerType: chNullable(chString('provider_type')),
-    upstreamModel: chNullable(chString('upstream_model')),
-    routeId: chNullable(chString('route_id')),
-    stream: chFlag('stream'),
-    statusCode: chUInt16('status_code'),
-    errorType: chNullable(chString('error_type')),
-    errorMessage: chNullable(chString('error_message')),
-    promptTokens: chInt64('prompt_tokens'),
-    completionTokens: chInt64('completion_tokens'),
-    cachedTokens: chInt64('cached_tokens'),
-    totalTokens: chInt64('total_tokens'),
-    weightedTokens: chInt64('weighted_tokens'),
-    costUsd: chNullable(chFloat64('cost_usd')),
-    unpriced: chFlag('unpriced'),
-    latencyMs: chUInt32('latency_ms'),
-    upstreamLatencyMs: chNullable(chUInt32('upstream_latency_ms')),
-    cacheHit: chFlag('cache_hit'),
-    attempts: chUInt32('attempts'),
-    clientAborted: chFlag('client_aborted'),
-    guardrail: chNullable(chString('guardrail')),
-  },
-});
 
 export type ClickHouseRequestLogStoreOptions = ClickHouseTableOptions;
 

@@ -3,12 +3,9 @@ export {
   createBatchingLedgerWriter,
   type LedgerWriter,
 } from '../../stores/batching-writer';
-export {
-  type ClickHouseRequestLogStoreOptions,
-  createClickHouseRequestLogStore,
-  REQUEST_LOG_TABLE,
-} from './clickhouse-store';
+export { type ClickHouseRequestLogStoreOptions, createClickHouseRequestLogStore } from './clickhouse-store';
 export { costUsd, type TokenPrices, type TokenWeights, weightedTokens } from './cost';
+export { REQUEST_LOG_TABLE, requestLogSchema } from './log-columns';
 export {
   type CostFilter,
   DEFAULT_REQUEST_LOG_LIMIT,
