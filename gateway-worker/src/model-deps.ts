@@ -29,8 +29,13 @@ import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
 import type { StoreLink } from './store-link';
 
-/** Request-log rows go to the analytics store in batches of this size or age (ClickHouse spends a few ms per insert). */
-const LOG_BATCH = { maxBatch: 1_000, maxDelayMs: 500 };
+/**
+ * Request-log rows go to the analytics store in batches of this size or age. ClickHouse's cost
+ * is mostly per insert (each makes a part it later merges): at 500 req/s it spent 335 µs of CPU
+ * per logged request with 500 ms batches, 205 with 1 s, 150 with 2 s. Rows reach the console's
+ * views at most 2 s after their request.
+ */
+const LOG_BATCH = { maxBatch: 5_000, maxDelayMs: 2_000 };
 
 /**
  * Opens each sealed value (provider keys, secret settings) once per isolate; a rotated key is a new sealed value. Once

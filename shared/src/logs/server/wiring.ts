@@ -38,10 +38,11 @@ export function buildServerLogs(
     onDrop: (count) => countDropped?.('app', count),
   });
   const serverLogs = logger.child('server-logs');
-  // Large, infrequent inserts: ClickHouse spends a few ms on each, whatever its size.
+  // Large, infrequent inserts: ClickHouse's cost is mostly per insert, whatever its size
+  // (the request log's batches, gateway-worker/src/model-deps.ts, measured it).
   const access = createBatchingLedgerWriter<AccessLogRecord>(accessLogs, {
-    maxBatch: 1_000,
-    maxDelayMs: 500,
+    maxBatch: 5_000,
+    maxDelayMs: 2_000,
     onError: (error, records) =>
       serverLogs.warn('access log write failed', { error: errorText(error), records: records.length }),
     onDrop: (count, error) => {
