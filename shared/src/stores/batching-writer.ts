@@ -45,6 +45,14 @@ interface Entry<R> {
   failures: number;
 }
 
+/**
+ * The batches of the logs that go to the analytics store (request and access logs): this many
+ * rows or this age. ClickHouse's cost is mostly per insert (each makes a part it later merges):
+ * at 500 req/s it spent 335 µs of CPU per logged request with 500 ms batches, 205 with 1 s,
+ * 150 with 2 s. Rows reach the console's views at most 2 s after their request.
+ */
+export const ANALYTICS_LOG_BATCH = { maxBatch: 5_000, maxDelayMs: 2_000 } as const;
+
 const DEFAULT_MAX_BUFFERED = 5_000;
 const DEFAULT_MAX_ATTEMPTS = 3;
 

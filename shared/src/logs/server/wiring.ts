@@ -1,4 +1,8 @@
-import { createBatchingLedgerWriter, type KeepAlive } from '../../stores/batching-writer';
+import {
+  ANALYTICS_LOG_BATCH,
+  createBatchingLedgerWriter,
+  type KeepAlive,
+} from '../../stores/batching-writer';
 import type { AnalyticsStore } from '../analytics/store';
 import { createLogger, errorText, type Logger, logLevelFromEnv } from './logger';
 import type { AccessLogRecord, AccessLogStore, AppLogSource, AppLogStore } from './records';
@@ -38,11 +42,8 @@ export function buildServerLogs(
     onDrop: (count) => countDropped?.('app', count),
   });
   const serverLogs = logger.child('server-logs');
-  // Large, infrequent inserts: ClickHouse's cost is mostly per insert, whatever its size
-  // (the request log's batches, gateway-worker/src/model-deps.ts, measured it).
   const access = createBatchingLedgerWriter<AccessLogRecord>(accessLogs, {
-    maxBatch: 5_000,
-    maxDelayMs: 2_000,
+    ...ANALYTICS_LOG_BATCH,
     onError: (error, records) =>
       serverLogs.warn('access log write failed', { error: errorText(error), records: records.length }),
     onDrop: (count, error) => {
