@@ -31,5 +31,9 @@ export function textPart(text: string): TextPart {
 
 /** Drops undefined values so canonical objects compare and serialise cleanly. */
 export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  // A loop, not entries/filter/fromEntries: this runs on every request's canonical form.
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) if (source[key] !== undefined) out[key] = source[key];
+  return out as T;
 }

@@ -9,6 +9,7 @@ import type {
 import { appendMessage, compact, textPart } from '../common/conversation';
 import { imageFromUrl } from '../common/images';
 import { parseBody } from '../common/validate';
+import { isPlainChatRequest } from './plain-request';
 import {
   type ChatMessage,
   type ChatRequest,
@@ -130,5 +131,5 @@ export function chatToCanonical(request: ChatRequest): CanonicalRequest {
 
 /** Validates a client body (400 naming the field) and parses it. */
 export function parseChatRequest(body: unknown): CanonicalRequest {
-  return chatToCanonical(parseBody(chatRequestSchema, body));
+  return chatToCanonical(isPlainChatRequest(body) ? body : parseBody(chatRequestSchema, body));
 }
