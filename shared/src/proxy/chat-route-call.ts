@@ -1,5 +1,6 @@
 import type { UpstreamCall } from '../canonical/ports';
 import type { Exchange } from './accounting';
+import { readBodyWithin } from './idle-guard';
 import { type RouteCaller, targetFor } from './route-attempts';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
 import { fetchUpstream } from './upstream-fetch';
@@ -29,14 +30,17 @@ export function chatRouteCaller(
       const target = await targetFor(route, deps);
       const upstreamCall: UpstreamCall =
         native && plan ? native(plan.body, target) : await adapter.buildRequest(exchange.request, target);
+      const idleMs = settings.upstreamIdleTimeoutMs;
       const result = await fetchUpstream(deps.fetch, upstreamCall, {
         timeoutMs: settings.upstreamTimeoutMs,
+        bodyTimeoutMs: idleMs,
         clientSignal: call.signal,
         now: deps.now,
       });
       if (!result.ok) return { ok: false, failed: result };
       if (!result.response.ok) {
-        return { ok: false, refused: adapter.mapError(result.response.status, await result.response.text()) };
+        const text = await readBodyWithin(result.response, idleMs, result.abort, result.deadline);
+        return { ok: false, refused: adapter.mapError(result.response.status, text ?? '') };
       }
       const value: ChatAnswer = {
         upstream: result.response,
@@ -45,6 +49,7 @@ export function chatRouteCaller(
         upstreamLatencyMs: result.latencyMs,
         plan,
         abortUpstream: result.abort,
+        deadline: result.deadline,
       };
       return { ok: true, value };
     },

@@ -3,6 +3,7 @@ import { AppError } from '../http/app-error';
 import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
 import { admit, firstUsableRoute } from './admission';
 import { estimateInputTokens } from './estimate-tokens';
+import { readBodyWithin } from './idle-guard';
 import { clientFacingError, targetFor } from './route-attempts';
 import type { ProxyCall, ProxyDeps, ResolvedRoute } from './types';
 import { fetchUpstream } from './upstream-fetch';
@@ -88,6 +89,7 @@ async function count(
   const upstream = counter(body, await targetFor(route, deps));
   const result = await fetchUpstream(deps.fetch, upstream, {
     timeoutMs,
+    bodyTimeoutMs: timeoutMs,
     clientSignal: call.signal,
     now: deps.now,
   });
@@ -95,7 +97,8 @@ async function count(
     if (result.reason === 'client_aborted') throw new AppError(400, 'client went away');
     return estimate(1);
   }
-  const text = await result.response.text();
+  const text = await readBodyWithin(result.response, timeoutMs, result.abort, result.deadline);
+  if (text === null) return estimate(1);
   if (!result.response.ok) {
     const failure = adapter.mapError(result.response.status, text);
     if (failure.retryable) return estimate(1);

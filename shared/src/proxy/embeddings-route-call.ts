@@ -50,19 +50,19 @@ export function embeddingsRouteCaller(
     route: ResolvedRoute,
     adapter: ProviderAdapter,
   ): Promise<CallOutcome> => {
+    const idleMs = settings.upstreamIdleTimeoutMs;
     const result = await fetchUpstream(deps.fetch, upstream, {
       timeoutMs: settings.upstreamTimeoutMs,
+      bodyTimeoutMs: idleMs,
       clientSignal: call.signal,
       now: deps.now,
     });
     if (!result.ok) return { kind: 'failed', failed: result };
     const { response } = result;
-    if (!response.ok)
-      return { kind: 'refused', refused: adapter.mapError(response.status, await response.text()) };
     // Read at once: a body left unread holds its connection, and later calls would wait for it.
-    const text = await readBodyWithin(response, settings.upstreamIdleTimeoutMs, result.abort);
+    const text = await readBodyWithin(response, idleMs, result.abort, result.deadline);
+    if (!response.ok) return { kind: 'refused', refused: adapter.mapError(response.status, text ?? '') };
     if (text === null) {
-      const idleMs = settings.upstreamIdleTimeoutMs;
       throw new AppError(504, `Upstream ${route.providerName} sent no complete body within ${idleMs} ms`);
     }
     return {

@@ -1,3 +1,4 @@
+import { type CallDeadline, createCallDeadline } from './call-deadline';
 export interface IdleGuardOptions {
   idleMs: number;
   now: () => number;
@@ -120,22 +121,21 @@ function cut(end: () => void): void {
 
 /**
  * A whole (non-streamed) upstream body, given at most `idleMs` after the headers: then the
- * upstream call is aborted and null returned.
+ * upstream call is aborted and null returned. `deadline` is the call's own timer when it has
+ * one (fetchUpstream's), so the body costs no timer of its own; it is stopped either way.
  */
 export async function readBodyWithin(
   response: Response,
   idleMs: number,
   abort: (reason: string) => void,
+  deadline: CallDeadline = createCallDeadline(),
 ): Promise<string | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const silent = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), idleMs);
-  });
+  const silent = new Promise<null>((resolve) => deadline.set(idleMs, () => resolve(null)));
   try {
     const text = await Promise.race([response.text(), silent]);
     if (text === null) abort(`upstream body not complete within ${idleMs} ms`);
     return text;
   } finally {
-    clearTimeout(timer);
+    deadline.stop();
   }
 }

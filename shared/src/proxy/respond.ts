@@ -59,7 +59,7 @@ export async function answerClient(
 ): Promise<ClientAnswer> {
   const { keep, idleTimeoutMs } = options;
   if (request.stream) return streamAnswer(attempt, format, request, options);
-  const text = await readBodyWithin(attempt.upstream, idleTimeoutMs, attempt.abortUpstream);
+  const text = await readBodyWithin(attempt.upstream, idleTimeoutMs, attempt.abortUpstream, attempt.deadline);
   if (text === null) {
     throw new AppError(
       504,
@@ -103,6 +103,8 @@ function streamAnswer(
   request: CanonicalRequest,
   options: AnswerOptions,
 ): ClientAnswer {
+  // A stream's silences are the idle guard's to time.
+  attempt.deadline?.stop();
   const guard = createIdleGuard({
     idleMs: options.idleTimeoutMs,
     now: () => Date.now(),

@@ -17,6 +17,7 @@ import type { RouteLatency } from '../routing/route-order';
 import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
+import type { CallDeadline } from './call-deadline';
 import type { ResponseCache } from './response-cache';
 
 export type ModelEndpoint =
@@ -144,6 +145,8 @@ export interface Attempt {
   plan?: PassthroughPlan;
   /** Stops the upstream call (its body included): a stalled upstream is not left holding a socket. */
   abortUpstream(reason: string): void;
+  /** The upstream call's timer, paused after the headers (fetchUpstream): the body's wait reuses it. */
+  deadline?: CallDeadline;
 }
 
 /** What a finished exchange tells the ledger. */

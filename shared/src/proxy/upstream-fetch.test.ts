@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpstreamCall } from '../canonical/ports';
+import { readBodyWithin } from './idle-guard';
 import { fetchUpstream } from './upstream-fetch';
 
 const CALL: UpstreamCall = {
@@ -155,6 +156,51 @@ describe('fetchUpstream', () => {
       await vi.advanceTimersByTimeAsync(1_000);
       client.abort();
       expect(upstream.calls[0]?.signal.aborted).toBe(true);
+    });
+
+    it('gives the body bodyTimeoutMs from the headers, then aborts, on the same timer', async () => {
+      const upstream = streamingFetch();
+      let answer!: () => void;
+      const headersAt950 = fakeFetch(
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = () => resolve(upstream.doFetch(CALL.url, {}));
+          }),
+      );
+      const pending = fetchUpstream(headersAt950.doFetch, CALL, {
+        timeoutMs: 1_000,
+        bodyTimeoutMs: 100,
+        now: clock(0),
+      });
+      await vi.advanceTimersByTimeAsync(950);
+      answer();
+      const result = await pending;
+      if (!result.ok) throw new Error('expected a response');
+      const reasons: string[] = [];
+      const text = readBodyWithin(result.response, 100, (r) => void reasons.push(r), result.deadline);
+      await vi.advanceTimersByTimeAsync(99);
+      expect(reasons).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await text).toBeNull();
+      expect(reasons).toEqual(['upstream body not complete within 100 ms']);
+      expect(headersAt950.calls[0]?.signal.aborted).toBe(false);
+    });
+
+    it('arms one timer and clears it once for the headers and the body together', async () => {
+      const { doFetch } = fakeFetch(async () => new Response('{"ok":1}', { status: 200 }));
+      const setSpy = vi.spyOn(globalThis, 'setTimeout');
+      const clearSpy = vi.spyOn(globalThis, 'clearTimeout');
+      const result = await fetchUpstream(doFetch, CALL, {
+        timeoutMs: 1_000,
+        bodyTimeoutMs: 100,
+        now: clock(0),
+      });
+      if (!result.ok) throw new Error('expected a response');
+      expect(await readBodyWithin(result.response, 100, () => {}, result.deadline)).toBe('{"ok":1}');
+      expect(setSpy).toHaveBeenCalledOnce();
+      expect(clearSpy).toHaveBeenCalledOnce();
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(result.response.bodyUsed).toBe(true);
     });
 
     it('abort(reason) stops the upstream call with that reason', async () => {

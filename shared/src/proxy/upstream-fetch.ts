@@ -1,7 +1,15 @@
 import type { UpstreamCall } from '../canonical/ports';
+import { type CallDeadline, createCallDeadline } from './call-deadline';
 
 export type FetchResult =
-  | { ok: true; response: Response; latencyMs: number; abort(reason: string): void }
+  | {
+      ok: true;
+      response: Response;
+      latencyMs: number;
+      abort(reason: string): void;
+      /** The call's timer, paused: readBodyWithin takes it for the body, a stream stops it. */
+      deadline: CallDeadline;
+    }
   | { ok: false; reason: 'timeout' | 'network' | 'client_aborted'; message: string };
 
 export type FetchFailure = Extract<FetchResult, { ok: false }>;
@@ -10,11 +18,13 @@ export type FetchFailure = Extract<FetchResult, { ok: false }>;
  * One upstream call. The timeout covers the wait for response headers only: a stream that
  * has started may run as long as it needs. The client's signal aborts the call at any time,
  * streaming included, so a departed client stops the upstream spending tokens.
+ * `bodyTimeoutMs` is the wait the caller will give the body (readBodyWithin), so that one
+ * timer serves both (call-deadline.ts).
  */
 export async function fetchUpstream(
   doFetch: typeof fetch,
   call: UpstreamCall,
-  options: { timeoutMs: number; clientSignal?: AbortSignal; now: () => number },
+  options: { timeoutMs: number; bodyTimeoutMs?: number; clientSignal?: AbortSignal; now: () => number },
 ): Promise<FetchResult> {
   const controller = new AbortController();
   const onClientAbort = () => controller.abort(new Error('client went away'));
@@ -22,22 +32,23 @@ export async function fetchUpstream(
     return { ok: false, reason: 'client_aborted', message: 'client went away' };
   options.clientSignal?.addEventListener('abort', onClientAbort, { once: true });
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const deadline = createCallDeadline(options.bodyTimeoutMs);
+  deadline.set(options.timeoutMs, () => {
     timedOut = true;
     controller.abort(new Error('upstream timeout'));
-  }, options.timeoutMs);
+  });
   const started = options.now();
   try {
     const response = await doFetch(call.url, { ...call.init, signal: controller.signal });
+    deadline.pause();
     const abort = (reason: string) => controller.abort(new Error(reason));
-    return { ok: true, response, latencyMs: options.now() - started, abort };
+    return { ok: true, response, latencyMs: options.now() - started, abort, deadline };
   } catch (error) {
+    deadline.stop();
     if (options.clientSignal?.aborted)
       return { ok: false, reason: 'client_aborted', message: 'client went away' };
     if (timedOut)
       return { ok: false, reason: 'timeout', message: `no answer within ${options.timeoutMs} ms` };
     return { ok: false, reason: 'network', message: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }
