@@ -105,10 +105,11 @@ const fieldMemo = new Map<string, string>();
 const histogramMemo = new Map<string, HistogramFields>();
 
 interface HistogramFields {
-  buckets: string[];
-  inf: string;
+  /** Per bucket, the samples a value in it adds: that bucket's and every later one's, +Inf, count. */
+  onesFrom: ReadonlyArray<readonly MetricSample[]>;
+  /** What a value above every bucket adds: +Inf and the count. */
+  onesAbove: readonly MetricSample[];
   sum: string;
-  count: string;
 }
 
 function memoKey(name: string, labels: Labels): string {
@@ -131,31 +132,46 @@ export function seriesField(sampleName: string, labels: Labels): string {
   return remember(fieldMemo, memoKey(sampleName, labels), () => buildField(sampleName, labels));
 }
 
-export function counter(def: MetricDef, labels: Labels, value = 1): MetricSample[] {
-  return value > 0 ? [{ field: seriesField(def.name, labels), value }] : [];
+/** Appends the increment to `out` (a new list when none is given) and returns it. */
+export function counter(def: MetricDef, labels: Labels, value = 1, out: MetricSample[] = []): MetricSample[] {
+  if (value > 0) out.push({ field: seriesField(def.name, labels), value });
+  return out;
 }
 
+const one = (field: string): MetricSample => Object.freeze({ field, value: 1 });
+
+/**
+ * The increments of value 1 an observation adds are the same every time for a bucket, so they
+ * are built once per label set and shared (frozen): an observation allocates only its sum.
+ */
 function histogramFields(name: string, labels: Labels): HistogramFields {
-  return remember(histogramMemo, memoKey(name, labels), () => ({
-    buckets: DURATION_BUCKETS.map((le) => buildField(`${name}_bucket`, { ...labels, le: String(le) })),
-    inf: buildField(`${name}_bucket`, { ...labels, le: '+Inf' }),
-    sum: buildField(`${name}_sum`, labels),
-    count: buildField(`${name}_count`, labels),
-  }));
+  return remember(histogramMemo, memoKey(name, labels), () => {
+    const buckets = DURATION_BUCKETS.map((le) =>
+      one(buildField(`${name}_bucket`, { ...labels, le: String(le) })),
+    );
+    const onesAbove = [
+      one(buildField(`${name}_bucket`, { ...labels, le: '+Inf' })),
+      one(buildField(`${name}_count`, labels)),
+    ];
+    return {
+      onesFrom: buckets.map((_, i) => [...buckets.slice(i), ...onesAbove]),
+      onesAbove,
+      sum: buildField(`${name}_sum`, labels),
+    };
+  });
 }
 
-/** Cumulative buckets (every le ≥ the value, and +Inf), the sum and the count. */
-export function observe(def: MetricDef, labels: Labels, seconds: number): MetricSample[] {
+/** Cumulative buckets (every le ≥ the value, and +Inf), the sum and the count, appended to `out`. */
+export function observe(
+  def: MetricDef,
+  labels: Labels,
+  seconds: number,
+  out: MetricSample[] = [],
+): MetricSample[] {
   const fields = histogramFields(def.name, labels);
-  const samples: MetricSample[] = [];
-  for (let i = 0; i < DURATION_BUCKETS.length; i++) {
-    if (seconds <= (DURATION_BUCKETS[i] as number))
-      samples.push({ field: fields.buckets[i] as string, value: 1 });
-  }
-  samples.push(
-    { field: fields.inf, value: 1 },
-    { field: fields.sum, value: seconds },
-    { field: fields.count, value: 1 },
-  );
-  return samples;
+  let first = 0;
+  while (first < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[first] as number)) first++;
+  for (const sample of fields.onesFrom[first] ?? fields.onesAbove) out.push(sample);
+  out.push({ field: fields.sum, value: seconds });
+  return out;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { counter, METRICS, observe, seriesField } from './definitions';
+import { counter, DURATION_BUCKETS, METRICS, observe, seriesField } from './definitions';
 import { renderExposition } from './exposition';
 import { FLUSH_SCRIPT, READ_ACTIVE_SCRIPT } from './store';
 
@@ -19,6 +19,30 @@ describe('metric samples', () => {
     expect(fields).not.toContain('http_request_duration_seconds_bucket{endpoint="/e",le="0.25"}');
     expect(fields).toContain('http_request_duration_seconds_bucket{endpoint="/e",le="+Inf"}');
     expect(samples.find((s) => s.field.includes('_sum'))?.value).toBe(0.3);
+  });
+
+  it('observe counts a value on a bucket edge in it, and one above every bucket in +Inf only', () => {
+    const bucket = (le: string) => `http_request_duration_seconds_bucket{endpoint="/e",le="${le}"}`;
+    const count = 'http_request_duration_seconds_count{endpoint="/e"}';
+    const edge = observe(METRICS.httpDuration, { endpoint: '/e' }, 0.005).map((s) => [s.field, s.value]);
+    expect(edge).toHaveLength(DURATION_BUCKETS.length + 3);
+    expect(edge).toContainEqual([bucket('0.005'), 1]);
+    expect(edge).toContainEqual([count, 1]);
+    const above = observe(METRICS.httpDuration, { endpoint: '/e' }, 500).map((s) => [s.field, s.value]);
+    expect(above).toEqual([
+      [bucket('+Inf'), 1],
+      [count, 1],
+      ['http_request_duration_seconds_sum{endpoint="/e"}', 500],
+    ]);
+  });
+
+  it('appends to the list it is given, and keeps the shared increments unchanged', () => {
+    const out = counter(METRICS.errors, { type: 'x' });
+    observe(METRICS.httpDuration, { endpoint: '/f' }, 0.07, out);
+    expect(out[0]).toEqual({ field: 'sluice_errors_total{type="x"}', value: 1 });
+    expect(out.length).toBe(1 + 10 + 3);
+    expect(Object.isFrozen(out[1])).toBe(true);
+    expect(observe(METRICS.httpDuration, { endpoint: '/f' }, 0.07)[0]).toBe(out[1]);
   });
 });
 

@@ -22,13 +22,11 @@ export function httpSamples(
   status: number,
   seconds: number,
 ): MetricSample[] {
-  const samples = [
-    ...counter(METRICS.httpRequests, { method, endpoint, status: String(status) }),
-    ...observe(METRICS.httpDuration, { method, endpoint }, seconds),
-  ];
+  const samples = counter(METRICS.httpRequests, { method, endpoint, status: String(status) });
+  observe(METRICS.httpDuration, { method, endpoint }, seconds, samples);
   if (status >= 400) {
     const type = ERROR_TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'client_error');
-    samples.push(...counter(METRICS.errors, { type }));
+    counter(METRICS.errors, { type }, 1, samples);
   }
   return samples;
 }
@@ -36,19 +34,20 @@ export function httpSamples(
 /** A model request as its request-log row tells it: tokens, cache hit, upstream latency. */
 export function exchangeSamples(record: RequestLogRecord): MetricSample[] {
   const model = record.model;
-  const samples = [
-    ...counter(METRICS.tokens, { model, kind: 'prompt' }, record.promptTokens),
-    ...counter(METRICS.tokens, { model, kind: 'completion' }, record.completionTokens),
-  ];
-  if (record.cacheHit) samples.push(...counter(METRICS.cacheHits, { model }));
+  const samples = counter(METRICS.tokens, { model, kind: 'prompt' }, record.promptTokens);
+  counter(METRICS.tokens, { model, kind: 'completion' }, record.completionTokens, samples);
+  if (record.cacheHit) counter(METRICS.cacheHits, { model }, 1, samples);
   if (record.upstreamLatencyMs !== null && record.provider) {
-    samples.push(
-      ...observe(METRICS.upstreamDuration, { provider: record.provider }, record.upstreamLatencyMs / 1000),
+    observe(
+      METRICS.upstreamDuration,
+      { provider: record.provider },
+      record.upstreamLatencyMs / 1000,
+      samples,
     );
   }
   const routeCap =
     record.statusCode === 429 ? /Rate limited: (route:\S+)/.exec(record.errorMessage ?? '')?.[1] : undefined;
-  if (routeCap) samples.push(...counter(METRICS.limitRefusals, { limit: routeCap }));
+  if (routeCap) counter(METRICS.limitRefusals, { limit: routeCap }, 1, samples);
   for (const mark of parseMarks(record.guardrail)) {
     samples.push(...guardrailSamples(mark.guardrail, mark.rule, mark.action));
   }
