@@ -17,6 +17,11 @@ export interface RedisBackend {
    */
   pipeline(commands: readonly RedisCommand[]): Promise<RedisReply[]>;
   /**
+   * As pipeline(), for `count` commands already in RESP's request form: a backend that speaks
+   * RESP takes the bridge's transcoded pipelines (pipeline-transcode.ts) this way.
+   */
+  pipelineEncoded?(payload: Buffer, count: number): Promise<RedisReply[]>;
+  /**
    * Runs the commands atomically (MULTI/EXEC): one reply per command, where a command that
    * failed at run time holds its RedisCommandError and the others still apply, as in Redis.
    * Rejects with RedisCommandError when Redis refuses the whole transaction (EXECABORT).
@@ -37,6 +42,7 @@ export function createRedisBackend(url: string, options: RedisBackendOptions = {
       return reply;
     },
     pipeline: (commands) => connection.pipeline(commands),
+    pipelineEncoded: (payload, count) => connection.pipelineEncoded(payload, count),
     transaction: (commands) => connection.transaction(commands),
     close: () => connection.close(),
   };

@@ -21,6 +21,8 @@ export interface RedisConnectionOptions {
 export interface RedisConnection {
   /** One reply per command, in order; a command Redis refused holds its RedisCommandError. */
   pipeline(commands: readonly RedisCommand[]): Promise<RedisReply[]>;
+  /** The same for `count` commands already in RESP's request form (pipeline-transcode.ts). */
+  pipelineEncoded(payload: Buffer, count: number): Promise<RedisReply[]>;
   /** MULTI … EXEC in one write; rejects with RedisCommandError when Redis discards it (EXECABORT). */
   transaction(commands: readonly RedisCommand[]): Promise<RedisReply[]>;
   close(): Promise<void>;
@@ -69,14 +71,17 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   }
 
   function submit(commands: readonly RedisCommand[], replies: number): Promise<RedisReply[]> {
+    if (commands.some((command) => command.length === 0)) {
+      return Promise.reject(new RedisCommandError('ERR empty command'));
+    }
+    return submitEncoded(encodeCommands(commands), replies);
+  }
+
+  function submitEncoded(payload: string | Buffer, replies: number): Promise<RedisReply[]> {
     return new Promise((resolve, reject) => {
-      if (commands.some((command) => command.length === 0)) {
-        reject(new RedisCommandError('ERR empty command'));
-        return;
-      }
       const batch: Batch = { remaining: replies, replies: [], deadline: 0, settle: resolve, fail: reject };
       try {
-        currentSession().send(encodeCommands(commands), batch);
+        currentSession().send(payload, batch);
       } catch (error) {
         reject(error);
       }
@@ -85,6 +90,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
 
   return {
     pipeline: (commands) => submit(commands, commands.length),
+    pipelineEncoded: (payload, count) => submitEncoded(payload, count),
     async transaction(commands) {
       // MULTI's OK, one QUEUED (or error) per command, then EXEC's own reply.
       const replies = await submit([['MULTI'], ...commands, ['EXEC']], commands.length + 2);

@@ -20,7 +20,8 @@ export interface Batch {
 }
 
 export interface Session {
-  send(payload: string, batch: Batch): void;
+  /** Commands in RESP's request form: text, or bytes already encoded (pipeline-transcode.ts). */
+  send(payload: string | Buffer, batch: Batch): void;
   /** Resolves once the in-flight batches are answered (or failed) and the socket is closed. */
   end(): Promise<void>;
 }
@@ -51,7 +52,7 @@ class RedisSession implements Session {
   private readonly connectTimer: NodeJS.Timeout;
   private readonly watchdog: NodeJS.Timeout;
   /** Batches sent in the same turn of the event loop (concurrent HTTP requests) share one write. */
-  private outgoing = '';
+  private outgoing: Array<string | Buffer> = [];
   private ready = false;
   private dead: Error | null = null;
 
@@ -87,14 +88,14 @@ class RedisSession implements Session {
     this.startHandshake(connected);
   }
 
-  send(payload: string, batch: Batch): void {
+  send(payload: string | Buffer, batch: Batch): void {
     if (this.dead) throw this.dead;
     batch.deadline = Date.now() + this.timeouts.commandMs;
     this.inFlight.push(batch);
     // One write per turn of work (an HTTP request's commands go out together), at once: a
     // setImmediate would hold every command until the event loop's next check phase.
-    if (this.outgoing === '') queueMicrotask(() => this.flush());
-    this.outgoing += payload;
+    if (this.outgoing.length === 0) queueMicrotask(() => this.flush());
+    this.outgoing.push(payload);
   }
 
   async end(): Promise<void> {
@@ -111,9 +112,16 @@ class RedisSession implements Session {
   }
 
   private flush(): void {
-    const payload = this.outgoing;
-    this.outgoing = '';
-    if (!this.dead && payload) this.socket.write(payload);
+    const payloads = this.outgoing;
+    this.outgoing = [];
+    if (this.dead) return;
+    if (payloads.length === 1) {
+      this.socket.write(payloads[0] as string | Buffer);
+      return;
+    }
+    this.socket.cork();
+    for (const payload of payloads) this.socket.write(payload);
+    this.socket.uncork();
   }
 
   /** AUTH/SELECT go first; commands sent meanwhile queue behind them on the socket. */

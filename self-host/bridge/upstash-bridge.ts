@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BRIDGE_COUNTS_PATH, type BridgeCounts } from './counts';
 import { Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
+import { transcodePipeline } from './pipeline-transcode';
 import type { RedisBackend } from './redis-backend';
 import {
   BridgeRequestError,
@@ -11,7 +12,7 @@ import {
   parseJson,
   readBody,
 } from './upstash-request';
-import { type Answer, runPipeline, runSingle, runTransaction } from './upstash-run';
+import { type Answer, runEncodedPipeline, runPipeline, runSingle, runTransaction } from './upstash-run';
 
 export interface UpstashBridgeOptions {
   backend: RedisBackend;
@@ -50,6 +51,7 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
   // An empty token would let `?_token=` through; the stack always generates one.
   if (!opts.token) throw new Error('createUpstashBridge: token must not be empty');
   const { backend } = opts;
+  const pipelineEncoded = backend.pipelineEncoded?.bind(backend);
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_BRIDGE_LIMITS.maxBodyBytes;
   const commandBudget =
     opts.commands ?? new Budget('Redis commands', DEFAULT_BRIDGE_LIMITS.maxCommandsInFlight);
@@ -73,6 +75,11 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
     const encoding = req.headers['upstash-encoding'];
     const base64 = typeof encoding === 'string' && encoding.toLowerCase() === 'base64';
     if (req.method === 'POST' && target.path === '/pipeline') {
+      // The gateway's batches, straight from JSON bytes to RESP when the backend speaks it.
+      const encoded = pipelineEncoded ? transcodePipeline(body) : null;
+      if (pipelineEncoded && encoded) {
+        return withCommands(encoded.count, () => runEncodedPipeline(pipelineEncoded, encoded, base64));
+      }
       const commands = parseCommandList(parseJson(body));
       return withCommands(commands.length, () => runPipeline(backend, commands, base64));
     }

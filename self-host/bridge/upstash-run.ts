@@ -1,3 +1,4 @@
+import type { TranscodedPipeline } from './pipeline-transcode';
 import type { RedisBackend, RedisReply } from './redis-backend';
 import { RedisCommandError } from './redis-reply';
 import { type CommandOutcome, encodeReply, outcomeOf } from './upstash-encoding';
@@ -39,6 +40,23 @@ export async function runPipeline(
   const outcomes: CommandOutcome[] = refusals.map((refused) =>
     refused === null ? outcomeOf(replies[next++] ?? null, base64) : { error: refused },
   );
+  return [200, outcomes];
+}
+
+/** runPipeline for a body the bridge transcoded (pipeline-transcode.ts): the same answer. */
+export async function runEncodedPipeline(
+  pipelineEncoded: (payload: Buffer, count: number) => Promise<RedisReply[]>,
+  pipeline: TranscodedPipeline,
+  base64: boolean,
+): Promise<Answer> {
+  let replies: RedisReply[];
+  try {
+    replies = await pipelineEncoded(pipeline.resp, pipeline.count);
+  } catch (error) {
+    return failure(error);
+  }
+  const outcomes: CommandOutcome[] = [];
+  for (let i = 0; i < pipeline.count; i++) outcomes.push(outcomeOf(replies[i] ?? null, base64));
   return [200, outcomes];
 }
 

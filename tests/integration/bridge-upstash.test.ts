@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
+import { transcodePipeline } from '../../self-host/bridge/pipeline-transcode';
 import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { createUpstashBridge } from '../../self-host/bridge/upstash-bridge';
 import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
@@ -320,6 +321,34 @@ describe('Upstash bridge over real Redis: the wider command surface and the raw 
       status: 400,
       body: { error: expect.stringMatching(/^ERR wrong number of arguments/) },
     });
+  });
+
+  it('answers a pipeline it transcodes straight to RESP as it answers the general path', async () => {
+    const sha = String(await h.backend.call(['SCRIPT', 'LOAD', FIXED_WINDOW]));
+    const commands = (p: string) => [
+      ['evalsha', sha, 1, `${p}:fw`, 60000],
+      ['hincrby', `${p}:h`, 'field with spaces', -3],
+      ['set', `${p}:u`, 'clé ✓', 'PX', 60000, 'NX'],
+      ['get', `${p}:u`],
+      ['echo', true],
+      ['set', `${p}:e`, ''],
+      ['get', `${p}:e`],
+      ['incr', `${p}:u`],
+      ['nosuchcmd', 1],
+    ];
+    expect(transcodePipeline(Buffer.from(JSON.stringify(commands('tp:plain'))))).not.toBeNull();
+    const encodings: Array<Record<string, string>> = [{}, { 'Upstash-Encoding': 'base64' }];
+    for (const headers of encodings) {
+      const plain = await h.raw('/pipeline', { body: JSON.stringify(commands('tp:plain')), headers });
+      // A space is outside the transcoder's shape: this one goes the general way.
+      const general = await h.raw('/pipeline', { body: ` ${JSON.stringify(commands('tp:general'))}`, headers });
+      expect(plain.status).toBe(200);
+      expect(JSON.stringify(plain.body).replaceAll('tp:plain', 'P')).toBe(
+        JSON.stringify(general.body).replaceAll('tp:general', 'P'),
+      );
+      await h.backend.call(['DEL', 'tp:plain:fw', 'tp:plain:h', 'tp:plain:u', 'tp:plain:e']);
+      await h.backend.call(['DEL', 'tp:general:fw', 'tp:general:h', 'tp:general:u', 'tp:general:e']);
+    }
   });
 
   it('aborts a whole /multi-exec when Redis refuses a queued command (EXECABORT)', async () => {
