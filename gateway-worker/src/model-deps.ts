@@ -100,7 +100,7 @@ export function buildModelDeps(
     resolveModel: (name, background) => warm.model(name, background),
     revealProviderKey: reveal,
     gate: createGate({
-      run: (call, keepAlive) => link.scripts.run(call, keepAlive),
+      run: (call, keepAlive, timer) => link.scripts.run(call, keepAlive, timer),
       board: link.board,
       limitsOf: (subject, background) => warm.limits(subject, background),
       // Refusals are counted by label; the samples join the next write-behind flush.

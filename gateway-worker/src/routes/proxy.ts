@@ -5,6 +5,7 @@ import { handleCountTokens } from '@sluice/shared/proxy/count-tokens';
 import { handleEmbeddings } from '@sluice/shared/proxy/embeddings';
 import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
 import type { ModelEndpoint } from '@sluice/shared/proxy/types';
+import { createCallDeadline } from '@sluice/shared/util/call-deadline';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import { principalOf } from '../middleware/authenticate';
@@ -48,6 +49,7 @@ function modelEndpoint(
         signal: c.req.raw.signal,
         useCache: () => !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),
+        timer: createCallDeadline(),
         bodyEnds: (ended) => c.set('bodyEnds', ended),
         // After the gate dropped the isolate's stale caches: the key record is loaded afresh.
         reauthenticate: () => principalOf(c, { allowJwt: true, checkedByAdmission: true }),

@@ -3,6 +3,7 @@ import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { ScriptCall } from '../stores/lua-script';
 import type { VersionBoard } from '../stores/version-board';
+import type { CallDeadline } from '../util/call-deadline';
 import { type AdmissionAnswer, type AdmissionAsk, admissionCall, readAdmission } from './admission-call';
 import {
   type BudgetThresholds,
@@ -46,6 +47,8 @@ export interface GateAsk {
   thresholds?: BudgetThresholds;
   /** Weighted tokens the request may use, reserved on token rules and budgets (reservation.ts). */
   reserveTokens?: number;
+  /** The request's timer, for its wait on a shared round trip (stores/coalescer.ts). */
+  timer?: CallDeadline;
 }
 
 export type FirstRouteCheck = RouteCapDecision | 'unchecked';
@@ -67,7 +70,7 @@ export type GateDecision =
     };
 
 export interface GateDeps {
-  run(call: ScriptCall, keepAlive?: KeepAlive): Promise<unknown>;
+  run(call: ScriptCall, keepAlive?: KeepAlive, timer?: CallDeadline): Promise<unknown>;
   board: VersionBoard;
   limitsOf(subject: LimitSubject, background: Background): Promise<SubjectLimits>;
   /** Counted in /metrics (sluice_rate_limited_total). */
@@ -150,7 +153,7 @@ export function createGate(deps: GateDeps): Gate {
       };
       let answer: AdmissionAnswer;
       try {
-        answer = readAdmission(request, await deps.run(admissionCall(request), ask.background));
+        answer = readAdmission(request, await deps.run(admissionCall(request), ask.background, ask.timer));
       } catch (error) {
         return unavailable(error, ask, limits, request, deps);
       }

@@ -92,6 +92,7 @@ export async function admit(
         : 0,
       nowMs,
       background: call.waitUntil,
+      timer: call.timer,
     });
     if (decision.kind === 'stale') {
       if (call.reauthenticate) principal = await call.reauthenticate();

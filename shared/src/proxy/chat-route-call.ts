@@ -36,6 +36,7 @@ export function chatRouteCaller(
         bodyTimeoutMs: idleMs,
         clientSignal: call.signal,
         now: deps.now,
+        deadline: call.timer,
       });
       if (!result.ok) return { ok: false, failed: result };
       if (!result.response.ok) {

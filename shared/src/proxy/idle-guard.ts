@@ -1,4 +1,4 @@
-import { type CallDeadline, createCallDeadline } from './call-deadline';
+import { type CallDeadline, createCallDeadline } from '../util/call-deadline';
 export interface IdleGuardOptions {
   idleMs: number;
   now: () => number;

@@ -16,8 +16,8 @@ import type { RouteHealth } from '../routing/route-health-tracker';
 import type { RouteLatency } from '../routing/route-order';
 import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
+import type { CallDeadline } from '../util/call-deadline';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
-import type { CallDeadline } from './call-deadline';
 import type { ResponseCache } from './response-cache';
 
 export type ModelEndpoint =
@@ -130,6 +130,11 @@ export interface ProxyCall {
    * valid. Absent: the principal stands.
    */
   reauthenticate?(): Promise<Principal>;
+  /**
+   * The request's one timer, for its waits in turn: the admission batch, then each upstream
+   * call's headers and body (util/call-deadline.ts). Absent: each wait arms its own.
+   */
+  timer?: CallDeadline;
 }
 
 /** The route that answered, and how. */

@@ -1,5 +1,5 @@
 import type { UpstreamCall } from '../canonical/ports';
-import { type CallDeadline, createCallDeadline } from './call-deadline';
+import { type CallDeadline, createCallDeadline } from '../util/call-deadline';
 
 export type FetchResult =
   | {
@@ -24,7 +24,14 @@ export type FetchFailure = Extract<FetchResult, { ok: false }>;
 export async function fetchUpstream(
   doFetch: typeof fetch,
   call: UpstreamCall,
-  options: { timeoutMs: number; bodyTimeoutMs?: number; clientSignal?: AbortSignal; now: () => number },
+  options: {
+    timeoutMs: number;
+    bodyTimeoutMs?: number;
+    clientSignal?: AbortSignal;
+    now: () => number;
+    /** The request's timer when it has one (ProxyCall.timer); else the call's own. */
+    deadline?: CallDeadline;
+  },
 ): Promise<FetchResult> {
   const controller = new AbortController();
   const onClientAbort = () => controller.abort(new Error('client went away'));
@@ -32,11 +39,12 @@ export async function fetchUpstream(
     return { ok: false, reason: 'client_aborted', message: 'client went away' };
   options.clientSignal?.addEventListener('abort', onClientAbort, { once: true });
   let timedOut = false;
-  const deadline = createCallDeadline(options.bodyTimeoutMs);
-  deadline.set(options.timeoutMs, () => {
+  const deadline = options.deadline ?? createCallDeadline();
+  const expire = () => {
     timedOut = true;
     controller.abort(new Error('upstream timeout'));
-  });
+  };
+  deadline.set(options.timeoutMs, expire, options.bodyTimeoutMs);
   const started = options.now();
   try {
     const response = await doFetch(call.url, { ...call.init, signal: controller.signal });

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createCallDeadline } from '../util/call-deadline';
 import { createCoalescer } from './coalescer';
 
 /** A send() that records each batch and answers when told to. */
@@ -107,6 +108,35 @@ describe('createCoalescer', () => {
     expect(s.batches).toEqual([['a'], ['b']]);
     s.answer(1);
     expect(await later).toBe('b!');
+  });
+
+  it("waits on the request's own timer when given one: sends from it, gives up with it, leaves it armed", async () => {
+    const s = controlledSend();
+    const c = createCoalescer({ send: s.send, timeoutMs: 1_000, maxFollowUps: 0, patienceMs: 5 });
+    const first = c.submit('a');
+    await tick();
+    const timer = createCallDeadline();
+    const pause = vi.spyOn(timer, 'pause');
+    const stop = vi.spyOn(timer, 'stop');
+    const setSpy = vi.spyOn(globalThis, 'setTimeout');
+    const later = c.submit('b', undefined, timer);
+    await tick();
+    expect(setSpy.mock.calls.filter(([, ms]) => ms === 5)).toHaveLength(1);
+    s.answer(0);
+    expect(await first).toBe('a!');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The sender may not follow up: the waiter sent its item from the request's timer.
+    expect(s.batches).toEqual([['a'], ['b']]);
+    s.answer(1);
+    expect(await later).toBe('b!');
+    expect(pause).toHaveBeenCalledOnce();
+    expect(stop).not.toHaveBeenCalled();
+    setSpy.mockRestore();
+
+    const quick = createCoalescer({ send: s.send, timeoutMs: 30, patienceMs: 5 });
+    void quick.submit('lost').catch(() => undefined);
+    await tick();
+    await expect(quick.submit('late', undefined, createCallDeadline())).rejects.toThrow('within 30 ms');
   });
 
   it('hands the batch to keepAlive of the caller that sends it', async () => {

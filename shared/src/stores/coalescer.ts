@@ -1,3 +1,4 @@
+import { type CallDeadline, createCallDeadline } from '../util/call-deadline';
 import { DeadlineError } from '../util/deadline';
 
 /**
@@ -43,9 +44,11 @@ export type KeepAlive = (work: Promise<unknown>) => void;
 export interface Coalescer<I, O> {
   /**
    * Sends the item with the next batch. When this caller sends a batch itself, `keepAlive` is
-   * handed it, so the batch outlives a caller whose client goes away mid-flight.
+   * handed it, so the batch outlives a caller whose client goes away mid-flight. `timer` is the
+   * calling request's own (util/call-deadline.ts): a wait for another request's batch then arms
+   * no timer of its own.
    */
-  submit(item: I, keepAlive?: KeepAlive): Promise<O>;
+  submit(item: I, keepAlive?: KeepAlive, timer?: CallDeadline): Promise<O>;
 }
 
 interface Entry<I, O> {
@@ -107,9 +110,10 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
     entry: Entry<I, O>,
     result: Promise<O>,
     keepAlive: KeepAlive | undefined,
+    requestTimer: CallDeadline | undefined,
   ): Promise<O> => {
     const startedAt = Date.now();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timer = requestTimer ?? createCallDeadline();
     const deadline = new Promise<never>((_, reject) => {
       const look = () => {
         if (Date.now() - startedAt >= options.timeoutMs) {
@@ -117,16 +121,18 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
           return;
         }
         if (entry.queued && !entry.abandoned && hasRoom()) launch(keepAlive, maxFollowUps);
-        timer = setTimeout(look, patienceMs);
+        timer.set(patienceMs, look);
       };
-      timer = setTimeout(look, patienceMs);
+      timer.set(patienceMs, look);
     });
-    // An await in this request's own async function: its continuation (and so the clearTimeout)
-    // runs in this request, whoever settled the answer. A .then() chained here did not always.
+    // An await in this request's own async function: its continuation (and so the timer's
+    // release) runs in this request, whoever settled the answer. A .then() chained here did not
+    // always. The request's own timer is left armed for its next wait (the upstream call).
     try {
       return await Promise.race([result, deadline]);
     } finally {
-      clearTimeout(timer);
+      if (requestTimer) requestTimer.pause();
+      else timer.stop();
     }
   };
 
@@ -134,6 +140,7 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
     entry: Entry<I, O>,
     result: Promise<O>,
     keepAlive: KeepAlive | undefined,
+    timer: CallDeadline | undefined,
   ): Promise<O> => {
     // Yield once: the rest of this tick's submissions join the batch.
     await null;
@@ -143,18 +150,18 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
       return result;
     }
     // Waiting on another request's batch, or for room: with a timer of its own.
-    return waitWithTimer(entry, result, keepAlive);
+    return waitWithTimer(entry, result, keepAlive, timer);
   };
 
   return {
-    submit(item, keepAlive) {
+    submit(item, keepAlive, timer) {
       let entry: Entry<I, O> | undefined;
       const result = new Promise<O>((resolve, reject) => {
         entry = { item, queued: true, abandoned: false, resolve, reject };
       });
       const mine = entry as Entry<I, O>;
       queue.push(mine);
-      return submit(mine, result, keepAlive).catch((error: unknown) => {
+      return submit(mine, result, keepAlive, timer).catch((error: unknown) => {
         mine.abandoned = true;
         if (mine.queued) queue = queue.filter((e) => e !== mine);
         throw error;

@@ -1,3 +1,4 @@
+import type { CallDeadline } from '../util/call-deadline';
 import { withDeadline } from '../util/deadline';
 import { type Breaker, NO_BREAKER, unavailable } from './breaker';
 import { type Coalescer, createCoalescer, type KeepAlive } from './coalescer';
@@ -64,7 +65,7 @@ export interface ScriptRunner {
    * failed, with another error when Redis could not be reached within the deadline, or at once
    * (StoreUnavailableError) while the breaker holds Redis for down.
    */
-  run(call: ScriptCall, keepAlive?: KeepAlive): Promise<unknown>;
+  run(call: ScriptCall, keepAlive?: KeepAlive, timer?: CallDeadline): Promise<unknown>;
 }
 
 /**
@@ -87,9 +88,9 @@ export function createScriptRunner(
     maxBatch: options.maxBatch,
   });
   return {
-    async run(call, keepAlive) {
+    async run(call, keepAlive, timer) {
       if (!breaker.allows(keepAlive)) throw unavailable('Redis');
-      const outcome = await batches.submit(call, keepAlive);
+      const outcome = await batches.submit(call, keepAlive, timer);
       if (!outcome.ok) throw new ScriptError(`${call.script.name}: ${outcome.error}`);
       return outcome.value;
     },

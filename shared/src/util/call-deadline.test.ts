@@ -24,9 +24,9 @@ describe('createCallDeadline', () => {
   it('serves a later deadline with the timer already armed: one setTimeout, one clearTimeout', async () => {
     const setSpy = vi.spyOn(globalThis, 'setTimeout');
     const clearSpy = vi.spyOn(globalThis, 'clearTimeout');
-    const deadline = createCallDeadline(50);
+    const deadline = createCallDeadline();
     const headers = vi.fn();
-    deadline.set(1_000, headers);
+    deadline.set(1_000, headers, 50);
     await vi.advanceTimersByTimeAsync(10);
     deadline.pause();
     const body = vi.fn();
@@ -41,9 +41,9 @@ describe('createCallDeadline', () => {
   });
 
   it('re-arms itself when it fires before the deadline (armWithinMs shorter than the wait)', async () => {
-    const deadline = createCallDeadline(10);
+    const deadline = createCallDeadline();
     const expired = vi.fn();
-    deadline.set(25, expired);
+    deadline.set(25, expired, 10);
     await vi.advanceTimersByTimeAsync(24);
     expect(expired).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
@@ -63,7 +63,7 @@ describe('createCallDeadline', () => {
   });
 
   it('gives a deadline set after the timer fired while paused a timer of its own', async () => {
-    const deadline = createCallDeadline(20);
+    const deadline = createCallDeadline();
     deadline.set(20, vi.fn());
     deadline.pause();
     await vi.advanceTimersByTimeAsync(100);
