@@ -341,7 +341,10 @@ describe('Upstash bridge over real Redis: the wider command surface and the raw 
     for (const headers of encodings) {
       const plain = await h.raw('/pipeline', { body: JSON.stringify(commands('tp:plain')), headers });
       // A space is outside the transcoder's shape: this one goes the general way.
-      const general = await h.raw('/pipeline', { body: ` ${JSON.stringify(commands('tp:general'))}`, headers });
+      const general = await h.raw('/pipeline', {
+        body: ` ${JSON.stringify(commands('tp:general'))}`,
+        headers,
+      });
       expect(plain.status).toBe(200);
       expect(JSON.stringify(plain.body).replaceAll('tp:plain', 'P')).toBe(
         JSON.stringify(general.body).replaceAll('tp:general', 'P'),

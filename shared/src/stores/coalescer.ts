@@ -149,7 +149,7 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
       launch(keepAlive, maxFollowUps);
       return result;
     }
-    // Waiting on another request's batch, or for room: with a timer of its own.
+    // Waiting on another request's batch, or for room: with a timer (the request's own, if given).
     return waitWithTimer(entry, result, keepAlive, timer);
   };
 
