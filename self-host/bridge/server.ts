@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { BridgeTally } from './counts';
+import { createLeanServer } from './http1-server';
 import { type BridgeLimits, Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import { createNeonHttpHandler } from './neon-http';
 import { attachNeonWsProxy } from './neon-ws-proxy';
@@ -33,7 +34,10 @@ export interface StoreBridge {
 
 /**
  * The store bridge: Neon's WebSocket proxy (/v2) and HTTP SQL endpoint (/sql) over a real
- * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis. In the
+ * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis. The Upstash
+ * protocol also has a port of its own (the one `env` gives the apps), served by the lean
+ * HTTP/1.1 server of http1-server.ts: every model request's admission goes through it, and
+ * Node's `http` costs more than the rest of the bridge's work on such a small request. In the
  * self-host mode it is in every request's path: it listens on loopback only, keeps its
  * connections to the apps alive, reuses its store connections, and sheds load with 503 once
  * the in-flight budgets are spent (request bytes are one budget shared by both endpoints).
@@ -83,24 +87,52 @@ export async function startStoreBridge(options: StoreBridgeOptions): Promise<Sto
     path: '/v2',
     maxTunnels: limits.maxTunnels,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
+  // The apps' Upstash traffic (every model request's admission) has a port of its own, on the
+  // lean HTTP/1.1 server; the main port answers the same protocol through Node's `http`.
+  const rest = createLeanServer({
+    handler: {
+      head(head) {
+        tally.request(head.target, false);
+        return upstash.lean.head(head);
+      },
+      answer: upstash.lean.answer,
+    },
+    maxHeadBytes: LEAN_MAX_HEAD_BYTES,
+    maxBodyBytes: limits.maxBodyBytes,
+    requestTimeoutMs: server.requestTimeout,
+    keepAliveTimeoutMs: server.keepAliveTimeout,
   });
+  await listen(server, options.port);
+  await listen(rest, 0);
   const port = (server.address() as AddressInfo).port;
+  const restPort = (rest.address() as AddressInfo).port;
   return {
     port,
     env: {
       NEON_LOCAL_WS_PROXY: `127.0.0.1:${port}/v2`,
       NEON_LOCAL_HTTP: `http://127.0.0.1:${port}/sql`,
-      UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${port}`,
+      UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${restPort}`,
       UPSTASH_REDIS_REST_TOKEN: options.redisToken,
     },
     async close() {
       await wsProxy.close();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rest.closeAllConnections();
+      await Promise.all([
+        new Promise<void>((resolve) => server.close(() => resolve())),
+        new Promise<void>((resolve) => rest.close(() => resolve())),
+      ]);
       await neonHttp.close();
     },
   };
+}
+
+/** Node's own cap on a request head (its --max-http-header-size default). */
+const LEAN_MAX_HEAD_BYTES = 16 * 1024;
+
+function listen(server: NetServer, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
 }

@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BRIDGE_COUNTS_PATH, type BridgeCounts } from './counts';
+import type { RequestHead } from './http1-parse';
+import type { LeanAnswer, LeanHandler } from './http1-server';
 import { Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import { transcodePipeline } from './pipeline-transcode';
 import type { RedisBackend } from './redis-backend';
@@ -29,7 +31,18 @@ export interface UpstashBridgeOptions {
 }
 
 export interface UpstashBridge {
+  /** For Node's `http` server. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** For the lean HTTP/1.1 server (http1-server.ts): the same protocol, the same answers. */
+  lean: LeanHandler;
+}
+
+/** What the protocol reads of a request's head, whichever server received it. */
+interface UpstashHead {
+  method: string;
+  url: string;
+  /** Header values by lower-case name (a Map on the lean server). */
+  headers: { get(name: 'authorization' | 'upstash-encoding'): string | undefined };
 }
 
 /**
@@ -68,11 +81,11 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
     }
   }
 
-  async function answer(req: IncomingMessage, target: RequestTarget, body: Buffer): Promise<Answer> {
+  async function answer(req: UpstashHead, target: RequestTarget, body: Buffer): Promise<Answer> {
     if (opts.counts && req.method === 'GET' && target.path === BRIDGE_COUNTS_PATH) {
       return [200, opts.counts()];
     }
-    const encoding = req.headers['upstash-encoding'];
+    const encoding = req.headers.get('upstash-encoding');
     const base64 = typeof encoding === 'string' && encoding.toLowerCase() === 'base64';
     if (req.method === 'POST' && target.path === '/pipeline') {
       // The gateway's batches, straight from JSON bytes to RESP when the backend speaks it.
@@ -94,32 +107,67 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
     return withCommands(1, () => runSingle(backend, command, base64));
   }
 
-  /** Auth, method and the byte budget before the body is read; the body's bytes held until the answer. */
-  async function admitAndAnswer(req: IncomingMessage): Promise<Answer> {
-    const target = requestTarget(req.url ?? '/');
+  /** What refuses a request from its head: credentials, method, a body too large for the bridge. */
+  function refusal(req: UpstashHead, target: RequestTarget, declared: number): Answer | null {
     if (!isAuthorised(req, target)) return [401, { error: 'Unauthorized' }];
     if (req.method !== 'GET' && req.method !== 'POST') return [405, { error: 'ERR method not allowed' }];
-    if (req.method === 'GET') return answer(req, target, Buffer.alloc(0));
-    const declared = Math.max(0, Number(req.headers['content-length']) || 0);
-    if (declared > maxBodyBytes)
-      throw new BridgeRequestError(413, `ERR request body exceeds ${maxBodyBytes} bytes`);
-    // A body of unknown length (chunked) is counted once read; it is capped by maxBodyBytes.
-    if (!byteBudget.tryTake(declared)) return [503, { error: `ERR ${byteBudget.overloaded()}` }];
-    let held = declared;
+    if (declared > maxBodyBytes) return [413, { error: `ERR request body exceeds ${maxBodyBytes} bytes` }];
+    if (declared > 0 && !byteBudget.tryTake(declared))
+      return [503, { error: `ERR ${byteBudget.overloaded()}` }];
+    return null;
+  }
+
+  /**
+   * The answer to a request whose head passed (its declared bytes held by the caller). A body
+   * of unknown length (chunked) is counted once read, beyond what was declared.
+   */
+  async function answerWithBody(req: UpstashHead, target: RequestTarget, declared: number, body: Buffer) {
+    const extra = Math.max(0, body.length - declared);
+    if (extra > 0 && !byteBudget.tryTake(extra))
+      return [503, { error: `ERR ${byteBudget.overloaded()}` }] as Answer;
     try {
-      const body = await readBody(req, maxBodyBytes);
-      if (body.length > held) {
-        if (!byteBudget.tryTake(body.length - held))
-          return [503, { error: `ERR ${byteBudget.overloaded()}` }];
-        held = body.length;
-      }
-      return await answer(req, target, body);
+      return await answer(req, target, req.method === 'GET' ? Buffer.alloc(0) : body);
     } finally {
-      byteBudget.give(held);
+      byteBudget.give(extra);
     }
   }
 
+  /** Node's `http`: the byte budget before the body is read; the body's bytes held until the answer. */
+  async function admitAndAnswer(req: IncomingMessage): Promise<Answer> {
+    const head = nodeHead(req);
+    const target = new RequestTarget(head.url);
+    const declared = req.method === 'POST' ? Math.max(0, Number(req.headers['content-length']) || 0) : 0;
+    const refused = refusal(head, target, declared);
+    if (refused) return refused;
+    try {
+      const body = req.method === 'POST' ? await readBody(req, maxBodyBytes) : Buffer.alloc(0);
+      return await answerWithBody(head, target, declared, body);
+    } finally {
+      byteBudget.give(declared);
+    }
+  }
+
+  const lean: LeanHandler = {
+    head(head) {
+      const declared = declaredBytes(head);
+      const refused = refusal(leanHead(head), new RequestTarget(head.target), declared);
+      if (refused) return { refuse: toLean(refused) };
+      return declared > 0 ? { release: () => byteBudget.give(declared) } : {};
+    },
+    async answer(head, body) {
+      try {
+        return toLean(
+          await answerWithBody(leanHead(head), new RequestTarget(head.target), declaredBytes(head), body),
+        );
+      } catch (error) {
+        if (!(error instanceof BridgeRequestError)) throw error;
+        return toLean([error.status, { error: error.message }]);
+      }
+    },
+  };
+
   return {
+    lean,
     async handle(req, res) {
       let reply: Answer;
       try {
@@ -140,46 +188,69 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
   };
 }
 
-interface RequestTarget {
-  /** The path as sent, without the query. */
-  path: string;
-  /** The query's `_token`, the credential of clients that cannot send headers. */
-  queryToken(): string | null;
-  /** The parsed URL, for the command-in-the-URL form. */
-  url(): URL;
+function nodeHead(req: IncomingMessage): UpstashHead {
+  const headers = new Map<string, string>();
+  for (const name of ['authorization', 'upstash-encoding'] as const) {
+    const value = req.headers[name];
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return { method: req.method ?? 'GET', url: req.url ?? '/', headers };
+}
+
+function leanHead(head: RequestHead): UpstashHead {
+  return { method: head.method, url: head.target, headers: head.headers };
+}
+
+/** The body bytes a request declared in its head (POST only: a GET's body is ignored). */
+function declaredBytes(head: RequestHead): number {
+  return head.body.kind === 'length' && head.method === 'POST' ? head.body.bytes : 0;
+}
+
+function toLean([status, body]: Answer): LeanAnswer {
+  return { status, json: JSON.stringify(body) };
 }
 
 /**
- * The path by plain string work (every request needs it); the URL is parsed only for the
- * command-in-the-URL form and query tokens. Prefixing keeps a path like `//x` a path (a bare
- * `new URL` would read `x` as a host).
+ * The request target, read by plain string work (every request needs its path); the URL is
+ * parsed only for the command-in-the-URL form and query tokens. Prefixing keeps a path like
+ * `//x` a path (a bare `new URL` would read `x` as a host). A class, not closures: no function
+ * is made per request.
  */
-function requestTarget(raw: string): RequestTarget {
-  const query = raw.indexOf('?');
-  let parsed: URL | undefined;
-  const url = (): URL => {
+class RequestTarget {
+  /** The path as sent, without the query. */
+  readonly path: string;
+  private readonly query: number;
+  private parsed: URL | undefined;
+
+  constructor(private readonly raw: string) {
+    this.query = raw.indexOf('?');
+    this.path = this.query < 0 ? raw : raw.slice(0, this.query);
+  }
+
+  /** The query's `_token`, the credential of clients that cannot send headers. */
+  queryToken(): string | null {
+    return this.query < 0 ? null : this.url().searchParams.get('_token');
+  }
+
+  /** The parsed URL, for the command-in-the-URL form. */
+  url(): URL {
     try {
-      parsed ??= new URL(`http://bridge${raw}`);
+      this.parsed ??= new URL(`http://bridge${this.raw}`);
     } catch {
       throw new BridgeRequestError(400, 'ERR malformed request URL');
     }
-    return parsed;
-  };
-  return {
-    path: query < 0 ? raw : raw.slice(0, query),
-    queryToken: () => (query < 0 ? null : url().searchParams.get('_token')),
-    url,
-  };
+    return this.parsed;
+  }
 }
 
 /**
  * Constant-time comparison of the presented token with the expected one. Only their lengths
  * can be told apart by timing, and the length of a generated token is no secret.
  */
-function tokenCheck(token: string): (req: IncomingMessage, target: RequestTarget) => boolean {
+function tokenCheck(token: string): (req: UpstashHead, target: RequestTarget) => boolean {
   const expected = Buffer.from(token);
   return (req, target) => {
-    const header = req.headers.authorization;
+    const header = req.headers.get('authorization');
     const bearer = header !== undefined && /^bearer\s/i.test(header) ? header.slice(7) : undefined;
     const presented = (bearer ?? target.queryToken())?.trim();
     if (presented === undefined || presented.length !== token.length) return false;

@@ -7,9 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
+import { createLeanServer } from '../../self-host/bridge/http1-server';
 import { transcodePipeline } from '../../self-host/bridge/pipeline-transcode';
 import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
-import { createUpstashBridge } from '../../self-host/bridge/upstash-bridge';
+import { createUpstashBridge, type UpstashBridge } from '../../self-host/bridge/upstash-bridge';
 import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 
@@ -38,16 +39,39 @@ interface Harness {
   close(): Promise<void>;
 }
 
-async function startBridge(backend: RedisBackend): Promise<Harness> {
-  const bridge = createUpstashBridge({ backend, token: TOKEN });
-  const requests: string[] = [];
-  const server = createServer((req, res) => {
+/** The bridge's two HTTP servers: Node's `http` (its main port) and the lean one (the apps' port). */
+type ServerKind = 'node-http' | 'lean';
+const SERVERS: Array<{ server: ServerKind }> = [{ server: 'node-http' }, { server: 'lean' }];
+
+function httpServer(bridge: UpstashBridge, kind: ServerKind, requests: string[]) {
+  if (kind === 'lean') {
+    return createLeanServer({
+      handler: {
+        head(head) {
+          requests.push(`${head.method} ${head.target}`);
+          return bridge.lean.head(head);
+        },
+        answer: bridge.lean.answer,
+      },
+      maxHeadBytes: 16 * 1024,
+      maxBodyBytes: 10 * 1024 * 1024,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 60_000,
+    });
+  }
+  return createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     bridge.handle(req, res).catch((error: unknown) => {
       res.writeHead(500);
       res.end(String(error));
     });
   });
+}
+
+async function startBridge(backend: RedisBackend, kind: ServerKind): Promise<Harness> {
+  const bridge = createUpstashBridge({ backend, token: TOKEN });
+  const requests: string[] = [];
+  const server = httpServer(bridge, kind, requests);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -91,11 +115,13 @@ const BACKENDS = [
   { name: 'the in-memory store (ioredis-mock)', create: () => createMemoryBackend() },
 ];
 
-describe.each(BACKENDS)('Upstash bridge over $name', ({ create }) => {
+const COMBINATIONS = BACKENDS.flatMap((backend) => SERVERS.map(({ server }) => ({ ...backend, server })));
+
+describe.each(COMBINATIONS)('Upstash bridge over $name, on $server', ({ create, server }) => {
   let h: Harness;
   let redis: Redis;
   beforeAll(async () => {
-    h = await startBridge(create());
+    h = await startBridge(create(), server);
     await h.backend.call(['FLUSHDB']);
     redis = h.client();
   });
@@ -220,11 +246,15 @@ describe.each(BACKENDS)('Upstash bridge over $name', ({ create }) => {
   });
 });
 
-describe('Upstash bridge over real Redis: the wider command surface and the raw protocol', () => {
+describe.each(
+  SERVERS,
+)('Upstash bridge over real Redis, on $server: the wider command surface and the raw protocol', ({
+  server,
+}) => {
   let h: Harness;
   let redis: Redis;
   beforeAll(async () => {
-    h = await startBridge(createRedisBackend(db15Url()));
+    h = await startBridge(createRedisBackend(db15Url()), server);
     await h.backend.call(['FLUSHDB']);
     redis = h.client();
   });

@@ -1,0 +1,250 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { HttpParseError, parseChunkedBody, parseRequestHead, type RequestHead } from './http1-parse';
+
+/** What a lean handler answers: always JSON (the Upstash REST protocol). */
+export interface LeanAnswer {
+  status: number;
+  json: string;
+}
+
+/** The admission of a request from its head alone, before any of its body is read. */
+export type HeadVerdict =
+  /** Refused: the answer goes out, the body is never read and the connection closes. */
+  | { refuse: LeanAnswer }
+  /** Let through; `release` (if any) runs once the request is answered or abandoned. */
+  | { release?: () => void };
+
+export interface LeanHandler {
+  head(head: RequestHead): HeadVerdict;
+  answer(head: RequestHead, body: Buffer): Promise<LeanAnswer>;
+}
+
+export interface LeanServerOptions {
+  handler: LeanHandler;
+  maxHeadBytes: number;
+  maxBodyBytes: number;
+  /** A request's head and body must have arrived this long after its first byte. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+}
+
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  505: 'HTTP Version Not Supported',
+};
+
+/**
+ * A minimal HTTP/1.1 server for the bridge's hot endpoint. Node's `http` module costs the
+ * bridge 30 µs per request when busy and 300–500 µs when each request comes on its own (its
+ * request and response objects, streams and events, all cold each time); here a request is a
+ * head parsed from the connection's bytes, a body framed by Content-Length or chunks, and one
+ * write of the answer. Keep-alive, pipelined requests (answered in order), `Expect:
+ * 100-continue`, HEAD, size caps and timeouts as RFC 9112 has them; anything malformed is
+ * answered with its 4xx/5xx and the connection closes.
+ */
+export function createLeanServer(options: LeanServerOptions): LeanServer {
+  const sockets = new Set<Socket>();
+  // Half-open: a client that ends its side after its request still gets the answer.
+  const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    new LeanConnection(socket, options);
+  });
+  return Object.assign(server, {
+    closeAllConnections() {
+      for (const socket of sockets) socket.destroy();
+    },
+  });
+}
+
+export interface LeanServer extends Server {
+  /** Ends every connection at once, idle or not (as Node's http server does on shutdown). */
+  closeAllConnections(): void;
+}
+
+/** After a `connection: close` answer, how long a peer may keep its side open. */
+const LINGER_MS = 5_000;
+
+/** One connection: its bytes, the request being answered, and its timeouts. */
+class LeanConnection {
+  private pending: Buffer = Buffer.alloc(0);
+  private busy = false;
+  private peerEnded = false;
+  private closed = false;
+  /** When the first byte of the request now arriving came (0: none is). */
+  private startedAt = 0;
+  private continued = false;
+  /** Set once the head of the request now arriving was let through; runs when it is done. */
+  private release: (() => void) | undefined;
+  /** The head of the request now arriving, once read: an error answer to HEAD has no body. */
+  private current: RequestHead | null = null;
+  private timeout: number;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly options: LeanServerOptions,
+  ) {
+    this.timeout = options.keepAliveTimeoutMs;
+    socket.setTimeout(this.timeout);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('end', () => this.onEnd());
+    socket.on('timeout', () => this.onTimeout());
+    socket.on('error', () => {
+      this.abandon();
+      socket.destroy();
+    });
+    socket.on('close', () => this.abandon());
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closed) return;
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    if (!this.busy) this.run();
+    // Pipelined requests wait while one is answered; past a whole request's worth, reading stops.
+    else if (this.pending.length > this.options.maxHeadBytes + this.options.maxBodyBytes) this.socket.pause();
+  }
+
+  private onEnd(): void {
+    this.peerEnded = true;
+    // Whatever is left unanswered is a request cut short: there is nothing to answer.
+    if (!this.busy && !this.closed) this.close();
+  }
+
+  private onTimeout(): void {
+    if (this.closed) this.socket.destroy();
+    else if (this.busy) return;
+    else if (this.pending.length > 0) this.fail(408, 'request timed out');
+    else this.close();
+  }
+
+  private run(): void {
+    this.drain().catch((error: unknown) => {
+      if (error instanceof HttpParseError) this.fail(error.status, error.message);
+      else this.fail(500, `bridge: ${String(error)}`);
+    });
+  }
+
+  /** Answers every whole request buffered, in order; returns when one is still arriving. */
+  private async drain(): Promise<void> {
+    this.busy = true;
+    while (!this.closed && this.pending.length > 0) {
+      this.startedAt ||= Date.now();
+      if (Date.now() - this.startedAt > this.options.requestTimeoutMs)
+        return this.fail(408, 'request timed out');
+      const head = parseRequestHead(this.pending, 0, this.options.maxHeadBytes);
+      if (!head) break;
+      this.current = head;
+      if (!this.release && !this.admit(head)) return;
+      const framed = this.bodyOf(head);
+      if (!framed) {
+        this.awaitBody(head);
+        break;
+      }
+      this.pending = this.pending.subarray(head.length + framed.length);
+      this.startedAt = 0;
+      this.continued = false;
+      const answer = await this.answer(head, framed.body);
+      this.current = null;
+      if (this.closed) return;
+      this.send(head, answer, !head.keepAlive || (this.peerEnded && this.pending.length === 0));
+    }
+    this.busy = false;
+    if (this.socket.isPaused()) this.socket.resume();
+    if (this.peerEnded && !this.closed) this.close();
+    this.setTimeoutTo(
+      this.pending.length > 0 ? this.options.requestTimeoutMs : this.options.keepAliveTimeoutMs,
+    );
+  }
+
+  /** The head's verdict, before any of the body is read: false when it was refused (and answered). */
+  private admit(head: RequestHead): boolean {
+    if (head.body.kind === 'length' && head.body.bytes > this.options.maxBodyBytes) {
+      this.fail(413, `request body exceeds ${this.options.maxBodyBytes} bytes`);
+      return false;
+    }
+    const verdict = this.options.handler.head(head);
+    if ('refuse' in verdict) {
+      this.send(head, verdict.refuse, true);
+      return false;
+    }
+    this.release = verdict.release ?? (() => {});
+    return true;
+  }
+
+  /** The body of `head` once it has all arrived: its bytes and how many were consumed. */
+  private bodyOf(head: RequestHead): { body: Buffer; length: number } | null {
+    const at = head.length;
+    if (head.body.kind === 'none') return { body: Buffer.alloc(0), length: 0 };
+    if (head.body.kind === 'chunked') return parseChunkedBody(this.pending, at, this.options.maxBodyBytes);
+    if (this.pending.length - at < head.body.bytes) return null;
+    return { body: this.pending.subarray(at, at + head.body.bytes), length: head.body.bytes };
+  }
+
+  /** A client that waits for `100 Continue` before its body is told to go on, once. */
+  private awaitBody(head: RequestHead): void {
+    if (!this.continued && head.minor === 1 && head.headers.get('expect')?.toLowerCase() === '100-continue') {
+      this.socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+    }
+    this.continued = true;
+  }
+
+  /** The handler's answer (a failure of the handler is a 500); the request's hold ends with it. */
+  private async answer(head: RequestHead, body: Buffer): Promise<LeanAnswer> {
+    try {
+      return await this.options.handler.answer(head, body);
+    } catch (error) {
+      return { status: 500, json: JSON.stringify({ error: `bridge: ${String(error)}` }) };
+    } finally {
+      this.release?.();
+      this.release = undefined;
+    }
+  }
+
+  private send(head: RequestHead | null, answer: LeanAnswer, close: boolean): void {
+    const reason = REASONS[answer.status] ?? 'Unknown';
+    let text = `HTTP/1.1 ${answer.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.json)}\r\n`;
+    // An HTTP/1.0 client keeps the connection only when told so.
+    if (close) text += 'connection: close\r\n';
+    else if (head?.minor === 0) text += 'connection: keep-alive\r\n';
+    text += '\r\n';
+    if (head?.method !== 'HEAD') text += answer.json;
+    if (close) this.close(text);
+    else this.socket.write(text);
+  }
+
+  private fail(status: number, message: string): void {
+    this.send(this.current, { status, json: JSON.stringify({ error: `ERR ${message}` }) }, true);
+  }
+
+  /** Ends the connection (after `last`, if given); a peer that keeps its side open is cut off. */
+  private close(last?: string): void {
+    this.abandon();
+    this.setTimeoutTo(Math.min(LINGER_MS, this.options.keepAliveTimeoutMs));
+    if (last === undefined) this.socket.end();
+    else this.socket.end(last);
+  }
+
+  private abandon(): void {
+    this.closed = true;
+    this.release?.();
+    this.release = undefined;
+  }
+
+  private setTimeoutTo(ms: number): void {
+    if (ms === this.timeout) return;
+    this.timeout = ms;
+    this.socket.setTimeout(ms);
+  }
+}
