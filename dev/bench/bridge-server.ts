@@ -1,5 +1,6 @@
 // A store bridge on its own, for dev/bench/bridge.ts: real Redis (BENCH_REDIS_URL) behind it;
-// prints `port=<n>` once listening and runs until killed.
+// prints `port=<n> rest=<m>` once listening (the main port, where Node's `http` answers every
+// protocol, and the Upstash port the apps are given, on the lean server) and runs until killed.
 import { createRedisBackend } from '../../self-host/bridge/redis-backend';
 import { startStoreBridge } from '../../self-host/bridge/server';
 
@@ -11,7 +12,7 @@ const bridge = await startStoreBridge({
   redis,
   redisToken: process.env.BENCH_BRIDGE_TOKEN ?? 'bench-token',
 });
-console.log(`port=${bridge.port}`);
+console.log(`port=${bridge.port} rest=${new URL(bridge.env.UPSTASH_REDIS_REST_URL).port}`);
 const stop = async (): Promise<void> => {
   await bridge.close();
   await redis.close();

@@ -53,6 +53,8 @@ class RedisSession implements Session {
   private readonly watchdog: NodeJS.Timeout;
   /** Batches sent in the same turn of the event loop (concurrent HTTP requests) share one write. */
   private outgoing: Array<string | Buffer> = [];
+  // Node's queueMicrotask wraps every callback in an AsyncResource; a resolved promise does not.
+  private readonly flushSoon = () => this.flush();
   private ready = false;
   private dead: Error | null = null;
 
@@ -94,7 +96,7 @@ class RedisSession implements Session {
     this.inFlight.push(batch);
     // One write per turn of work (an HTTP request's commands go out together), at once: a
     // setImmediate would hold every command until the event loop's next check phase.
-    if (this.outgoing.length === 0) queueMicrotask(() => this.flush());
+    if (this.outgoing.length === 0) void Promise.resolve().then(this.flushSoon);
     this.outgoing.push(payload);
   }
 
