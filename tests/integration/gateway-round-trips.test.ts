@@ -19,9 +19,12 @@ const events: Event[] = [];
 const upstreamModels: string[] = [];
 
 /** Forwards every request to the bridge and notes which store it was for. */
-function countingProxy(target: URL): Promise<Server> {
+/** Counts and forwards: Neon HTTP (`/sql`) to the bridge's main port, the rest to its Upstash port. */
+function countingProxy(targets: { redis: URL; postgres: URL }): Promise<Server> {
   const server = createServer((req: IncomingMessage, res) => {
-    events.push((req.url ?? '').startsWith('/sql') ? 'postgres' : 'redis');
+    const isSql = (req.url ?? '').startsWith('/sql');
+    events.push(isSql ? 'postgres' : 'redis');
+    const target = isSql ? targets.postgres : targets.redis;
     const forward = httpRequest(
       { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
       (answer) => {
@@ -102,8 +105,10 @@ beforeAll(async () => {
   }));
   expect((await h.admin('PATCH', `/api/admin/models/${openai?.id}`, { routes })).status).toBe(200);
 
-  const bridge = new URL(h.gateway.env.UPSTASH_REDIS_REST_URL ?? '');
-  counter = await countingProxy(bridge);
+  counter = await countingProxy({
+    redis: new URL(h.gateway.env.UPSTASH_REDIS_REST_URL ?? ''),
+    postgres: new URL(h.gateway.env.NEON_LOCAL_HTTP ?? ''),
+  });
   const at = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
   gateway = gatewayHarness({ ...h.gateway.env, UPSTASH_REDIS_REST_URL: at, NEON_LOCAL_HTTP: `${at}/sql` });
   const upstream = gateway.deps.proxy.fetch;
