@@ -150,7 +150,14 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
   const lean: LeanHandler = {
     head(head) {
       const declared = declaredBytes(head);
-      const refused = refusal(leanHead(head), new RequestTarget(head.target), declared);
+      let refused: Answer | null;
+      try {
+        refused = refusal(leanHead(head), new RequestTarget(head.target), declared);
+      } catch (error) {
+        // A query token in a URL that cannot be parsed: 400, as on Node's `http`.
+        if (!(error instanceof BridgeRequestError)) throw error;
+        refused = [error.status, { error: error.message }];
+      }
       if (refused) return { refuse: toLean(refused) };
       return declared > 0 ? { release: () => byteBudget.give(declared) } : {};
     },

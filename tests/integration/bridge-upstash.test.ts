@@ -2,8 +2,9 @@
 // @upstash/redis client run unchanged against a real Redis (and the embedded in-memory store).
 // Real Redis database 15, the real client over real HTTP; nothing is mocked.
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
@@ -404,6 +405,16 @@ describe.each(
     expect(await redis.get('pf:body')).toBe('raw body ✓');
     const viaQuery = await fetch(`${h.url}/get/pf:k?_token=${TOKEN}`);
     expect(await viaQuery.json()).toEqual({ result: 'v x' });
+  });
+
+  it('answers 400 to a query token in a target that is no URL (an invalid port), as raw bytes', async () => {
+    const socket = connect(Number(new URL(h.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.end(`GET :99999?_token=${TOKEN} HTTP/1.1\r\nHost: bridge\r\n\r\n`);
+    let raw = '';
+    for await (const chunk of socket) raw += String(chunk);
+    // Node's parser refuses such a target itself; the lean server's head check does.
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
   });
 
   it('refuses bad requests without crashing: auth, JSON, size, method, connection-state commands', async () => {
