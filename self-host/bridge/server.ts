@@ -37,7 +37,7 @@ export interface StoreBridge {
  * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis. The Upstash
  * protocol also has a port of its own (the one `env` gives the apps), served by the lean
  * HTTP/1.1 server of http1-server.ts: every model request's admission goes through it, and
- * Node's `http` costs more than the rest of the bridge's work on such a small request. In the
+ * a lone admission costs the bridge less CPU there than through Node's `http`. In the
  * self-host mode it is in every request's path: it listens on loopback only, keeps its
  * connections to the apps alive, reuses its store connections, and sheds load with 503 once
  * the in-flight budgets are spent (request bytes are one budget shared by both endpoints).
