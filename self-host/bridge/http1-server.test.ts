@@ -25,7 +25,7 @@ afterEach(async () => {
 const echo = (body: string) => JSON.stringify({ echo: body });
 
 /** Records its calls in order ('head', 'answer', 'release'); echoes the body once `before` is done. */
-class Recorder implements LeanHandler {
+class Recorder implements LeanHandler<RequestHead> {
   events: string[] = [];
   heads: RequestHead[] = [];
   bodies: string[] = [];
@@ -38,10 +38,10 @@ class Recorder implements LeanHandler {
     this.events.push(event);
     this.signals.emit(event);
   }
-  head(head: RequestHead): HeadVerdict {
+  head(head: RequestHead): HeadVerdict<RequestHead> {
     this.heads.push(head);
     this.record('head');
-    return this.refusal ? { refuse: this.refusal } : { release: () => this.record('release') };
+    return this.refusal ? { refuse: this.refusal } : { accept: head, release: () => this.record('release') };
   }
   answer(_head: RequestHead, body: Buffer): Promise<LeanAnswer> {
     this.bodies.push(body.toString());
@@ -50,7 +50,10 @@ class Recorder implements LeanHandler {
   }
 }
 
-async function start(handler: LeanHandler, options: Partial<LeanServerOptions> = {}) {
+async function start(
+  handler: LeanHandler<RequestHead>,
+  options: Partial<LeanServerOptions<RequestHead>> = {},
+) {
   const limits = { maxHeadBytes: 1024, maxBodyBytes: 64, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 5_000 };
   const server = createLeanServer({ handler, ...limits, ...options });
   const accepted: Socket[] = [];
@@ -61,7 +64,7 @@ async function start(handler: LeanHandler, options: Partial<LeanServerOptions> =
 }
 
 /** A server around `rec` and one client connected to it. */
-async function serve(rec = new Recorder(), options: Partial<LeanServerOptions> = {}) {
+async function serve(rec = new Recorder(), options: Partial<LeanServerOptions<RequestHead>> = {}) {
   const started = await start(rec, options);
   return { ...started, rec, client: await connect(started.port) };
 }

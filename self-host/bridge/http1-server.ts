@@ -8,19 +8,22 @@ export interface LeanAnswer {
 }
 
 /** The admission of a request from its head alone, before any of its body is read. */
-export type HeadVerdict =
+export type HeadVerdict<S> =
   /** Refused: the answer goes out, the body is never read and the connection closes. */
   | { refuse: LeanAnswer }
-  /** Let through; `release` (if any) runs once the request is answered or abandoned. */
-  | { release?: () => void };
+  /**
+   * Let through: `accept` is what the handler read of the head, handed back to its answer()
+   * (so nothing is read twice); `release` (if any) runs once the request is answered or abandoned.
+   */
+  | { accept: S; release?: () => void };
 
-export interface LeanHandler {
-  head(head: RequestHead): HeadVerdict;
-  answer(head: RequestHead, body: Buffer): Promise<LeanAnswer>;
+export interface LeanHandler<S> {
+  head(head: RequestHead): HeadVerdict<S>;
+  answer(accepted: S, body: Buffer): Promise<LeanAnswer>;
 }
 
-export interface LeanServerOptions {
-  handler: LeanHandler;
+export interface LeanServerOptions<S> {
+  handler: LeanHandler<S>;
   maxHeadBytes: number;
   maxBodyBytes: number;
   /** A request's head and body must have arrived this long after its first byte. */
@@ -55,7 +58,7 @@ const REASONS: Record<number, string> = {
  * size caps and timeouts as RFC 9112 has them; anything malformed is answered with its
  * 4xx/5xx and the connection closes.
  */
-export function createLeanServer(options: LeanServerOptions): LeanServer {
+export function createLeanServer<S>(options: LeanServerOptions<S>): LeanServer {
   const sockets = new Set<Socket>();
   // Half-open: a client that ends its side after its request still gets the answer.
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
@@ -79,7 +82,7 @@ export interface LeanServer extends Server {
 const LINGER_MS = 5_000;
 
 /** One connection: its bytes, the request being answered, and its timeouts. */
-class LeanConnection {
+class LeanConnection<S> {
   private pending: Buffer = Buffer.alloc(0);
   private busy = false;
   private peerEnded = false;
@@ -87,15 +90,18 @@ class LeanConnection {
   /** When the first byte of the request now arriving came (0: none is). */
   private startedAt = 0;
   private continued = false;
-  /** Set once the head of the request now arriving was let through; runs when it is done. */
-  private release: (() => void) | undefined;
-  /** The head of the request now arriving, once read: an error answer to HEAD has no body. */
+  /** Set once the head of the request now arriving was let through, until it is done. */
+  private admitted: { accepted: S; release?: () => void } | undefined;
+  /**
+   * The head of the request now arriving, once read (parsed once, however its body arrives);
+   * an error answer to HEAD has no body.
+   */
   private current: RequestHead | null = null;
   private timeout: number;
 
   constructor(
     private readonly socket: Socket,
-    private readonly options: LeanServerOptions,
+    private readonly options: LeanServerOptions<S>,
   ) {
     this.timeout = options.keepAliveTimeoutMs;
     socket.setTimeout(this.timeout);
@@ -144,10 +150,11 @@ class LeanConnection {
       this.startedAt ||= Date.now();
       if (Date.now() - this.startedAt > this.options.requestTimeoutMs)
         return this.fail(408, 'request timed out');
-      const head = parseRequestHead(this.pending, 0, this.options.maxHeadBytes);
+      const head = this.current ?? parseRequestHead(this.pending, 0, this.options.maxHeadBytes);
       if (!head) break;
       this.current = head;
-      if (!this.release && !this.admit(head)) return;
+      const admitted = this.admitted ?? this.admit(head);
+      if (!admitted) return;
       const framed = this.bodyOf(head);
       if (!framed) {
         this.awaitBody(head);
@@ -156,7 +163,7 @@ class LeanConnection {
       this.pending = this.pending.subarray(head.length + framed.length);
       this.startedAt = 0;
       this.continued = false;
-      const answer = await this.answer(head, framed.body);
+      const answer = await this.answer(admitted.accepted, framed.body);
       this.current = null;
       if (this.closed) return;
       this.send(head, answer, !head.keepAlive || (this.peerEnded && this.pending.length === 0));
@@ -169,19 +176,19 @@ class LeanConnection {
     );
   }
 
-  /** The head's verdict, before any of the body is read: false when it was refused (and answered). */
-  private admit(head: RequestHead): boolean {
+  /** The head's verdict, before any of the body is read: undefined when it was refused (and answered). */
+  private admit(head: RequestHead): { accepted: S; release?: () => void } | undefined {
     if (head.body.kind === 'length' && head.body.bytes > this.options.maxBodyBytes) {
       this.fail(413, `request body exceeds ${this.options.maxBodyBytes} bytes`);
-      return false;
+      return undefined;
     }
     const verdict = this.options.handler.head(head);
     if ('refuse' in verdict) {
       this.send(head, verdict.refuse, true);
-      return false;
+      return undefined;
     }
-    this.release = verdict.release ?? (() => {});
-    return true;
+    this.admitted = { accepted: verdict.accept, release: verdict.release };
+    return this.admitted;
   }
 
   /** The body of `head` once it has all arrived: its bytes and how many were consumed. */
@@ -202,15 +209,21 @@ class LeanConnection {
   }
 
   /** The handler's answer (a failure of the handler is a 500); the request's hold ends with it. */
-  private async answer(head: RequestHead, body: Buffer): Promise<LeanAnswer> {
+  private async answer(accepted: S, body: Buffer): Promise<LeanAnswer> {
     try {
-      return await this.options.handler.answer(head, body);
+      return await this.options.handler.answer(accepted, body);
     } catch (error) {
       return { status: 500, json: JSON.stringify({ error: `bridge: ${String(error)}` }) };
     } finally {
-      this.release?.();
-      this.release = undefined;
+      this.releaseAdmitted();
     }
+  }
+
+  /** Ends the hold of the request let through, once. */
+  private releaseAdmitted(): void {
+    const release = this.admitted?.release;
+    this.admitted = undefined;
+    release?.();
   }
 
   private send(head: RequestHead | null, answer: LeanAnswer, close: boolean): void {
@@ -239,8 +252,7 @@ class LeanConnection {
 
   private abandon(): void {
     this.closed = true;
-    this.release?.();
-    this.release = undefined;
+    this.releaseAdmitted();
   }
 
   private setTimeoutTo(ms: number): void {

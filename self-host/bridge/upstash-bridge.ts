@@ -34,7 +34,14 @@ export interface UpstashBridge {
   /** For Node's `http` server. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** For the lean HTTP/1.1 server (http1-server.ts): the same protocol, the same answers. */
-  lean: LeanHandler;
+  lean: LeanHandler<LeanRequest>;
+}
+
+/** What the lean handler read of a head it let through, for its answer. */
+interface LeanRequest {
+  head: UpstashHead;
+  target: RequestTarget;
+  declared: number;
 }
 
 /** What the protocol reads of a request's head, whichever server received it. */
@@ -147,25 +154,30 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
     }
   }
 
-  const lean: LeanHandler = {
+  const lean: LeanHandler<LeanRequest> = {
     head(head) {
-      const declared = declaredBytes(head);
+      const request = {
+        head: leanHead(head),
+        target: new RequestTarget(head.target),
+        declared: declaredBytes(head),
+      };
       let refused: Answer | null;
       try {
-        refused = refusal(leanHead(head), new RequestTarget(head.target), declared);
+        refused = refusal(request.head, request.target, request.declared);
       } catch (error) {
         // A query token in a URL that cannot be parsed: 400, as on Node's `http`.
         if (!(error instanceof BridgeRequestError)) throw error;
         refused = [error.status, { error: error.message }];
       }
       if (refused) return { refuse: toLean(refused) };
-      return declared > 0 ? { release: () => byteBudget.give(declared) } : {};
+      const { declared } = request;
+      return declared > 0
+        ? { accept: request, release: () => byteBudget.give(declared) }
+        : { accept: request };
     },
-    async answer(head, body) {
+    async answer({ head, target, declared }, body) {
       try {
-        return toLean(
-          await answerWithBody(leanHead(head), new RequestTarget(head.target), declaredBytes(head), body),
-        );
+        return toLean(await answerWithBody(head, target, declared, body));
       } catch (error) {
         if (!(error instanceof BridgeRequestError)) throw error;
         return toLean([error.status, { error: error.message }]);
