@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { formatTable } from './table';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -112,24 +113,32 @@ try {
   for (const port of Object.values(ports)) {
     wrk(child.pid!, `http://127.0.0.1:${port}/pipeline`, wrkScript(dir, sha, 16, true), 8);
   }
-  console.log(
-    'server     commands  encoding  conns    req/s   p50 µs   µs CPU/request   µs CPU/command   non-2xx',
-  );
+  const rows = [
+    [
+      'server',
+      'commands',
+      'encoding',
+      'conns',
+      'req/s',
+      'p50 µs',
+      'µs CPU/request',
+      'µs CPU/command',
+      'non-2xx',
+    ],
+  ];
   const row = (server: string, commands: number, base64: boolean, conns: string, run: Run) => {
     const perRequest = (run.cpu * 1e6) / run.requests;
-    console.log(
-      [
-        server.padEnd(9),
-        String(commands).padStart(9),
-        (base64 ? 'base64' : 'plain').padStart(9),
-        conns.padStart(6),
-        (run.requests / SECONDS).toFixed(0).padStart(8),
-        run.p50.toFixed(0).padStart(8),
-        perRequest.toFixed(1).padStart(16),
-        (perRequest / commands).toFixed(1).padStart(16),
-        String(run.non2xx).padStart(9),
-      ].join(' '),
-    );
+    rows.push([
+      server,
+      String(commands),
+      base64 ? 'base64' : 'plain',
+      conns,
+      (run.requests / SECONDS).toFixed(0),
+      run.p50.toFixed(0),
+      perRequest.toFixed(1),
+      (perRequest / commands).toFixed(1),
+      String(run.non2xx),
+    ]);
   };
   for (const commands of [1, 16]) {
     for (const base64 of [true, false]) {
@@ -151,6 +160,7 @@ try {
     const url = `http://127.0.0.1:${port}/pipeline`;
     row(server, 1, false, 'paced', wrk(child.pid!, url, wrkScript(dir, sha, 1, false, true), 1));
   }
+  console.log(formatTable(rows));
 } finally {
   child.kill('SIGTERM');
   await redis.eval("for _, k in ipairs(redis.call('KEYS', 'bench:bridge:*')) do redis.call('DEL', k) end", 0);
