@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { onCleanup } from './cleanup';
 import { pinned } from './cpus';
+import { resultLine } from './result-line';
 
 const SCRIPT = join(import.meta.dirname, 'wrk', 'chat.lua');
 
@@ -40,18 +41,7 @@ export interface WrkResult {
 
 /** The BENCH_RESULT line of chat.lua (latencies in µs there, ms here). */
 export function parseWrkResult(output: string): WrkResult {
-  const line = output.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-  if (!line) throw new Error(`wrk printed no BENCH_RESULT line:\n${output.slice(-2000)}`);
-  const values = new Map<string, number>();
-  for (const pair of line.slice('BENCH_RESULT '.length).trim().split(' ')) {
-    const [key, value] = pair.split('=');
-    values.set(key!, Number(value));
-  }
-  const get = (key: string): number => {
-    const value = values.get(key);
-    if (value === undefined || Number.isNaN(value)) throw new Error(`BENCH_RESULT without ${key}: ${line}`);
-    return value;
-  };
+  const get = resultLine(output, 'BENCH_RESULT', 'wrk');
   const requests = get('requests');
   const seconds = get('seconds');
   return {
