@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requestLogRows } from './bench-stores';
 import { type IsolateFigures, measureIsolateStart } from './isolate-start';
+import { checkMachine, describeMachineChecks } from './machine-check';
 import { idleCpu, measuredRun, type RunFigures, sleep } from './measure-run';
 import { type LoadMode, PAYLOADS } from './payloads';
 import { ticksPerSecond } from './proc';
@@ -85,6 +86,9 @@ export async function runReport(session: Session): Promise<void> {
   let sent = 3; // the preflight's requests
   await sleep(options.settleMs);
   const idle = await idleCpu(session.probes, 3000);
+  const checkGapMs = options.rate > 0 ? 1000 / options.rate : 5;
+  const machineBefore = await checkMachine(session.plan.stack, checkGapMs);
+  console.log(`bench: machine check on the stack's CPU, ${describeMachineChecks(machineBefore, null)}`);
   for (const mode of options.modes) {
     if (options.warmupSeconds > 0) {
       sent += (await runWrk(gatewayLoad(session, mode, options.warmupSeconds))).requests;
@@ -105,6 +109,7 @@ export async function runReport(session: Session): Promise<void> {
     );
     modes[mode] = { saturation, fixedRate };
   }
+  const machine = { before: machineBefore, after: await checkMachine(session.plan.stack, checkGapMs) };
   let isolate: IsolateFigures | null = null;
   if (options.isolateRuns > 0) {
     console.log(`bench: isolate start-up, ${options.isolateRuns} fresh workerd starts of each worker`);
@@ -122,7 +127,16 @@ export async function runReport(session: Session): Promise<void> {
   await sleep(Math.max(1500, options.settleMs)); // the last log batch (≤ 500 ms) lands
   const logRows = { rows: await requestLogRows(session.stores), sent };
   const resultsFile = join(options.resultsDir, 'results.json');
-  const input: ReportInput = { meta: reportMeta(session), modes, isolate, idle, logRows, notes, resultsFile };
+  const input: ReportInput = {
+    meta: reportMeta(session),
+    modes,
+    isolate,
+    idle,
+    machine,
+    logRows,
+    notes,
+    resultsFile,
+  };
   writeFileSync(resultsFile, `${JSON.stringify({ options, ...input }, null, 2)}\n`);
   console.log(`\n${formatReport(input)}`);
 }

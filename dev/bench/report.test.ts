@@ -60,6 +60,10 @@ const input: ReportInput = {
   modes: { json: { saturation: run(4000, 180), fixedRate: run(200, 400) } },
   isolate: null,
   idle: { gateway: 1, bridge: 2.5, console: 3, other: 0 },
+  machine: {
+    before: { syscallNs: 1100, taskUs: 22.5, taskAfterGapUs: 31.25, gapMs: 5 },
+    after: { syscallNs: 2650, taskUs: 41, taskAfterGapUs: 90, gapMs: 5 },
+  },
   logRows: { rows: 23_003, sent: 23_000 },
   notes: ['json 200/s: something to know'],
   resultsFile: '/tmp/x/results.json',
@@ -93,6 +97,9 @@ describe('bench report', () => {
       'idle stack, no load (ms of CPU per second): gateway runtime 1.00, store bridge 2.50',
     );
     expect(text).toContain('request log: 23,003 rows for 23,000 model requests sent');
+    expect(text).toContain(
+      '  machine, before → after the runs: syscall 1,100 → 2,650 ns; JS task 22.5 → 41.0 µs, 5 ms after the last 31.3 → 90.0 µs',
+    );
     expect(text).toContain('How these figures are measured:');
     expect(text).toContain('- json 200/s: something to know');
     expect(text.trimEnd().endsWith('raw figures: /tmp/x/results.json')).toBe(true);

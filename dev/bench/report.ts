@@ -4,6 +4,7 @@
  * each figure was measured, so the output reads without this code at hand.
  */
 import type { IsolateFigures } from './isolate-start';
+import { describeMachineChecks, type MachineCheck } from './machine-check';
 import type { RunFigures } from './measure-run';
 import { type LoadMode, MODES } from './payloads';
 import { type PerRole, type ProcessRole, ROLES } from './stack-processes';
@@ -36,6 +37,8 @@ export interface ReportInput {
   isolate: IsolateFigures | null;
   /** CPU of each role with no load, ms per second (measured before the first run). */
   idle: PerRole<number> | null;
+  /** The machine's own yardstick on the stack's CPU, before and after the runs (machine-check.ts). */
+  machine: { before: MachineCheck; after: MachineCheck | null } | null;
   logRows: { rows: number; sent: number } | null;
   notes: string[];
   resultsFile: string;
@@ -169,6 +172,7 @@ export function legend(meta: ReportMeta): string {
     "- Redis commands: INFO commandstats deltas, server-wide: commands scripts run count under their own names beside the EVALSHA; other clients' commands count too (flagged below when seen).",
     '- store round trips: the bridge’s own counts (GET /_bridge/counts): HTTP requests the apps made to it; the console’s count too, it idles here.',
     '- failed requests: socket errors + non-2xx answers.',
+    '- machine: on the stack’s CPU with the stack idle, the cost of one system call (getuid; a few hundred ns at most on bare metal) and of a fixed piece of JavaScript, back to back and when the core idled for the fixed rate’s spacing in between. A virtual machine’s speed can move 2× within minutes with no steal time shown: compare runs, and machines, by these.',
   ].join('\n');
 }
 
@@ -178,6 +182,11 @@ export function formatReport(input: ReportInput): string {
     `Sluice performance (npm run bench, ${meta.mode === 'serve' ? 'self-host mode: npm run serve' : 'npm start on Miniflare'})`,
     `  ${meta.pinning}; ${meta.versions}`,
     `  ${meta.stores}`,
+    ...(input.machine
+      ? [
+          `  machine, before → after the runs: ${describeMachineChecks(input.machine.before, input.machine.after)}`,
+        ]
+      : []),
     '',
     mainTable(input),
     ...afterTable(input),

@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkMachine, describeMachineChecks } from './machine-check';
 import { measuredRun, sleep } from './measure-run';
 import { gatewayLoad, progressLine } from './report-run';
 import type { Session } from './session';
@@ -26,6 +27,7 @@ export async function runSoakMode(session: Session, seconds: number): Promise<vo
     rate = Math.max(1, Math.round(maximum.wrk.requestsPerSecond / 2));
   }
   const intervalSeconds = soakInterval(seconds);
+  const machineBefore = await checkMachine(session.plan.stack, 1000 / rate);
   console.log(
     `bench: soak, json at ${rate} req/s for ${seconds} s, figures every ${intervalSeconds} s` +
       `${intervalSeconds < 60 ? ' (a sixth of a soak shorter than 3 minutes)' : ''}; RSS and CPU (% of a core) per process`,
@@ -38,7 +40,15 @@ export async function runSoakMode(session: Session, seconds: number): Promise<vo
     onInterval: (interval) => console.log(soakLine(interval, intervalSeconds)),
   });
   const verdict = soakVerdict(intervals, 0.1, session.plan.stack);
+  // Before and after, not during: on the stack's CPU it would take from the soak.
+  const machine = { before: machineBefore, after: await checkMachine(session.plan.stack, 1000 / rate) };
   const resultsFile = join(options.resultsDir, 'results.json');
-  writeFileSync(resultsFile, `${JSON.stringify({ options, rate, maximum, intervals, verdict }, null, 2)}\n`);
-  console.log(`\n${verdict.line}\nraw figures: ${resultsFile}`);
+  writeFileSync(
+    resultsFile,
+    `${JSON.stringify({ options, rate, maximum, intervals, verdict, machine }, null, 2)}\n`,
+  );
+  console.log(
+    `\n${verdict.line}\nmachine, before → after the soak: ${describeMachineChecks(machine.before, machine.after)}` +
+      `\nraw figures: ${resultsFile}`,
+  );
 }
