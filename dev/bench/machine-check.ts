@@ -37,13 +37,16 @@ export function parseMachineCheck(output: string): MachineCheck {
   };
 }
 
-/** Runs the check on `cpus` (a few seconds); `gapMs` is the fixed rate's spacing. */
+/**
+ * Runs the check on `cpus` (a few seconds); `gapMs` is the fixed rate's spacing, in whole
+ * milliseconds as Node's timers keep them (at least 1).
+ */
 export async function checkMachine(cpus: string | null, gapMs: number, samples = 300): Promise<MachineCheck> {
   const [command, args] = pinned(cpus, process.execPath, [
     '--import',
     'tsx',
     TASK,
-    String(gapMs),
+    String(Math.max(1, Math.round(gapMs))),
     String(samples),
   ]);
   const { stdout } = await promisify(execFile)(command, args, { timeout: 60_000 });
