@@ -43,6 +43,8 @@ export const HELP = `npm run bench [-- --soak]: starts the stack on spare ports 
   BENCH_CLICKHOUSE_URL http://127.0.0.1:8123 (request log there when it answers; "none": Postgres)
   BENCH_RESULTS_DIR    .sluice/bench/<date-time> (results.json, the stack's log, nginx's files)
   BENCH_PIN            1: wrk + fake upstream on CPU BENCH_LOAD_CPU (0), the stack on BENCH_STACK_CPU (1)
+Before and after the runs, a machine check on the stack's CPU (a system call's cost, a fixed JS task warm
+and after the fixed rate's idle gap): compare reports, and machines, by it.
 Needs nginx and wrk (Debian: apt-get install nginx-light wrk), Postgres, Redis, Linux.`;
 
 export class OptionsError extends Error {}
