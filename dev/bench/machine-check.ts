@@ -5,8 +5,8 @@
  *
  * Why: on the virtual machines this bench runs on, the same commit's figures moved by 2× within
  * minutes, with no steal time reported to tell a reader so; a system call cost 1.0–1.4 µs where
- * bare metal takes ~0.1 µs. A report that carries its machine's figures can be compared with
- * another machine's, and a run made in a slow spell shows itself.
+ * bare metal takes a few hundred ns at most. A report that carries its machine's figures can be
+ * compared with another machine's, and a run made in a slow spell shows itself.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
