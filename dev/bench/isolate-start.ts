@@ -14,6 +14,7 @@ import { listModules, type WorkerModule } from '../../self-host/build/worker-bui
 import type { WorkerSettings } from '../../self-host/build/worker-settings';
 import { freePort } from '../../self-host/process/ports';
 import { workerdConfig } from '../../self-host/workerd/workerd-config';
+import { median } from './median';
 import { PAYLOADS } from './payloads';
 import { sliceDurations } from './perfetto-trace';
 import { startProbe, timedRequest } from './workerd-probe';
@@ -62,12 +63,6 @@ export function bundleSize(modules: WorkerModule[]): BundleSize {
   }
   return { modules: modules.length, bytes, gzipBytes };
 }
-
-export const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function writeConfig(
   path: string,

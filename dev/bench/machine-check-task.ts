@@ -6,6 +6,7 @@
  * Usage: node --import tsx machine-check-task.ts <gap ms> <samples>
  */
 import { readFileSync } from 'node:fs';
+import { median } from './median';
 import { PAYLOADS } from './payloads';
 
 const BODY = readFileSync(PAYLOADS.json, 'utf8');
@@ -24,12 +25,6 @@ function fixedTask(body: string): number {
     sum += roles.size + hash;
   }
   return sum;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function microseconds(work: () => unknown): number {

@@ -86,7 +86,7 @@ export async function runReport(session: Session): Promise<void> {
   let sent = 3; // the preflight's requests
   await sleep(options.settleMs);
   const idle = await idleCpu(session.probes, 3000);
-  const checkGapMs = options.rate > 0 ? 1000 / options.rate : 5;
+  const checkGapMs = 1000 / options.rate; // BENCH_RATE is at least 1
   const machineBefore = await checkMachine(session.plan.stack, checkGapMs);
   console.log(`bench: machine check on the stack's CPU, ${describeMachineChecks(machineBefore, null)}`);
   for (const mode of options.modes) {
