@@ -111,6 +111,8 @@ const FIXED_WINDOW = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
 
+const COUNT_AND_ECHO = `return {redis.call('INCR', KEYS[1]), tonumber(ARGV[1])}`;
+
 const BACKENDS = [
   { name: 'real Redis (db 15)', create: () => createRedisBackend(db15Url()) },
   { name: 'the in-memory store (ioredis-mock)', create: () => createMemoryBackend() },
@@ -355,7 +357,8 @@ describe.each(
   });
 
   it('answers a pipeline it transcodes straight to RESP as it answers the general path', async () => {
-    const sha = String(await h.backend.call(['SCRIPT', 'LOAD', FIXED_WINDOW]));
+    // PTTL would differ by a millisecond between the two paths: the script's reply must not depend on time.
+    const sha = String(await h.backend.call(['SCRIPT', 'LOAD', COUNT_AND_ECHO]));
     const commands = (p: string) => [
       ['evalsha', sha, 1, `${p}:fw`, 60000],
       ['hincrby', `${p}:h`, 'field with spaces', -3],
