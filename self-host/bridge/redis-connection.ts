@@ -1,6 +1,6 @@
+import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
 import { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
 import { type Batch, openSession, RedisUnavailableError, type Session } from './redis-session';
-import { parseRedisUrl } from './redis-url';
 import { encodeCommands } from './resp-encode';
 
 export { RedisUnavailableError } from './redis-session';

@@ -1,8 +1,8 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import type { RedisEndpoint } from '@sluice/shared/stores/redis-url';
 import RedisParser from 'redis-parser';
 import { RedisCommandError, type RedisReply } from './redis-reply';
-import type { RedisEndpoint } from './redis-url';
 import { encodeCommands } from './resp-encode';
 
 /** Redis could not be reached, or stopped answering: transport trouble, not a Redis error. */

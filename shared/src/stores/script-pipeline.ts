@@ -3,13 +3,28 @@ import { withDeadline } from '../util/deadline';
 import { type Breaker, NO_BREAKER, unavailable } from './breaker';
 import { type Coalescer, createCoalescer, type KeepAlive } from './coalescer';
 import type { ScriptCall } from './lua-script';
-import type { RedisPort } from './redis-port';
 
 export type { ScriptCall } from './lua-script';
 
 export type ScriptOutcome = { ok: true; value: unknown } | { ok: false; error: string };
 
-type PipelinePort = Pick<RedisPort, 'pipeline'>;
+/** One reply of a pipeline run with `keepErrors`, as the Upstash REST API gives it. */
+export interface PipelineReply {
+  result?: unknown;
+  error?: string | null;
+}
+
+/**
+ * What script round trips need of a Redis client: the Upstash client's pipeline, or the
+ * gateway's own Redis link (stores/resp/link-redis.ts) that speaks RESP over one socket.
+ */
+export interface PipelinePort {
+  pipeline(): {
+    evalsha(sha1: string, keys: string[], args: string[]): unknown;
+    eval(script: string, keys: string[], args: string[]): unknown;
+    exec(options: { keepErrors: true }): Promise<PipelineReply[]>;
+  };
+}
 
 async function execute(redis: PipelinePort, calls: readonly ScriptCall[], sha: boolean) {
   const pipeline = redis.pipeline();

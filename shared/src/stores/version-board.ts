@@ -1,6 +1,5 @@
 import { withDeadline } from '../util/deadline';
 import { type Breaker, NO_BREAKER } from './breaker';
-import type { RedisPort } from './redis-port';
 
 /**
  * The version counters an isolate's caches hang on. Writers INCR a part's Redis key after
@@ -67,9 +66,14 @@ interface PartState {
 
 const UNKNOWN = '*';
 
+/** The one command the board reads with (the Upstash client's or the Redis link's MGET). */
+export interface VersionsPort {
+  mget(...keys: string[]): Promise<Array<string | null>>;
+}
+
 /** The board's `read` over a Redis client: one MGET, '' for an unset key. */
-export function readVersionsWith(redis: Pick<RedisPort, 'mget'>): VersionBoardOptions['read'] {
-  return async (keys) => (await redis.mget<Array<string | null>>(...keys)).map((v) => v ?? '');
+export function readVersionsWith(redis: VersionsPort): VersionBoardOptions['read'] {
+  return async (keys) => (await redis.mget(...keys)).map((v) => v ?? '');
 }
 
 export function createVersionBoard(options: VersionBoardOptions): VersionBoard {

@@ -1,8 +1,7 @@
 import { withDeadline } from '../util/deadline';
 import { type Breaker, NO_BREAKER } from './breaker';
 import type { KeepAlive } from './coalescer';
-import type { RedisPort } from './redis-port';
-import { runScriptPipeline, type ScriptCall, type ScriptOutcome } from './script-pipeline';
+import { type PipelinePort, runScriptPipeline, type ScriptCall, type ScriptOutcome } from './script-pipeline';
 
 /** One script call a source hands over, and where its outcome goes. */
 export interface PendingWrite {
@@ -39,7 +38,7 @@ export interface WriteBehind {
  * (SPEC › Limits 6: the gateway proceeds without limits then).
  */
 export function createWriteBehind(
-  redis: Pick<RedisPort, 'pipeline'>,
+  redis: PipelinePort,
   options: { windowMs: number; timeoutMs: number; breaker?: Breaker; onError?(error: unknown): void },
 ): WriteBehind {
   const breaker = options.breaker ?? NO_BREAKER;

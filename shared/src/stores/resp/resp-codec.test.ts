@@ -1,0 +1,63 @@
+// DESIGN: Gateway hot path — the Redis link's wire format: RESP2 commands out, replies in,
+// whatever way the socket cuts the bytes.
+import { describe, expect, it } from 'vitest';
+import { encodeCommands, RespError, RespProtocolError, RespReader } from './resp-codec';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (data: Uint8Array) => new TextDecoder().decode(data);
+
+describe('encodeCommands', () => {
+  it('writes each command as an array of bulk strings, lengths in UTF-8 bytes', () => {
+    expect(text(encodeCommands([['PING'], ['SET', 'k', 'héllo ✓ 🎉']]))).toBe(
+      '*1\r\n$4\r\nPING\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$15\r\nhéllo ✓ 🎉\r\n',
+    );
+    expect(text(encodeCommands([['GET', '']]))).toBe('*2\r\n$3\r\nGET\r\n$0\r\n\r\n');
+  });
+});
+
+describe('RespReader', () => {
+  const wire =
+    '+OK\r\n-NOSCRIPT No matching script\r\n:42\r\n:-7\r\n$6\r\nh\xc3\xa9l\xc3\xa9\r\n$-1\r\n$0\r\n\r\n' +
+    '*3\r\n:1\r\n*2\r\n$1\r\na\r\n$-1\r\n-ERR in table\r\n*-1\r\n*0\r\n';
+  const expected = [
+    'OK',
+    new RespError('NOSCRIPT No matching script'),
+    42,
+    -7,
+    'hélé',
+    null,
+    '',
+    [1, ['a', null], 'ERR in table'],
+    null,
+    [],
+  ];
+  const raw = Uint8Array.from(wire, (c) => c.charCodeAt(0));
+
+  it('reads every reply type of RESP2, errors inside arrays as their message', () => {
+    expect(new RespReader().push(raw)).toEqual(expected);
+  });
+
+  it('gives the same replies however the bytes are split', () => {
+    for (let cut = 1; cut < raw.length; cut++) {
+      const reader = new RespReader();
+      const replies = [...reader.push(raw.subarray(0, cut)), ...reader.push(raw.subarray(cut))];
+      expect(replies, `cut at ${cut}`).toEqual(expected);
+    }
+    const reader = new RespReader();
+    const oneByOne = [...raw].flatMap((byte) => reader.push(Uint8Array.of(byte)));
+    expect(oneByOne).toEqual(expected);
+  });
+
+  it('waits for a bulk string split inside a multi-byte character', () => {
+    const reader = new RespReader();
+    const data = bytes('$4\r\n✓a\r\n');
+    expect(reader.push(data.subarray(0, 6))).toEqual([]);
+    expect(reader.push(data.subarray(6))).toEqual(['✓a']);
+  });
+
+  it('refuses bytes that are not RESP', () => {
+    expect(() => new RespReader().push(bytes('HTTP/1.1 200 OK\r\n'))).toThrow(RespProtocolError);
+    expect(() => new RespReader().push(bytes(':4x2\r\n'))).toThrow(RespProtocolError);
+    expect(() => new RespReader().push(bytes('$\r\n'))).toThrow(RespProtocolError);
+  });
+});

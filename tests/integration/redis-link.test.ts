@@ -1,0 +1,174 @@
+// DESIGN: Gateway hot path — the self-host mode's Redis link: the hot path's script pipelines,
+// version reads and probes over one pipelined RESP socket instead of HTTP through the bridge.
+// Its connection and codec on a real Redis over a real socket (the Durable Object that holds
+// it in workerd is covered by tests/e2e/serve.test.ts); its answers against the Upstash
+// client's through the store bridge, for the same calls.
+
+import { createHash } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { LuaScript } from '../../shared/src/stores/lua-script';
+import { parseRedisUrl } from '../../shared/src/stores/redis-url';
+import { createLinkRedis, toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
+import { preambleFor } from '../../shared/src/stores/resp/preamble';
+import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
+import { runScriptPipeline } from '../../shared/src/stores/script-pipeline';
+import { createRawUpstash } from '../../shared/src/stores/upstash';
+import { INTEGRATION_REDIS_URL } from '../helpers/env';
+import { nodeRespSocket } from '../helpers/node-resp-socket';
+
+const defineScript = (name: string, source: string): LuaScript => ({
+  name,
+  source,
+  sha1: createHash('sha1').update(source).digest('hex'),
+});
+
+const endpoint = parseRedisUrl(INTEGRATION_REDIS_URL);
+const admin = new Redis(INTEGRATION_REDIS_URL);
+const connections: RespConnection[] = [];
+const run = `${process.pid}-${Date.now()}`;
+
+function linkConnection(options: { url?: string; stuckAfterMs?: number; now?: () => number } = {}) {
+  const target = parseRedisUrl(options.url ?? INTEGRATION_REDIS_URL);
+  const connection = createRespConnection({
+    open: () => nodeRespSocket(target.host, target.port),
+    preamble: preambleFor(target),
+    stuckAfterMs: options.stuckAfterMs ?? 2000,
+    now: options.now,
+  });
+  connections.push(connection);
+  return connection;
+}
+
+const linkRedis = (connection: RespConnection) =>
+  createLinkRedis(async (commands) => toPipelineReplies(await connection.exec(commands)));
+
+afterAll(() => {
+  for (const connection of connections) connection.close();
+  admin.disconnect();
+});
+
+describe('the Redis link', () => {
+  it('answers script pipelines as the Upstash client through the bridge does, NOSCRIPT included', async () => {
+    const env = inject('sidecarEnv');
+    const upstash = createRawUpstash({
+      url: env.UPSTASH_REDIS_REST_URL,
+      token: env.UPSTASH_REDIS_REST_TOKEN,
+      timeoutMs: 5000,
+    });
+    // New sources each run: Redis has not loaded them, so EVALSHA meets NOSCRIPT first.
+    const counting = defineScript(
+      `link-count-${run}`,
+      `local n = redis.call('INCR', KEYS[1]) return {n, ARGV[1], tonumber(ARGV[2]), redis.call('GET', KEYS[2])} -- ${run}`,
+    );
+    const failing = defineScript(`link-fail-${run}`, `return redis.error_reply('limit broken ${run}')`);
+    const nothing = defineScript(`link-nil-${run}`, `return redis.call('GET', KEYS[1]) -- ${run}`);
+    const calls = (prefix: string) => [
+      { script: counting, keys: [`${prefix}:n`, `${prefix}:missing`], args: ['héllo ✓', 42] },
+      { script: failing, keys: [], args: [] },
+      { script: nothing, keys: [`${prefix}:missing`], args: [] },
+    ];
+    const viaBridge = await runScriptPipeline(upstash, calls(`bridge-${run}`));
+    const viaLink = await runScriptPipeline(linkRedis(linkConnection()), calls(`link-${run}`));
+    expect(viaLink).toEqual(viaBridge);
+    expect(viaLink[0]).toEqual({ ok: true, value: [1, 'héllo ✓', 42, null] });
+    expect(viaLink[1]).toMatchObject({ ok: false, error: expect.stringContaining(`limit broken ${run}`) });
+    expect(viaLink[2]).toEqual({ ok: true, value: null });
+  });
+
+  it('reads versions with MGET (unset keys as null) and answers a PING', async () => {
+    await admin.set(`link-${run}:v1`, '7');
+    const redis = linkRedis(linkConnection());
+    expect(await redis.mget(`link-${run}:v1`, `link-${run}:v2`)).toEqual(['7', null]);
+    expect(await redis.ping()).toBe('PONG');
+  });
+
+  it('selects the URL’s database and names itself in CLIENT LIST', async () => {
+    const other = new URL(INTEGRATION_REDIS_URL);
+    other.pathname = `/${endpoint.database + 2}`;
+    const connection = linkConnection({ url: other.toString() });
+    await connection.exec([['SET', `link-${run}:db`, 'there']]);
+    expect(await admin.get(`link-${run}:db`)).toBeNull();
+    const there = new Redis(other.toString());
+    expect(await there.get(`link-${run}:db`)).toBe('there');
+    there.disconnect();
+    expect(await admin.client('LIST')).toMatch(/name=sluice-gateway-link/);
+  });
+
+  it('fails the batch with Redis’s refusal when the preamble is refused (a wrong password)', async () => {
+    const url = new URL(INTEGRATION_REDIS_URL);
+    url.password = 'not-the-password';
+    const connection = linkConnection({ url: url.toString() });
+    await expect(connection.exec([['PING']])).rejects.toThrow(/Redis refused the connection: .*AUTH/);
+  });
+
+  it('keeps the order of many batches in flight on one socket', async () => {
+    const connection = linkConnection();
+    const key = `link-${run}:order`;
+    const replies = await Promise.all(Array.from({ length: 200 }, () => connection.exec([['INCR', key]])));
+    expect(replies.map(([value]) => value)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    const clients = ((await admin.client('LIST')) as string).split('\n');
+    expect(clients.filter((line) => line.includes('name=sluice-gateway-link')).length).toBeLessThanOrEqual(
+      connections.length,
+    );
+  });
+
+  it('opens a new socket after Redis closed its connection', async () => {
+    const connection = linkConnection();
+    const [firstId] = (await connection.exec([['CLIENT', 'ID']])) as number[];
+    await admin.client('KILL', 'ID', String(firstId));
+    let nextId: unknown;
+    for (let attempt = 0; attempt < 5 && nextId === undefined; attempt++) {
+      nextId = await connection.exec([['CLIENT', 'ID']]).then(
+        ([id]) => id,
+        () => undefined,
+      );
+    }
+    expect(typeof nextId).toBe('number');
+    expect(nextId).not.toBe(firstId);
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('the Redis link on a server that never answers', () => {
+  let silent: Server;
+  let port: number;
+  const accepted: Socket[] = [];
+  beforeAll(async () => {
+    silent = createServer((socket) => {
+      accepted.push(socket);
+      socket.on('data', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    port = (silent.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    for (const socket of accepted) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it('replaces a stuck socket: the batch past the deadline fails, the next goes on a new one', async () => {
+    let clock = 1_000;
+    const connection = createRespConnection({
+      open: () => nodeRespSocket('127.0.0.1', port),
+      preamble: [],
+      stuckAfterMs: 500,
+      now: () => clock,
+    });
+    connections.push(connection);
+    const first = connection.exec([['PING']]);
+    const firstFailure = first.catch((error: unknown) => error);
+    await until(() => accepted.length === 1);
+    clock += 400;
+    void connection.exec([['PING']]).catch(() => {});
+    clock += 200;
+    void connection.exec([['PING']]).catch(() => {});
+    expect(String(await firstFailure)).toMatch(/did not answer within 500 ms/);
+    await until(() => accepted.length === 2);
+    expect(accepted).toHaveLength(2);
+  });
+});
