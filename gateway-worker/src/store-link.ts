@@ -1,6 +1,7 @@
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { WARM_PARTS } from '@sluice/shared/gateway/warm-caches';
 import { type Breaker, createBreaker, StoreUnavailableError } from '@sluice/shared/stores/breaker';
+import type { HotRedis } from '@sluice/shared/stores/resp/link-redis';
 import { createScriptRunner, type ScriptRunner } from '@sluice/shared/stores/script-pipeline';
 import { createRawUpstash, createUpstash } from '@sluice/shared/stores/upstash';
 import { createVersionBoard, readVersionsWith, type VersionBoard } from '@sluice/shared/stores/version-board';
@@ -35,13 +36,21 @@ export interface StoreLink {
   board: VersionBoard;
 }
 
-export function buildStoreLink(config: StoreEnv, report: StoreLinkReport): StoreLink {
+/**
+ * `linked`: the hot path's round trips over the Redis link when the runtime has one (see
+ * redis-link-object.ts); without it they go over HTTP as everything else does.
+ */
+export function buildStoreLink(
+  config: StoreEnv,
+  report: StoreLinkReport,
+  linked?: HotRedis | null,
+): StoreLink {
   const rest = {
     url: config.UPSTASH_REDIS_REST_URL,
     token: config.UPSTASH_REDIS_REST_TOKEN,
     timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
   };
-  const hot = createRawUpstash(rest);
+  const hot: HotRedis = linked ?? createRawUpstash(rest);
   const timeoutMs = config.SLUICE_STORE_TIMEOUT_MS;
   const breaker = createBreaker({
     store: 'Redis',
