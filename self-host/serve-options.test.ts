@@ -23,7 +23,14 @@ describe('npm run serve options', () => {
       bridgePort: 0,
       quiet: false,
       outboundAllow: ['public', 'local'],
+      redisLink: true,
     });
+  });
+
+  it('sends the hot path over the Redis link unless SLUICE_REDIS_LINK=bridge', () => {
+    expect(serveOptionsFromEnv({ ...STORES, SLUICE_REDIS_LINK: 'socket' }).redisLink).toBe(true);
+    expect(serveOptionsFromEnv({ ...STORES, SLUICE_REDIS_LINK: 'bridge' }).redisLink).toBe(false);
+    expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_REDIS_LINK: 'tcp' })).toThrow(/SLUICE_REDIS_LINK/);
   });
 
   it('reads the same SLUICE_* variables as npm start, plus SLUICE_HOST and SLUICE_OUTBOUND_ALLOW', () => {

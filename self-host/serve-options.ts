@@ -15,6 +15,11 @@ export interface ServeOptions {
   redisUrl: string;
   /** The gateway's global outbound `allow` list (workerd network names or CIDRs). */
   outboundAllow: string[];
+  /**
+   * The hot path's Redis round trips over the gateway's own RESP socket (true, the default)
+   * or over HTTP through the store bridge (SLUICE_REDIS_LINK=bridge).
+   */
+  redisLink: boolean;
   env: NodeJS.ProcessEnv;
 }
 
@@ -52,6 +57,7 @@ const schema = z.object({
     .refine((items) => items.length > 0 && items.every((i) => NETWORK_NAMES.has(i) || CIDR.test(i)), {
       message: `a comma-separated list of ${[...NETWORK_NAMES].join(', ')} or CIDR blocks`,
     }),
+  SLUICE_REDIS_LINK: z.enum(['socket', 'bridge']).default('socket'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
 });
@@ -87,6 +93,7 @@ export function serveOptionsFromEnv(env: NodeJS.ProcessEnv): ServeOptions {
     databaseUrl: values.DATABASE_URL,
     redisUrl: values.REDIS_URL,
     outboundAllow: values.SLUICE_OUTBOUND_ALLOW,
+    redisLink: values.SLUICE_REDIS_LINK === 'socket',
     env,
   };
 }

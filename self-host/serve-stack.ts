@@ -2,6 +2,7 @@ import type { ServeOptions } from './serve-options';
 import { type RunningStack, startStack } from './stack';
 import { realPostgres, realRedis } from './stores/real-stores';
 import { prepareStores } from './stores/stores';
+import { redisLinkAllow } from './workerd/redis-link-access';
 import { startWorkerd } from './workerd/workerd-process';
 
 /**
@@ -27,12 +28,20 @@ export function startServe(options: ServeOptions): Promise<RunningStack> {
       runtime: {
         name: 'workerd serve',
         start: async (build, bindings) => {
+          // The link's socket is the Worker's own: its Redis gets into the outbound allow list.
+          const link: { bindings: Record<string, string>; allow: string[] } = options.redisLink
+            ? {
+                bindings: { SLUICE_REDIS_LINK_URL: options.redisUrl },
+                allow: await redisLinkAllow(options.redisUrl),
+              }
+            : { bindings: {}, allow: [] };
           const child = startWorkerd({
             build,
-            bindings,
+            bindings: { ...bindings, ...link.bindings },
             host: options.host,
             port: options.gatewayPort,
-            outboundAllow: options.outboundAllow,
+            outboundAllow: [...options.outboundAllow, ...link.allow],
+            redisLink: options.redisLink,
             quiet: options.quiet,
           });
           return { child, stop: () => child.stop() };

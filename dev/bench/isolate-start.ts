@@ -79,6 +79,8 @@ async function writeConfig(
     environmentBindings: bindings,
     address: `127.0.0.1:${port}`,
     outboundAllow: ['public', 'local'],
+    // Start-up is parse and instantiation; the first requests take the bridge's path here.
+    redisLink: false,
   });
   writeFileSync(path, config, { mode: 0o600 });
   return port;

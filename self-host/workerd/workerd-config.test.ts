@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 function configFor(
   settings: WorkerSettings,
-  overrides: { address?: string; bindings?: string[] } = {},
+  overrides: { address?: string; bindings?: string[]; redisLink?: boolean } = {},
 ): string {
   const build = join(fixtureDir, 'build');
   return workerdConfig({
@@ -46,6 +46,7 @@ function configFor(
     environmentBindings: overrides.bindings ?? ['DATABASE_URL', 'UPSTASH_REDIS_REST_TOKEN'],
     address: overrides.address ?? '127.0.0.1:3000',
     outboundAllow: ['public', 'local'],
+    redisLink: overrides.redisLink ?? false,
   });
 }
 
@@ -93,6 +94,18 @@ describe('workerd config from wrangler.toml', () => {
     expect(config).toContain('globalOutbound = "outbound"');
     expect(config).toMatch(/\(name = "outbound", network = \(\s*allow = \[\s*"public",\s*"local",\s*\],/);
     expect(config).toContain('tlsOptions = (trustBrowserCas = true)');
+  });
+
+  it('binds the Redis link, an in-memory Durable Object namespace, only when asked', () => {
+    const linked = configFor(fixture, { redisLink: true });
+    expect(linked).toContain('(name = "REDIS_LINK", durableObjectNamespace = "RedisLink")');
+    expect(linked).toContain(
+      'durableObjectNamespaces = [(className = "RedisLink", uniqueKey = "sluice-redis-link")]',
+    );
+    expect(linked).toContain('durableObjectStorage = (inMemory = void)');
+    const unlinked = configFor(fixture);
+    expect(unlinked).not.toContain('REDIS_LINK');
+    expect(unlinked).not.toContain('durableObject');
   });
 
   it('puts IPv6 socket addresses in brackets', () => {

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { REDIS_LINK_BINDING, REDIS_LINK_CLASS } from '../../gateway-worker/src/redis-link-client';
 import type { WorkerModule, WorkerModuleType } from '../build/worker-build';
 import type { WorkerSettings } from '../build/worker-settings';
 
@@ -17,6 +18,11 @@ export interface WorkerdConfigInput {
   address: string;
   /** The global outbound's `allow` list: workerd's special names ("public", "local"...) or CIDRs. */
   outboundAllow: string[];
+  /**
+   * Binds the Redis link (gateway-worker/src/redis-link-object.ts): its Durable Object
+   * namespace, kept in memory (the object holds a socket, no state).
+   */
+  redisLink: boolean;
 }
 
 /** The main worker's service name, and the network service every fetch() goes through. */
@@ -41,7 +47,15 @@ export function workerdConfig(input: WorkerdConfigInput): string {
           : `(name = ${text(name)}, json = ${text(JSON.stringify(value))})`,
       ),
     ...[...fromEnvironment].map((name) => `(name = ${text(name)}, fromEnvironment = ${text(name)})`),
+    ...(input.redisLink
+      ? [`(name = ${text(REDIS_LINK_BINDING)}, durableObjectNamespace = ${text(REDIS_LINK_CLASS)})`]
+      : []),
   ];
+  const linkObjects = input.redisLink
+    ? `
+  durableObjectNamespaces = [(className = ${text(REDIS_LINK_CLASS)}, uniqueKey = "sluice-redis-link")],
+  durableObjectStorage = (inMemory = void),`
+    : '';
   const modules = input.modules.map(
     (module) =>
       `(name = ${text(module.name)}, ${MODULE_FIELD[module.type]} = embed ${text(relative(input.configDirectory, module.path))})`,
@@ -66,7 +80,7 @@ const gateway :Workerd.Worker = (
   modules = ${list(modules)},
   compatibilityDate = ${text(settings.compatibilityDate)},
   compatibilityFlags = ${list(settings.compatibilityFlags.map(text))},
-  bindings = ${list(bindings)},
+  bindings = ${list(bindings)},${linkObjects}
   globalOutbound = ${text(OUTBOUND_SERVICE)},
 );
 `;

@@ -14,6 +14,7 @@ export interface WorkerdOptions {
   host: string;
   port: number;
   outboundAllow: string[];
+  redisLink: boolean;
   quiet: boolean;
 }
 
@@ -39,6 +40,7 @@ export function startWorkerd(options: WorkerdOptions): Child {
     environmentBindings: Object.keys(options.bindings).sort(),
     address: socketAddress(options.host, options.port),
     outboundAllow: options.outboundAllow,
+    redisLink: options.redisLink,
   });
   writeFileSync(configPath, config, { mode: 0o600 });
   return spawnChild('gateway', workerdBinary(), ['serve', configPath], {

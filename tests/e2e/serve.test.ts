@@ -24,6 +24,8 @@ const DATABASE = 'sluice_serve_e2e';
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-serve-'));
 let stack: StartedStack;
 let fakes: FakeUpstreams;
+/** The console API as the first admin, once the proxy test has initialised the console. */
+let admin: (method: string, path: string, body?: unknown) => ReturnType<typeof http>;
 
 beforeAll(async () => {
   await recreateDatabase(pgUrl(DATABASE));
@@ -144,6 +146,38 @@ describe('npm run serve', () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.choices[0].message.content).toBe('echo: hello from serve');
     expect(fakes.requests.filter((r) => r.vendor === 'openai')).toHaveLength(1);
+    admin = api;
+  });
+
+  it('admits over the gateway’s own Redis link: limits count, revocation refuses the next request', async () => {
+    const limited = await admin('POST', '/api/keys', { name: 'serve limited', rate_limit_rpm: 2 });
+    expect(limited.status, JSON.stringify(limited.body)).toBe(201);
+    const chat = () =>
+      http('POST', `${stack.gatewayUrl}/v1/chat/completions`, {
+        token: limited.body.key,
+        body: { model: 'served-model', messages: [{ role: 'user', content: 'limited' }] },
+      });
+    const answers = [await chat(), await chat(), await chat()];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers.map((a) => a.headers.get('x-ratelimit-remaining-requests'))).toEqual(['1', '0', null]);
+
+    const revocable = await admin('POST', '/api/keys', { name: 'serve revocable' });
+    const ask = () =>
+      http('POST', `${stack.gatewayUrl}/v1/chat/completions`, {
+        token: revocable.body.key,
+        body: { model: 'served-model', messages: [{ role: 'user', content: 'still mine?' }] },
+      });
+    expect((await ask()).status).toBe(200);
+    expect((await admin('DELETE', `/api/keys/${revocable.body.id}`)).status).toBe(204);
+    expect((await ask()).status).toBe(401);
+
+    // The admissions went over the link's socket: workerd's own connection, in REDIS_URL's database.
+    const redis = new Redis(SERVE_REDIS_URL);
+    const clients = ((await redis.client('LIST')) as string).split('\n');
+    redis.disconnect();
+    const link = clients.filter((line) => line.includes('name=sluice-gateway-link'));
+    expect(link).toHaveLength(1);
+    expect(link[0]).toContain(` db=${new URL(SERVE_REDIS_URL).pathname.slice(1)} `);
   });
 
   it('stops every process of the group on SIGTERM to the group, cleanly', async () => {
