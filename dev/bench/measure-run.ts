@@ -4,6 +4,7 @@
  * belongs to them), every counter read after. Figures are per request of the run.
  */
 import { type BridgeAccess, type BridgeCounts, bridgePerRequest, readBridgeCounts } from './bridge-counts';
+import { readLinkSegments } from './link-segments';
 import { type CpuTimes, cpuBusyBetween, readCpuTimes, ticksPerSecond } from './proc';
 import { type CommandDelta, commandDelta, othersActive, type RedisProbe } from './redis-stats';
 import {
@@ -21,6 +22,8 @@ export interface Probes {
   readStack(): StackSnapshot;
   redis: RedisProbe;
   bridge: BridgeAccess;
+  /** Redis's port: the gateway's sockets to it are the Redis link's (link-segments.ts). */
+  redisPort: number;
   settleMs: number;
 }
 
@@ -40,6 +43,8 @@ export interface RunFigures {
   /** Clients of other Redis databases active during the window: their commands are counted too. */
   redisOthers: string[];
   bridge: BridgeCounts;
+  /** Round trips per request on the gateway's own Redis link (npm run serve's default). */
+  linkRoundTrips: number;
 }
 
 interface Reading {
@@ -48,6 +53,7 @@ interface Reading {
   stack: StackSnapshot;
   commands: Map<string, number>;
   bridge: BridgeCounts;
+  linkSegments: number;
 }
 
 async function read(probes: Probes): Promise<Reading> {
@@ -55,7 +61,10 @@ async function read(probes: Probes): Promise<Reading> {
     probes.redis.commandStats(),
     readBridgeCounts(probes.bridge),
   ]);
-  return { at: performance.now(), cpus: readCpuTimes(), stack: probes.readStack(), commands, bridge };
+  const stack = probes.readStack();
+  const gateway = new Set([...stack.values()].filter((p) => p.role === 'gateway').map((p) => p.pid));
+  const linkSegments = readLinkSegments(gateway, probes.redisPort);
+  return { at: performance.now(), cpus: readCpuTimes(), stack, commands, bridge, linkSegments };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -119,5 +128,6 @@ function figures(
     },
     redisOthers: redis.others,
     bridge: bridgePerRequest(before.bridge, after.bridge, n),
+    linkRoundTrips: n > 0 ? Math.max(0, after.linkSegments - before.linkSegments) / n : 0,
   };
 }

@@ -37,7 +37,7 @@ export function progressLine(session: Session, mode: LoadMode, load: string, run
   return (
     `${mode} ${load}: ${num(run.wrk.requestsPerSecond)} req/s, p50 ${num(run.wrk.p50Ms)} ms, p99 ${num(run.wrk.p99Ms)} ms, ` +
     `failed ${run.wrk.errors + run.wrk.non2xx}; CPU µs/req ${cpu}; Redis ${num(run.redis.perRequest)} commands ` +
-    `(${num(run.redis.evalshaPerRequest)} EVALSHA); round trips Redis ${num(run.bridge.upstash_requests)}, ` +
+    `(${num(run.redis.evalshaPerRequest)} EVALSHA); round trips Redis ${num(run.linkRoundTrips)} link + ${num(run.bridge.upstash_requests)} bridge, ` +
     `Postgres ${num(run.bridge.sql_requests)}`
   );
 }

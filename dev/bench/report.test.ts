@@ -39,6 +39,7 @@ function run(rps: number, gatewayUs: number): RunFigures {
       sql_statements: 0,
       websocket_upgrades: 0,
     },
+    linkRoundTrips: 0.09,
   };
 }
 

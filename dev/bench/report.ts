@@ -101,7 +101,8 @@ export function mainTable(input: ReportInput): string {
     row('  commands run (incl. in scripts)', input, (r) => num(r.redis.perRequest)),
     row('  EVALSHA calls', input, (r) => num(r.redis.evalshaPerRequest)),
     ['store round trips per request'],
-    row('  Redis: Upstash REST requests', input, (r) => num(r.bridge.upstash_requests)),
+    row('  Redis: link round trips (gateway socket)', input, (r) => num(r.linkRoundTrips)),
+    row('  Redis: Upstash REST requests (bridge)', input, (r) => num(r.bridge.upstash_requests)),
     row('    commands they carried', input, (r) => num(r.bridge.redis_commands)),
     row('  Postgres: Neon HTTP requests', input, (r) => num(r.bridge.sql_requests)),
     row('  Postgres: tunnels opened', input, (r) => num(r.bridge.websocket_upgrades)),
@@ -170,7 +171,7 @@ export function legend(meta: ReportMeta): string {
     '- at the fixed rate requests seldom overlap: each pays for its own store round trip, timers and wake-ups, which concurrent requests share at saturation; hence more CPU per request.',
     '- cores busy, stack: the stack’s CPU time over the window; CPU n busy: /proc/stat, whatever ran there (at 100 % on the wrk CPU the rig, not the stack, set the saturation figure).',
     "- Redis commands: INFO commandstats deltas, server-wide: commands scripts run count under their own names beside the EVALSHA; other clients' commands count too (flagged below when seen).",
-    '- store round trips: the bridge’s own counts (GET /_bridge/counts): HTTP requests the apps made to it; the console’s count too, it idles here.',
+    '- store round trips: the Redis link’s as the kernel counts them (TCP segments with data the gateway sent to Redis, ss -ti; a batch is one write, far below the loopback MSS); the bridge’s own counts (GET /_bridge/counts): HTTP requests the apps made to it, the console’s too (it idles here).',
     '- failed requests: socket errors + non-2xx answers.',
     '- machine: on the stack’s CPU with the stack idle, the cost of one system call (getuid; a few hundred ns at most on bare metal) and of a fixed piece of JavaScript, back to back and when the core idled for the fixed rate’s spacing in between. A virtual machine’s speed can move 2× within minutes with no steal time shown: compare runs, and machines, by these.',
   ].join('\n');

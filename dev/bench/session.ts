@@ -95,6 +95,7 @@ export async function openSession(options: BenchOptions, tools: Tools): Promise<
       readStack: stackReader(stack.supervisor),
       redis,
       bridge: stack.bridge,
+      redisPort: Number(new URL(options.redisUrl).port || 6379),
       settleMs: options.settleMs,
     },
     buildDir: join(dataDir, 'gateway'),
