@@ -134,6 +134,31 @@ async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+describe('the Redis link without a Redis', () => {
+  it('fails the batch at once when nothing listens, and connects once something does', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const connection = createRespConnection({
+      open: () => nodeRespSocket('127.0.0.1', port),
+      preamble: [],
+      stuckAfterMs: 2000,
+    });
+    connections.push(connection);
+    await expect(connection.exec([['PING']])).rejects.toThrow(/ECONNREFUSED/);
+    // The same port answers now: the next batch opens a new socket on it.
+    const answering = createServer((socket) => socket.on('data', () => socket.write('+PONG\r\n')));
+    await new Promise<void>((resolve) => answering.listen(port, '127.0.0.1', resolve));
+    try {
+      expect(await connection.exec([['PING']])).toEqual(['PONG']);
+    } finally {
+      connection.close();
+      await new Promise((resolve) => answering.close(resolve));
+    }
+  });
+});
+
 describe('the Redis link on a server that never answers', () => {
   let silent: Server;
   let port: number;
