@@ -15,7 +15,7 @@ import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { buildMcpDeps } from './mcp-deps';
 import { buildModelDeps } from './model-deps';
 import { linkedHotRedis } from './redis-link-client';
-import { buildStoreLink } from './store-link';
+import { buildStoreLink, type StoreLinkReport } from './store-link';
 import type { GatewayBindings, GatewayDeps } from './types';
 
 const CLICKHOUSE_INSERT_TIMEOUT_MS = 20_000;
@@ -25,19 +25,16 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
   const config = parseStoreEnv(env);
   configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP });
   const db = createHttpDb(config.DATABASE_URL);
-  const link = buildStoreLink(
-    config,
-    {
-      failed: (what, error) => logger.child(what).warn('store call failed', { error: String(error) }),
-      breaker: (open, error) =>
-        open
-          ? logger.child('redis').warn('Redis unreachable: proceeding without it until a probe answers', {
-              error: String(error),
-            })
-          : logger.child('redis').info('Redis answers again: limits and caches back in use'),
-    },
-    linkedHotRedis(env),
-  );
+  const storeReport: StoreLinkReport = {
+    failed: (what, error) => logger.child(what).warn('store call failed', { error: String(error) }),
+    breaker: (open, error) =>
+      open
+        ? logger.child('redis').warn('Redis unreachable: proceeding without it until a probe answers', {
+            error: String(error),
+          })
+        : logger.child('redis').info('Redis answers again: limits and caches back in use'),
+  };
+  const link = buildStoreLink(config, storeReport, linkedHotRedis(env));
   const { redis } = link;
   // One analytics store for every log this isolate writes: ClickHouse when configured, else Postgres.
   // Below workerd's 30 s allowance for waitUntil: a blackholed ClickHouse must not outlast it,

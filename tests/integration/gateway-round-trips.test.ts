@@ -6,7 +6,17 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGatewayApp } from '../../gateway-worker/src/app';
+import { buildDeps } from '../../gateway-worker/src/deps';
+import { REDIS_LINK_BINDING } from '../../gateway-worker/src/redis-link-client';
+import type { GatewayDeps } from '../../gateway-worker/src/types';
+import { parseRedisUrl } from '../../shared/src/stores/redis-url';
+import { toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
+import { preambleFor } from '../../shared/src/stores/resp/preamble';
+import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
+import { INTEGRATION_REDIS_URL } from '../helpers/env';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
+import { nodeRespSocket } from '../helpers/node-resp-socket';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 type Event = 'redis' | 'postgres' | 'upstream';
@@ -58,9 +68,10 @@ async function measure(
 }
 
 let n = 0;
-const chat = (model: string, stream = false): Promise<Response> =>
+const chat = (model: string, stream = false): Promise<Response> => chatOn(gateway.app, model, stream);
+const chatOn = (app: GatewayHarness['app'], model: string, stream = false): Promise<Response> =>
   Promise.resolve(
-    gateway.app.request('/v1/chat/completions', {
+    app.request('/v1/chat/completions', {
       method: 'POST',
       headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
       // A new body each time: the response cache misses (and stores), the upstream is called.
@@ -111,19 +122,56 @@ beforeAll(async () => {
   });
   const at = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
   gateway = gatewayHarness({ ...h.gateway.env, UPSTASH_REDIS_REST_URL: at, NEON_LOCAL_HTTP: `${at}/sql` });
-  const upstream = gateway.deps.proxy.fetch;
-  gateway.deps.proxy.fetch = (input, init) => {
-    events.push('upstream');
-    if (typeof init?.body === 'string')
-      upstreamModels.push((JSON.parse(init.body) as { model: string }).model);
-    return upstream(input, init);
-  };
+  markUpstreamCalls(gateway.deps);
   // Warm the isolate: key, model, settings, limits; the key's once-a-minute last_used_at write.
   for (const stream of [false, true]) await (await chat('m-openai', stream)).text();
   await settle();
 }, 60_000);
 
+/** Notes each upstream call (and its model) in the event list. */
+function markUpstreamCalls(deps: GatewayDeps): void {
+  const upstream = deps.proxy.fetch;
+  deps.proxy.fetch = (input, init) => {
+    events.push('upstream');
+    if (typeof init?.body === 'string')
+      upstreamModels.push((JSON.parse(init.body) as { model: string }).model);
+    return upstream(input, init);
+  };
+}
+
+/**
+ * The gateway as `npm run serve` builds it, with the Redis link bound: workerd's Durable Object
+ * namespace cannot exist in Node, so a stand-in hands each batch to a real RESP connection (the
+ * link's own, over a real socket to the bridge's Redis) and notes it as a Redis round trip.
+ * What does not take the link still goes through the counting proxy.
+ */
+let linkConnection: RespConnection;
+/** Round trips the link carried (each one also an event 'redis'). */
+let linkBatches = 0;
+function linkedGateway(env: Record<string, string>): GatewayHarness['app'] {
+  const endpoint = parseRedisUrl(INTEGRATION_REDIS_URL);
+  linkConnection = createRespConnection({
+    open: () => nodeRespSocket(endpoint.host, endpoint.port),
+    preamble: preambleFor(endpoint),
+    stuckAfterMs: 2000,
+  });
+  const namespace = {
+    idFromName: (name: string) => name,
+    get: () => ({
+      async exec(commands: string[][]) {
+        events.push('redis');
+        linkBatches += 1;
+        return toPipelineReplies(await linkConnection.exec(commands));
+      },
+    }),
+  };
+  const deps = buildDeps({ ...env, [REDIS_LINK_BINDING]: namespace });
+  markUpstreamCalls(deps);
+  return createGatewayApp(deps);
+}
+
 afterAll(async () => {
+  linkConnection?.close();
   await new Promise((resolve) => counter?.close(resolve));
   await h?.close();
 });
@@ -159,6 +207,39 @@ describe('a warm request', () => {
     const m = await measure(send);
     expect(m.status).toBe(200);
     expect(events).toEqual(['redis', 'redis']);
+  });
+});
+
+describe('a warm request over the Redis link (npm run serve)', () => {
+  let linked: GatewayHarness['app'];
+  beforeAll(async () => {
+    linked = linkedGateway(gateway.env);
+    for (const stream of [false, true]) await (await chatOn(linked, 'm-openai', stream)).text();
+    await settle();
+  });
+
+  it('json and stream: no Postgres, one Redis round trip before the upstream call and one after', async () => {
+    for (const stream of [false, true]) {
+      const batchesBefore = linkBatches;
+      const m = await measure(() => chatOn(linked, 'm-openai', stream));
+      expect(m.status).toBe(200);
+      expect(m.before).toEqual({ redis: 1, postgres: 0 });
+      expect(m.after.postgres).toBe(0);
+      expect(m.after.redis).toBeLessThanOrEqual(1);
+      // Every one of them on the link, none through the bridge.
+      expect(linkBatches - batchesBefore).toBe(m.before.redis + m.after.redis);
+    }
+  });
+
+  it('concurrent requests share their round trips on the link too', async () => {
+    events.length = 0;
+    const answers = await Promise.all(Array.from({ length: 40 }, () => chatOn(linked, 'm-openai')));
+    await Promise.all(answers.map((r) => r.text()));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    await settle();
+    expect(events.filter((e) => e === 'postgres')).toHaveLength(0);
+    expect(events.filter((e) => e === 'upstream')).toHaveLength(40);
+    expect(events.filter((e) => e === 'redis').length).toBeLessThan(20);
   });
 });
 
