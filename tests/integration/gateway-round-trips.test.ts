@@ -227,7 +227,7 @@ describe('a warm request over the Redis link (npm run serve)', () => {
       expect(m.after.postgres).toBe(0);
       expect(m.after.redis).toBeLessThanOrEqual(1);
       // Every one of them on the link, none through the bridge.
-      expect(linkBatches - batchesBefore).toBe(m.before.redis + m.after.redis);
+      expect(linkBatches - batchesBefore).toBe((m.before.redis ?? 0) + (m.after.redis ?? 0));
     }
   });
 
