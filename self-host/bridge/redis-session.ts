@@ -57,6 +57,7 @@ class RedisSession implements Session {
   private readonly flushSoon = () => this.flush();
   private ready = false;
   private dead: Error | null = null;
+  private lastSentAt = Date.now();
 
   constructor(
     private readonly endpoint: RedisEndpoint,
@@ -92,7 +93,8 @@ class RedisSession implements Session {
 
   send(payload: string | Buffer, batch: Batch): void {
     if (this.dead) throw this.dead;
-    batch.deadline = Date.now() + this.timeouts.commandMs;
+    this.lastSentAt = Date.now();
+    batch.deadline = this.lastSentAt + this.timeouts.commandMs;
     this.inFlight.push(batch);
     // One write per turn of work (an HTTP request's commands go out together), at once: a
     // setImmediate would hold every command until the event loop's next check phase.
@@ -167,8 +169,15 @@ class RedisSession implements Session {
   }
 
   private checkDeadline(): void {
+    const now = Date.now();
     const oldest = this.inFlight.peek();
-    if (oldest && oldest.deadline < Date.now()) this.die(`no answer within ${this.timeouts.commandMs} ms`);
+    if (oldest) {
+      if (oldest.deadline < now) this.die(`no answer within ${this.timeouts.commandMs} ms`);
+      return;
+    }
+    // An idle connection whose network path broke looks alive until a command waits on it: a
+    // PING after a quiet spell finds out first, so the next caller gets a fresh connection.
+    if (this.ready && now - this.lastSentAt >= this.timeouts.commandMs) this.send(PING, HEARTBEAT());
   }
 
   /** Ends the session: every batch still in flight fails with the reason. */
@@ -186,6 +195,9 @@ class RedisSession implements Session {
     this.events.gone(error, this.ready);
   }
 }
+
+const PING = encodeCommands([['PING']]);
+const HEARTBEAT = (): Batch => ({ remaining: 1, replies: [], deadline: 0, settle: () => {}, fail: () => {} });
 
 /** AUTH and SELECT from the URL, sent first on every new connection. */
 function handshakeCommands(endpoint: RedisEndpoint): string[][] {

@@ -11,6 +11,7 @@ import {
   RedisCommandError,
 } from '../../self-host/bridge/redis-backend';
 import { createRedisConnection, RedisUnavailableError } from '../../self-host/bridge/redis-connection';
+import { startFaultProxy } from '../fakes/fault-proxy';
 import { INTEGRATION_REDIS_URL, withRedisDatabase } from '../helpers/env';
 
 const DB14 = withRedisDatabase(INTEGRATION_REDIS_URL, 14);
@@ -142,6 +143,28 @@ describe('the bridge’s Redis connection when Redis is not there or not answeri
     await expect(connection.pipeline([['PING']])).rejects.toThrow(/no answer within 200 ms/);
     expect(Date.now() - started).toBeLessThan(1_000);
     await connection.close();
+  });
+
+  it('replaces an idle connection whose network path broke before a caller waits on it', async () => {
+    const redisUrl = new URL(DB14);
+    const proxy = await startFaultProxy({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
+    const connection = createRedisConnection({ url: proxy.rewrite(DB14), commandTimeoutMs: 200 });
+    try {
+      expect(text(await connection.pipeline([['PING']]).then(([reply]) => reply))).toBe('PONG');
+      // The path breaks and heals while the connection idles: that socket stays silent for good.
+      proxy.setMode('blackhole');
+      proxy.setMode('pass');
+      // Idle for longer than the command timeout: a PING of its own finds the socket dead, and
+      // the next caller's command goes on a new one at once instead of timing out on the old.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const started = Date.now();
+      expect(text(await connection.pipeline([['PING']]).then(([reply]) => reply))).toBe('PONG');
+      expect(Date.now() - started).toBeLessThan(150);
+      expect(proxy.accepted).toBe(2);
+    } finally {
+      await connection.close();
+      await proxy.close();
+    }
   });
 
   it('says so when the URL’s credentials are refused', async () => {
