@@ -3,7 +3,8 @@ import type { Db } from '../db/types';
 import { CACHE_VERSION_KEYS, commitThenBump } from './cache-versions';
 
 /** A db whose transaction runs the change (or rethrows, as a rollback does), in order with INCRs. */
-function ports(options: { incrFails?: boolean } = {}) {
+function ports(options: { incrFails?: boolean; firstIncrFails?: boolean } = {}) {
+  let failedOnce = false;
   const events: string[] = [];
   const warnings: string[] = [];
   const db = {
@@ -16,6 +17,10 @@ function ports(options: { incrFails?: boolean } = {}) {
   const redis = {
     incr: async (key: string) => {
       if (options.incrFails) throw new Error('redis down');
+      if (options.firstIncrFails && !failedOnce) {
+        failedOnce = true;
+        throw new Error('connection died while idle');
+      }
       events.push(`incr ${key}`);
       return 1;
     },
@@ -52,6 +57,13 @@ describe('commitThenBump', () => {
     });
     await expect(failing).rejects.toThrow('conflict');
     expect(events).toEqual([]);
+  });
+
+  it('tries a failed bump once more (a dead connection is replaced), and logs nothing when it lands', async () => {
+    const { deps, events, warnings } = ports({ firstIncrFails: true });
+    await commitThenBump(deps, ['settings'], async () => 'done');
+    expect(events).toEqual(['commit', `incr ${CACHE_VERSION_KEYS.settings}`]);
+    expect(warnings).toEqual([]);
   });
 
   it('a Redis outage after the commit is logged, not returned: the change is in', async () => {

@@ -38,9 +38,13 @@ export interface ChangeDeps extends CacheVersionDeps {
  * not returned.
  */
 export async function bumpCacheVersions(deps: CacheVersionDeps, parts: readonly CachePart[]): Promise<void> {
+  // Tried twice: a first failure is often a connection that died while idle (a broken network
+  // path is only noticed when a command waits on it), replaced by the second attempt; a counter
+  // moved twice is as good as once.
+  const bump = (key: string) => deps.redis.incr(key).catch(() => deps.redis.incr(key));
   await Promise.all(
     [...new Set(parts)].map((part) =>
-      deps.redis.incr(CACHE_VERSION_KEYS[part]).catch((error: unknown) => {
+      bump(CACHE_VERSION_KEYS[part]).catch((error: unknown) => {
         deps.logger.warn(`${part} cache version bump failed; gateways catch up on their refresh`, {
           error: errorText(error),
         });
