@@ -18,7 +18,7 @@ describe('gateway worker bundle', () => {
         env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
         stdio: 'pipe',
       });
-      const bundle = readFileSync(join(out, 'worker.js'), 'utf8');
+      const bundle = readFileSync(join(out, 'entry.js'), 'utf8');
       expect(bundle.length).toBeGreaterThan(10_000);
       const nodeImports = bundle.match(/(?:from\s*|import\s*\(|require\s*\()\s*["']node:[^"']+["']/g) ?? [];
       expect(nodeImports).toEqual([]);
