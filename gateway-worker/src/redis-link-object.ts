@@ -3,7 +3,7 @@ import { DurableObject, type DurableObjectContext } from 'cloudflare:workers';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
 import { toPipelineReplies } from '@sluice/shared/stores/resp/link-redis';
-import { preambleFor } from '@sluice/shared/stores/resp/preamble';
+import { preambleFor, REDIS_CLIENT_NAMES } from '@sluice/shared/stores/resp/preamble';
 import { createRespConnection, type RespConnection } from '@sluice/shared/stores/resp/resp-connection';
 import type { PipelineReply } from '@sluice/shared/stores/script-pipeline';
 import type { GatewayBindings } from './types';
@@ -29,7 +29,7 @@ export class RedisLink extends DurableObject<GatewayBindings> {
         );
         return { readable: socket.readable, writable: socket.writable, close: () => socket.close() };
       },
-      preamble: preambleFor(endpoint),
+      preamble: preambleFor(endpoint, REDIS_CLIENT_NAMES.gatewayLink),
       stuckAfterMs: parseStoreEnv(env).SLUICE_STORE_TIMEOUT_MS,
     });
   }

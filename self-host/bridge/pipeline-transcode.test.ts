@@ -1,6 +1,6 @@
+import { encodeCommandText as encodeCommands } from '@sluice/shared/stores/resp/resp-codec';
 import { describe, expect, it } from 'vitest';
 import { transcodePipeline } from './pipeline-transcode';
-import { encodeCommands } from './resp-encode';
 import { refusal } from './upstash-policy';
 import { parseCommandList, parseJson } from './upstash-request';
 

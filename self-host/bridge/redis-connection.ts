@@ -1,7 +1,7 @@
 import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
+import { encodeCommandText } from '@sluice/shared/stores/resp/resp-codec';
 import { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
 import { type Batch, openSession, RedisUnavailableError, type Session } from './redis-session';
-import { encodeCommands } from './resp-encode';
 
 export { RedisUnavailableError } from './redis-session';
 
@@ -74,7 +74,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     if (commands.some((command) => command.length === 0)) {
       return Promise.reject(new RedisCommandError('ERR empty command'));
     }
-    return submitEncoded(encodeCommands(commands), replies);
+    return submitEncoded(encodeCommandText(commands), replies);
   }
 
   function submitEncoded(payload: string | Buffer, replies: number): Promise<RedisReply[]> {

@@ -1,9 +1,10 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { RedisEndpoint } from '@sluice/shared/stores/redis-url';
+import { preambleFor, REDIS_CLIENT_NAMES } from '@sluice/shared/stores/resp/preamble';
+import { encodeCommandText } from '@sluice/shared/stores/resp/resp-codec';
 import RedisParser from 'redis-parser';
 import { RedisCommandError, type RedisReply } from './redis-reply';
-import { encodeCommands } from './resp-encode';
 
 /** Redis could not be reached, or stopped answering: transport trouble, not a Redis error. */
 export class RedisUnavailableError extends Error {
@@ -88,7 +89,7 @@ class RedisSession implements Session {
     this.socket.on('data', (chunk: Buffer) => this.parser.execute(chunk));
     this.socket.on('error', (error) => this.die(error.message));
     this.socket.on('close', () => this.die('connection closed'));
-    this.startHandshake(connected);
+    this.startHandshake();
   }
 
   send(payload: string | Buffer, batch: Batch): void {
@@ -128,14 +129,10 @@ class RedisSession implements Session {
     this.socket.uncork();
   }
 
-  /** AUTH/SELECT go first; commands sent meanwhile queue behind them on the socket. */
-  private startHandshake(connected: 'connect' | 'secureConnect'): void {
-    const handshake = handshakeCommands(this.endpoint);
-    if (handshake.length === 0) {
-      this.socket.once(connected, () => this.markReady());
-      return;
-    }
-    this.send(encodeCommands(handshake), {
+  /** AUTH/SELECT/CLIENT SETNAME go first; commands sent meanwhile queue behind them on the socket. */
+  private startHandshake(): void {
+    const handshake = preambleFor(this.endpoint, REDIS_CLIENT_NAMES.storeBridge);
+    this.send(encodeCommandText(handshake), {
       remaining: handshake.length,
       replies: [],
       deadline: 0,
@@ -196,20 +193,8 @@ class RedisSession implements Session {
   }
 }
 
-const PING = encodeCommands([['PING']]);
+const PING = encodeCommandText([['PING']]);
 const HEARTBEAT = (): Batch => ({ remaining: 1, replies: [], deadline: 0, settle: () => {}, fail: () => {} });
-
-/** AUTH and SELECT from the URL, sent first on every new connection. */
-function handshakeCommands(endpoint: RedisEndpoint): string[][] {
-  const commands: string[][] = [];
-  if (endpoint.password !== undefined) {
-    commands.push(
-      endpoint.username ? ['AUTH', endpoint.username, endpoint.password] : ['AUTH', endpoint.password],
-    );
-  }
-  if (endpoint.database !== 0) commands.push(['SELECT', String(endpoint.database)]);
-  return commands;
-}
 
 /**
  * The parser's values are already RedisReply shapes (Buffers, integers, null, arrays) except

@@ -12,7 +12,7 @@ import { REDIS_LINK_BINDING } from '../../gateway-worker/src/redis-link-client';
 import type { GatewayDeps } from '../../gateway-worker/src/types';
 import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
-import { preambleFor } from '../../shared/src/stores/resp/preamble';
+import { preambleFor, REDIS_CLIENT_NAMES } from '../../shared/src/stores/resp/preamble';
 import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
@@ -152,7 +152,7 @@ function linkedGateway(env: Record<string, string>): GatewayHarness['app'] {
   const endpoint = parseRedisUrl(INTEGRATION_REDIS_URL);
   linkConnection = createRespConnection({
     open: () => nodeRespSocket(endpoint.host, endpoint.port),
-    preamble: preambleFor(endpoint),
+    preamble: preambleFor(endpoint, REDIS_CLIENT_NAMES.gatewayLink),
     stuckAfterMs: 2000,
   });
   const namespace = {

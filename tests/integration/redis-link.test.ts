@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LuaScript } from '../../shared/src/stores/lua-script';
 import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { createLinkRedis, toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
-import { preambleFor } from '../../shared/src/stores/resp/preamble';
+import { preambleFor, REDIS_CLIENT_NAMES } from '../../shared/src/stores/resp/preamble';
 import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
 import { runScriptPipeline } from '../../shared/src/stores/script-pipeline';
 import { createRawUpstash } from '../../shared/src/stores/upstash';
@@ -33,7 +33,7 @@ function linkConnection(options: { url?: string; stuckAfterMs?: number; now?: ()
   const target = parseRedisUrl(options.url ?? INTEGRATION_REDIS_URL);
   const connection = createRespConnection({
     open: () => nodeRespSocket(target.host, target.port),
-    preamble: preambleFor(target),
+    preamble: preambleFor(target, REDIS_CLIENT_NAMES.gatewayLink),
     stuckAfterMs: options.stuckAfterMs ?? 2000,
     now: options.now,
   });

@@ -1,10 +1,13 @@
 import type { RedisEndpoint } from '../redis-url';
 
-/** How the gateway's Redis link names itself in Redis's CLIENT LIST. */
-export const REDIS_LINK_CLIENT_NAME = 'sluice-gateway-link';
+/** How Sluice's own Redis connections name themselves in Redis's CLIENT LIST. */
+export const REDIS_CLIENT_NAMES = {
+  gatewayLink: 'sluice-gateway-link',
+  storeBridge: 'sluice-store-bridge',
+} as const;
 
 /** AUTH, SELECT and a name for CLIENT LIST: what every new socket says first. */
-export function preambleFor(endpoint: RedisEndpoint): string[][] {
+export function preambleFor(endpoint: RedisEndpoint, clientName: string): string[][] {
   const preamble: string[][] = [];
   if (endpoint.password !== undefined) {
     preamble.push(
@@ -14,6 +17,6 @@ export function preambleFor(endpoint: RedisEndpoint): string[][] {
     );
   }
   if (endpoint.database !== 0) preamble.push(['SELECT', String(endpoint.database)]);
-  preamble.push(['CLIENT', 'SETNAME', REDIS_LINK_CLIENT_NAME]);
+  preamble.push(['CLIENT', 'SETNAME', clientName]);
   return preamble;
 }

@@ -1,7 +1,7 @@
 // DESIGN: Gateway hot path — the Redis link's wire format: RESP2 commands out, replies in,
 // whatever way the socket cuts the bytes.
 import { describe, expect, it } from 'vitest';
-import { encodeCommands, RespError, RespProtocolError, RespReader } from './resp-codec';
+import { encodeCommands, encodeCommandText, RespError, RespProtocolError, RespReader } from './resp-codec';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array) => new TextDecoder().decode(data);
@@ -12,6 +12,20 @@ describe('encodeCommands', () => {
       '*1\r\n$4\r\nPING\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$15\r\nhéllo ✓ 🎉\r\n',
     );
     expect(text(encodeCommands([['GET', '']]))).toBe('*2\r\n$3\r\nGET\r\n$0\r\n\r\n');
+  });
+
+  it('carries CR, LF and empty arguments intact (bulk strings are length-prefixed)', () => {
+    expect(encodeCommandText([['SET', '', '\r\n$3\r\n']])).toBe(
+      '*3\r\n$3\r\nSET\r\n$0\r\n\r\n$6\r\n\r\n$3\r\n\r\n',
+    );
+  });
+
+  it('counts bytes as the encoder writes them, lone surrogates included', () => {
+    for (const arg of ['é✓', '🎉x', '\ud83dx', 'x\udc00', '\ud83d']) {
+      const [, length] = /^\*1\r\n\$(\d+)\r\n/.exec(encodeCommandText([[arg]])) ?? [];
+      expect(Number(length), JSON.stringify(arg)).toBe(new TextEncoder().encode(arg).length);
+      expect(Number(length), JSON.stringify(arg)).toBe(Buffer.byteLength(arg));
+    }
   });
 });
 

@@ -15,14 +15,22 @@ export type RespReply = RespValue | RespError;
 
 const encoder = new TextEncoder();
 
-/** Commands as one buffer of RESP arrays of bulk strings (a pipeline is one write). */
-export function encodeCommands(commands: readonly (readonly string[])[]): Uint8Array {
+/**
+ * Commands in RESP2's request form (`*<n>\r\n$<len>\r\n<arg>\r\n...`), all in one string so a
+ * whole pipeline goes out in one write. Lengths count UTF-8 bytes, as Redis reads them.
+ */
+export function encodeCommandText(commands: readonly (readonly string[])[]): string {
   let text = '';
   for (const command of commands) {
     text += `*${command.length}\r\n`;
     for (const arg of command) text += `$${utf8Length(arg)}\r\n${arg}\r\n`;
   }
-  return encoder.encode(text);
+  return text;
+}
+
+/** The same as bytes, for a Web stream's writer. */
+export function encodeCommands(commands: readonly (readonly string[])[]): Uint8Array {
+  return encoder.encode(encodeCommandText(commands));
 }
 
 /** Bytes of a string in UTF-8, without encoding it. */
@@ -32,12 +40,16 @@ function utf8Length(text: string): number {
     const code = text.charCodeAt(i);
     if (code < 0x80) continue;
     if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 2; // a surrogate pair: 4 bytes for 2 UTF-16 units
       i++;
-    } else bytes += 2;
+    } else bytes += 2; // the rest of the BMP, and a lone surrogate (sent as U+FFFD)
   }
   return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 const CR = 13;
