@@ -1,7 +1,7 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { RedisEndpoint } from '@sluice/shared/stores/redis-url';
-import { preambleFor, REDIS_CLIENT_NAMES } from '@sluice/shared/stores/resp/preamble';
+import { preambleFor, REDIS_CLIENT_NAMES, requiredReplies } from '@sluice/shared/stores/resp/preamble';
 import { encodeCommandText } from '@sluice/shared/stores/resp/resp-codec';
 import RedisParser from 'redis-parser';
 import { RedisCommandError, type RedisReply } from './redis-reply';
@@ -132,12 +132,14 @@ class RedisSession implements Session {
   /** AUTH/SELECT/CLIENT SETNAME go first; commands sent meanwhile queue behind them on the socket. */
   private startHandshake(): void {
     const handshake = preambleFor(this.endpoint, REDIS_CLIENT_NAMES.storeBridge);
-    this.send(encodeCommandText(handshake), {
-      remaining: handshake.length,
+    this.send(encodeCommandText(handshake.commands), {
+      remaining: handshake.commands.length,
       replies: [],
       deadline: 0,
       settle: (replies) => {
-        const refused = replies.find((reply) => reply instanceof RedisCommandError);
+        const refused = requiredReplies(handshake, replies).find(
+          (reply) => reply instanceof RedisCommandError,
+        );
         if (refused) this.die(`${(refused as RedisCommandError).message} (check REDIS_URL)`);
         else this.markReady();
       },

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LuaScript } from '../../shared/src/stores/lua-script';
 import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { createLinkRedis, toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
-import { preambleFor, REDIS_CLIENT_NAMES } from '../../shared/src/stores/resp/preamble';
+import { NO_PREAMBLE, preambleFor, REDIS_CLIENT_NAMES } from '../../shared/src/stores/resp/preamble';
 import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
 import { runScriptPipeline } from '../../shared/src/stores/script-pipeline';
 import { createRawUpstash } from '../../shared/src/stores/upstash';
@@ -103,6 +103,25 @@ describe('the Redis link', () => {
     await expect(connection.exec([['PING']])).rejects.toThrow(/Redis refused the connection: .*AUTH/);
   });
 
+  it('works for an ACL user that may not name its connection (the name is a courtesy)', async () => {
+    const user = `sluice-link-${run}`;
+    await admin.call('ACL', 'SETUSER', user, 'on', '>link-pw', '~*', '+@all', '-client');
+    try {
+      const url = new URL(INTEGRATION_REDIS_URL);
+      url.username = user;
+      url.password = 'link-pw';
+      const connection = linkConnection({ url: url.toString() });
+      expect(
+        await connection.exec([
+          ['SET', `link-${run}:acl`, 'ok'],
+          ['GET', `link-${run}:acl`],
+        ]),
+      ).toEqual(['OK', 'ok']);
+    } finally {
+      await admin.call('ACL', 'DELUSER', user);
+    }
+  });
+
   it('keeps the order of many batches in flight on one socket', async () => {
     const connection = linkConnection();
     const key = `link-${run}:order`;
@@ -142,7 +161,7 @@ describe('the Redis link without a Redis', () => {
     await new Promise((resolve) => closed.close(resolve));
     const connection = createRespConnection({
       open: () => nodeRespSocket('127.0.0.1', port),
-      preamble: [],
+      preamble: NO_PREAMBLE,
       stuckAfterMs: 2000,
     });
     connections.push(connection);
@@ -180,7 +199,7 @@ describe('the Redis link on a server that never answers', () => {
     let clock = 1_000;
     const connection = createRespConnection({
       open: () => nodeRespSocket('127.0.0.1', port),
-      preamble: [],
+      preamble: NO_PREAMBLE,
       stuckAfterMs: 500,
       now: () => clock,
     });

@@ -1,3 +1,4 @@
+import { type Preamble, requiredReplies } from './preamble';
 import { encodeCommands, RespError, RespReader, type RespReply } from './resp-codec';
 
 /** A byte stream to Redis, as workerd's `connect()` and Node's `Duplex.toWeb` give one. */
@@ -9,8 +10,8 @@ export interface RespSocket {
 
 export interface RespConnectionOptions {
   open(): RespSocket;
-  /** Sent first on every new socket (AUTH, SELECT, CLIENT SETNAME); an error reply fails it. */
-  preamble: readonly (readonly string[])[];
+  /** Sent first on every new socket (AUTH, SELECT, CLIENT SETNAME); see preamble.ts. */
+  preamble: Preamble;
   /**
    * A batch unanswered this long marks the socket as stuck: the next batch replaces it (its
    * callers have given up by then; their own deadlines are this long too).
@@ -63,10 +64,10 @@ export function createRespConnection(options: RespConnectionOptions): RespConnec
   const connect = (): Live => {
     const socket = options.open();
     const state: Live = { socket, writer: socket.writable.getWriter(), batches: [], failed: false };
-    if (options.preamble.length > 0) {
+    if (options.preamble.commands.length > 0) {
       // Not waited for: the first batch follows it on the wire, so it costs no round trip.
-      state.batches.push(preambleBatch(options.preamble.length, now(), state, fail));
-      send(state, encodeCommands(options.preamble), fail);
+      state.batches.push(preambleBatch(options.preamble, now(), state, fail));
+      send(state, encodeCommands(options.preamble.commands), fail);
     }
     read(state, fail);
     return state;
@@ -95,19 +96,19 @@ function send(state: Live, bytes: Uint8Array, fail: (state: Live, error: unknown
   state.writer.write(bytes).catch((error: unknown) => fail(state, error));
 }
 
-/** The preamble's batch: an error reply to it (a wrong password, say) fails the socket. */
+/** The preamble's batch: an error reply to a required command (a wrong password) fails the socket. */
 function preambleBatch(
-  count: number,
+  preamble: Preamble,
   sentAt: number,
   state: Live,
   fail: (state: Live, error: unknown) => void,
 ): Batch {
   return {
     replies: [],
-    expected: count,
+    expected: preamble.commands.length,
     sentAt,
     resolve(replies) {
-      const refused = replies.find((reply) => reply instanceof RespError);
+      const refused = requiredReplies(preamble, replies).find((reply) => reply instanceof RespError);
       if (refused) fail(state, new Error(`Redis refused the connection: ${refused.message}`));
     },
     reject() {},
