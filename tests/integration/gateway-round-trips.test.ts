@@ -10,13 +10,11 @@ import { createGatewayApp } from '../../gateway-worker/src/app';
 import { buildDeps } from '../../gateway-worker/src/deps';
 import { REDIS_LINK_BINDING } from '../../gateway-worker/src/redis-link-client';
 import type { GatewayDeps } from '../../gateway-worker/src/types';
-import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
-import { preambleFor, REDIS_CLIENT_NAMES } from '../../shared/src/stores/resp/preamble';
-import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
+import type { RespConnection } from '../../shared/src/stores/resp/resp-connection';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
-import { nodeRespSocket } from '../helpers/node-resp-socket';
+import { nodeLinkConnection } from '../helpers/node-resp-socket';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 type Event = 'redis' | 'postgres' | 'upstream';
@@ -149,12 +147,7 @@ let linkConnection: RespConnection;
 /** Round trips the link carried (each one also an event 'redis'). */
 let linkBatches = 0;
 function linkedGateway(env: Record<string, string>): GatewayHarness['app'] {
-  const endpoint = parseRedisUrl(INTEGRATION_REDIS_URL);
-  linkConnection = createRespConnection({
-    open: () => nodeRespSocket(endpoint.host, endpoint.port),
-    preamble: preambleFor(endpoint, REDIS_CLIENT_NAMES.gatewayLink),
-    stuckAfterMs: 2000,
-  });
+  linkConnection = nodeLinkConnection(INTEGRATION_REDIS_URL);
   const namespace = {
     idFromName: (name: string) => name,
     get: () => ({

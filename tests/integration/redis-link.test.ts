@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LuaScript } from '../../shared/src/stores/lua-script';
 import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { createLinkRedis, toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
-import { NO_PREAMBLE, preambleFor, REDIS_CLIENT_NAMES } from '../../shared/src/stores/resp/preamble';
+import { NO_PREAMBLE } from '../../shared/src/stores/resp/preamble';
 import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
 import { runScriptPipeline } from '../../shared/src/stores/script-pipeline';
 import { createRawUpstash } from '../../shared/src/stores/upstash';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
-import { nodeRespSocket } from '../helpers/node-resp-socket';
+import { nodeLinkConnection, nodeRespSocket } from '../helpers/node-resp-socket';
 
 const defineScript = (name: string, source: string): LuaScript => ({
   name,
@@ -29,14 +29,8 @@ const admin = new Redis(INTEGRATION_REDIS_URL);
 const connections: RespConnection[] = [];
 const run = `${process.pid}-${Date.now()}`;
 
-function linkConnection(options: { url?: string; stuckAfterMs?: number; now?: () => number } = {}) {
-  const target = parseRedisUrl(options.url ?? INTEGRATION_REDIS_URL);
-  const connection = createRespConnection({
-    open: () => nodeRespSocket(target.host, target.port),
-    preamble: preambleFor(target, REDIS_CLIENT_NAMES.gatewayLink),
-    stuckAfterMs: options.stuckAfterMs ?? 2000,
-    now: options.now,
-  });
+function linkConnection(options: { url?: string } = {}) {
+  const connection = nodeLinkConnection(options.url ?? INTEGRATION_REDIS_URL);
   connections.push(connection);
   return connection;
 }
