@@ -32,9 +32,12 @@ export interface RunFigures {
   /** The window counters were read over: the load plus the settle. */
   windowSeconds: number;
   cpuUsPerRequest: PerRole<number> & { total: number };
-  /** CPU time over the window's wall time: 1.0 is one core kept busy. */
+  /**
+   * CPU time over the load's wall time (wrk's run, without the settle: an idle second in the
+   * window would cap a 5-second run at 0.83): 1.0 is one core kept busy.
+   */
   cores: PerRole<number>;
-  /** Each CPU's busy share over the window, whatever ran on it (/proc/stat). */
+  /** Each CPU's busy share over the load, whatever ran on it (/proc/stat). */
   cpuBusy: Record<string, number>;
   rssMb: PerRole<number>;
   /** `pid comm` of every stack process seen at the end, by role (who "other" is). */
@@ -82,14 +85,35 @@ export async function idleCpu(probes: Probes, ms: number): Promise<PerRole<numbe
   return perSecond;
 }
 
+/** A moment the busy shares are read at (before the load, and at its end). */
+export interface LoadMark {
+  at: number;
+  cpus: Map<string, CpuTimes>;
+  stack: StackSnapshot;
+}
+
+/** How busy the stack and each CPU were between two marks (the load only, not the settle). */
+export function busyOverLoad(
+  start: LoadMark,
+  end: LoadMark,
+  ticksPerSecond: number,
+): { cores: PerRole<number>; cpuBusy: Record<string, number> } {
+  const seconds = (end.at - start.at) / 1000;
+  const cpu = cpuSecondsBetween(start.stack, end.stack, ticksPerSecond);
+  const cores = perRole(() => 0);
+  for (const role of ROLES) cores[role] = seconds > 0 ? cpu[role] / seconds : 0;
+  return { cores, cpuBusy: cpuBusyBetween(start.cpus, end.cpus) };
+}
+
 export async function measuredRun(load: WrkLoad, probes: Probes): Promise<RunFigures> {
   const before = await read(probes);
   const wrk = await runWrk(load);
+  const loadEnd: LoadMark = { at: performance.now(), cpus: readCpuTimes(), stack: probes.readStack() };
   await sleep(probes.settleMs);
   const after = await read(probes);
   const windowSeconds = (after.at - before.at) / 1000;
   const clients = await probes.redis.clients();
-  return figures(wrk, before, after, windowSeconds, {
+  return figures(wrk, before, loadEnd, after, windowSeconds, {
     others: othersActive(clients, probes.redis.db, probes.redis.ownId, windowSeconds).map(
       (c) => `${c.addr} (db ${c.db}, last ${c.cmd})`,
     ),
@@ -99,6 +123,7 @@ export async function measuredRun(load: WrkLoad, probes: Probes): Promise<RunFig
 function figures(
   wrk: WrkResult,
   before: Reading,
+  loadEnd: LoadMark,
   after: Reading,
   windowSeconds: number,
   redis: { others: string[] },
@@ -106,19 +131,16 @@ function figures(
   const n = wrk.requests;
   const cpu = cpuSecondsBetween(before.stack, after.stack, ticksPerSecond());
   const cpuUsPerRequest = { ...perRole(() => 0), total: 0 };
-  const cores = perRole(() => 0);
   for (const role of ROLES) {
     cpuUsPerRequest[role] = n > 0 ? (cpu[role] * 1e6) / n : 0;
     cpuUsPerRequest.total += cpuUsPerRequest[role];
-    cores[role] = cpu[role] / windowSeconds;
   }
   const commands = commandDelta(before.commands, after.commands);
   return {
     wrk,
     windowSeconds,
     cpuUsPerRequest,
-    cores,
-    cpuBusy: cpuBusyBetween(before.cpus, after.cpus),
+    ...busyOverLoad(before, loadEnd, ticksPerSecond()),
     rssMb: rssMbByRole(after.stack),
     processes: describeProcesses(new Map([...before.stack, ...after.stack])),
     redis: {

@@ -169,7 +169,7 @@ export function legend(meta: ReportMeta): string {
     `- CPU per request: utime+stime from /proc/<pid>/stat of each stack process, read before and after the run (+${meta.settleMs} ms for write-behind work), divided by the run's requests; ticks of ${tick} µs, so a short run's small figures are coarse.`,
     '- "store bridge" is the supervisor process, which runs the bridge in its event loop; "other" is any other process under it.',
     '- at the fixed rate requests seldom overlap: each pays for its own store round trip, timers and wake-ups, which concurrent requests share at saturation; hence more CPU per request.',
-    '- cores busy, stack: the stack’s CPU time over the window; CPU n busy: /proc/stat, whatever ran there (at 100 % on the wrk CPU the rig, not the stack, set the saturation figure).',
+    '- cores busy, stack: the stack’s CPU time over the load (wrk’s run, not the settle after it); CPU n busy: /proc/stat over the load, whatever ran there (at 100 % on the wrk CPU the rig, not the stack, set the saturation figure).',
     "- Redis commands: INFO commandstats deltas, server-wide: commands scripts run count under their own names beside the EVALSHA; other clients' commands count too (flagged below when seen).",
     '- store round trips: the Redis link’s as the kernel counts them (TCP segments with data the gateway sent to Redis, ss -ti; a batch is one write, far below the loopback MSS); the bridge’s own counts (GET /_bridge/counts): HTTP requests the apps made to it, the console’s too (it idles here).',
     '- failed requests: socket errors + non-2xx answers.',
