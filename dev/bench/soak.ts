@@ -2,9 +2,10 @@
  * Soak: json at a fixed rate for a long time, one wrk run per interval back to back, each
  * interval's throughput, latency, and every stack role's RSS and CPU printed as it ends.
  */
-import { cpuBusyBetween, readCpuTimes, ticksPerSecond } from './proc';
+import { busyOverLoad, type LoadMark } from './measure-run';
+import { readCpuTimes, ticksPerSecond } from './proc';
 import type { SoakInterval } from './soak-verdict';
-import { cpuSecondsBetween, perRole, ROLES, rssMbByRole, type StackSnapshot } from './stack-processes';
+import { ROLES, rssMbByRole, type StackSnapshot } from './stack-processes';
 import { num } from './table';
 import { runWrk, type WrkLoad } from './wrk';
 
@@ -22,16 +23,10 @@ export async function runSoak(plan: SoakPlan): Promise<SoakInterval[]> {
   let left = plan.totalSeconds;
   while (left > 0) {
     const seconds = Math.min(plan.intervalSeconds, left);
-    const before = plan.readStack();
-    const cpusBefore = readCpuTimes();
-    const startedAt = performance.now();
+    const start: LoadMark = { at: performance.now(), cpus: readCpuTimes(), stack: plan.readStack() };
     const wrk = await runWrk({ ...plan.load, seconds });
-    const after = plan.readStack();
-    const cpuBusy = cpuBusyBetween(cpusBefore, readCpuTimes());
-    const wall = (performance.now() - startedAt) / 1000;
-    const cpu = cpuSecondsBetween(before, after, ticksPerSecond());
-    const cores = perRole(() => 0);
-    for (const role of ROLES) cores[role] = cpu[role] / wall;
+    const end: LoadMark = { at: performance.now(), cpus: readCpuTimes(), stack: plan.readStack() };
+    const { cores, cpuBusy } = busyOverLoad(start, end, ticksPerSecond());
     const interval: SoakInterval = {
       index: intervals.length + 1,
       seconds,
@@ -39,7 +34,7 @@ export async function runSoak(plan: SoakPlan): Promise<SoakInterval[]> {
       p50Ms: wrk.p50Ms,
       p99Ms: wrk.p99Ms,
       failures: wrk.errors + wrk.non2xx,
-      rssMb: rssMbByRole(after),
+      rssMb: rssMbByRole(end.stack),
       cores,
       cpuBusy,
     };
