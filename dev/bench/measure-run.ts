@@ -92,6 +92,11 @@ export interface LoadMark {
   stack: StackSnapshot;
 }
 
+/** The stack's and the CPUs' counters now, as a mark to read busy shares from. */
+export function markLoad(readStack: () => StackSnapshot): LoadMark {
+  return { at: performance.now(), cpus: readCpuTimes(), stack: readStack() };
+}
+
 /** How busy the stack and each CPU were between two marks (the load only, not the settle). */
 export function busyOverLoad(
   start: LoadMark,
@@ -108,7 +113,7 @@ export function busyOverLoad(
 export async function measuredRun(load: WrkLoad, probes: Probes): Promise<RunFigures> {
   const before = await read(probes);
   const wrk = await runWrk(load);
-  const loadEnd: LoadMark = { at: performance.now(), cpus: readCpuTimes(), stack: probes.readStack() };
+  const loadEnd = markLoad(probes.readStack);
   await sleep(probes.settleMs);
   const after = await read(probes);
   const windowSeconds = (after.at - before.at) / 1000;

@@ -2,8 +2,8 @@
  * Soak: json at a fixed rate for a long time, one wrk run per interval back to back, each
  * interval's throughput, latency, and every stack role's RSS and CPU printed as it ends.
  */
-import { busyOverLoad, type LoadMark } from './measure-run';
-import { readCpuTimes, ticksPerSecond } from './proc';
+import { busyOverLoad, markLoad } from './measure-run';
+import { ticksPerSecond } from './proc';
 import type { SoakInterval } from './soak-verdict';
 import { ROLES, rssMbByRole, type StackSnapshot } from './stack-processes';
 import { num } from './table';
@@ -23,9 +23,9 @@ export async function runSoak(plan: SoakPlan): Promise<SoakInterval[]> {
   let left = plan.totalSeconds;
   while (left > 0) {
     const seconds = Math.min(plan.intervalSeconds, left);
-    const start: LoadMark = { at: performance.now(), cpus: readCpuTimes(), stack: plan.readStack() };
+    const start = markLoad(plan.readStack);
     const wrk = await runWrk({ ...plan.load, seconds });
-    const end: LoadMark = { at: performance.now(), cpus: readCpuTimes(), stack: plan.readStack() };
+    const end = markLoad(plan.readStack);
     const { cores, cpuBusy } = busyOverLoad(start, end, ticksPerSecond());
     const interval: SoakInterval = {
       index: intervals.length + 1,
