@@ -6,6 +6,13 @@ export interface IdleGuardOptions {
   errorEvent: () => Uint8Array;
   /** Stops the upstream call. */
   onIdle: (reason: string) => void;
+  /**
+   * The upstream call's timer (util/call-deadline.ts), armed at the call for the body's first
+   * wait: the guard's waits reuse it, so a stream costs no timer of its own (a setTimeout and
+   * clearTimeout pair is a visible share of a streamed request's CPU on workerd). Absent: one
+   * of its own.
+   */
+  deadline?: CallDeadline;
 }
 
 /** `cancel` is in the Streams standard (Node, workerd) but not yet in TypeScript's DOM types. */
@@ -33,9 +40,9 @@ export interface IdleGuard {
 /**
  * Cuts a stream whose upstream has sent nothing for `idleMs`: the upstream call is aborted
  * (so a silent upstream does not hold a socket for ever) and, through `stage()`, the client
- * gets the format's error event and a closed stream. One timer per stream, re-armed from the
- * time of the last chunk rather than reset on every chunk: a busy stream costs one clock read
- * per chunk.
+ * gets the format's error event and a closed stream. One timer per stream (the call's, when
+ * given), re-armed from the time of the last chunk rather than reset on every chunk: a busy
+ * stream costs one clock read per chunk.
  *
  * The same silence has a second cause: a client that stopped reading, so the stages stopped
  * pulling from the upstream. A chunk still waiting in the stage's one-chunk queue at the
@@ -55,10 +62,11 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
   const cutDone = new Promise<void>((resolve) => {
     markCut = resolve;
   });
+  const deadline = options.deadline ?? createCallDeadline();
   const check = () => {
     const quiet = options.now() - last;
     if (quiet < options.idleMs) {
-      timer = setTimeout(check, options.idleMs - quiet);
+      deadline.set(options.idleMs - quiet, check);
       return;
     }
     if (controller?.desiredSize != null && controller.desiredSize <= 0) {
@@ -80,11 +88,11 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
     innerCancel?.();
     markCut();
   };
-  let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(check, options.idleMs);
+  deadline.set(options.idleMs, check);
   const touch = () => {
     last = options.now();
   };
-  const stop = () => clearTimeout(timer);
+  const stop = () => deadline.stop();
   const stage = (inner?: CancellableTransformer) => {
     innerCancel = () => inner?.cancel?.();
     const transformer: CancellableTransformer = {

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CanonicalRequest } from '../canonical/types';
 import { detector } from '../guardrails/detectors';
 import { createRedactor } from '../guardrails/redact-text';
 import { AppError } from '../http/app-error';
 import { openAiAdapter } from '../providers/openai/adapter';
+import { createCallDeadline } from '../util/call-deadline';
 import { encodedEventNames } from '../wire/anthropic-messages/fixtures/event-names';
 import { anthropicMessages, openaiChat } from '../wire/index';
 import { answerClient, JSON_HEADERS, SSE_HEADERS } from './respond';
@@ -240,5 +241,96 @@ describe('answerClient, streamed answers', () => {
       stalled: 'upstream sent nothing for 40 ms',
     });
     expect(aborts).toEqual(['upstream idle timeout']);
+  });
+});
+
+describe('answerClient, a stream on the call’s timer', () => {
+  /** The call's timer as fetchUpstream leaves it: armed for the body's first wait, paused. */
+  function pausedCallTimer(idleMs: number) {
+    const deadline = createCallDeadline();
+    deadline.set(30_000, () => {}, idleMs);
+    deadline.pause();
+    return deadline;
+  }
+
+  /** Sends each chunk `everyMs` after the one before, then ends. */
+  function tricklingBody(chunks: string[], everyMs: number): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const chunk of chunks) {
+          await new Promise((resolve) => setTimeout(resolve, everyMs));
+          controller.enqueue(new TextEncoder().encode(chunk));
+        }
+        controller.close();
+      },
+    });
+  }
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('arms no timer of its own for a stream that ends in time, and stops the call’s at the end', async () => {
+    const sse = completionSse(['Hi']);
+    const { attempt: a } = attempt(new Response(bodyOf([sse])), 'native');
+    a.deadline = pausedCallTimer(1_000);
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    const clearTimer = vi.spyOn(globalThis, 'clearTimeout');
+    const answer = await answerClient(a, openaiChat, { ...chatRequest, stream: true }, OPTIONS);
+    expect(await textOf(answer.body)).toBe(sse);
+    expect((await answer.finished).completed).toBe(true);
+    expect(setTimer).not.toHaveBeenCalled();
+    expect(clearTimer).toHaveBeenCalledTimes(1);
+  });
+
+  it('cuts a native stream whose upstream falls silent, timed on the call’s timer', async () => {
+    const sse = completionSse(['Hel']);
+    let upstream: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const silent = new ReadableStream<Uint8Array>({
+      start(controller) {
+        upstream = controller;
+        controller.enqueue(new TextEncoder().encode(sse.slice(0, 120)));
+      },
+    });
+    const { attempt: a, aborts } = attempt(new Response(silent), 'native');
+    // As the upstream call's abort does: the body breaks off.
+    a.abortUpstream = (reason) => {
+      aborts.push(reason);
+      upstream?.error(new Error(reason));
+    };
+    a.deadline = pausedCallTimer(40);
+    const answer = await answerClient(
+      a,
+      openaiChat,
+      { ...chatRequest, stream: true },
+      {
+        ...OPTIONS,
+        idleTimeoutMs: 40,
+      },
+    );
+    const reading = textOf(answer.body).catch(() => 'broken off');
+    expect(await answer.finished).toMatchObject({
+      completed: false,
+      stalled: 'upstream sent nothing for 40 ms',
+    });
+    expect(aborts).toEqual(['upstream idle timeout']);
+    expect(await reading).toBe('broken off');
+  });
+
+  it('lets a stream run past the idle timeout while its chunks keep coming', async () => {
+    const sse = completionSse(['a', 'b', 'c']);
+    const thirds = [sse.slice(0, 200), sse.slice(200, 400), sse.slice(400, 600), sse.slice(600)];
+    const { attempt: a, aborts } = attempt(new Response(tricklingBody(thirds, 60)), 'native');
+    a.deadline = pausedCallTimer(150);
+    const answer = await answerClient(
+      a,
+      openaiChat,
+      { ...chatRequest, stream: true },
+      {
+        ...OPTIONS,
+        idleTimeoutMs: 150,
+      },
+    );
+    expect(await textOf(answer.body)).toBe(sse);
+    expect(await answer.finished).toMatchObject({ completed: true, stalled: null });
+    expect(aborts).toEqual([]);
   });
 });

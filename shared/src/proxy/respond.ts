@@ -103,9 +103,9 @@ function streamAnswer(
   request: CanonicalRequest,
   options: AnswerOptions,
 ): ClientAnswer {
-  // A stream's silences are the idle guard's to time.
-  attempt.deadline?.stop();
+  // A stream's silences are the idle guard's to time, on the call's timer.
   const guard = createIdleGuard({
+    deadline: attempt.deadline,
     idleMs: options.idleTimeoutMs,
     now: () => Date.now(),
     errorEvent: () =>
