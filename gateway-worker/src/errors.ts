@@ -5,6 +5,7 @@ import {
   isInvalidValue,
 } from '@sluice/shared/db/query-errors';
 import { AppError } from '@sluice/shared/http/app-error';
+import { discardUnreadBody } from '@sluice/shared/http/discard-body';
 import { errorText } from '@sluice/shared/logs/server/logger';
 import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
@@ -32,22 +33,33 @@ function render(c: Context, error: AppError): Response {
   return c.json(body, error.status as ContentfulStatusCode);
 }
 
-export const onGatewayError: ErrorHandler = (err, c) => {
-  if (err instanceof AppError) return render(c, err);
+/**
+ * A refusal that came before the request's body was read reads it first, so that the client
+ * gets it and its connection stays usable (shared/http/discard-body.ts).
+ */
+async function answerRefusal(c: Context, error: AppError): Promise<Response> {
+  await discardUnreadBody(c.req.raw);
+  return render(c, error);
+}
+
+export const onGatewayError: ErrorHandler = (err, c) => answerRefusal(c, asAppError(err, c));
+
+function asAppError(err: Error, c: Context): AppError {
+  if (err instanceof AppError) return err;
   if (err instanceof HTTPException && err.status < 500) {
-    return render(c, new AppError(err.status === 413 ? 413 : 400, err.message));
+    return new AppError(err.status === 413 ? 413 : 400, err.message);
   }
   // The deps are set by the first middleware; printing stays the fallback if they are not.
   const logger = (c as Context<GatewayEnv>).get('deps')?.logger;
   if (isDatabaseUnreachable(err)) {
     logger?.child('gateway').warn('database unavailable', { error: errorText(err) });
-    return render(c, databaseUnavailable(err));
+    return databaseUnavailable(err);
   }
-  if (isInvalidValue(err)) return render(c, invalidValue(err));
+  if (isInvalidValue(err)) return invalidValue(err);
   if (logger) logger.child('gateway').error('unhandled error', { error: errorText(err) });
   else console.error(JSON.stringify({ level: 'ERROR', target: 'gateway', message: 'unhandled error' }));
-  return render(c, new AppError(500, 'Internal server error'));
-};
+  return new AppError(500, 'Internal server error');
+}
 
 export const onGatewayNotFound: NotFoundHandler = (c) =>
-  render(c, new AppError(404, `No route for ${c.req.method} ${c.req.path}`));
+  answerRefusal(c, new AppError(404, `No route for ${c.req.method} ${c.req.path}`));

@@ -11,6 +11,7 @@ import { CLICKHOUSE_URL, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../he
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { type FuzzCase, fuzzCases, fuzzOperations, WRONG_BODIES, WRONG_VALUES } from '../helpers/fuzz-values';
 import { http } from '../helpers/http';
+import { onOneConnection, type RawRequest } from '../helpers/one-connection';
 import { adminApi, freshStackStores, seedFakeOpenAiModel } from '../helpers/stack-seed';
 import { interrupt, type StartedStack, startStackProcess } from '../setup/e2e-global';
 
@@ -192,4 +193,30 @@ describe('fuzz', () => {
     console.info(`gateway fuzz: ${outcome.sent} requests: ${summary(outcome)}`);
     expect(outcome.failures.slice(0, 40)).toEqual([]);
   }, 600_000);
+
+  it('gateway: a refusal that comes before the body reaches the client, and its connection serves the next request', async () => {
+    const spaces = (bytes: number) => new Uint8Array(bytes).fill(0x20);
+    const chat = (token: string, bytes: number): RawRequest => ({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: spaces(bytes),
+    });
+    const health: RawRequest = { method: 'GET', path: '/health', headers: {} };
+    const cases: Array<[string, number, RawRequest]> = [
+      ['a wrong key and 3 MB', 401, chat('sk-wrong', 3_000_000)],
+      ['a wrong key and 100 KB', 401, chat('sk-wrong', 100_000)],
+      ['no such route and 1 MB', 404, { ...chat(apiKey, 1_000_000), path: '/v1/no-such-route' }],
+      ['21 MB, over the limit', 413, chat(apiKey, 21 * 1024 * 1024)],
+    ];
+    for (const [name, status, request] of cases) {
+      const { answers, error } = await onOneConnection(stack.gatewayUrl, [request, health, health]);
+      expect({ name, statuses: answers.map((a) => a.status), error }).toEqual({
+        name,
+        statuses: [status, 200, 200],
+        error: null,
+      });
+      expect(JSON.parse(answers[0]!.body)).toMatchObject({ error: { type: expect.any(String) } });
+    }
+  }, 120_000);
 });

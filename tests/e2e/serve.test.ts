@@ -14,6 +14,7 @@ import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, pgUrl, SERVE_REDIS_URL } from '../helpers/env';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
+import { onOneConnection } from '../helpers/one-connection';
 import { seedFakeOpenAiModel } from '../helpers/stack-seed';
 import { type StackCommand, type StartedStack, startStackProcess, stripStoreEnv } from '../setup/e2e-global';
 
@@ -121,6 +122,18 @@ describe('npm run serve', () => {
       status: 200,
       body: { initialized: false, needs_setup: true },
     });
+  });
+
+  it('answers a wrong key sent with a 3 MB body with a 401 the client gets, on a connection that stays', async () => {
+    const refused = {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { authorization: 'Bearer sk-wrong', 'content-type': 'application/json' },
+      body: new Uint8Array(3_000_000).fill(0x20),
+    };
+    const health = { method: 'GET', path: '/health', headers: {} };
+    const { answers, error } = await onOneConnection(stack.gatewayUrl, [refused, health]);
+    expect({ statuses: answers.map((a) => a.status), error }).toEqual({ statuses: [401, 200], error: null });
   });
 
   it('proxies an authenticated model request to a fake upstream', async () => {

@@ -1,4 +1,5 @@
 import { AppError } from '@sluice/shared/http/app-error';
+import { DEFAULT_DISCARD_BOUNDS, discardRest } from '@sluice/shared/http/discard-body';
 import type { MiddlewareHandler } from 'hono';
 
 export interface BodyLimitOptions {
@@ -9,16 +10,11 @@ export interface BodyLimitOptions {
   discardMs?: number;
 }
 
-const DEFAULT_DISCARD_BYTES = 64 * 1024 * 1024;
-const DEFAULT_DISCARD_MS = 5_000;
-
 /**
  * A request body over `maxBytes` is a 413. Unlike hono/body-limit, the rest of the body is read
- * and discarded before the answer: a server that answers while the client is still sending and
- * then closes leaves the client writing into a reset socket (ECONNRESET/EPIPE instead of the
- * 413), and a keep-alive client reusing the connection fails its next request. Past
- * `discardBytes` or `discardMs` the 413 says `Connection: close`, so the socket ends cleanly
- * after the full response instead.
+ * and discarded before the answer (shared/http/discard-body.ts). Past `discardBytes` or
+ * `discardMs` the 413 says `Connection: close`, so the socket ends cleanly after the full
+ * response instead.
  */
 export function limitBody(options: BodyLimitOptions): MiddlewareHandler {
   const { maxBytes } = options;
@@ -50,37 +46,13 @@ async function refuse(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   options: BodyLimitOptions,
 ): Promise<AppError> {
-  const drained = await discard(reader, options);
+  const drained = await discardRest(reader, {
+    maxBytes: options.discardBytes ?? DEFAULT_DISCARD_BOUNDS.maxBytes,
+    maxMs: options.discardMs ?? DEFAULT_DISCARD_BOUNDS.maxMs,
+  });
   return new AppError(413, `Request body exceeds ${options.maxBytes} bytes`, {
     headers: drained ? {} : { connection: 'close' },
   });
-}
-
-/** True when the body was read to its end within the bounds. */
-async function discard(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  options: BodyLimitOptions,
-): Promise<boolean> {
-  const maxBytes = options.discardBytes ?? DEFAULT_DISCARD_BYTES;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), options.discardMs ?? DEFAULT_DISCARD_MS);
-  });
-  try {
-    let read = 0;
-    for (;;) {
-      const next = await Promise.race([reader.read(), timeout]);
-      if (next === 'timeout') return false;
-      if (next.done) return true;
-      read += next.value.byteLength;
-      if (read > maxBytes) return false;
-    }
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-    reader.releaseLock();
-  }
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
