@@ -266,15 +266,20 @@ describe('answerClient, a stream on the call’s timer', () => {
     });
   }
 
+  /** A native chat stream answered with the call's timer, as chat-route-call.ts hands it on. */
+  function answerOnCallTimer(a: Attempt, idleTimeoutMs: number) {
+    a.deadline = pausedCallTimer(idleTimeoutMs);
+    return answerClient(a, openaiChat, { ...chatRequest, stream: true }, { ...OPTIONS, idleTimeoutMs });
+  }
+
   afterEach(() => vi.restoreAllMocks());
 
   it('arms no timer of its own for a stream that ends in time, and stops the call’s at the end', async () => {
     const sse = completionSse(['Hi']);
     const { attempt: a } = attempt(new Response(bodyOf([sse])), 'native');
-    a.deadline = pausedCallTimer(1_000);
     const setTimer = vi.spyOn(globalThis, 'setTimeout');
     const clearTimer = vi.spyOn(globalThis, 'clearTimeout');
-    const answer = await answerClient(a, openaiChat, { ...chatRequest, stream: true }, OPTIONS);
+    const answer = await answerOnCallTimer(a, OPTIONS.idleTimeoutMs);
     expect(await textOf(answer.body)).toBe(sse);
     expect((await answer.finished).completed).toBe(true);
     expect(setTimer).not.toHaveBeenCalled();
@@ -296,16 +301,7 @@ describe('answerClient, a stream on the call’s timer', () => {
       aborts.push(reason);
       upstream?.error(new Error(reason));
     };
-    a.deadline = pausedCallTimer(40);
-    const answer = await answerClient(
-      a,
-      openaiChat,
-      { ...chatRequest, stream: true },
-      {
-        ...OPTIONS,
-        idleTimeoutMs: 40,
-      },
-    );
+    const answer = await answerOnCallTimer(a, 40);
     const reading = textOf(answer.body).catch(() => 'broken off');
     expect(await answer.finished).toMatchObject({
       completed: false,
@@ -319,16 +315,7 @@ describe('answerClient, a stream on the call’s timer', () => {
     const sse = completionSse(['a', 'b', 'c']);
     const thirds = [sse.slice(0, 200), sse.slice(200, 400), sse.slice(400, 600), sse.slice(600)];
     const { attempt: a, aborts } = attempt(new Response(tricklingBody(thirds, 60)), 'native');
-    a.deadline = pausedCallTimer(150);
-    const answer = await answerClient(
-      a,
-      openaiChat,
-      { ...chatRequest, stream: true },
-      {
-        ...OPTIONS,
-        idleTimeoutMs: 150,
-      },
-    );
+    const answer = await answerOnCallTimer(a, 150);
     expect(await textOf(answer.body)).toBe(sse);
     expect(await answer.finished).toMatchObject({ completed: true, stalled: null });
     expect(aborts).toEqual([]);
