@@ -266,9 +266,13 @@ describe('answerClient, a stream on the call’s timer', () => {
     });
   }
 
-  /** A native chat stream answered with the call's timer, as chat-route-call.ts hands it on. */
-  function answerOnCallTimer(a: Attempt, idleTimeoutMs: number) {
+  /**
+   * A native chat stream answered with the call's timer, as chat-route-call.ts hands it on;
+   * `armed` runs once that timer is armed, before the answer.
+   */
+  function answerOnCallTimer(a: Attempt, idleTimeoutMs: number, armed?: () => void) {
     a.deadline = pausedCallTimer(idleTimeoutMs);
+    armed?.();
     return answerClient(a, openaiChat, { ...chatRequest, stream: true }, { ...OPTIONS, idleTimeoutMs });
   }
 
@@ -279,7 +283,11 @@ describe('answerClient, a stream on the call’s timer', () => {
     const { attempt: a } = attempt(new Response(bodyOf([sse])), 'native');
     const setTimer = vi.spyOn(globalThis, 'setTimeout');
     const clearTimer = vi.spyOn(globalThis, 'clearTimeout');
-    const answer = await answerOnCallTimer(a, OPTIONS.idleTimeoutMs);
+    // Counted from the answer on: the call armed its timer before.
+    const answer = await answerOnCallTimer(a, OPTIONS.idleTimeoutMs, () => {
+      setTimer.mockClear();
+      clearTimer.mockClear();
+    });
     expect(await textOf(answer.body)).toBe(sse);
     expect((await answer.finished).completed).toBe(true);
     expect(setTimer).not.toHaveBeenCalled();
