@@ -9,8 +9,8 @@ export interface IdleGuardOptions {
   /**
    * The upstream call's timer (util/call-deadline.ts), armed at the call for the body's first
    * wait: the guard's waits reuse it, so a stream costs no timer of its own (a setTimeout and
-   * clearTimeout pair is a visible share of a streamed request's CPU on workerd). Absent: one
-   * of its own.
+   * clearTimeout pair costs a few µs of CPU per request on workerd; docs/performance.md).
+   * Absent: one of its own.
    */
   deadline?: CallDeadline;
 }
