@@ -1,4 +1,5 @@
 import { AppError } from '@sluice/shared/http/app-error';
+import { readBodyWithin } from '@sluice/shared/http/bounded-body';
 import { DEFAULT_DISCARD_BOUNDS, discardRest } from '@sluice/shared/http/discard-body';
 import type { MiddlewareHandler } from 'hono';
 
@@ -18,6 +19,10 @@ export interface BodyLimitOptions {
  */
 export function limitBody(options: BodyLimitOptions): MiddlewareHandler {
   const { maxBytes } = options;
+  const bounds = {
+    maxBytes: options.discardBytes ?? DEFAULT_DISCARD_BOUNDS.maxBytes,
+    maxMs: options.discardMs ?? DEFAULT_DISCARD_BOUNDS.maxMs,
+  };
   return async (c, next) => {
     const body = c.req.raw.body;
     if (!body) return next();
@@ -25,42 +30,17 @@ export function limitBody(options: BodyLimitOptions): MiddlewareHandler {
     const chunked = c.req.header('transfer-encoding') !== undefined;
     if (declared !== undefined && !chunked) {
       if (Number(declared) <= maxBytes) return next();
-      throw await refuse(body.getReader(), options);
+      throw tooLarge(maxBytes, await discardRest(body.getReader(), bounds));
     }
-    const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) throw await refuse(reader, options);
-      chunks.push(value);
-    }
-    c.req.raw = new Request(c.req.raw, { body: concat(chunks, size) });
+    const read = await readBodyWithin(body, maxBytes, bounds);
+    if ('tooLarge' in read) throw tooLarge(maxBytes, read.drained);
+    c.req.raw = new Request(c.req.raw, { body: read.bytes });
     return next();
   };
 }
 
-async function refuse(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  options: BodyLimitOptions,
-): Promise<AppError> {
-  const drained = await discardRest(reader, {
-    maxBytes: options.discardBytes ?? DEFAULT_DISCARD_BOUNDS.maxBytes,
-    maxMs: options.discardMs ?? DEFAULT_DISCARD_BOUNDS.maxMs,
-  });
-  return new AppError(413, `Request body exceeds ${options.maxBytes} bytes`, {
+function tooLarge(maxBytes: number, drained: boolean): AppError {
+  return new AppError(413, `Request body exceeds ${maxBytes} bytes`, {
     headers: drained ? {} : { connection: 'close' },
   });
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

@@ -46,4 +46,18 @@ describe('limitBodySize', () => {
     const large = await post(chunked('01234567', '89abcdef', 'g'));
     expect(await large.json()).toEqual({ status: 413 });
   });
+
+  it('reads a chunked body over the limit to its end before the 413, so the client gets it', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled === 10) return controller.close();
+        pulled++;
+        controller.enqueue(new TextEncoder().encode('0123456789'));
+      },
+    });
+    const res = await post(body);
+    expect(await res.json()).toEqual({ status: 413 });
+    expect(pulled).toBe(10);
+  });
 });

@@ -1,23 +1,29 @@
 import { AppError } from '@sluice/shared/http/app-error';
+import { readBodyWithin } from '@sluice/shared/http/bounded-body';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { GatewayEnv } from '../types';
 
 /**
  * Refuses bodies over `maxSize` bytes with a 413. A request that declares its length (what
  * every SDK sends) is judged by its Content-Length header alone, one header read on the hot
- * path; a chunked body is counted as it is read, by Hono's bodyLimit.
+ * path (the refusal reads the body on, errors.ts); a chunked body is read as it comes, and
+ * past the limit the rest is read and dropped before the 413 (shared/http/bounded-body.ts),
+ * so a client still sending gets it rather than a reset.
  */
 export function limitBodySize(maxSize: number): MiddlewareHandler<GatewayEnv> {
-  const tooLarge = () => {
-    throw new AppError(413, `Request body exceeds ${maxSize} bytes`);
-  };
-  const counted = bodyLimit({ maxSize, onError: tooLarge });
+  const tooLarge = () => new AppError(413, `Request body exceeds ${maxSize} bytes`);
   return async function bodySizeMiddleware(c, next) {
     const headers = c.req.raw.headers;
     const declared = headers.get('content-length');
-    if (declared === null || headers.has('transfer-encoding')) return counted(c, next);
-    if (Number.parseInt(declared, 10) > maxSize) tooLarge();
+    const body = c.req.raw.body;
+    if (declared === null || headers.has('transfer-encoding')) {
+      if (body === null) return next();
+      const read = await readBodyWithin(body, maxSize);
+      if ('tooLarge' in read) throw tooLarge();
+      c.req.raw = new Request(c.req.raw, { body: read.bytes });
+      return next();
+    }
+    if (Number.parseInt(declared, 10) > maxSize) throw tooLarge();
     await next();
   };
 }
