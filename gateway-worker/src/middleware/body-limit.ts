@@ -15,8 +15,8 @@ export function limitBodySize(maxSize: number): MiddlewareHandler<GatewayEnv> {
   return async function bodySizeMiddleware(c, next) {
     const headers = c.req.raw.headers;
     const declared = headers.get('content-length');
-    const body = c.req.raw.body;
     if (declared === null || headers.has('transfer-encoding')) {
+      const body = c.req.raw.body;
       if (body === null) return next();
       const read = await readBodyWithin(body, maxSize);
       if ('tooLarge' in read) throw tooLarge();
