@@ -36,7 +36,8 @@ export async function createSecretBox(keyMaterial: string): Promise<SecretBox> {
   };
 }
 
-function decodeKey(material: string): Uint8Array<ArrayBuffer> {
+/** The 32 key bytes from their configured text form (base64, base64url or hex). */
+export function decodeKey(material: string): Uint8Array<ArrayBuffer> {
   const trimmed = material.trim();
   const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed)
     ? Uint8Array.from(trimmed.match(/../g) ?? [], (h) => Number.parseInt(h, 16))

@@ -1,6 +1,14 @@
 import type { SseEvent } from '../sse/decoder';
 import type { EmbeddingsAdapter } from './embeddings';
-import type { CanonicalRequest, CanonicalResponse, StreamEvent, UpstreamError, Usage } from './types';
+import type {
+  CanonicalRequest,
+  CanonicalResponse,
+  ReasoningOpaque,
+  ReasoningVendor,
+  StreamEvent,
+  UpstreamError,
+  Usage,
+} from './types';
 
 export type WireFormatName = 'openai-chat' | 'anthropic-messages' | 'openai-responses';
 
@@ -12,6 +20,15 @@ export interface UpstreamTarget {
   upstreamModel: string;
   /** Provider-type specific options (api_version, region, deployment, …). */
   config: Record<string, unknown>;
+  /**
+   * The most output the upstream model may produce (the model's setting, else the known
+   * default for the upstream id): the cap sent when the client set none and the vendor needs one.
+   */
+  maxOutputTokens?: number;
+  /** Place prompt-cache breakpoints on a request that carries none (vendors whose caching is explicit). */
+  cacheBreakpoints?: boolean;
+  /** The client's request headers: each adapter forwards its vendor's protocol headers from them. */
+  clientHeaders?: Headers;
 }
 
 export interface UpstreamCall {
@@ -25,6 +42,8 @@ export type NativeCallBuilder = (body: Record<string, unknown>, target: Upstream
 /** One per provider type, in shared/src/providers/<type>/. */
 export interface ProviderAdapter {
   readonly type: string;
+  /** Whose reasoning this vendor can take back (ReasoningOpaque.vendor); absent: none. */
+  readonly reasoningVendor?: ReasoningVendor;
   /**
    * The public wire formats this vendor speaks natively. A request in one of them is passed
    * through (model name replaced) and the answer's bytes go back untouched.
@@ -48,18 +67,30 @@ export interface ProviderAdapter {
 export interface PassthroughPlan {
   body: Record<string, unknown>;
   /**
-   * Events of the upstream's stream the client must not see (only events that carry a usage
-   * object are offered); applied by the format's native usage reader as the bytes pass.
+   * Changes events of the upstream's stream before the client sees them (null drops one, a
+   * string replaces its data), applied by the format's native usage reader as the bytes pass;
+   * absent, the bytes go to the client without passing through JavaScript.
    */
-  dropEvent?(event: SseEvent): boolean;
+  editEvent?(event: SseEvent): string | null | undefined;
+  /** Changes a parsed non-streamed answer in place; true when it did (it is serialised again). */
+  editBody?(json: unknown): boolean;
 }
+
+export interface PassthroughOptions {
+  /** The name the client sent, for the answer to carry in place of the upstream's own id. */
+  clientModel?: string;
+}
+
+/** Opens one of the gateway's reasoning seals (null: not one); throws the client's 400 when altered. */
+export type OpenSeal = (value: string, field: string) => Promise<ReasoningOpaque | null>;
 
 /** One per public format, in shared/src/wire/<format>/. */
 export interface WireFormat {
   readonly name: WireFormatName;
   /** Validates a client body (throws AppError 400 in this format's terms) and parses it. */
   parseRequest(body: unknown): CanonicalRequest;
-  renderResponse(response: CanonicalResponse, clientModel: string): unknown;
+  /** `request` is the client's, parsed: how it declared its tools decides how calls are rendered. */
+  renderResponse(response: CanonicalResponse, clientModel: string, request?: CanonicalRequest): unknown;
   /** Canonical events → this format's SSE bytes, ending the way its clients expect. */
   createStreamEncoder(
     clientModel: string,
@@ -74,7 +105,23 @@ export interface WireFormat {
   usageFromResponse(body: unknown): Usage | null;
   /**
    * The body to send an upstream of this same format (the provider swaps the model in):
-   * the client's body plus whatever the gateway needs to read usage from the answer.
+   * the client's body plus whatever the gateway needs to read usage from the answer, and how
+   * the answer is edited on its way back (the client's model name).
    */
-  preparePassthrough(body: Record<string, unknown>): PassthroughPlan;
+  preparePassthrough(body: Record<string, unknown>, options?: PassthroughOptions): PassthroughPlan;
+  /**
+   * The vendor family whose reasoning this format's clients can carry as it is (Messages:
+   * Anthropic's thinking blocks; Responses: OpenAI's reasoning items); another family's is sealed.
+   */
+  readonly reasoningVendor?: ReasoningVendor;
+  /**
+   * A body about to be passed through to a vendor of `vendor`'s family: reasoning the gateway
+   * sealed for this client goes back as the vendor's own form, or is left out when another
+   * vendor made it.
+   */
+  restoreReasoning(
+    body: Record<string, unknown>,
+    vendor: ReasoningVendor | undefined,
+    open: OpenSeal,
+  ): Promise<Record<string, unknown>>;
 }

@@ -13,6 +13,8 @@ export interface PriceView {
   input_price_per_mtok: number;
   output_price_per_mtok: number;
   cached_input_price_per_mtok: number | null;
+  cache_write_price_per_mtok: number | null;
+  cache_write_1h_price_per_mtok: number | null;
   updated_at: string;
 }
 
@@ -23,6 +25,8 @@ function toView(row: PriceRow): PriceView {
     input_price_per_mtok: row.inputPricePerMtok,
     output_price_per_mtok: row.outputPricePerMtok,
     cached_input_price_per_mtok: row.cachedInputPricePerMtok,
+    cache_write_price_per_mtok: row.cacheWritePricePerMtok,
+    cache_write_1h_price_per_mtok: row.cacheWrite1hPricePerMtok,
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -46,6 +50,8 @@ function pricesOf(row: PriceRow | PriceInput) {
         input_price_per_mtok: row.inputPricePerMtok,
         output_price_per_mtok: row.outputPricePerMtok,
         cached_input_price_per_mtok: row.cachedInputPricePerMtok,
+        cache_write_price_per_mtok: row.cacheWritePricePerMtok,
+        cache_write_1h_price_per_mtok: row.cacheWrite1hPricePerMtok,
       }
     : row;
 }
@@ -69,6 +75,8 @@ export async function putPrice(
       inputPricePerMtok: input.input_price_per_mtok,
       outputPricePerMtok: input.output_price_per_mtok,
       cachedInputPricePerMtok: input.cached_input_price_per_mtok,
+      cacheWritePricePerMtok: input.cache_write_price_per_mtok,
+      cacheWrite1hPricePerMtok: input.cache_write_1h_price_per_mtok,
     });
     await writeAudit(tx, {
       ...actor,

@@ -9,6 +9,8 @@ const table: PriceEntry = {
   inputPricePerMtok: 2.5,
   outputPricePerMtok: 10,
   cachedInputPricePerMtok: 1.25,
+  cacheWritePricePerMtok: 3.125,
+  cacheWrite1hPricePerMtok: 5,
 };
 
 describe('effectivePrice', () => {
@@ -19,8 +21,14 @@ describe('effectivePrice', () => {
       inputPricePerMtok: 1,
       outputPricePerMtok: 2,
       cachedInputPricePerMtok: 0.5,
+      // The model's own write prices, never the table's: unset, writes are billed at its input price.
+      cacheWritePricePerMtok: null,
+      cacheWrite1hPricePerMtok: null,
       priceTableModel: null,
     });
+    expect(
+      effectivePrice({ ...own, cacheWritePricePerMtok: 1.25, cacheWrite1hPricePerMtok: 2 }, table),
+    ).toMatchObject({ cacheWritePricePerMtok: 1.25, cacheWrite1hPricePerMtok: 2 });
     // A free model is priced (at 0), not unpriced.
     expect(effectivePrice({ inputPricePerMtok: 0, outputPricePerMtok: 0 }, table).source).toBe('model');
   });
@@ -35,6 +43,8 @@ describe('effectivePrice', () => {
         inputPricePerMtok: 2.5,
         outputPricePerMtok: 10,
         cachedInputPricePerMtok: 1.25,
+        cacheWritePricePerMtok: 3.125,
+        cacheWrite1hPricePerMtok: 5,
         priceTableModel: 'gpt-4o',
       });
     }

@@ -8,6 +8,8 @@ export interface OwnPrices {
   inputPricePerMtok: number | null;
   outputPricePerMtok: number | null;
   cachedInputPricePerMtok?: number | null;
+  cacheWritePricePerMtok?: number | null;
+  cacheWrite1hPricePerMtok?: number | null;
   /** An embedding model has no output tokens: its input price alone prices it. */
   kind?: 'chat' | 'embedding' | null;
 }
@@ -19,6 +21,10 @@ export interface EffectivePrice {
   outputPricePerMtok: number | null;
   /** Null: cached input tokens are billed at the input price. */
   cachedInputPricePerMtok: number | null;
+  /** Null: cache writes are billed at the input price. */
+  cacheWritePricePerMtok: number | null;
+  /** Null: one-hour cache writes are billed at the write price. */
+  cacheWrite1hPricePerMtok: number | null;
   /** The price-table entry used, when source is 'price_table'. */
   priceTableModel: string | null;
 }
@@ -28,6 +34,8 @@ export const UNPRICED: EffectivePrice = {
   inputPricePerMtok: null,
   outputPricePerMtok: null,
   cachedInputPricePerMtok: null,
+  cacheWritePricePerMtok: null,
+  cacheWrite1hPricePerMtok: null,
   priceTableModel: null,
 };
 
@@ -45,6 +53,8 @@ export function effectivePrice(own: OwnPrices, entry: PriceEntry | null): Effect
       inputPricePerMtok: own.inputPricePerMtok,
       outputPricePerMtok: outputPrice,
       cachedInputPricePerMtok: own.cachedInputPricePerMtok ?? null,
+      cacheWritePricePerMtok: own.cacheWritePricePerMtok ?? null,
+      cacheWrite1hPricePerMtok: own.cacheWrite1hPricePerMtok ?? null,
       priceTableModel: null,
     };
   }
@@ -54,6 +64,8 @@ export function effectivePrice(own: OwnPrices, entry: PriceEntry | null): Effect
       inputPricePerMtok: entry.inputPricePerMtok,
       outputPricePerMtok: entry.outputPricePerMtok,
       cachedInputPricePerMtok: entry.cachedInputPricePerMtok,
+      cacheWritePricePerMtok: entry.cacheWritePricePerMtok,
+      cacheWrite1hPricePerMtok: entry.cacheWrite1hPricePerMtok,
       priceTableModel: entry.model,
     };
   }

@@ -9,6 +9,8 @@ function entry(model: string, input = 1): PriceEntry {
     inputPricePerMtok: input,
     outputPricePerMtok: 2,
     cachedInputPricePerMtok: null,
+    cacheWritePricePerMtok: null,
+    cacheWrite1hPricePerMtok: null,
   };
 }
 

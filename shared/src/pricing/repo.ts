@@ -12,6 +12,8 @@ export function toPriceEntry(row: PriceRow): PriceEntry {
     inputPricePerMtok: row.inputPricePerMtok,
     outputPricePerMtok: row.outputPricePerMtok,
     cachedInputPricePerMtok: row.cachedInputPricePerMtok,
+    cacheWritePricePerMtok: row.cacheWritePricePerMtok,
+    cacheWrite1hPricePerMtok: row.cacheWrite1hPricePerMtok,
   };
 }
 
@@ -34,6 +36,8 @@ export async function upsertPriceRow(db: QueryDb, entry: PriceEntry): Promise<Pr
     inputPricePerMtok: entry.inputPricePerMtok,
     outputPricePerMtok: entry.outputPricePerMtok,
     cachedInputPricePerMtok: entry.cachedInputPricePerMtok,
+    cacheWritePricePerMtok: entry.cacheWritePricePerMtok,
+    cacheWrite1hPricePerMtok: entry.cacheWrite1hPricePerMtok,
   };
   const [row] = await db
     .insert(modelPrices)

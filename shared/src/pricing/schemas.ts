@@ -23,5 +23,9 @@ export const priceInputSchema = z.strictObject({
   output_price_per_mtok: usdPerMtok,
   /** Null or absent: cached input tokens are billed at the input price. */
   cached_input_price_per_mtok: usdPerMtok.nullable().default(null),
+  /** Null or absent: prompt-cache writes are billed at the input price. */
+  cache_write_price_per_mtok: usdPerMtok.nullable().default(null),
+  /** Null or absent: one-hour cache writes are billed at the (five-minute) write price. */
+  cache_write_1h_price_per_mtok: usdPerMtok.nullable().default(null),
 });
 export type PriceInput = z.infer<typeof priceInputSchema>;

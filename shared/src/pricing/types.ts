@@ -6,6 +6,10 @@ export interface PriceEntry {
   outputPricePerMtok: number;
   /** Null: cached input tokens are billed at the input price. */
   cachedInputPricePerMtok: number | null;
+  /** Null: prompt-cache writes are billed at the input price. */
+  cacheWritePricePerMtok: number | null;
+  /** Null: one-hour cache writes are billed at the (five-minute) write price. */
+  cacheWrite1hPricePerMtok: number | null;
 }
 
 /** The whole table, indexed by lower-cased model name (vendors' ids are case-insensitive in practice). */

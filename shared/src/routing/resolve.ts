@@ -47,13 +47,29 @@ export interface ResolvedModel {
   outputPricePerMtok: number | null;
   /** Null: cached input tokens are billed at the input price. */
   cachedInputPricePerMtok: number | null;
+  /** Null: cache writes are billed at the input price. */
+  cacheWritePricePerMtok: number | null;
+  /** Null: one-hour cache writes are billed at the write price. */
+  cacheWrite1hPricePerMtok: number | null;
+  /** The model's own output cap for vendors that need one; null: each route's known limit. */
+  maxOutputTokens: number | null;
+  /** Place prompt-cache breakpoints for vendors that need them (models.cache_breakpoints). */
+  cacheBreakpoints: boolean;
   /** Never empty; tried in this order. */
   routes: ResolvedRoute[];
 }
 
 type ModelTerms = Pick<
   ResolvedModel,
-  'inputWeight' | 'outputWeight' | 'inputPricePerMtok' | 'outputPricePerMtok' | 'cachedInputPricePerMtok'
+  | 'inputWeight'
+  | 'outputWeight'
+  | 'inputPricePerMtok'
+  | 'outputPricePerMtok'
+  | 'cachedInputPricePerMtok'
+  | 'cacheWritePricePerMtok'
+  | 'cacheWrite1hPricePerMtok'
+  | 'maxOutputTokens'
+  | 'cacheBreakpoints'
 >;
 
 /**
@@ -67,6 +83,10 @@ export const NO_OWN_TERMS: Readonly<ModelTerms> = {
   inputPricePerMtok: null,
   outputPricePerMtok: null,
   cachedInputPricePerMtok: null,
+  cacheWritePricePerMtok: null,
+  cacheWrite1hPricePerMtok: null,
+  maxOutputTokens: null,
+  cacheBreakpoints: true,
 };
 
 /**
@@ -139,6 +159,10 @@ async function resolveConfigured(db: QueryDb, name: string): Promise<ResolvedMod
     inputPricePerMtok: model.inputPricePerMtok,
     outputPricePerMtok: model.outputPricePerMtok,
     cachedInputPricePerMtok: model.cachedInputPricePerMtok,
+    cacheWritePricePerMtok: model.cacheWritePricePerMtok,
+    cacheWrite1hPricePerMtok: model.cacheWrite1hPricePerMtok,
+    maxOutputTokens: model.maxOutputTokens,
+    cacheBreakpoints: model.cacheBreakpoints,
     routes,
   };
 }

@@ -18,6 +18,10 @@ export const modelPrices = pgTable(
     outputPricePerMtok: numeric('output_price_per_mtok', { mode: 'number' }).notNull(),
     /** Null: cached input tokens are billed at the input price. */
     cachedInputPricePerMtok: numeric('cached_input_price_per_mtok', { mode: 'number' }),
+    /** Prompt-cache writes (five-minute lifetime); null: billed at the input price. */
+    cacheWritePricePerMtok: numeric('cache_write_price_per_mtok', { mode: 'number' }),
+    /** Prompt-cache writes with a one-hour lifetime; null: at the five-minute write price. */
+    cacheWrite1hPricePerMtok: numeric('cache_write_1h_price_per_mtok', { mode: 'number' }),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('model_prices_model_key').on(t.model)],

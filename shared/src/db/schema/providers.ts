@@ -64,6 +64,20 @@ export const models = pgTable(
     outputPricePerMtok: numeric('output_price_per_mtok', { mode: 'number' }),
     /** Null: cached input tokens are billed at the input price. */
     cachedInputPricePerMtok: numeric('cached_input_price_per_mtok', { mode: 'number' }),
+    /** Prompt-cache writes (five-minute lifetime); null: billed at the input price. */
+    cacheWritePricePerMtok: numeric('cache_write_price_per_mtok', { mode: 'number' }),
+    /** Prompt-cache writes with a one-hour lifetime; null: at the five-minute write price. */
+    cacheWrite1hPricePerMtok: numeric('cache_write_1h_price_per_mtok', { mode: 'number' }),
+    /**
+     * The most output the model may produce: the cap sent to vendors that need one when the
+     * client sets none. Null: the known limit of each route's upstream model (routing/output-caps.ts).
+     */
+    maxOutputTokens: integer('max_output_tokens'),
+    /**
+     * Place prompt-cache breakpoints (tools, system, the conversation's last turns) on requests
+     * that carry none, for vendors whose caching needs them (Anthropic, Bedrock).
+     */
+    cacheBreakpoints: boolean('cache_breakpoints').notNull().default(true),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
