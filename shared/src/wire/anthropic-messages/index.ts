@@ -1,7 +1,9 @@
 import { encodeSseJson } from '../../sse/encoder';
 import { watchNativeUsage } from '../common/native-usage-reader';
+import { renamingPlan } from '../common/passthrough-plan';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderMessagesResponse } from './render-response';
+import { restoreMessagesReasoning } from './sealed';
 import { createMessagesStreamEncoder } from './stream-encoder';
 import { parseMessagesRequest } from './to-canonical';
 import { createMessagesNativeUsageReader, messagesStreamUsage, messagesUsageFromResponse } from './usage';
@@ -16,12 +18,15 @@ export const anthropicMessages: WireFormatWithUsageTap = {
   usageFromResponse: messagesUsageFromResponse,
   createNativeUsageReader: createMessagesNativeUsageReader,
   watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, messagesStreamUsage, true, onChunk),
-  // Usage is always in these streams (message_delta, response.completed): nothing to add.
-  preparePassthrough: (body) => ({ body }),
+  // Usage is always in these streams (message_start, message_delta): nothing to add. The model
+  // is named once, in message_start.
+  preparePassthrough: (body, options = {}) => renamingPlan(body, options),
+  reasoningVendor: 'anthropic',
+  restoreReasoning: restoreMessagesReasoning,
 };
 
 export { type MessagesBody, renderMessagesResponse } from './render-response';
 export { type MessagesRequest, messagesRequestSchema } from './request-schema';
 export { createMessagesStreamEncoder } from './stream-encoder';
-export { messagesToCanonical, parseMessagesRequest } from './to-canonical';
+export { messagesToCanonical, parseCountTokensRequest, parseMessagesRequest } from './to-canonical';
 export { createMessagesNativeUsageReader, messagesUsageFromResponse } from './usage';

@@ -1,4 +1,4 @@
-import type { CanonicalResponse, FinishReason } from '../../canonical/types';
+import type { AnswerPart, CanonicalResponse, FinishReason, ReasoningPart } from '../../canonical/types';
 import { formatId } from '../common/ids';
 import { parseArgumentsObject } from '../common/json';
 import { type MessagesUsage, messagesUsage } from './usage';
@@ -7,7 +7,10 @@ export type MessagesStopReason = 'end_turn' | 'max_tokens' | 'tool_use' | 'stop_
 
 export type MessagesBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'thinking'; thinking: string; signature: string }
+  /** Anthropic's own block, as its API sent it (thinking, redacted_thinking, server tools…). */
+  | Record<string, unknown>;
 
 export interface MessagesBody {
   id: string;
@@ -41,18 +44,29 @@ export function messagesMessageId(canonicalId: string): string {
   return formatId('msg_', canonicalId);
 }
 
+/**
+ * Reasoning goes out as Anthropic's own block when Anthropic produced it, else as a thinking
+ * block whose signature is the gateway's seal of the vendor's form (empty when the vendor gave
+ * none to restore: a plain text summary).
+ */
+export function messagesThinkingBlock(part: ReasoningPart): MessagesBlock {
+  if (part.opaque?.vendor === 'anthropic') return part.opaque.data;
+  return { type: 'thinking', thinking: part.text, signature: part.sealed ?? '' };
+}
+
+function messagesBlock(part: AnswerPart): MessagesBlock {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'reasoning') return messagesThinkingBlock(part);
+  return {
+    type: 'tool_use',
+    id: messagesToolUseId(part.id),
+    name: part.name,
+    input: parseArgumentsObject(part.arguments),
+  };
+}
+
 export function renderMessagesResponse(response: CanonicalResponse, clientModel: string): MessagesBody {
-  const content = response.content.map(
-    (part): MessagesBlock =>
-      part.type === 'text'
-        ? { type: 'text', text: part.text }
-        : {
-            type: 'tool_use',
-            id: messagesToolUseId(part.id),
-            name: part.name,
-            input: parseArgumentsObject(part.arguments),
-          },
-  );
+  const content = response.content.map(messagesBlock);
   return {
     id: messagesMessageId(response.id),
     type: 'message',

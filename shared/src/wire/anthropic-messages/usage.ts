@@ -1,3 +1,4 @@
+import type { PassthroughPlan } from '../../canonical/ports';
 import type { Usage } from '../../canonical/types';
 import {
   createNativeUsageReader,
@@ -5,26 +6,38 @@ import {
   parseJsonData,
   type UsageObserver,
 } from '../common/native-usage-reader';
-import { isRecord, mergeUsage, tokenCount } from '../common/usage';
+import { isRecord, mergeUsage, tokenCount, uncachedInputTokens } from '../common/usage';
 
 export interface MessagesUsage {
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  /** Cache writes by lifetime, as Anthropic splits them. */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  /** Thinking tokens within output_tokens (Anthropic's thinking-token-count field). */
+  output_tokens_details?: { thinking_tokens: number };
 }
 
 /**
- * Canonical → wire. Anthropic's input_tokens exclude cache reads (they are reported beside
- * them), while canonical inputTokens include them.
+ * Canonical → wire. Anthropic's input_tokens exclude cache reads and writes (they are reported
+ * beside them), while canonical inputTokens include them.
  */
 export function messagesUsage(usage: Usage): MessagesUsage {
-  const cached = usage.cachedInputTokens;
-  if (cached === undefined) return { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens };
-  return {
-    input_tokens: Math.max(0, usage.inputTokens - cached),
-    output_tokens: usage.outputTokens,
-    cache_read_input_tokens: cached,
-  };
+  const out: MessagesUsage = { input_tokens: uncachedInputTokens(usage), output_tokens: usage.outputTokens };
+  if (usage.cachedInputTokens !== undefined) out.cache_read_input_tokens = usage.cachedInputTokens;
+  const written = usage.cacheWriteTokens;
+  if (written !== undefined) {
+    const longLived = usage.cacheWrite1hTokens ?? 0;
+    out.cache_creation_input_tokens = written;
+    out.cache_creation = {
+      ephemeral_5m_input_tokens: Math.max(0, written - longLived),
+      ephemeral_1h_input_tokens: longLived,
+    };
+  }
+  if (usage.reasoningTokens !== undefined)
+    out.output_tokens_details = { thinking_tokens: usage.reasoningTokens };
+  return out;
 }
 
 /**
@@ -35,32 +48,40 @@ export function messagesUsageFrom(usage: unknown): Partial<Usage> | null {
   if (!isRecord(usage)) return null;
   const input = tokenCount(usage.input_tokens);
   const cacheRead = tokenCount(usage.cache_read_input_tokens);
-  const cacheWrite = tokenCount(usage.cache_creation_input_tokens) ?? 0;
+  const cacheWrite = tokenCount(usage.cache_creation_input_tokens);
   const out: Partial<Usage> = {};
-  if (input !== undefined) out.inputTokens = input + (cacheRead ?? 0) + cacheWrite;
+  if (input !== undefined) out.inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
   const output = tokenCount(usage.output_tokens);
   if (output !== undefined) out.outputTokens = output;
   if (cacheRead !== undefined) out.cachedInputTokens = cacheRead;
+  if (cacheWrite !== undefined && cacheWrite > 0) {
+    out.cacheWriteTokens = cacheWrite;
+    const byLifetime = usage.cache_creation;
+    const longLived = isRecord(byLifetime) ? tokenCount(byLifetime.ephemeral_1h_input_tokens) : undefined;
+    if (longLived !== undefined && longLived > 0) out.cacheWrite1hTokens = longLived;
+  }
+  const details = usage.output_tokens_details;
+  const thinking = isRecord(details) ? tokenCount(details.thinking_tokens) : undefined;
+  if (thinking !== undefined && thinking > 0) out.reasoningTokens = thinking;
   return out;
 }
 
-function complete(partial: Partial<Usage> | null): Usage | null {
+/** A report with at least one of the two counts, the other 0 until a later report says. */
+export function completeUsage(partial: Partial<Usage> | null): Usage | null {
   if (partial?.inputTokens === undefined && partial?.outputTokens === undefined) return null;
-  const usage: Usage = { inputTokens: partial.inputTokens ?? 0, outputTokens: partial.outputTokens ?? 0 };
-  if (partial.cachedInputTokens !== undefined) usage.cachedInputTokens = partial.cachedInputTokens;
-  return usage;
+  return { ...partial, inputTokens: partial.inputTokens ?? 0, outputTokens: partial.outputTokens ?? 0 };
 }
 
 /** Usage from a native non-streaming Messages body (passthrough). */
 export function messagesUsageFromResponse(body: unknown): Usage | null {
-  return isRecord(body) ? complete(messagesUsageFrom(body.usage)) : null;
+  return isRecord(body) ? completeUsage(messagesUsageFrom(body.usage)) : null;
 }
 
 function streamUsage(data: unknown): Usage | null {
   if (!isRecord(data)) return null;
   if (data.type === 'message_start' && isRecord(data.message))
-    return complete(messagesUsageFrom(data.message.usage));
-  if (data.type === 'message_delta') return complete(messagesUsageFrom(data.usage));
+    return completeUsage(messagesUsageFrom(data.message.usage));
+  if (data.type === 'message_delta') return completeUsage(messagesUsageFrom(data.usage));
   return null;
 }
 
@@ -73,6 +94,6 @@ export const messagesStreamUsage: UsageObserver = (event, current) => {
   return usage === null ? current : mergeUsage(current, usage);
 };
 
-export function createMessagesNativeUsageReader(): NativeUsageReader {
-  return createNativeUsageReader(messagesStreamUsage);
+export function createMessagesNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
+  return createNativeUsageReader(messagesStreamUsage, plan?.editEvent ? { edit: plan.editEvent } : {});
 }

@@ -17,10 +17,12 @@ export function appendMessage(messages: CanonicalMessage[], message: CanonicalMe
     message.content.every(isToolResult) &&
     last.content.length > 0 &&
     last.content.every(isToolResult);
+  // An assistant turn may come in pieces (Responses items: reasoning, message, calls each apart).
   const mergeCalls =
     last?.role === 'assistant' &&
     message.role === 'assistant' &&
-    message.content.some((part) => part.type === 'tool_call');
+    (message.content.some((part) => part.type !== 'text') ||
+      last.content.every((part) => part.type === 'reasoning'));
   if (last && (mergeResults || mergeCalls)) last.content.push(...message.content);
   else messages.push(message);
 }

@@ -23,9 +23,15 @@ export interface NativeUsageReader {
 /** Reads one SSE event of a format and returns the usage so far (or the previous value). */
 export type UsageObserver = (event: SseEvent, current: Usage | null) => Usage | null;
 
+/**
+ * Changes an event on its way to the client: null drops it, a string replaces its data,
+ * undefined leaves it as it was. Called for every event, so it must be cheap for the many it
+ * leaves alone (a substring test before any parsing).
+ */
+export type EventEdit = (event: SseEvent) => string | null | undefined;
+
 export interface NativeTapOptions {
-  /** Events (among those that carry a usage object) the client must not see. */
-  drop?(event: SseEvent): boolean;
+  edit?: EventEdit;
 }
 
 /**
@@ -41,32 +47,46 @@ class UsageScanner {
   readonly #lines = new LineSplitter();
   readonly #events = new EventAssembler();
   readonly #observe: UsageObserver;
-  readonly #drop: ((event: SseEvent) => boolean) | undefined;
-  /** Drop mode: the lines of the event being read, and the text of the events kept so far. */
+  readonly #edit: EventEdit | undefined;
+  /** Edit mode: the lines of the event being read, and the text of the events passed so far. */
   #held: string[] = [];
   #kept = '';
-  #dropping = false;
+  /** What the edit made of the event being read: null dropped, a string its new data. */
+  #edited: string | null | undefined = undefined;
   readonly #onEvent = (event: SseEvent): void => {
-    if (!USAGE_OBJECT.test(event.data)) return;
-    try {
-      this.usage = this.#observe(event, this.usage);
-    } catch {
-      // A malformed event must not cost the passthrough; keep what was seen before it.
+    if (USAGE_OBJECT.test(event.data)) {
+      try {
+        this.usage = this.#observe(event, this.usage);
+      } catch {
+        // A malformed event must not cost the passthrough; keep what was seen before it.
+      }
     }
-    if (this.#drop?.(event)) this.#dropping = true;
+    if (this.#edit) this.#edited = this.#edit(event);
   };
   readonly #onLine = (line: string): void => {
-    if (this.#drop) this.#held.push(line);
+    if (this.#edit) this.#held.push(line);
     this.#events.line(line, this.#onEvent);
-    if (!this.#drop || line !== '') return;
-    if (!this.#dropping) this.#kept += `${this.#held.join('\n')}\n`;
+    if (!this.#edit || line !== '') return;
+    this.#keepHeld();
     this.#held = [];
-    this.#dropping = false;
+    this.#edited = undefined;
   };
 
-  constructor(observe: UsageObserver, drop?: (event: SseEvent) => boolean) {
+  constructor(observe: UsageObserver, edit?: EventEdit) {
     this.#observe = observe;
-    this.#drop = drop;
+    this.#edit = edit;
+  }
+
+  /** The event just read, as edited: its other lines (event:, id:) stay, its data is replaced. */
+  #keepHeld(): void {
+    const edited = this.#edited;
+    if (edited === null) return;
+    if (edited === undefined) {
+      this.#kept += `${this.#held.join('\n')}\n`;
+      return;
+    }
+    const lines = this.#held.filter((line) => line !== '' && !line.startsWith('data:'));
+    this.#kept += `${[...lines, `data: ${edited}`].join('\n')}\n\n`;
   }
 
   push(chunk: Uint8Array): void {
@@ -77,10 +97,14 @@ class UsageScanner {
     this.#lines.push(this.#text.decode(), this.#onLine);
     this.#lines.end(this.#onLine);
     this.#events.end(this.#onEvent);
-    if (this.#drop && !this.#dropping && this.#held.length > 0) this.#kept += this.#held.join('\n');
+    if (this.#edit && this.#held.length > 0) {
+      // An unterminated last event: passed as it came unless the edit changed it.
+      if (this.#edited === undefined) this.#kept += this.#held.join('\n');
+      else this.#keepHeld();
+    }
   }
 
-  /** Drop mode: the text of the complete events kept since the last call. */
+  /** Edit mode: the text of the complete events passed since the last call. */
   takeKept(): string {
     const kept = this.#kept;
     this.#kept = '';
@@ -91,15 +115,15 @@ class UsageScanner {
 /**
  * Taps a native (passthrough) SSE stream for usage, in the one stream stage it adds: each
  * chunk is split into events as it passes (no copy, no side stream) and only the events that
- * carry a usage object are parsed. With `drop`, whole events leave the stream.
+ * carry a usage object are parsed. With `edit`, events are changed or dropped as they pass.
  */
 export function createNativeUsageReader(
   observe: UsageObserver,
   options: NativeTapOptions = {},
 ): NativeUsageReader {
-  const scanner = new UsageScanner(observe, options.drop);
+  const scanner = new UsageScanner(observe, options.edit);
   const encoder = new TextEncoder();
-  const dropping = options.drop !== undefined;
+  const editing = options.edit !== undefined;
   let settle: (completed: boolean) => void = () => {};
   const completed = new Promise<boolean>((resolve) => {
     settle = resolve;
@@ -111,12 +135,12 @@ export function createNativeUsageReader(
   const transformer: Transformer<Uint8Array, Uint8Array> & { cancel: () => void } = {
     transform(chunk, controller) {
       scanner.push(chunk);
-      if (dropping) emitKept(controller);
+      if (editing) emitKept(controller);
       else controller.enqueue(chunk);
     },
     flush(controller) {
       scanner.end();
-      if (dropping) emitKept(controller);
+      if (editing) emitKept(controller);
       settle(true);
     },
     // `cancel` (reader cancelled or writer aborted) is in the Streams standard and in Node and

@@ -14,3 +14,17 @@ export const functionDeclarationFields = {
   parameters: jsonObject.nullish(),
   strict: z.boolean().nullish(),
 };
+
+/**
+ * An object of a `type` outside `known`: the catch-all branch of an open union (content parts,
+ * items, tools newer than the gateway). The check aborts, so a union reports a malformed known
+ * object by the known branch's issue ("text is required"), not as an unknown type.
+ */
+export function otherTypeObject(known: ReadonlySet<string>) {
+  return z.looseObject({
+    type: z
+      .string()
+      .min(1)
+      .refine((type) => !known.has(type), { abort: true }),
+  });
+}

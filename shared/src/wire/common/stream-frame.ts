@@ -1,4 +1,13 @@
-import type { FinishReason, StreamEvent, TextPart, ToolCallPart, Usage } from '../../canonical/types';
+import type {
+  AnswerPart,
+  FinishReason,
+  ReasoningOpaque,
+  ReasoningPart,
+  StreamEvent,
+  TextPart,
+  ToolCallPart,
+  Usage,
+} from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
 import { encodeSseEvent, encodeSseJson } from '../../sse/encoder';
 import { mergeUsage } from './usage';
@@ -13,7 +22,11 @@ export type BlockEvent =
   | { type: 'text_delta'; block: number; text: string }
   | { type: 'tool_call_start'; block: number; tool: number; id: string; name: string }
   | { type: 'tool_call_delta'; block: number; tool: number; argumentsDelta: string }
-  | { type: 'block_stop'; block: number; part: TextPart | ToolCallPart };
+  | { type: 'reasoning_start'; block: number }
+  | { type: 'reasoning_delta'; block: number; text: string }
+  /** The vendor's own form of the block (or the gateway's seal of it), before its block_stop. */
+  | { type: 'reasoning_opaque'; block: number; opaque?: ReasoningOpaque; sealed?: string }
+  | { type: 'block_stop'; block: number; part: AnswerPart };
 
 export interface StreamOpen {
   /** The upstream id from the `start` event, or '' when none came. */
@@ -26,13 +39,13 @@ export interface StreamEnd {
   finishReason: FinishReason;
   usage: Usage | null;
   /** Every block, in order, as the client has received it. */
-  content: Array<TextPart | ToolCallPart>;
+  content: AnswerPart[];
 }
 
 export interface StreamFailure {
   message: string;
   errorType: string;
-  content: Array<TextPart | ToolCallPart>;
+  content: AnswerPart[];
 }
 
 /** One format's SSE vocabulary. Each method writes through the `SseOut` it was built with. */
@@ -51,7 +64,7 @@ export interface SseOut {
 interface OpenBlock {
   index: number;
   block: number;
-  part: TextPart | ToolCallPart;
+  part: AnswerPart;
   tool: number;
 }
 
@@ -60,7 +73,7 @@ const TRUNCATED = 'Upstream stream ended before the response finished';
 /** The part of the frame that owns block bookkeeping; kept apart so each step stays short. */
 class Blocks {
   open: OpenBlock | null = null;
-  readonly content: Array<TextPart | ToolCallPart> = [];
+  readonly content: AnswerPart[] = [];
   private tools = 0;
 
   constructor(private readonly writer: FormatWriter) {}
@@ -96,6 +109,42 @@ class Blocks {
     if (text === '' || open.part.type !== 'text') return;
     open.part.text += text;
     this.writer.block({ type: 'text_delta', block: open.block, text });
+  }
+
+  startReasoning(index: number): OpenBlock {
+    this.close();
+    const part: ReasoningPart = { type: 'reasoning', text: '' };
+    this.open = { index, block: this.content.length, part, tool: -1 };
+    this.content.push(part);
+    this.writer.block({ type: 'reasoning_start', block: this.open.block });
+    return this.open;
+  }
+
+  private reasoningBlock(index: number): OpenBlock & { part: ReasoningPart } {
+    const open =
+      this.open?.index === index && this.open.part.type === 'reasoning'
+        ? this.open
+        : this.startReasoning(index);
+    return open as OpenBlock & { part: ReasoningPart };
+  }
+
+  reasoning(index: number, text: string): void {
+    const open = this.reasoningBlock(index);
+    if (text === '') return;
+    open.part.text += text;
+    this.writer.block({ type: 'reasoning_delta', block: open.block, text });
+  }
+
+  reasoningOpaque(index: number, opaque: ReasoningOpaque | undefined, sealed: string | undefined): void {
+    const open = this.reasoningBlock(index);
+    if (opaque) open.part.opaque = opaque;
+    if (sealed !== undefined) open.part.sealed = sealed;
+    this.writer.block({
+      type: 'reasoning_opaque',
+      block: open.block,
+      ...(opaque ? { opaque } : {}),
+      ...(sealed !== undefined ? { sealed } : {}),
+    });
   }
 
   /** A delta for a call that is not open has no name to render under, so it is dropped. */
@@ -143,6 +192,12 @@ class Frame {
     } else if (event.type === 'text_delta') blocks.text(event.index, event.text);
     else if (event.type === 'tool_call_start') blocks.startTool(event.index, event.id, event.name);
     else if (event.type === 'tool_call_delta') blocks.toolArguments(event.index, event.argumentsDelta);
+    else if (event.type === 'reasoning_start') {
+      if (blocks.open?.index !== event.index || blocks.open.part.type !== 'reasoning')
+        blocks.startReasoning(event.index);
+    } else if (event.type === 'reasoning_delta') blocks.reasoning(event.index, event.text);
+    else if (event.type === 'reasoning_opaque')
+      blocks.reasoningOpaque(event.index, event.opaque, event.sealed);
     else if (blocks.open?.index === event.index) blocks.close();
   }
 

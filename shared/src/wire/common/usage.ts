@@ -14,10 +14,20 @@ export function mergeUsage(current: Usage | null, next: Usage): Usage {
     inputTokens: Math.max(current.inputTokens, next.inputTokens),
     outputTokens: Math.max(current.outputTokens, next.outputTokens),
   };
-  const cached = Math.max(current.cachedInputTokens ?? -1, next.cachedInputTokens ?? -1);
-  if (cached >= 0) merged.cachedInputTokens = cached;
+  for (const field of OPTIONAL_COUNTS) {
+    const value = Math.max(current[field] ?? -1, next[field] ?? -1);
+    if (value >= 0) merged[field] = value;
+  }
   return merged;
 }
+
+/** The counts a report may leave out (each a subset of input or output). */
+const OPTIONAL_COUNTS = [
+  'cachedInputTokens',
+  'cacheWriteTokens',
+  'cacheWrite1hTokens',
+  'reasoningTokens',
+] as const;
 
 /** Non-negative integer or undefined: usage fields come from untrusted JSON. */
 export function tokenCount(value: unknown): number | undefined {
@@ -30,15 +40,26 @@ export function tokenCount(value: unknown): number | undefined {
  */
 export function openAiUsageFrom(
   usage: unknown,
-  names: { input: string; output: string; inputDetails: string },
+  names: { input: string; output: string; inputDetails: string; outputDetails: string },
 ): Usage | null {
   if (!isRecord(usage)) return null;
   const inputTokens = tokenCount(usage[names.input]);
   const outputTokens = tokenCount(usage[names.output]);
   if (inputTokens === undefined || outputTokens === undefined) return null;
-  const details = usage[names.inputDetails];
-  const cached = isRecord(details) ? tokenCount(details.cached_tokens) : undefined;
-  return cached === undefined
-    ? { inputTokens, outputTokens }
-    : { inputTokens, outputTokens, cachedInputTokens: cached };
+  const out: Usage = { inputTokens, outputTokens };
+  const inputDetails = usage[names.inputDetails];
+  const outputDetails = usage[names.outputDetails];
+  const cached = isRecord(inputDetails) ? tokenCount(inputDetails.cached_tokens) : undefined;
+  // OpenAI charges no cache writes; a compatible server (or the gateway itself) may report them.
+  const written = isRecord(inputDetails) ? tokenCount(inputDetails.cache_write_tokens) : undefined;
+  const reasoning = isRecord(outputDetails) ? tokenCount(outputDetails.reasoning_tokens) : undefined;
+  if (cached !== undefined) out.cachedInputTokens = cached;
+  if (written !== undefined && written > 0) out.cacheWriteTokens = written;
+  if (reasoning !== undefined && reasoning > 0) out.reasoningTokens = reasoning;
+  return out;
+}
+
+/** The input tokens neither read from nor written to a prompt cache. */
+export function uncachedInputTokens(usage: Usage): number {
+  return Math.max(0, usage.inputTokens - (usage.cachedInputTokens ?? 0) - (usage.cacheWriteTokens ?? 0));
 }

@@ -2,7 +2,8 @@ import { encodeSseJson } from '../../sse/encoder';
 import { watchNativeUsage } from '../common/native-usage-reader';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { prepareChatPassthrough } from './passthrough';
-import { renderChatCompletion } from './render-response';
+import { customToolNames, renderChatCompletion } from './render-response';
+import { restoreChatReasoning } from './sealed';
 import { createChatStreamEncoder } from './stream-encoder';
 import { parseChatRequest } from './to-canonical';
 import { chatStreamUsage, chatUsageFromResponse, createChatNativeUsageReader } from './usage';
@@ -11,16 +12,21 @@ import { chatStreamUsage, chatUsageFromResponse, createChatNativeUsageReader } f
 export const openaiChat: WireFormatWithUsageTap = {
   name: 'openai-chat',
   parseRequest: parseChatRequest,
-  renderResponse: (response, clientModel) => renderChatCompletion(response, clientModel),
+  renderResponse: (response, clientModel, request) =>
+    renderChatCompletion(response, clientModel, undefined, request),
   // The openai SDKs throw on a data event carrying `error`.
   streamErrorEvent: (error) =>
     encodeSseJson({ error: { message: error.message, type: error.type, param: null, code: null } }),
   createStreamEncoder: (clientModel, request) =>
-    createChatStreamEncoder(clientModel, { includeUsage: request?.includeUsage === true }),
+    createChatStreamEncoder(clientModel, {
+      includeUsage: request?.includeUsage === true,
+      customTools: customToolNames(request),
+    }),
   usageFromResponse: chatUsageFromResponse,
   createNativeUsageReader: createChatNativeUsageReader,
   watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, chatStreamUsage, false, onChunk),
   preparePassthrough: prepareChatPassthrough,
+  restoreReasoning: (body) => restoreChatReasoning(body),
 };
 
 export { type ChatCompletionBody, renderChatCompletion } from './render-response';

@@ -38,7 +38,7 @@ describe('prepareChatPassthrough', () => {
       chunk([{ index: 0, delta: { content: 'héllo' } }]) +
       chunk([], { usage: { prompt_tokens: 3, completion_tokens: 1 } }) +
       'data: [DONE]\n\n';
-    expect(plan.dropEvent).toBeDefined();
+    expect(plan.editEvent).toBeDefined();
     for (const cut of [[7, 30, 31], [], [upstream.length - 3], [1, 2, 3, 60, 61, 62]]) {
       const reader = createChatNativeUsageReader(plan);
       const out = await run(reader.transform, upstream, cut);
@@ -46,5 +46,23 @@ describe('prepareChatPassthrough', () => {
       expect(await reader.usage).toEqual({ inputTokens: 3, outputTokens: 1 });
       expect(await reader.completed).toBe(true);
     }
+  });
+
+  it("puts the client's model name in every chunk and in a whole answer, under an alias", async () => {
+    const plan = prepareChatPassthrough({ model: 'm', stream: true }, { clientModel: 'my-alias' });
+    const upstream =
+      chunk([{ index: 0, delta: { content: 'say "model":"x"' } }], { model: 'gpt-4o-2024-08-06' }) +
+      chunk([], { model: 'gpt-4o-2024-08-06', usage: { prompt_tokens: 3, completion_tokens: 1 } }) +
+      'data: [DONE]\n\n';
+    for (const cut of [[], [9, 40, 41], [upstream.length - 2]]) {
+      const reader = createChatNativeUsageReader(plan);
+      const out = await run(reader.transform, upstream, cut);
+      expect(out).toBe(
+        `${chunk([{ index: 0, delta: { content: 'say "model":"x"' } }], { model: 'my-alias' })}data: [DONE]\n\n`,
+      );
+    }
+    const body = { id: 'c', model: 'gpt-4o-2024-08-06', choices: [] };
+    expect(plan.editBody?.(body)).toBe(true);
+    expect(body.model).toBe('my-alias');
   });
 });

@@ -60,8 +60,12 @@ const FIELD_CHECKS: ReadonlyMap<string, Check> = new Map(
     tool_choice: leftToSchema,
     parallel_tool_calls: isBoolean,
     response_format: leftToSchema,
+    reasoning_effort: isString,
   } satisfies Record<string, Check>),
 );
+
+/** Assistant fields whose values only the schema checks. */
+const ASSISTANT_EXTRAS = ['tool_calls', 'reasoning_content', 'reasoning_details'] as const;
 
 /** Text messages of the roles whose schema is role + string content (assistant: no tool calls). */
 function plainMessages(messages: unknown): boolean {
@@ -71,7 +75,8 @@ function plainMessages(messages: unknown): boolean {
     const { role, content } = message;
     if (role === 'assistant') {
       if (content !== null && content !== undefined && typeof content !== 'string') return false;
-      if (message.tool_calls !== null && message.tool_calls !== undefined) return false;
+      for (const key of ASSISTANT_EXTRAS)
+        if (message[key] !== null && message[key] !== undefined) return false;
     } else if (role === 'user' || role === 'system' || role === 'developer') {
       if (typeof content !== 'string') return false;
     } else return false;

@@ -1,19 +1,34 @@
-import type { CanonicalResponse, FinishReason, Usage } from '../../canonical/types';
+import type {
+  AnswerPart,
+  CanonicalRequest,
+  CanonicalResponse,
+  FinishReason,
+  Usage,
+} from '../../canonical/types';
+import { customInput } from '../common/custom-tools';
 import { formatId, nowSeconds } from '../common/ids';
+import { sealedCallId } from './sealed-ids';
 
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
-export interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
+export type ChatToolCall =
+  | { id: string; type: 'function'; function: { name: string; arguments: string } }
+  | { id: string; type: 'custom'; custom: { name: string; input: string } };
+
+/** The gateway's seal of a vendor's reasoning, which a chat client may send back to restore it. */
+export interface ChatReasoningDetail {
+  type: 'reasoning.encrypted';
+  data: string;
+  format: 'sluice';
 }
 
 export interface ChatUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens: number };
+  /** cache_write_tokens: prompt-cache writes, which OpenAI does not charge but other vendors do. */
+  prompt_tokens_details?: { cached_tokens: number; cache_write_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 export interface ChatCompletionBody {
@@ -23,7 +38,14 @@ export interface ChatCompletionBody {
   model: string;
   choices: Array<{
     index: 0;
-    message: { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[]; refusal: null };
+    message: {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ChatToolCall[];
+      refusal: null;
+      reasoning_content?: string;
+      reasoning_details?: ChatReasoningDetail[];
+    };
     finish_reason: ChatFinishReason;
     logprobs: null;
   }>;
@@ -41,10 +63,48 @@ export function chatUsage(usage: Usage): ChatUsage {
     completion_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
   };
-  if (usage.cachedInputTokens !== undefined) {
-    out.prompt_tokens_details = { cached_tokens: usage.cachedInputTokens };
+  const written = usage.cacheWriteTokens;
+  if (usage.cachedInputTokens !== undefined || written !== undefined) {
+    out.prompt_tokens_details = {
+      cached_tokens: usage.cachedInputTokens ?? 0,
+      ...(written !== undefined && written > 0 ? { cache_write_tokens: written } : {}),
+    };
+  }
+  if (usage.reasoningTokens !== undefined) {
+    out.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
   }
   return out;
+}
+
+/** The names of the client's custom (freeform) tools: their calls go back as `custom` calls. */
+export function customToolNames(request: CanonicalRequest | undefined): ReadonlySet<string> {
+  return new Set((request?.tools ?? []).flatMap((tool) => (tool.kind === 'custom' ? [tool.name] : [])));
+}
+
+export function chatToolCall(
+  part: Extract<AnswerPart, { type: 'tool_call' }>,
+  custom: ReadonlySet<string>,
+  sealed?: string,
+): ChatToolCall {
+  const id = sealedCallId(chatToolCallId(part.id), sealed);
+  if (!custom.has(part.name))
+    return { id, type: 'function', function: { name: part.name, arguments: part.arguments } };
+  return { id, type: 'custom', custom: { name: part.name, input: customInput(part.arguments) } };
+}
+
+/** Reasoning as chat clients read it: its text, and its seal to send back. */
+export function chatReasoning(
+  content: AnswerPart[],
+): Pick<ChatCompletionBody['choices'][number]['message'], 'reasoning_content' | 'reasoning_details'> {
+  const parts = content.flatMap((part) => (part.type === 'reasoning' ? [part] : []));
+  if (parts.length === 0) return {};
+  const details = parts.flatMap((part): ChatReasoningDetail[] =>
+    part.sealed ? [{ type: 'reasoning.encrypted', data: part.sealed, format: 'sluice' }] : [],
+  );
+  const text = parts.map((part) => part.text).join('');
+  return details.length > 0
+    ? { reasoning_content: text, reasoning_details: details }
+    : { reasoning_content: text };
 }
 
 export function chatToolCallId(canonicalId: string): string {
@@ -55,19 +115,20 @@ export function renderChatCompletion(
   response: CanonicalResponse,
   clientModel: string,
   created: number = nowSeconds(),
+  request?: CanonicalRequest,
 ): ChatCompletionBody {
+  const custom = customToolNames(request);
   const texts = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
-  const toolCalls: ChatToolCall[] = response.content.flatMap((part) =>
-    part.type === 'tool_call'
-      ? [
-          {
-            id: chatToolCallId(part.id),
-            type: 'function',
-            function: { name: part.name, arguments: part.arguments },
-          },
-        ]
-      : [],
-  );
+  // The first tool call carries the seal of the reasoning before it (sealed-ids.ts).
+  let sealed = response.content.flatMap((part) =>
+    part.type === 'reasoning' && part.sealed ? [part.sealed] : [],
+  )[0];
+  const toolCalls: ChatToolCall[] = response.content.flatMap((part) => {
+    if (part.type !== 'tool_call') return [];
+    const call = chatToolCall(part, custom, sealed);
+    sealed = undefined;
+    return [call];
+  });
   // OpenAI sends null content beside tool calls and '' for an empty answer.
   const content = texts.length > 0 ? texts.join('') : toolCalls.length > 0 ? null : '';
   return {
@@ -83,6 +144,7 @@ export function renderChatCompletion(
           content,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
           refusal: null,
+          ...chatReasoning(response.content),
         },
         finish_reason: chatFinishReason(response.finishReason),
         logprobs: null,

@@ -67,6 +67,64 @@ describe('openai-chat request parsing', () => {
     expect(parseChatRequest({ ...minimal, stop: ['a', 'b'] }).stop).toEqual(['a', 'b']);
   });
 
+  it('keeps what it does not read and places late system messages where they are', () => {
+    const audio = { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } };
+    const search = { type: 'web_search_preview' };
+    const parsed = parseChatRequest({
+      ...minimal,
+      reasoning_effort: 'high',
+      messages: [
+        { role: 'system', content: 'Be terse.' },
+        { role: 'user', content: [audio] },
+        { role: 'system', content: 'Mind the date.' },
+        {
+          role: 'assistant',
+          content: null,
+          reasoning_content: 'Thinking…',
+          reasoning_details: [{ type: 'reasoning.encrypted', data: 'sluice-r1.a.b', format: 'sluice' }],
+          tool_calls: [{ id: 'c1', type: 'custom', custom: { name: 'apply_patch', input: '*** Begin' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'done' },
+      ],
+      tools: [{ type: 'custom', custom: { name: 'apply_patch', description: 'Patch files' } }, search],
+    });
+    expect(parsed.system).toStrictEqual([{ type: 'text', text: 'Be terse.' }]);
+    expect(parsed.reasoning).toStrictEqual({ effort: 'high' });
+    expect(parsed.messages).toStrictEqual([
+      {
+        role: 'user',
+        content: [{ type: 'vendor', format: 'openai-chat', field: 'messages[1].content[0]', block: audio }],
+      },
+      { role: 'system', content: [{ type: 'text', text: 'Mind the date.' }] },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'reasoning',
+            text: 'Thinking…',
+            sealed: 'sluice-r1.a.b',
+            field: 'messages[3].reasoning_details[0].data',
+          },
+          { type: 'tool_call', id: 'c1', name: 'apply_patch', arguments: '{"input":"*** Begin"}' },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', toolCallId: 'c1', content: [{ type: 'text', text: 'done' }] }],
+      },
+    ]);
+    expect(parsed.tools).toStrictEqual([
+      { kind: 'custom', name: 'apply_patch', description: 'Patch files' },
+      {
+        kind: 'hosted',
+        format: 'openai-chat',
+        field: 'tools[1]',
+        type: 'web_search_preview',
+        declaration: search,
+      },
+    ]);
+  });
+
   it.each([
     [{ ...minimal, temperature: 3 }, "Invalid 'temperature'"],
     [{ ...minimal, presence_penalty: -5 }, "Invalid 'presence_penalty'"],
@@ -83,10 +141,6 @@ describe('openai-chat request parsing', () => {
     [
       { ...minimal, messages: [{ role: 'tool', content: 'x' }] },
       "Missing required parameter: 'messages[0].tool_call_id'",
-    ],
-    [
-      { ...minimal, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] },
-      "Invalid 'messages[0].content[0].type'",
     ],
     [
       { ...minimal, messages: [{ role: 'user', content: [{ type: 'text' }] }] },

@@ -1,7 +1,9 @@
 import type { StreamEvent } from '../../canonical/types';
+import { customInput } from '../common/custom-tools';
 import { formatId, nowSeconds } from '../common/ids';
 import { type BlockEvent, createFramedEncoder, type FormatWriter, type SseOut } from '../common/stream-frame';
 import { chatFinishReason, chatToolCallId, chatUsage } from './render-response';
+import { sealedCallId } from './sealed-ids';
 
 export interface ChatStreamOptions {
   /**
@@ -9,6 +11,8 @@ export interface ChatStreamOptions {
    * asked with stream_options.include_usage; clients that index choices[0] break on it.
    */
   includeUsage?: boolean;
+  /** The client's custom tools: their calls go out whole, as `custom` calls, when they end. */
+  customTools?: ReadonlySet<string>;
 }
 
 type Delta = Record<string, unknown>;
@@ -20,14 +24,50 @@ function chatWriter(out: SseOut, clientModel: string, options: ChatStreamOptions
     out.json({ id, object: 'chat.completion.chunk', created, model: clientModel, choices, ...extra });
   const choice = (delta: Delta, finishReason: string | null = null) =>
     chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]);
+  const custom = options.customTools ?? new Set<string>();
+  /** Tool index of the custom call being assembled, by block. */
+  const customCalls = new Map<number, number>();
+  /** The seal of the reasoning before the turn's tool calls: the first call carries it (sealed-ids.ts). */
+  let pendingSeal: string | undefined;
+  const callId = (canonicalId: string) => {
+    const sealed = pendingSeal;
+    pendingSeal = undefined;
+    return sealedCallId(chatToolCallId(canonicalId), sealed);
+  };
   const deltaFor = (event: BlockEvent): Delta | null => {
-    if (event.type === 'text_delta') return { content: event.text };
-    if (event.type === 'tool_call_start') {
-      const call = { index: event.tool, id: chatToolCallId(event.id), type: 'function' };
-      return { tool_calls: [{ ...call, function: { name: event.name, arguments: '' } }] };
+    switch (event.type) {
+      case 'text_delta':
+        return { content: event.text };
+      case 'reasoning_delta':
+        return { reasoning_content: event.text };
+      case 'tool_call_start': {
+        if (custom.has(event.name)) {
+          customCalls.set(event.block, event.tool);
+          return null;
+        }
+        const call = { index: event.tool, id: callId(event.id), type: 'function' };
+        return { tool_calls: [{ ...call, function: { name: event.name, arguments: '' } }] };
+      }
+      case 'tool_call_delta':
+        if (customCalls.has(event.block)) return null;
+        return { tool_calls: [{ index: event.tool, function: { arguments: event.argumentsDelta } }] };
+      case 'block_stop':
+        return stopDelta(event);
+      default:
+        return null;
     }
-    if (event.type === 'tool_call_delta') {
-      return { tool_calls: [{ index: event.tool, function: { arguments: event.argumentsDelta } }] };
+  };
+  /** A custom call goes out whole; a sealed reasoning block ends with its seal. */
+  const stopDelta = (event: Extract<BlockEvent, { type: 'block_stop' }>): Delta | null => {
+    const { part } = event;
+    const tool = customCalls.get(event.block);
+    if (part.type === 'tool_call' && tool !== undefined) {
+      const call = { index: tool, id: callId(part.id), type: 'custom' };
+      return { tool_calls: [{ ...call, custom: { name: part.name, input: customInput(part.arguments) } }] };
+    }
+    if (part.type === 'reasoning' && part.sealed) {
+      pendingSeal = part.sealed;
+      return { reasoning_details: [{ type: 'reasoning.encrypted', data: part.sealed, format: 'sluice' }] };
     }
     return null;
   };

@@ -14,6 +14,7 @@ export function chatUsageFrom(usage: unknown): Usage | null {
     input: 'prompt_tokens',
     output: 'completion_tokens',
     inputDetails: 'prompt_tokens_details',
+    outputDetails: 'completion_tokens_details',
   });
 }
 
@@ -32,5 +33,5 @@ export const chatStreamUsage: UsageObserver = (event, current) => {
 };
 
 export function createChatNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
-  return createNativeUsageReader(chatStreamUsage, { drop: plan?.dropEvent });
+  return createNativeUsageReader(chatStreamUsage, plan?.editEvent ? { edit: plan.editEvent } : {});
 }

@@ -1,22 +1,43 @@
-import type { CanonicalMessage, ContentPart, ImagePart, TextPart } from '../../canonical/types';
+import { isSealed } from '../../canonical/reasoning';
+import type {
+  CanonicalMessage,
+  ContentPart,
+  ImagePart,
+  ReasoningPart,
+  TextPart,
+  VendorPart,
+} from '../../canonical/types';
 import { badRequest } from '../../http/app-error';
 import { appendMessage, textPart } from '../common/conversation';
 import { imageFromUrl } from '../common/images';
-import type { ResponsesInputImage, ResponsesInputItem, ResponsesMessageContent } from './request-schema';
+import type { ResponsesContentPart, ResponsesInputItem, ResponsesMessageContent } from './request-schema';
+import { namespacedName } from './tool-shapes';
 
-function image(part: ResponsesInputImage, field: string): ImagePart {
+type Item = Record<string, unknown>;
+
+function vendorPart(block: Item, field: string): VendorPart {
+  return { type: 'vendor', format: 'openai-responses', field, block };
+}
+
+function image(part: Item, field: string): ImagePart | VendorPart {
   // File ids point into OpenAI's file store, which no other vendor can read.
-  if (!part.image_url)
-    throw badRequest(`Invalid '${field}': only image_url images are supported, not file_id`);
+  if (typeof part.image_url !== 'string' || part.image_url === '') return vendorPart(part, field);
   return imageFromUrl(part.image_url, `${field}.image_url`);
 }
 
-function contentParts(content: ResponsesMessageContent, field: string): Array<TextPart | ImagePart> {
+function contentParts(
+  content: ResponsesMessageContent,
+  field: string,
+): Array<TextPart | ImagePart | VendorPart> {
   if (typeof content === 'string') return [textPart(content)];
-  return content.flatMap((part, i): Array<TextPart | ImagePart> => {
-    if (part.type === 'input_image') return [image(part, `${field}[${i}]`)];
+  return content.flatMap((part: ResponsesContentPart, i): Array<TextPart | ImagePart | VendorPart> => {
+    const raw = part as Item;
+    const at = `${field}[${i}]`;
+    if (part.type === 'input_image') return [image(raw, at)];
+    if (part.type === 'input_text' || part.type === 'output_text') return [textPart(raw.text as string)];
     // A refusal replayed from an earlier response has no slot in other formats.
-    return part.type === 'refusal' ? [] : [textPart(part.text)];
+    if (part.type === 'refusal') return [];
+    return [vendorPart(raw, at)];
   });
 }
 
@@ -25,44 +46,96 @@ export interface ConvertedInput {
   messages: CanonicalMessage[];
 }
 
-/** One item → the canonical message it contributes (system items add to `system` instead). */
-function itemMessage(item: ResponsesInputItem, field: string, system: TextPart[]): CanonicalMessage | null {
-  switch (item.type) {
-    case 'message': {
-      const parts = contentParts(item.content, `${field}.content`);
-      if (item.role === 'system' || item.role === 'developer') {
-        system.push(...parts.filter((part): part is TextPart => part.type === 'text'));
-        return null;
-      }
-      if (item.role === 'assistant' && parts.some((part) => part.type === 'image')) {
-        throw badRequest(`Invalid '${field}.content': images are only allowed in user messages`);
-      }
-      return { role: item.role, content: parts };
-    }
+/** OpenAI's own encrypted reasoning stays OpenAI's; a seal of the gateway's is opened later. */
+function reasoningPart(item: Item, field: string): ReasoningPart {
+  const summary = Array.isArray(item.summary) ? (item.summary as Array<{ text: string }>) : [];
+  const text = summary.map((part) => part.text).join('\n\n');
+  const encrypted = item.encrypted_content;
+  if (isSealed(encrypted)) {
+    return { type: 'reasoning', text, sealed: encrypted, field: `${field}.encrypted_content` };
+  }
+  return { type: 'reasoning', text, opaque: { vendor: 'openai', data: item } };
+}
+
+function toolOutput(item: Item, field: string): ContentPart {
+  const output = item.output as string | ResponsesContentPart[];
+  const content = typeof output === 'string' ? [textPart(output)] : contentParts(output, `${field}.output`);
+  return { type: 'tool_result', toolCallId: item.call_id as string, content };
+}
+
+/** Item types the gateway does not read: an `…_output` answers a call (user side), the rest are the model's. */
+function otherItem(item: Item, field: string): CanonicalMessage {
+  const role = String(item.type).endsWith('_output') ? 'user' : 'assistant';
+  return { role, content: [vendorPart(item, field)] };
+}
+
+function messageItem(
+  item: Item,
+  field: string,
+  leading: boolean,
+  system: TextPart[],
+): CanonicalMessage | null {
+  const parts = contentParts(item.content as ResponsesMessageContent, `${field}.content`);
+  const role = item.role as string;
+  if (role === 'system' || role === 'developer') {
+    const texts = parts.filter((part): part is TextPart => part.type === 'text');
+    if (!leading) return { role: 'system', content: texts };
+    system.push(...texts);
+    return null;
+  }
+  if (role === 'assistant' && parts.some((part) => part.type === 'image')) {
+    throw badRequest(`Invalid '${field}.content': images are only allowed in user messages`);
+  }
+  return { role: role as 'user' | 'assistant', content: parts };
+}
+
+/**
+ * One item → the canonical message it contributes. System and developer messages before the
+ * conversation starts form the system prompt; later ones stay in place as system turns.
+ */
+function itemMessage(
+  input: ResponsesInputItem,
+  field: string,
+  leading: boolean,
+  system: TextPart[],
+): CanonicalMessage | null {
+  const item = input as Item;
+  switch (input.type) {
+    case 'message':
+      return messageItem(item, field, leading, system);
     case 'function_call': {
+      const name = namespacedName(item.namespace as string | null | undefined, item.name as string);
       const call: ContentPart = {
         type: 'tool_call',
-        id: item.call_id,
-        name: item.name,
-        arguments: item.arguments,
+        id: item.call_id as string,
+        name,
+        arguments: item.arguments as string,
       };
       return { role: 'assistant', content: [call] };
     }
-    case 'function_call_output': {
-      const output = item.output;
-      const content =
-        typeof output === 'string' ? [textPart(output)] : contentParts(output, `${field}.output`);
-      return { role: 'user', content: [{ type: 'tool_result', toolCallId: item.call_id, content }] };
+    case 'custom_tool_call': {
+      const call: ContentPart = {
+        type: 'tool_call',
+        id: item.call_id as string,
+        name: item.name as string,
+        arguments: JSON.stringify({ input: item.input }),
+      };
+      return { role: 'assistant', content: [call] };
     }
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      return { role: 'user', content: [toolOutput(item, field)] };
     case 'reasoning':
-      return null;
+      return { role: 'assistant', content: [reasoningPart(item, field)] };
+    default:
+      return otherItem(item, field);
   }
 }
 
 /**
  * `input` → canonical messages. A string is one user message. Items follow the Responses
- * model: an assistant turn is a message item plus one function_call item per call, and each
- * result is its own function_call_output item; appendMessage regroups them into turns.
+ * model: an assistant turn is reasoning, message and call items, and each result is its own
+ * output item; appendMessage regroups them into turns.
  */
 export function convertInput(
   input: string | ResponsesInputItem[],
@@ -74,7 +147,7 @@ export function convertInput(
     return converted;
   }
   input.forEach((item, i) => {
-    const message = itemMessage(item, `input[${i}]`, converted.system);
+    const message = itemMessage(item, `input[${i}]`, converted.messages.length === 0, converted.system);
     if (message) appendMessage(converted.messages, message);
   });
   return converted;

@@ -1,11 +1,13 @@
-import type { CanonicalResponse } from '../../canonical/types';
+import type { CanonicalRequest, CanonicalResponse } from '../../canonical/types';
 import { nowSeconds } from '../common/ids';
 import { outcomeFor, outputItems, responseId, responseObject, responsesUsage } from './response-object';
+import { callShapes } from './tool-shapes';
 
 export function renderResponsesResponse(
   response: CanonicalResponse,
   clientModel: string,
   now: number = nowSeconds(),
+  request?: CanonicalRequest,
 ): Record<string, unknown> {
   const id = responseId(response.id);
   const outcome = outcomeFor(response.finishReason);
@@ -16,7 +18,7 @@ export function renderResponsesResponse(
     completedAt: now,
     model: clientModel,
     outcome,
-    output: outputItems(response.content, id, itemStatus),
+    output: outputItems(response.content, id, itemStatus, callShapes(request)),
     usage: responsesUsage(response.usage),
   });
 }

@@ -1,5 +1,6 @@
-import type { FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
+import type { AnswerPart, FinishReason, ReasoningPart, ToolCallPart, Usage } from '../../canonical/types';
 import { formatId, idCore } from '../common/ids';
+import { type CallShape, customInput } from './tool-shapes';
 
 /**
  * The Response object, shared by the non-streaming body and by the response.* stream events
@@ -7,7 +8,8 @@ import { formatId, idCore } from '../common/ids';
  */
 export interface ResponsesUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  /** cache_write_tokens: prompt-cache writes, which OpenAI does not charge but other vendors do. */
+  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -37,9 +39,30 @@ export interface FunctionCallItem {
   name: string;
   arguments: string;
   status: ItemStatus;
+  namespace?: string;
 }
 
-export type OutputItem = OutputMessage | FunctionCallItem;
+export interface CustomToolCallItem {
+  type: 'custom_tool_call';
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+  status: ItemStatus;
+}
+
+export interface ReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: Array<{ type: 'summary_text'; text: string }>;
+  /** The gateway's seal of another vendor's reasoning (null when there is nothing to restore). */
+  encrypted_content: string | null;
+}
+
+/** OpenAI's own reasoning item, as its API sent it. */
+export type NativeItem = Record<string, unknown> & { type: string };
+
+export type OutputItem = OutputMessage | FunctionCallItem | CustomToolCallItem | ReasoningItem | NativeItem;
 
 export interface ResponseOutcome {
   status: ResponseStatus;
@@ -48,12 +71,15 @@ export interface ResponseOutcome {
 }
 
 export function responsesUsage(usage: Usage): ResponsesUsage {
+  const written = usage.cacheWriteTokens;
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
+    input_tokens_details: {
+      cached_tokens: usage.cachedInputTokens ?? 0,
+      ...(written !== undefined && written > 0 ? { cache_write_tokens: written } : {}),
+    },
     output_tokens: usage.outputTokens,
-    // Reasoning tokens are not tracked canonically; they are already inside output_tokens.
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.inputTokens + usage.outputTokens,
   };
 }
@@ -78,16 +104,38 @@ export const responseId = (canonicalId: string): string => formatId('resp_', can
 export const messageItemId = (respId: string, outputIndex: number): string =>
   `msg_${idCore(respId)}_${outputIndex}`;
 
-export function functionCallItem(part: ToolCallPart, status: ItemStatus): FunctionCallItem {
-  const { id, name } = part;
-  return {
+/** A tool call in the shape the client declared its tool: function, namespaced function or custom. */
+export function toolCallItem(
+  part: ToolCallPart,
+  status: ItemStatus,
+  shape: CallShape,
+): FunctionCallItem | CustomToolCallItem {
+  const { id } = part;
+  const call_id = formatId('call_', id);
+  if (shape.kind === 'custom') {
+    const input = customInput(part.arguments);
+    return { type: 'custom_tool_call', id: formatId('ctc_', id), call_id, name: part.name, input, status };
+  }
+  const item: FunctionCallItem = {
     type: 'function_call',
     id: formatId('fc_', id),
-    call_id: formatId('call_', id),
-    name,
+    call_id,
+    name: shape.kind === 'namespaced' ? shape.name : part.name,
     arguments: part.arguments,
     status,
   };
+  if (shape.kind === 'namespaced') item.namespace = shape.namespace;
+  return item;
+}
+
+export const reasoningItemId = (respId: string, outputIndex: number): string =>
+  `rs_${idCore(respId)}_${outputIndex}`;
+
+/** OpenAI's own reasoning goes back as it came; another vendor's rides sealed in encrypted_content. */
+export function reasoningItem(part: ReasoningPart, id: string): OutputItem {
+  if (part.opaque?.vendor === 'openai') return part.opaque.data as NativeItem;
+  const summary = part.text === '' ? [] : [{ type: 'summary_text' as const, text: part.text }];
+  return { type: 'reasoning', id, summary, encrypted_content: part.sealed ?? null };
 }
 
 export function messageItem(id: string, texts: string[], status: ItemStatus): OutputMessage {
@@ -97,15 +145,16 @@ export function messageItem(id: string, texts: string[], status: ItemStatus): Ou
 
 /** One output item per canonical block, in order; output_index = block position. */
 export function outputItems(
-  content: Array<TextPart | ToolCallPart>,
+  content: AnswerPart[],
   respId: string,
   status: ItemStatus,
+  shapeOf: (name: string) => CallShape,
 ): OutputItem[] {
-  return content.map((part, index) =>
-    part.type === 'text'
-      ? messageItem(messageItemId(respId, index), [part.text], status)
-      : functionCallItem(part, status),
-  );
+  return content.map((part, index) => {
+    if (part.type === 'text') return messageItem(messageItemId(respId, index), [part.text], status);
+    if (part.type === 'reasoning') return reasoningItem(part, reasoningItemId(respId, index));
+    return toolCallItem(part, status, shapeOf(part.name));
+  });
 }
 
 export interface ResponseFields {
@@ -126,7 +175,7 @@ export interface ResponseFields {
 export function responseObject(fields: ResponseFields): Record<string, unknown> {
   const { outcome, output } = fields;
   const outputText = output.flatMap((item) =>
-    item.type === 'message' ? item.content.map((c) => c.text) : [],
+    item.type === 'message' ? (item as OutputMessage).content.map((c) => c.text) : [],
   );
   return {
     id: fields.id,

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../canonical/types';
+import type { CanonicalRequest, StreamEvent } from '../../canonical/types';
 import { nowSeconds } from '../common/ids';
 import {
   type BlockEvent,
@@ -10,16 +10,19 @@ import {
   type StreamOpen,
 } from '../common/stream-frame';
 import {
-  functionCallItem,
   messageItem,
   messageItemId,
   outcomeFor,
   outputItems,
   type ResponseFields,
+  reasoningItem,
+  reasoningItemId,
   responseId,
   responseObject,
   responsesUsage,
+  toolCallItem,
 } from './response-object';
+import { type CallShape, callShapes } from './tool-shapes';
 
 const FAILED = { status: 'failed', incomplete_details: null } as const;
 
@@ -32,12 +35,15 @@ class ResponsesWriter implements FormatWriter {
   private sequence = 0;
   private id = '';
   private readonly createdAt = nowSeconds();
-  /** fc_ item ids of open function calls, by output index (argument deltas must name them). */
-  private readonly callItems = new Map<number, string>();
+  /** Open tool calls by output index: their item id (argument deltas must name it) and shape. */
+  private readonly callItems = new Map<number, { id: string; shape: CallShape }>();
+  /** Output indexes of reasoning items whose summary part has been opened. */
+  private readonly summaries = new Set<number>();
 
   constructor(
     private readonly out: SseOut,
     private readonly clientModel: string,
+    private readonly shapeOf: (name: string) => CallShape,
   ) {}
 
   private emit(type: string, payload: Record<string, unknown>): void {
@@ -60,40 +66,87 @@ class ResponsesWriter implements FormatWriter {
   block(event: BlockEvent): void {
     const output_index = event.block;
     const text = { item_id: messageItemId(this.id, output_index), output_index, content_index: 0 };
-    if (event.type === 'text_start') {
-      this.emit('response.output_item.added', {
-        output_index,
-        item: messageItem(text.item_id, [], 'in_progress'),
-      });
-      this.emit('response.content_part.added', {
-        ...text,
-        part: { type: 'output_text', text: '', annotations: [] },
-      });
-    } else if (event.type === 'text_delta') {
-      this.emit('response.output_text.delta', { ...text, delta: event.text, logprobs: [] });
-    } else if (event.type === 'tool_call_start') {
-      const item = functionCallItem(
-        { type: 'tool_call', id: event.id, name: event.name, arguments: '' },
-        'in_progress',
-      );
-      this.callItems.set(output_index, item.id);
-      this.emit('response.output_item.added', { output_index, item });
-    } else if (event.type === 'tool_call_delta') {
-      const item_id = this.callItems.get(output_index);
-      this.emit('response.function_call_arguments.delta', {
-        item_id,
-        output_index,
-        delta: event.argumentsDelta,
-      });
-    } else this.stop(event);
+    switch (event.type) {
+      case 'text_start':
+        this.emit('response.output_item.added', {
+          output_index,
+          item: messageItem(text.item_id, [], 'in_progress'),
+        });
+        this.emit('response.content_part.added', {
+          ...text,
+          part: { type: 'output_text', text: '', annotations: [] },
+        });
+        return;
+      case 'text_delta':
+        this.emit('response.output_text.delta', { ...text, delta: event.text, logprobs: [] });
+        return;
+      case 'tool_call_start':
+        this.startCall(output_index, event.id, event.name);
+        return;
+      case 'tool_call_delta': {
+        const call = this.callItems.get(output_index);
+        // A custom tool's text is known only whole (canonical arguments are `{"input": …}` JSON).
+        if (call?.shape.kind === 'custom') return;
+        const delta = { item_id: call?.id, output_index, delta: event.argumentsDelta };
+        this.emit('response.function_call_arguments.delta', delta);
+        return;
+      }
+      case 'reasoning_start': {
+        const item = reasoningItem({ type: 'reasoning', text: '' }, reasoningItemId(this.id, output_index));
+        this.emit('response.output_item.added', { output_index, item });
+        return;
+      }
+      case 'reasoning_delta':
+        this.summaryDelta(output_index, event.text);
+        return;
+      case 'reasoning_opaque':
+        return;
+      case 'block_stop':
+        this.stop(event);
+    }
+  }
+
+  private startCall(output_index: number, id: string, name: string): void {
+    const shape = this.shapeOf(name);
+    const item = toolCallItem({ type: 'tool_call', id, name, arguments: '' }, 'in_progress', shape);
+    this.callItems.set(output_index, { id: item.id, shape });
+    this.emit('response.output_item.added', { output_index, item });
+  }
+
+  private summaryDelta(output_index: number, delta: string): void {
+    const at = { item_id: reasoningItemId(this.id, output_index), output_index, summary_index: 0 };
+    if (!this.summaries.has(output_index)) {
+      this.summaries.add(output_index);
+      this.emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+    }
+    this.emit('response.reasoning_summary_text.delta', { ...at, delta });
   }
 
   private stop({ block: output_index, part }: Extract<BlockEvent, { type: 'block_stop' }>): void {
     if (part.type === 'tool_call') {
-      const item = functionCallItem(part, 'completed');
-      const done = { item_id: item.id, output_index, name: item.name, arguments: item.arguments };
-      this.emit('response.function_call_arguments.done', done);
+      const item = toolCallItem(part, 'completed', this.shapeOf(part.name));
+      if (item.type === 'custom_tool_call') {
+        const at = { item_id: item.id, output_index };
+        this.emit('response.custom_tool_call_input.delta', { ...at, delta: item.input });
+        this.emit('response.custom_tool_call_input.done', { ...at, input: item.input });
+      } else {
+        const done = { item_id: item.id, output_index, name: item.name, arguments: item.arguments };
+        this.emit('response.function_call_arguments.done', done);
+      }
       this.emit('response.output_item.done', { output_index, item });
+      return;
+    }
+    if (part.type === 'reasoning') {
+      const item_id = reasoningItemId(this.id, output_index);
+      if (this.summaries.has(output_index)) {
+        const at = { item_id, output_index, summary_index: 0 };
+        this.emit('response.reasoning_summary_text.done', { ...at, text: part.text });
+        this.emit('response.reasoning_summary_part.done', {
+          ...at,
+          part: { type: 'summary_text', text: part.text },
+        });
+      }
+      this.emit('response.output_item.done', { output_index, item: reasoningItem(part, item_id) });
       return;
     }
     const text = { item_id: messageItemId(this.id, output_index), output_index, content_index: 0 };
@@ -111,7 +164,7 @@ class ResponsesWriter implements FormatWriter {
   finish({ finishReason, usage, content }: StreamEnd): void {
     const outcome = outcomeFor(finishReason);
     const itemStatus = outcome.status === 'completed' ? 'completed' : 'incomplete';
-    const output = outputItems(content, this.id, itemStatus);
+    const output = outputItems(content, this.id, itemStatus, this.shapeOf);
     const response = this.response({ outcome, output, usage: usage ? responsesUsage(usage) : null });
     this.emit(`response.${outcome.status}`, { response });
   }
@@ -125,7 +178,7 @@ class ResponsesWriter implements FormatWriter {
     const outcome = { ...FAILED, error: { code: 'server_error', message } };
     const response = this.response({
       outcome,
-      output: outputItems(content, this.id, 'incomplete'),
+      output: outputItems(content, this.id, 'incomplete', this.shapeOf),
       usage: null,
     });
     this.emit('response.failed', { response });
@@ -133,6 +186,10 @@ class ResponsesWriter implements FormatWriter {
 }
 
 /** Canonical events → the response.* event sequence `openai`'s responses.stream() consumes. */
-export function createResponsesStreamEncoder(clientModel: string): TransformStream<StreamEvent, Uint8Array> {
-  return createFramedEncoder((out) => new ResponsesWriter(out, clientModel));
+export function createResponsesStreamEncoder(
+  clientModel: string,
+  request?: CanonicalRequest,
+): TransformStream<StreamEvent, Uint8Array> {
+  const shapeOf = callShapes(request);
+  return createFramedEncoder((out) => new ResponsesWriter(out, clientModel, shapeOf));
 }

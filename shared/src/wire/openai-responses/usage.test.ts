@@ -10,7 +10,7 @@ async function tap(chunks: Uint8Array[]) {
   return { out, usage: await reader.usage };
 }
 
-const expected = { inputTokens: 2048, outputTokens: 301, cachedInputTokens: 1920 };
+const expected = { inputTokens: 2048, outputTokens: 301, cachedInputTokens: 1920, reasoningTokens: 256 };
 
 describe('openai-responses usage', () => {
   it('reads usage from a native body', () => {

@@ -1,3 +1,4 @@
+import type { PassthroughPlan } from '../../canonical/ports';
 import type { Usage } from '../../canonical/types';
 import {
   createNativeUsageReader,
@@ -13,6 +14,7 @@ export function responsesUsageFrom(usage: unknown): Usage | null {
     input: 'input_tokens',
     output: 'output_tokens',
     inputDetails: 'input_tokens_details',
+    outputDetails: 'output_tokens_details',
   });
 }
 
@@ -31,6 +33,6 @@ export const responsesStreamUsage: UsageObserver = (event, current) => {
   return (isRecord(data.response) ? responsesUsageFrom(data.response.usage) : null) ?? current;
 };
 
-export function createResponsesNativeUsageReader(): NativeUsageReader {
-  return createNativeUsageReader(responsesStreamUsage);
+export function createResponsesNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
+  return createNativeUsageReader(responsesStreamUsage, plan?.editEvent ? { edit: plan.editEvent } : {});
 }
