@@ -4,7 +4,9 @@ import { displayNameSchema, httpUrlSchema, providerInputSchema } from '../identi
 /**
  * Per-type options the adapters read (shared/src/providers/*): Bedrock needs `region`;
  * Azure takes `api_version` and a `deployment` (or a `deployments` map from upstream model
- * to deployment); OpenAI-compatible types may pick `max_tokens_field`. Not secret.
+ * to deployment); OpenAI-compatible types may pick `max_tokens_field`, and `api`: which OpenAI
+ * API translated requests go to (openai: Responses by default; azure_openai, custom: Chat
+ * Completions). Not secret.
  */
 export const providerConfigSchema = z.strictObject({
   region: z
@@ -15,6 +17,7 @@ export const providerConfigSchema = z.strictObject({
   deployment: z.string().min(1).max(256).optional(),
   deployments: z.record(z.string().min(1).max(200), z.string().min(1).max(256)).optional(),
   max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+  api: z.enum(['chat_completions', 'responses']).optional(),
 });
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 

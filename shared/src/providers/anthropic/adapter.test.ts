@@ -40,10 +40,52 @@ describe('anthropicAdapter.buildRequest', () => {
     expect(call.init.body).not.toContain(KEY);
     expect(JSON.parse(call.init.body)).toEqual({
       model: 'claude-sonnet-4-5-20250929',
-      max_tokens: 4096,
+      max_tokens: 8192,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
       stream: true,
     });
+  });
+
+  it('asks Anthropic to count thinking tokens whenever the body thinks, once', () => {
+    const plain = target('https://api.anthropic.com');
+    const thinking = { model: 'm', max_tokens: 5, thinking: { type: 'adaptive' } };
+    const native = anthropicAdapter.nativeCalls?.['anthropic-messages'];
+    expect(native?.(thinking, plain).init.headers['anthropic-beta']).toBe('thinking-token-count-2026-05-13');
+    const clientHeaders = new Headers({
+      'anthropic-beta': 'effort-2025-11-24, thinking-token-count-2026-05-13',
+    });
+    expect(native?.(thinking, { ...plain, clientHeaders }).init.headers['anthropic-beta']).toBe(
+      'effort-2025-11-24,thinking-token-count-2026-05-13',
+    );
+    const translated = anthropicAdapter.buildRequest(
+      { ...request, reasoning: { effort: 'low' } },
+      { ...plain, maxOutputTokens: 64_000 },
+    ) as UpstreamCall;
+    expect(translated.init.headers['anthropic-beta']).toBe('thinking-token-count-2026-05-13');
+    expect(native?.({ model: 'm', max_tokens: 5 }, plain).init.headers).not.toHaveProperty('anthropic-beta');
+  });
+
+  it("forwards the client's anthropic-beta and anthropic-version, passthrough and count_tokens included", () => {
+    const clientHeaders = new Headers({
+      'anthropic-beta': 'context-management-2025-06-27,effort-2025-11-24',
+      'anthropic-version': '2023-06-01',
+      authorization: 'Bearer sluice-client-key',
+      'user-agent': 'claude-cli/2.1.332',
+    });
+    const withClient = { ...target('https://api.anthropic.com'), clientHeaders };
+    const calls = [
+      anthropicAdapter.buildRequest(request, withClient) as UpstreamCall,
+      anthropicAdapter.nativeCalls?.['anthropic-messages']?.({ model: 'm', max_tokens: 5 }, withClient),
+      anthropicAdapter.countTokens?.({ model: 'm', messages: [] }, withClient),
+    ];
+    for (const call of calls) {
+      expect(call?.init.headers).toEqual({
+        'content-type': 'application/json',
+        'x-api-key': KEY,
+        'anthropic-version': '2023-06-01',
+        'anthropic-beta': 'context-management-2025-06-27,effort-2025-11-24',
+      });
+    }
   });
 
   it('declares its type and native format', () => {

@@ -14,10 +14,38 @@ export function anthropicMessagesUrl(target: UpstreamTarget): string {
   return `${base}/v1/messages`;
 }
 
-export function anthropicHeaders(target: UpstreamTarget): Record<string, string> {
-  return {
+/**
+ * Has Anthropic report the thinking tokens within output_tokens
+ * (`usage.output_tokens_details.thinking_tokens`): what the request log and every client
+ * format report as reasoning tokens.
+ */
+export const THINKING_TOKEN_COUNT_BETA = 'thinking-token-count-2026-05-13';
+
+function thinks(body: Record<string, unknown>): boolean {
+  const thinking = body.thinking as { type?: unknown } | undefined;
+  return thinking?.type === 'enabled' || thinking?.type === 'adaptive';
+}
+
+/**
+ * The client's protocol headers go with it: `anthropic-beta` turns on the features its body
+ * uses (context management, effort, …), `anthropic-version` names the wire version it speaks.
+ * A body that thinks also asks for its thinking tokens to be counted.
+ */
+export function anthropicHeaders(
+  target: UpstreamTarget,
+  body: Record<string, unknown>,
+): Record<string, string> {
+  const client = target.clientHeaders;
+  const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-api-key': target.apiKey,
-    'anthropic-version': ANTHROPIC_VERSION,
+    'anthropic-version': client?.get('anthropic-version') || ANTHROPIC_VERSION,
   };
+  const betas = (client?.get('anthropic-beta') ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter(Boolean);
+  if (thinks(body) && !betas.includes(THINKING_TOKEN_COUNT_BETA)) betas.push(THINKING_TOKEN_COUNT_BETA);
+  if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
+  return headers;
 }

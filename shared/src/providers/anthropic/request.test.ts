@@ -8,9 +8,10 @@ import type {
   URLImageSource,
 } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
 import { canonicalRequest } from '../common/test-fixtures';
-import { ANTHROPIC_DEFAULT_MAX_TOKENS, toAnthropicBody } from './request';
+import { ANTHROPIC_FALLBACK_MAX_TOKENS, toAnthropicBody } from './request';
 import type {
   AnthropicImageSource,
   AnthropicTextBlock,
@@ -20,8 +21,9 @@ import type {
 } from './types';
 
 const MODEL = 'claude-sonnet-4-5-20250929';
-const body = (overrides: Partial<CanonicalRequest> = {}) =>
-  toAnthropicBody(canonicalRequest(overrides), MODEL);
+const TARGET = { baseUrl: '', apiKey: 'k', upstreamModel: MODEL, config: {} };
+const body = (overrides: Partial<CanonicalRequest> = {}, target: Partial<UpstreamTarget> = {}) =>
+  toAnthropicBody(canonicalRequest(overrides), { ...TARGET, ...target });
 
 describe('Anthropic request types', () => {
   it('match the official SDK request types', () => {
@@ -43,7 +45,7 @@ describe('Anthropic request types', () => {
 });
 
 describe('toAnthropicBody', () => {
-  it('maps a text turn with system blocks and the default max_tokens', () => {
+  it("maps a text turn with system blocks and, with no cap, the model's own limit or the fallback", () => {
     expect(
       body({
         system: [
@@ -53,10 +55,12 @@ describe('toAnthropicBody', () => {
       }),
     ).toEqual({
       model: MODEL,
-      max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+      max_tokens: ANTHROPIC_FALLBACK_MAX_TOKENS,
       system: [{ type: 'text', text: 'Be brief.' }],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }],
     });
+    expect(body({}, { maxOutputTokens: 64_000 }).max_tokens).toBe(64_000);
+    expect(body({ maxTokens: 100 }, { maxOutputTokens: 64_000 }).max_tokens).toBe(100);
   });
 
   it('maps images from base64, data: URLs and plain URLs', () => {
@@ -204,11 +208,12 @@ describe('toAnthropicBody', () => {
     const out = body({
       tools: [
         {
+          kind: 'function',
           name: 'get_weather',
           description: 'Current weather',
           parameters: { type: 'object', properties: { city: { type: 'string' } } },
         },
-        { name: 'ping', parameters: {} },
+        { kind: 'function', name: 'ping', parameters: {} },
       ],
     });
     expect(out.tools).toEqual([
@@ -232,7 +237,11 @@ describe('toAnthropicBody', () => {
     ['required', false, { type: 'any', disable_parallel_tool_use: true }],
     [{ name: 'x' }, false, { type: 'tool', name: 'x', disable_parallel_tool_use: true }],
   ] as const)('maps tool_choice %j with parallel %s', (toolChoice, parallelToolCalls, expected) => {
-    const out = body({ tools: [{ name: 'get_weather', parameters: {} }], toolChoice, parallelToolCalls });
+    const out = body({
+      tools: [{ kind: 'function', name: 'get_weather', parameters: {} }],
+      toolChoice,
+      parallelToolCalls,
+    });
     expect(out.tool_choice).toEqual(expected);
   });
 

@@ -72,7 +72,7 @@ const expected = {
   ],
   finishReason: 'tool_calls',
   // 472 uncached + 128 written to cache + 2048 read from cache = the whole prompt.
-  usage: { inputTokens: 2648, outputTokens: 89, cachedInputTokens: 2048 },
+  usage: { inputTokens: 2648, outputTokens: 89, cachedInputTokens: 2048, cacheWriteTokens: 128 },
 };
 
 describe('parseAnthropicResponse', () => {
@@ -80,8 +80,31 @@ describe('parseAnthropicResponse', () => {
     expect(parseAnthropicResponse(toolUseMessage)).toEqual(expected);
   });
 
-  it('reads the SDK-typed shape too, skipping thinking blocks', () => {
-    expect(parseAnthropicResponse(sdkShapedMessage)).toEqual(expected);
+  it('reads the SDK-typed shape too, keeping the thinking block whole for the next turn', () => {
+    const [thinking, text, call] = sdkShapedMessage.content;
+    const parsed = parseAnthropicResponse(sdkShapedMessage);
+    expect(parsed).toEqual({
+      ...expected,
+      content: [
+        {
+          type: 'reasoning',
+          text: 'The user wants the weather.',
+          opaque: { vendor: 'anthropic', data: thinking },
+        },
+        ...expected.content,
+      ],
+    });
+    expect([text, call]).toHaveLength(2);
+  });
+
+  it('keeps redacted thinking and server tool blocks whole as Anthropic reasoning', () => {
+    const redacted = { type: 'redacted_thinking', data: 'EmwKAhgB' };
+    const search = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } };
+    const parsed = parseAnthropicResponse({ ...toolUseMessage, content: [redacted, search] });
+    expect(parsed.content).toEqual([
+      { type: 'reasoning', text: '', opaque: { vendor: 'anthropic', data: redacted } },
+      { type: 'reasoning', text: '', opaque: { vendor: 'anthropic', data: search } },
+    ]);
   });
 
   it.each([
@@ -101,11 +124,7 @@ describe('parseAnthropicResponse', () => {
 
   it('handles usage without cache fields', () => {
     const body = { ...toolUseMessage, usage: { input_tokens: 10, output_tokens: 3 } };
-    expect(parseAnthropicResponse(body).usage).toEqual({
-      inputTokens: 10,
-      outputTokens: 3,
-      cachedInputTokens: 0,
-    });
+    expect(parseAnthropicResponse(body).usage).toEqual({ inputTokens: 10, outputTokens: 3 });
   });
 
   it('rejects a body without content as a 502 upstream error', () => {

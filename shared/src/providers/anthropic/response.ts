@@ -1,9 +1,16 @@
 /**
  * Messages API response body → canonical response.
  */
-import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
+import type {
+  AnswerPart,
+  CanonicalResponse,
+  FinishReason,
+  ReasoningPart,
+  Usage,
+} from '../../canonical/types';
+import { completeUsage, messagesUsageFrom } from '../../wire/anthropic-messages/usage';
 import { unreadableUpstreamResponse } from '../common/errors';
-import { asArray, asNumber, asRecord, asString } from '../common/json';
+import { asArray, asRecord, asString, type JsonObject } from '../common/json';
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -23,35 +30,38 @@ export function mapAnthropicStopReason(reason: string | undefined): FinishReason
 /**
  * Anthropic's `input_tokens` counts only the uncached remainder of the prompt; cache reads
  * and cache writes are reported beside it. Canonical inputTokens is the whole prompt (as
- * OpenAI reports it), with cache reads as the cached subset.
+ * OpenAI reports it), with reads and writes as its subsets (the Messages wire format's reader).
  */
 export function parseAnthropicUsage(value: unknown): Usage {
-  const usage = asRecord(value);
-  const cacheRead = asNumber(usage?.cache_read_input_tokens) ?? 0;
-  const cacheWrite = asNumber(usage?.cache_creation_input_tokens) ?? 0;
-  return {
-    inputTokens: (asNumber(usage?.input_tokens) ?? 0) + cacheRead + cacheWrite,
-    outputTokens: asNumber(usage?.output_tokens) ?? 0,
-    cachedInputTokens: cacheRead,
-  };
+  return completeUsage(messagesUsageFrom(value)) ?? { inputTokens: 0, outputTokens: 0 };
 }
 
-/** Text and tool_use blocks carry over; thinking and server-tool blocks have no canonical form. */
-function contentOf(blocks: unknown[]): Array<TextPart | ToolCallPart> {
-  const content: Array<TextPart | ToolCallPart> = [];
+/**
+ * Blocks that are neither text nor a client tool call (thinking, redacted thinking, server
+ * tool use and results) are kept whole as Anthropic's own reasoning-like parts: a client of
+ * another format gets them sealed and sends them back, and they go back to Anthropic as they were.
+ */
+export function anthropicOpaquePart(block: JsonObject): ReasoningPart {
+  const text = block.type === 'thinking' ? (asString(block.thinking) ?? '') : '';
+  return { type: 'reasoning', text, opaque: { vendor: 'anthropic', data: block } };
+}
+
+function contentOf(blocks: unknown[]): AnswerPart[] {
+  const content: AnswerPart[] = [];
   for (const value of blocks) {
     const block = asRecord(value);
-    if (block?.type === 'text') {
+    if (!block) continue;
+    if (block.type === 'text') {
       const text = asString(block.text);
       if (text) content.push({ type: 'text', text });
-    } else if (block?.type === 'tool_use') {
+    } else if (block.type === 'tool_use') {
       content.push({
         type: 'tool_call',
         id: asString(block.id) ?? '',
         name: asString(block.name) ?? '',
         arguments: JSON.stringify(block.input ?? {}),
       });
-    }
+    } else content.push(anthropicOpaquePart(block));
   }
   return content;
 }

@@ -138,16 +138,57 @@ describe('Anthropic stream decoder', () => {
     expect(results[0]).toEqual(expected);
   }, 60_000);
 
-  it('renumbers blocks around thinking and prefers cumulative usage from message_delta', async () => {
+  it('streams thinking as reasoning, then gives the whole signed block, and prefers cumulative usage', async () => {
     const [events] = await decode(sse(sdkEvents));
+    const thinking = { type: 'thinking', thinking: 'Simple.', signature: 'EqQBCgIYAh' };
     expect(events).toEqual([
       { type: 'start', id: 'msg_02', model: 'claude-opus-4-5' },
       { type: 'usage', usage: { inputTokens: 20, outputTokens: 1, cachedInputTokens: 0 } },
-      { type: 'text_start', index: 0 },
-      { type: 'text_delta', index: 0, text: 'Hi!' },
+      { type: 'reasoning_start', index: 0 },
+      { type: 'reasoning_delta', index: 0, text: 'Simple.' },
+      { type: 'reasoning_opaque', index: 0, opaque: { vendor: 'anthropic', data: thinking } },
       { type: 'block_stop', index: 0 },
+      { type: 'text_start', index: 1 },
+      { type: 'text_delta', index: 1, text: 'Hi!' },
+      { type: 'block_stop', index: 1 },
       { type: 'finish', finishReason: 'stop' },
       { type: 'usage', usage: { inputTokens: 30, outputTokens: 12, cachedInputTokens: 5 } },
+    ]);
+  });
+
+  it('assembles redacted thinking and a server tool call with its input', async () => {
+    const events = [
+      sdkEvents[0],
+      { type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'EmwK' } },
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+      },
+      {
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'input_json_delta', partial_json: '{"query":' },
+      },
+      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"x"}' } },
+      { type: 'content_block_stop', index: 1 },
+    ];
+    const [decoded] = await decode(sse(events as RawMessageStreamEvent[]));
+    expect(decoded?.filter((event) => event.type === 'reasoning_opaque')).toEqual([
+      {
+        type: 'reasoning_opaque',
+        index: 0,
+        opaque: { vendor: 'anthropic', data: { type: 'redacted_thinking', data: 'EmwK' } },
+      },
+      {
+        type: 'reasoning_opaque',
+        index: 1,
+        opaque: {
+          vendor: 'anthropic',
+          data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
+        },
+      },
     ]);
   });
 

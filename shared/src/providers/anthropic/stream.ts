@@ -1,10 +1,12 @@
 /**
  * Messages API stream (named events message_start … message_stop) → canonical events.
  *
- * Anthropic already streams in blocks; this maps them one to one, renumbering so blocks
- * with no canonical form (thinking, server tools) leave no gaps, and combines the input
- * usage from message_start with the output usage from message_delta. Usage is reported twice:
- * as message_start gives it, then in full at message_delta (consumers merge by maximum).
+ * Anthropic already streams in blocks; this maps them one to one: text and client tool calls
+ * as such, every other block (thinking, redacted thinking, server tools) as a reasoning block
+ * whose whole vendor form, assembled from its deltas, is given at its end (reasoning_opaque).
+ * The input usage from message_start is combined with the output usage from message_delta.
+ * Usage is reported twice: as message_start gives it, then in full at message_delta
+ * (consumers merge by maximum).
  */
 import type { StreamEvent } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
@@ -25,8 +27,10 @@ export class AnthropicStreamMapper implements SseEventMapper {
   private done = false;
   private finished = false;
   private nextIndex = 0;
-  /** Vendor block index → canonical index, for the blocks that have a canonical form. */
+  /** Vendor block index → canonical index. */
   private readonly blocks = new Map<number, number>();
+  /** Vendor block index → the opaque block being assembled (its tool input as JSON text so far). */
+  private readonly opaque = new Map<number, { block: JsonObject; json: string }>();
   private usage: JsonObject = {};
 
   onEvent(event: SseEvent): StreamEvent[] {
@@ -38,12 +42,17 @@ export class AnthropicStreamMapper implements SseEventMapper {
         return this.onMessageStart(asRecord(data.message) ?? {});
       case 'content_block_start':
         return this.onBlockStart(asNumber(data.index) ?? 0, asRecord(data.content_block) ?? {});
-      case 'content_block_delta':
-        return this.onBlockDelta(this.blocks.get(asNumber(data.index) ?? 0), asRecord(data.delta) ?? {});
-      case 'content_block_stop': {
-        const index = this.blocks.get(asNumber(data.index) ?? 0);
-        return index === undefined ? [] : [{ type: 'block_stop', index }];
+      case 'content_block_delta': {
+        const vendorIndex = asNumber(data.index) ?? 0;
+        const delta = asRecord(data.delta) ?? {};
+        const opaque = this.opaque.get(vendorIndex);
+        const index = this.blocks.get(vendorIndex);
+        return opaque && index !== undefined
+          ? this.onOpaqueDelta(index, opaque, delta)
+          : this.onBlockDelta(index, delta);
       }
+      case 'content_block_stop':
+        return this.onBlockStop(asNumber(data.index) ?? 0);
       case 'message_delta':
         return this.onMessageDelta(asRecord(data.delta) ?? {}, asRecord(data.usage));
       case 'message_stop':
@@ -88,7 +97,44 @@ export class AnthropicStreamMapper implements SseEventMapper {
       const id = asString(block.id) ?? '';
       return [{ type: 'tool_call_start', index, id, name: asString(block.name) ?? '' }];
     }
+    const index = this.open(vendorIndex);
+    this.opaque.set(vendorIndex, { block: { ...block }, json: '' });
+    const out: StreamEvent[] = [{ type: 'reasoning_start', index }];
+    const text = block.type === 'thinking' ? asString(block.thinking) : undefined;
+    if (text) out.push({ type: 'reasoning_delta', index, text });
+    return out;
+  }
+
+  /** Thinking text streams on as reasoning; signatures and server-tool input are assembled. */
+  private onOpaqueDelta(
+    index: number,
+    opaque: { block: JsonObject; json: string },
+    delta: JsonObject,
+  ): StreamEvent[] {
+    const { block } = opaque;
+    if (delta.type === 'thinking_delta') {
+      const text = asString(delta.thinking) ?? '';
+      block.thinking = (asString(block.thinking) ?? '') + text;
+      return text ? [{ type: 'reasoning_delta', index, text }] : [];
+    }
+    if (delta.type === 'signature_delta')
+      block.signature = (asString(block.signature) ?? '') + (asString(delta.signature) ?? '');
+    else if (delta.type === 'input_json_delta') opaque.json += asString(delta.partial_json) ?? '';
     return [];
+  }
+
+  private onBlockStop(vendorIndex: number): StreamEvent[] {
+    const index = this.blocks.get(vendorIndex);
+    if (index === undefined) return [];
+    const opaque = this.opaque.get(vendorIndex);
+    if (!opaque) return [{ type: 'block_stop', index }];
+    this.opaque.delete(vendorIndex);
+    const data =
+      opaque.json === '' ? opaque.block : { ...opaque.block, input: parseJsonObject(opaque.json) ?? {} };
+    return [
+      { type: 'reasoning_opaque', index, opaque: { vendor: 'anthropic', data } },
+      { type: 'block_stop', index },
+    ];
   }
 
   private onBlockDelta(index: number | undefined, delta: JsonObject): StreamEvent[] {
@@ -101,7 +147,7 @@ export class AnthropicStreamMapper implements SseEventMapper {
       const fragment = asString(delta.partial_json);
       return fragment ? [{ type: 'tool_call_delta', index, argumentsDelta: fragment }] : [];
     }
-    return []; // thinking, signature and citation deltas have no canonical form
+    return []; // citation deltas have no canonical form
   }
 
   private onMessageDelta(delta: JsonObject, usage: JsonObject | undefined): StreamEvent[] {

@@ -70,4 +70,44 @@ describe('azureOpenAiAdapter.buildRequest', () => {
       },
     );
   });
+
+  it('goes to the v1 Responses API for a route that says so, naming the deployment as the model', () => {
+    const call = build(
+      target({
+        baseUrl: 'https://contoso.openai.azure.com/openai/',
+        config: { api: 'responses', deployments: { 'gpt-4o': 'gpt4o-eu' }, api_version: '2024-10-21' },
+        clientHeaders: new Headers({ 'openai-beta': 'responses=v1', authorization: 'Bearer client' }),
+      }),
+    );
+    expect(call.url).toBe('https://contoso.openai.azure.com/openai/v1/responses');
+    expect(call.init.headers).toEqual({
+      'content-type': 'application/json',
+      'api-key': KEY,
+      'openai-beta': 'responses=v1',
+    });
+    expect(JSON.parse(call.init.body)).toEqual({
+      model: 'gpt4o-eu',
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }],
+      max_output_tokens: 50,
+      store: false,
+    });
+  });
+
+  it('forwards the client’s openai-beta header on Chat Completions and passthrough calls', () => {
+    const t = target({ clientHeaders: new Headers({ 'openai-beta': 'x', 'openai-organization': 'org-1' }) });
+    expect(build(t).init.headers).toEqual({
+      'content-type': 'application/json',
+      'api-key': KEY,
+      'openai-beta': 'x',
+    });
+    expect(azureOpenAiAdapter.nativeCalls?.['openai-chat']?.({ model: 'x' }, t).init.headers).toEqual({
+      'content-type': 'application/json',
+      'api-key': KEY,
+      'openai-beta': 'x',
+    });
+  });
+
+  it('reports OpenAI’s reasoning family', () => {
+    expect(azureOpenAiAdapter.reasoningVendor).toBe('openai');
+  });
 });

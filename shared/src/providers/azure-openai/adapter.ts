@@ -1,10 +1,13 @@
 /**
- * Azure OpenAI speaks Chat Completions and Embeddings with Azure's URL and auth; bodies,
- * responses and streams are OpenAI's (the stream's extra filter-result chunk is handled there).
+ * Azure OpenAI speaks Chat Completions, Responses and Embeddings with Azure's URL and auth;
+ * bodies, responses and streams are OpenAI's (the stream's extra filter-result chunk is handled
+ * there). Translated requests go to Chat Completions, which every deployment and api-version
+ * serves; a route whose deployment has the Responses API (and so keeps reasoning between
+ * turns) sets `config.api: 'responses'`.
  */
 import type { ProviderAdapter } from '../../canonical/ports';
 import { createOpenAiCompatibleAdapter } from '../openai/adapter';
-import { azureOpenAiApi, azureOpenAiEmbeddingsApi } from './api';
+import { azureOpenAiApi, azureOpenAiEmbeddingsApi, azureOpenAiResponsesApi } from './api';
 
 /**
  * `max_tokens` by default: older api-versions know only that name. Reasoning-model
@@ -16,4 +19,6 @@ export const azureOpenAiAdapter: ProviderAdapter = createOpenAiCompatibleAdapter
   embeddingsApi: azureOpenAiEmbeddingsApi,
   maxTokensField: 'max_tokens',
   sendModel: false,
+  responsesApi: azureOpenAiResponsesApi,
+  defaultApi: 'chat_completions',
 });

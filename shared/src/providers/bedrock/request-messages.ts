@@ -1,7 +1,16 @@
-import type { CanonicalMessage, ContentPart, ImagePart, ToolResultPart } from '../../canonical/types';
+import type {
+  CacheMark,
+  CanonicalMessage,
+  ContentPart,
+  ImagePart,
+  ToolResultPart,
+} from '../../canonical/types';
 import { badRequest } from '../../http/app-error';
 import { imageRef } from '../common/images';
 import { parseToolArguments } from '../common/json';
+import { refuseVendorPart } from '../common/untranslatable';
+import { type CachePointOptions, cachePoint, isCachePoint } from './cache-points';
+import { restorableReasoning } from './reasoning';
 import type {
   BedrockContentBlock,
   BedrockImageBlock,
@@ -20,30 +29,78 @@ const FORMAT_BY_MEDIA_TYPE: Record<string, BedrockImageFormat> = {
 /** Bedrock refuses blank text anywhere, tool results included. */
 const EMPTY_RESULT_TEXT = '(no output)';
 
+export interface MessageOptions {
+  /**
+   * The request offers no tools (none defined, or choice "none"): Converse would refuse
+   * historical toolUse/toolResult blocks without a toolConfig, so they are rendered as text.
+   */
+  toolBlocksAsText: boolean;
+  /** How marked parts get their checkpoint; null when the model takes none (marks dropped). */
+  cache: CachePointOptions | null;
+}
+
 /**
  * Canonical messages → Converse `messages`. Converse requires roles to alternate, so
  * consecutive messages of one role are merged, and it refuses blank text blocks, so empty
- * text is dropped. When the request offers no tools (none defined, or choice "none"),
- * Converse would refuse historical toolUse/toolResult blocks without a toolConfig, so
- * `toolBlocksAsText` renders them as text instead.
+ * text is dropped. A cache mark becomes a checkpoint after the part's blocks.
  */
-export function toBedrockMessages(messages: CanonicalMessage[], toolBlocksAsText: boolean): BedrockMessage[] {
+export function toBedrockMessages(messages: CanonicalMessage[], options: MessageOptions): BedrockMessage[] {
   const out: BedrockMessage[] = [];
   for (const message of messages) {
-    const content = message.content.flatMap((part) => toBlocks(part, toolBlocksAsText));
+    // Converse has no system turns mid-conversation: their text joins the user's side there.
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const content: BedrockContentBlock[] = [];
+    for (const part of message.content) {
+      content.push(...toBlocks(part, role, options.toolBlocksAsText));
+      const mark = cacheMarkOf(part);
+      if (mark && options.cache && canFollow(content.at(-1))) content.push(cachePoint(mark, options.cache));
+    }
     if (content.length === 0) continue;
     const previous = out.at(-1);
-    if (previous?.role === message.role) previous.content.push(...content);
-    else out.push({ role: message.role, content });
+    if (previous?.role === role) previous.content.push(...content);
+    else out.push({ role, content });
   }
   return out;
+}
+
+/** A checkpoint needs a block before it, and reasoning cannot be marked (as on Anthropic). */
+function canFollow(block: BedrockContentBlock | undefined): boolean {
+  return block !== undefined && !isCachePoint(block) && !('reasoningContent' in block);
+}
+
+/** A mark inside a tool result (Messages clients put one there) marks the whole result. */
+function cacheMarkOf(part: ContentPart): CacheMark | undefined {
+  if (part.type === 'reasoning' || part.type === 'vendor') return undefined;
+  if (part.cache || part.type !== 'tool_result') return part.cache;
+  for (const item of part.content) if (item.type !== 'vendor' && item.cache) return item.cache;
+  return undefined;
+}
+
+/**
+ * Whether thinking can be on: while a tool loop is in progress (the last turn answers tool
+ * calls), Claude requires the assistant turn that made the calls to start with its reasoning
+ * block, which a client of another format may not have carried back. Read off the Converse
+ * messages, after merging, as Bedrock will read them.
+ */
+export function reasoningCanContinue(messages: BedrockMessage[]): boolean {
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || !last.content.some((block) => 'toolResult' in block)) return true;
+  const assistant = messages.at(-2);
+  if (assistant?.role !== 'assistant') return true;
+  const first = assistant.content[0];
+  return first !== undefined && 'reasoningContent' in first;
 }
 
 export function hasToolBlocks(messages: CanonicalMessage[]): boolean {
   return messages.some((m) => m.content.some((p) => p.type === 'tool_call' || p.type === 'tool_result'));
 }
 
-function toBlocks(part: ContentPart, toolBlocksAsText: boolean): BedrockContentBlock[] {
+/** One part → its blocks; reasoning only Bedrock's own, in the assistant's turns. */
+function toBlocks(
+  part: ContentPart,
+  role: BedrockMessage['role'],
+  toolBlocksAsText: boolean,
+): BedrockContentBlock[] {
   switch (part.type) {
     case 'text':
       return part.text.trim() === '' ? [] : [{ text: part.text }];
@@ -56,6 +113,12 @@ function toBlocks(part: ContentPart, toolBlocksAsText: boolean): BedrockContentB
       ];
     case 'tool_result':
       return toolBlocksAsText ? toolResultAsText(part) : [toToolResultBlock(part)];
+    case 'reasoning': {
+      const block = role === 'assistant' ? restorableReasoning(part) : null;
+      return block ? [block] : [];
+    }
+    case 'vendor':
+      throw refuseVendorPart(part, 'bedrock');
   }
 }
 
@@ -63,6 +126,7 @@ function toToolResultBlock(part: ToolResultPart): BedrockContentBlock {
   const content: BedrockToolResultContent[] = [];
   for (const item of part.content) {
     if (item.type === 'image') content.push({ image: toImageBlock(item) });
+    else if (item.type === 'vendor') throw refuseVendorPart(item, 'bedrock');
     else if (item.text.trim() !== '') content.push({ text: item.text });
   }
   if (content.length === 0) content.push({ text: EMPTY_RESULT_TEXT });

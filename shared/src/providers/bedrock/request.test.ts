@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalMessage } from '../../canonical/types';
+import type { CanonicalMessage, CanonicalRequest, ToolDefinition } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
 import { canonicalRequest } from '../common/test-fixtures';
-import { toConverseRequest } from './request';
+import { type ConverseTarget, toConverseRequest } from './request';
+
+/** A model without Claude's fields or cache checkpoints: the portable Converse mapping. */
+const llama: ConverseTarget = { upstreamModel: 'meta.llama3-3-70b-instruct-v1:0' };
+const convert = (request: CanonicalRequest) => toConverseRequest(request, llama);
 
 const user = (text: string): CanonicalMessage => ({ role: 'user', content: [{ type: 'text', text }] });
-const weatherTool = {
+const weatherTool: ToolDefinition = {
+  kind: 'function',
   name: 'get_weather',
   description: 'Current weather',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
@@ -35,7 +40,7 @@ const toolTurns: CanonicalMessage[] = [
 describe('Converse request mapping', () => {
   it('maps text, system and inference parameters', () => {
     expect(
-      toConverseRequest(
+      convert(
         canonicalRequest({
           system: [
             { type: 'text', text: 'Be brief.' },
@@ -58,7 +63,7 @@ describe('Converse request mapping', () => {
   });
 
   it('merges consecutive same-role messages so roles alternate', () => {
-    const body = toConverseRequest(
+    const body = convert(
       canonicalRequest({
         messages: [
           user('One'),
@@ -76,7 +81,7 @@ describe('Converse request mapping', () => {
   });
 
   it('maps base64 and data-URL images to image blocks', () => {
-    const body = toConverseRequest(
+    const body = convert(
       canonicalRequest({
         messages: [
           {
@@ -104,16 +109,14 @@ describe('Converse request mapping', () => {
       });
     const refusal = (() => {
       try {
-        toConverseRequest(withImage('https://example.com/cat.png'));
+        convert(withImage('https://example.com/cat.png'));
       } catch (error) {
         return error;
       }
     })();
     expect(refusal).toBeInstanceOf(AppError);
     expect(refusal).toMatchObject({ status: 400, message: expect.stringMatching(/base64/) });
-    expect(() => toConverseRequest(withImage('data:image/tiff;base64,AAAA'))).toThrow(
-      /png, jpeg, gif and webp/,
-    );
+    expect(() => convert(withImage('data:image/tiff;base64,AAAA'))).toThrow(/png, jpeg, gif and webp/);
   });
 
   it('maps tools and every tool choice; "none" withholds the tools', () => {
@@ -125,24 +128,22 @@ describe('Converse request mapping', () => {
         inputSchema: { json: weatherTool.parameters },
       },
     };
-    expect(toConverseRequest(base).toolConfig).toEqual({ tools: [spec] });
-    expect(toConverseRequest({ ...base, toolChoice: 'auto' }).toolConfig).toEqual({
+    expect(convert(base).toolConfig).toEqual({ tools: [spec] });
+    expect(convert({ ...base, toolChoice: 'auto' }).toolConfig).toEqual({
       tools: [spec],
       toolChoice: { auto: {} },
     });
-    expect(toConverseRequest({ ...base, toolChoice: 'required' }).toolConfig?.toolChoice).toEqual({
+    expect(convert({ ...base, toolChoice: 'required' }).toolConfig?.toolChoice).toEqual({
       any: {},
     });
-    expect(
-      toConverseRequest({ ...base, toolChoice: { name: 'get_weather' } }).toolConfig?.toolChoice,
-    ).toEqual({
+    expect(convert({ ...base, toolChoice: { name: 'get_weather' } }).toolConfig?.toolChoice).toEqual({
       tool: { name: 'get_weather' },
     });
-    expect(toConverseRequest({ ...base, toolChoice: 'none' }).toolConfig).toBeUndefined();
+    expect(convert({ ...base, toolChoice: 'none' }).toolConfig).toBeUndefined();
   });
 
   it('maps tool calls and results, with error status and a placeholder for empty output', () => {
-    const body = toConverseRequest(canonicalRequest({ messages: toolTurns, tools: [weatherTool] }));
+    const body = convert(canonicalRequest({ messages: toolTurns, tools: [weatherTool] }));
     expect(body.messages).toEqual([
       { role: 'user', content: [{ text: 'Weather in Paris?' }] },
       {
@@ -164,9 +165,7 @@ describe('Converse request mapping', () => {
   });
 
   it('renders tool history as text when no tools are offered (Converse would refuse it)', () => {
-    const body = toConverseRequest(
-      canonicalRequest({ messages: toolTurns, tools: [weatherTool], toolChoice: 'none' }),
-    );
+    const body = convert(canonicalRequest({ messages: toolTurns, tools: [weatherTool], toolChoice: 'none' }));
     expect(body.toolConfig).toBeUndefined();
     expect(body.messages.slice(1)).toEqual([
       {
@@ -185,6 +184,6 @@ describe('Converse request mapping', () => {
         ],
       },
     ]);
-    expect(toConverseRequest(canonicalRequest({ messages: toolTurns })).messages).toEqual(body.messages);
+    expect(convert(canonicalRequest({ messages: toolTurns })).messages).toEqual(body.messages);
   });
 });

@@ -1,12 +1,58 @@
-import type { CanonicalRequest, ToolChoice, ToolDefinition } from '../../canonical/types';
+/**
+ * Canonical request → Converse body.
+ *
+ * Converse has no portable field for `presencePenalty`, `frequencyPenalty`, `seed`,
+ * `parallelToolCalls`, `user`, `metadata` or a JSON response mode; those are not sent. Claude's
+ * own fields (thinking, betas) go in `additionalModelRequestFields` (claude-fields.ts); other
+ * model families get no reasoning setting, since each names its own (or has none) and refuses
+ * the others'.
+ */
+import { withCacheBreakpoints } from '../../canonical/cache-breakpoints';
+import type { UpstreamTarget } from '../../canonical/ports';
+import type { CanonicalRequest, TextPart, ToolChoice, ToolDefinition } from '../../canonical/types';
 import { applyParamMap, nonEmpty, type ParamRule } from '../common/param-map';
-import { hasToolBlocks, toBedrockMessages } from './request-messages';
-import type { BedrockConverseRequest, BedrockToolChoice, BedrockToolSpec } from './types';
+import { asFunction } from '../common/tools';
+import { type CachePointOptions, cachePoint, limitCachePoints } from './cache-points';
+import { bedrockBetas, thinkingFor } from './claude-fields';
+import { type BedrockModelTraits, bedrockModelTraits } from './models';
+import { hasToolBlocks, reasoningCanContinue, toBedrockMessages } from './request-messages';
+import type {
+  BedrockCachePoint,
+  BedrockConverseRequest,
+  BedrockSystemBlock,
+  BedrockToolChoice,
+  BedrockToolSpec,
+} from './types';
 
-function toToolSpec(tool: ToolDefinition): BedrockToolSpec {
+/** What the body depends on besides the request. */
+export type ConverseTarget = Pick<
+  UpstreamTarget,
+  'upstreamModel' | 'maxOutputTokens' | 'cacheBreakpoints' | 'clientHeaders'
+>;
+
+/**
+ * Converse's own default output cap for Claude is small, cutting agent turns short; the route's
+ * model limit is sent instead (routing/output-caps.ts), this only for a Claude of unknown limit.
+ */
+export const CLAUDE_FALLBACK_MAX_TOKENS = 8192;
+
+function toToolSpec(definition: ToolDefinition): BedrockToolSpec {
+  const tool = asFunction(definition, 'bedrock');
   // Converse refuses an empty description, so none is sent rather than "".
   const description = tool.description ? { description: tool.description } : {};
   return { toolSpec: { name: tool.name, ...description, inputSchema: { json: tool.parameters } } };
+}
+
+function toolList(
+  tools: ToolDefinition[],
+  cache: CachePointOptions | null,
+): Array<BedrockToolSpec | BedrockCachePoint> {
+  const out: Array<BedrockToolSpec | BedrockCachePoint> = [];
+  for (const tool of tools) {
+    out.push(toToolSpec(tool));
+    if (tool.cache && cache) out.push(cachePoint(tool.cache, cache));
+  }
+  return out;
 }
 
 /** "none" never gets here: with it the tools are withheld entirely (Converse has no none). */
@@ -17,34 +63,79 @@ function toToolChoice(choice: ToolChoice): BedrockToolChoice | undefined {
   return { tool: { name: choice.name } };
 }
 
-/** The portable sampling settings, in `inferenceConfig` (left out when none is set). */
-const inferenceRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
-  { from: 'maxTokens', to: 'inferenceConfig.maxTokens' },
-  { from: 'temperature', to: 'inferenceConfig.temperature' },
-  { from: 'topP', to: 'inferenceConfig.topP' },
-  { from: 'stop', to: 'inferenceConfig.stopSequences', transform: nonEmpty },
+function systemBlocks(parts: TextPart[], cache: CachePointOptions | null): BedrockSystemBlock[] {
+  const out: BedrockSystemBlock[] = [];
+  for (const part of parts) {
+    if (part.text.trim() !== '') out.push({ text: part.text });
+    if (part.cache && cache && out.length > 0) out.push(cachePoint(part.cache, cache));
+  }
+  return out;
+}
+
+const stopRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
+  { from: 'stop', to: 'stopSequences', transform: nonEmpty },
 ];
 
-/** Applied only when tools are offered (some defined, choice not "none"). */
-const toolRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
-  { from: 'tools', to: 'toolConfig.tools', transform: (tools) => tools.map(toToolSpec) },
-  { from: 'toolChoice', to: 'toolConfig.toolChoice', transform: toToolChoice },
+/** Sampling settings apply only without thinking (Claude refuses them beside it). */
+const samplingRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
+  { from: 'temperature', to: 'temperature' },
+  { from: 'topP', to: 'topP' },
 ];
 
-/**
- * Canonical request → Converse body. Converse has no portable field for `presencePenalty`,
- * `frequencyPenalty`, `seed`, `parallelToolCalls`, `user`, `metadata` or a JSON response
- * mode; those are not sent (model-specific `additionalModelRequestFields` would be needed).
- */
-export function toConverseRequest(request: CanonicalRequest): BedrockConverseRequest {
+/** OpenAI-format temperatures run to 2; Claude rejects anything above 1. */
+const claudeSamplingRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
+  { from: 'temperature', to: 'temperature', min: 0, max: 1 },
+  { from: 'topP', to: 'topP' },
+];
+
+/** The client's cap, else for Claude the route's (Converse's default is small); else none. */
+function outputCap(
+  request: CanonicalRequest,
+  target: ConverseTarget,
+  traits: BedrockModelTraits,
+): number | undefined {
+  if (request.maxTokens !== undefined) return request.maxTokens;
+  return traits.claude ? (target.maxOutputTokens ?? CLAUDE_FALLBACK_MAX_TOKENS) : undefined;
+}
+
+export function toConverseRequest(input: CanonicalRequest, target: ConverseTarget): BedrockConverseRequest {
+  const traits = bedrockModelTraits(target.upstreamModel);
+  const cache = traits.cachePoints ? { hourLong: traits.hourLongCache } : null;
+  const request = cache && target.cacheBreakpoints ? withCacheBreakpoints(input) : input;
   const offerTools = (request.tools?.length ?? 0) > 0 && request.toolChoice !== 'none';
+  const toolBlocksAsText = !offerTools && hasToolBlocks(request.messages);
   const body: BedrockConverseRequest = {
-    messages: toBedrockMessages(request.messages, !offerTools && hasToolBlocks(request.messages)),
+    messages: toBedrockMessages(request.messages, { toolBlocksAsText, cache }),
   };
-  const system = request.system
-    .filter((part) => part.text.trim() !== '')
-    .map((part) => ({ text: part.text }));
+  const system = systemBlocks(request.system, cache);
   if (system.length > 0) body.system = system;
-  Object.assign(body, applyParamMap(request, inferenceRules));
-  return offerTools ? Object.assign(body, applyParamMap(request, toolRules)) : body;
+
+  const maxTokens = outputCap(request, target, traits);
+  const budget =
+    traits.thinking && maxTokens !== undefined
+      ? thinkingFor(request, maxTokens, reasoningCanContinue(body.messages))
+      : null;
+  const sampling: ReadonlyArray<ParamRule<CanonicalRequest>> =
+    budget === null ? (traits.claude ? claudeSamplingRules : samplingRules) : [];
+  const inferenceConfig = {
+    ...(maxTokens !== undefined && { maxTokens }),
+    ...applyParamMap(request, sampling),
+    ...applyParamMap(request, stopRules),
+  };
+  if (Object.keys(inferenceConfig).length > 0) body.inferenceConfig = inferenceConfig;
+
+  if (offerTools && request.tools) {
+    const tools = toolList(request.tools, traits.toolCachePoints ? cache : null);
+    const toolChoice = request.toolChoice && toToolChoice(request.toolChoice);
+    body.toolConfig = toolChoice ? { tools, toolChoice } : { tools };
+  }
+
+  const additional: Record<string, unknown> = {};
+  if (budget !== null) additional.thinking = { type: 'enabled', budget_tokens: budget };
+  const betas = traits.claude ? bedrockBetas(target.clientHeaders) : [];
+  if (betas.length > 0) additional.anthropic_beta = betas;
+  if (Object.keys(additional).length > 0) body.additionalModelRequestFields = additional;
+
+  limitCachePoints(body);
+  return body;
 }

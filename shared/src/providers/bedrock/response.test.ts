@@ -24,17 +24,46 @@ describe('Converse response parsing', () => {
       model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
       content: [{ type: 'text', text: 'Bonjour !' }],
       finishReason: 'stop',
-      usage: { inputTokens: 2060, outputTokens: 6, cachedInputTokens: 2000 },
+      usage: { inputTokens: 2060, outputTokens: 6, cachedInputTokens: 2000, cacheWriteTokens: 48 },
     });
   });
 
-  it('parses tool use blocks and skips reasoning blocks', () => {
+  it('reads one-hour cache writes from cacheDetails', () => {
+    const body = {
+      output: { message: { content: [{ text: 'ok' }], role: 'assistant' } },
+      stopReason: 'end_turn',
+      usage: {
+        inputTokens: 3,
+        outputTokens: 1,
+        totalTokens: 3004,
+        cacheReadInputTokens: 0,
+        cacheWriteInputTokens: 3000,
+        cacheDetails: [
+          { ttl: '1h', inputTokens: 2500 },
+          { ttl: '5m', inputTokens: 500 },
+        ],
+      },
+    };
+    expect(parseConverseResponse(body, options).usage).toEqual({
+      inputTokens: 3003,
+      outputTokens: 1,
+      cacheWriteTokens: 3000,
+      cacheWrite1hTokens: 2500,
+    });
+  });
+
+  it('parses tool use blocks, and reasoning blocks whole as Bedrock opaque reasoning', () => {
+    const reasoning = {
+      reasoningContent: { reasoningText: { text: 'User wants weather.', signature: 'EqQB' } },
+    };
+    const redacted = { reasoningContent: { redactedContent: 'RXFvQ0NrWUlC' } };
     const body = {
       output: {
         message: {
           role: 'assistant',
           content: [
-            { reasoningContent: { reasoningText: { text: 'User wants weather.', signature: 'EqQB' } } },
+            reasoning,
+            redacted,
             { text: "I'll check the weather." },
             {
               toolUse: {
@@ -51,6 +80,8 @@ describe('Converse response parsing', () => {
     };
     const parsed = parseConverseResponse(body, options);
     expect(parsed.content).toEqual([
+      { type: 'reasoning', text: 'User wants weather.', opaque: { vendor: 'bedrock', data: reasoning } },
+      { type: 'reasoning', text: '', opaque: { vendor: 'bedrock', data: redacted } },
       { type: 'text', text: "I'll check the weather." },
       {
         type: 'tool_call',

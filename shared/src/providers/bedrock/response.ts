@@ -1,7 +1,8 @@
-import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
+import type { AnswerPart, CanonicalResponse, FinishReason, Usage } from '../../canonical/types';
 import { unreadableUpstreamResponse } from '../common/errors';
 import { randomId } from '../common/ids';
-import { countField, isRecord } from '../common/json';
+import { asArray, asRecord, countField, isRecord, type JsonObject } from '../common/json';
+import { bedrockReasoningPart } from './reasoning';
 import type { BedrockConverseResponse, BedrockOutputBlock, BedrockUsage } from './types';
 
 /** Options shared by the response parser and the stream decoder. */
@@ -28,25 +29,41 @@ export function bedrockFinishReason(stopReason: unknown): FinishReason {
   return (typeof stopReason === 'string' && FINISH_REASONS[stopReason]) || 'stop';
 }
 
+/** Tokens written with the one-hour lifetime, from the per-lifetime breakdown. */
+function hourLongWrites(details: unknown): number {
+  let total = 0;
+  for (const detail of asArray(details)) {
+    const record = asRecord(detail);
+    if (record?.ttl === '1h') total += countField(record.inputTokens);
+  }
+  return total;
+}
+
 /**
  * Converse's `inputTokens` counts only uncached input, with cache reads and writes reported
- * beside it (the Anthropic convention); the canonical input total includes both, and
- * cached reads are its subset.
+ * beside it (the Anthropic convention); the canonical input total includes both, and reads
+ * and writes are its subsets. The same object comes in answers and in the stream's metadata.
  */
 export function bedrockUsage(usage: BedrockUsage | undefined): Usage {
   const cacheRead = countField(usage?.cacheReadInputTokens);
+  const cacheWrite = countField(usage?.cacheWriteInputTokens);
   const result: Usage = {
-    inputTokens: countField(usage?.inputTokens) + cacheRead + countField(usage?.cacheWriteInputTokens),
+    inputTokens: countField(usage?.inputTokens) + cacheRead + cacheWrite,
     outputTokens: countField(usage?.outputTokens),
   };
   if (cacheRead > 0) result.cachedInputTokens = cacheRead;
+  if (cacheWrite > 0) {
+    result.cacheWriteTokens = cacheWrite;
+    const hourLong = hourLongWrites(usage?.cacheDetails);
+    if (hourLong > 0) result.cacheWrite1hTokens = hourLong;
+  }
   return result;
 }
 
 function toContent(
-  block: BedrockOutputBlock,
+  block: BedrockOutputBlock & JsonObject,
   newId: (prefix: string) => string,
-): TextPart | ToolCallPart | undefined {
+): AnswerPart | undefined {
   if (typeof block.text === 'string' && block.text !== '') return { type: 'text', text: block.text };
   const toolUse = block.toolUse;
   if (isRecord(toolUse) && typeof toolUse.name === 'string') {
@@ -57,8 +74,8 @@ function toContent(
       arguments: JSON.stringify(toolUse.input ?? {}),
     };
   }
-  // reasoningContent, citations and other block kinds have no canonical form.
-  return undefined;
+  // Reasoning is kept whole; citations and other block kinds have no canonical form.
+  return bedrockReasoningPart(block);
 }
 
 export function parseConverseResponse(body: unknown, options: BedrockDecodeOptions = {}): CanonicalResponse {
@@ -67,7 +84,7 @@ export function parseConverseResponse(body: unknown, options: BedrockDecodeOptio
   const response = body as BedrockConverseResponse;
   const newId = options.newId ?? randomId;
   const blocks = response.output?.message?.content;
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: AnswerPart[] = [];
   for (const block of Array.isArray(blocks) ? blocks.filter(isRecord) : []) {
     const item = toContent(block, newId);
     if (item) content.push(item);

@@ -5,22 +5,28 @@ import { EventStreamError, type EventStreamMessage, headerString } from '../comm
 import { randomId } from '../common/ids';
 import { isRecord, type JsonObject, parseJsonObject } from '../common/json';
 import { bedrockStreamErrorType } from './errors';
+import { ReasoningAssembly } from './reasoning';
 import { type BedrockDecodeOptions, bedrockFinishReason, bedrockUsage } from './response';
 
 interface OpenBlock {
-  /** Converse's contentBlockIndex (it also counts reasoning blocks, which we skip). */
+  /** Converse's contentBlockIndex. */
   source: number;
   index: number;
-  kind: 'text' | 'tool';
+  kind: 'text' | 'tool' | 'reasoning';
   sentArguments: boolean;
+  /** A reasoning block's content so far, given whole (reasoning_opaque) when it ends. */
+  reasoning?: ReasoningAssembly;
 }
 
 const utf8 = new TextDecoder();
 
 /**
- * ConverseStream events → canonical events. Text blocks have no contentBlockStart (the first
- * delta opens them); tool blocks start with id and name and stream their input as JSON text
- * fragments. Canonical indexes are renumbered so skipped blocks leave no gaps.
+ * ConverseStream events → canonical events. Text and reasoning blocks have no
+ * contentBlockStart (their first delta opens them); tool blocks start with id and name and
+ * stream their input as JSON text fragments. Reasoning streams its text as reasoning deltas;
+ * its signature (or redacted content) is assembled, and the whole block follows as
+ * reasoning_opaque before its block_stop, unless the stream broke off inside it. Canonical
+ * indexes are renumbered so skipped blocks leave no gaps.
  */
 export class ConverseStreamMapper {
   private readonly newId: (prefix: string) => string;
@@ -59,7 +65,7 @@ export class ConverseStreamMapper {
   /** End of the byte stream: close what is open; a missing messageStop is an error. */
   end(): StreamEvent[] {
     const out: StreamEvent[] = [];
-    this.closeOpen(out);
+    this.closeOpen(out, false);
     if (!this.finished) {
       this.finished = true;
       out.push(streamError('upstream_error', 'Bedrock stream ended before messageStop'));
@@ -72,9 +78,9 @@ export class ConverseStreamMapper {
     if (type === 'contentBlockStart') this.blockStart(body, out);
     else if (type === 'contentBlockDelta') this.blockDelta(body, out);
     else if (type === 'contentBlockStop') {
-      if (this.open?.source === body.contentBlockIndex) this.closeOpen(out);
+      if (this.open?.source === body.contentBlockIndex) this.closeOpen(out, true);
     } else if (type === 'messageStop') {
-      this.closeOpen(out);
+      this.closeOpen(out, true);
       this.finished = true;
       out.push({ type: 'finish', finishReason: bedrockFinishReason(body.stopReason) });
     } else if (type === 'metadata' && isRecord(body.usage)) {
@@ -94,11 +100,14 @@ export class ConverseStreamMapper {
 
   private blockDelta(body: JsonObject, out: StreamEvent[]): void {
     const delta = isRecord(body.delta) ? body.delta : {};
+    if (isRecord(delta.reasoningContent)) {
+      const block = this.current('reasoning', body.contentBlockIndex, out);
+      const text = block.reasoning?.add(delta.reasoningContent);
+      if (text) out.push({ type: 'reasoning_delta', index: block.index, text });
+      return;
+    }
     if (typeof delta.text === 'string' && delta.text !== '') {
-      const block =
-        this.open?.kind === 'text' && this.open.source === body.contentBlockIndex
-          ? this.open
-          : this.openBlock(body.contentBlockIndex, 'text', out);
+      const block = this.current('text', body.contentBlockIndex, out);
       out.push({ type: 'text_delta', index: block.index, text: delta.text });
       return;
     }
@@ -107,12 +116,18 @@ export class ConverseStreamMapper {
       this.open.sentArguments = true;
       out.push({ type: 'tool_call_delta', index: this.open.index, argumentsDelta: input });
     }
-    // reasoningContent and citation deltas have no canonical form.
+    // Citation deltas have no canonical form.
+  }
+
+  /** The open block when it is this one, else a new block of that kind. */
+  private current(kind: 'text' | 'reasoning', source: unknown, out: StreamEvent[]): OpenBlock {
+    const open = this.open;
+    return open?.kind === kind && open.source === source ? open : this.openBlock(source, kind, out);
   }
 
   private openBlock(source: unknown, kind: OpenBlock['kind'], out: StreamEvent[]): OpenBlock {
-    this.closeOpen(out);
-    const block = {
+    this.closeOpen(out, true);
+    const block: OpenBlock = {
       source: typeof source === 'number' ? source : -1,
       index: this.nextIndex++,
       kind,
@@ -120,15 +135,24 @@ export class ConverseStreamMapper {
     };
     this.open = block;
     if (kind === 'text') out.push({ type: 'text_start', index: block.index });
+    if (kind === 'reasoning') {
+      block.reasoning = new ReasoningAssembly();
+      out.push({ type: 'reasoning_start', index: block.index });
+    }
     return block;
   }
 
-  private closeOpen(out: StreamEvent[]): void {
+  /** `complete`: the block ended as Bedrock ends blocks, not cut off by an error. */
+  private closeOpen(out: StreamEvent[], complete: boolean): void {
     const block = this.open;
     if (!block) return;
     // A tool without parameters may stream no input at all; callers still expect JSON.
     if (block.kind === 'tool' && !block.sentArguments) {
       out.push({ type: 'tool_call_delta', index: block.index, argumentsDelta: '{}' });
+    }
+    if (block.reasoning && complete) {
+      const opaque = { vendor: 'bedrock' as const, data: block.reasoning.block() };
+      out.push({ type: 'reasoning_opaque', index: block.index, opaque });
     }
     out.push({ type: 'block_stop', index: block.index });
     this.open = undefined;
@@ -143,7 +167,7 @@ export class ConverseStreamMapper {
   /** Stops the stream with an error event; later input is ignored. */
   fail(errorType: string, message: string): StreamEvent[] {
     const out: StreamEvent[] = [];
-    this.closeOpen(out);
+    this.closeOpen(out, false);
     this.finished = true;
     this.failed = true;
     out.push(streamError(errorType, message));

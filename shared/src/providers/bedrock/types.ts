@@ -9,11 +9,26 @@ export interface BedrockImageBlock {
 
 export type BedrockToolResultContent = { text: string } | { image: BedrockImageBlock };
 
+/** A prompt-cache checkpoint: the prompt up to the block before it is cached. */
+export interface BedrockCachePoint {
+  cachePoint: { type: 'default'; ttl?: '5m' | '1h' };
+}
+
+/**
+ * The model's reasoning as Converse gives it: signed text, or text its vendor encrypted
+ * (`redactedContent`, base64 in the JSON protocol). Sent back exactly as received.
+ */
+export type BedrockReasoningContent =
+  | { reasoningText: { text: string; signature?: string } }
+  | { redactedContent: string };
+
 export type BedrockContentBlock =
   | { text: string }
   | { image: BedrockImageBlock }
   | { toolUse: { toolUseId: string; name: string; input: Record<string, unknown> } }
-  | { toolResult: { toolUseId: string; content: BedrockToolResultContent[]; status?: 'error' } };
+  | { toolResult: { toolUseId: string; content: BedrockToolResultContent[]; status?: 'error' } }
+  | { reasoningContent: BedrockReasoningContent }
+  | BedrockCachePoint;
 
 export interface BedrockMessage {
   role: 'user' | 'assistant';
@@ -29,11 +44,15 @@ export type BedrockToolChoice =
   | { any: Record<string, never> }
   | { tool: { name: string } };
 
+export type BedrockSystemBlock = { text: string } | BedrockCachePoint;
+
 export interface BedrockConverseRequest {
   messages: BedrockMessage[];
-  system?: Array<{ text: string }>;
+  system?: BedrockSystemBlock[];
   inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
-  toolConfig?: { tools: BedrockToolSpec[]; toolChoice?: BedrockToolChoice };
+  toolConfig?: { tools: Array<BedrockToolSpec | BedrockCachePoint>; toolChoice?: BedrockToolChoice };
+  /** The model's own request fields (Claude: `thinking`, `anthropic_beta`). */
+  additionalModelRequestFields?: Record<string, unknown>;
 }
 
 export interface BedrockUsage {
@@ -42,12 +61,15 @@ export interface BedrockUsage {
   totalTokens?: number;
   cacheReadInputTokens?: number;
   cacheWriteInputTokens?: number;
+  /** Cache writes by lifetime (`ttl` 5m or 1h), when any were made. */
+  cacheDetails?: Array<{ ttl?: string; inputTokens?: number }>;
 }
 
-/** A response content block; reasoning and other kinds are read as absent. */
+/** A response content block; kinds other than these are read as absent. */
 export interface BedrockOutputBlock {
   text?: string;
   toolUse?: { toolUseId?: string; name?: string; input?: unknown };
+  reasoningContent?: unknown;
 }
 
 export interface BedrockConverseResponse {

@@ -41,4 +41,24 @@ describe('customAdapter.buildRequest', () => {
     expect(customAdapter.type).toBe('custom');
     expect(Object.keys(customAdapter.nativeCalls ?? {})).toEqual(['openai-chat']);
   });
+
+  it('goes to /responses for a route whose server has it, forwarding only openai-beta', () => {
+    const call = customAdapter.buildRequest(request, {
+      ...target('secret-token'),
+      config: { api: 'responses' },
+      clientHeaders: new Headers({ 'openai-beta': 'responses=v1', authorization: 'Bearer client' }),
+    }) as UpstreamCall;
+    expect(call.url).toBe('http://localhost:8000/v1/responses');
+    expect(call.init.headers).toEqual({
+      'content-type': 'application/json',
+      authorization: 'Bearer secret-token',
+      'openai-beta': 'responses=v1',
+    });
+    expect(JSON.parse(call.init.body)).toMatchObject({
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      max_output_tokens: 64,
+      store: false,
+    });
+    expect(customAdapter.reasoningVendor).toBe('openai');
+  });
 });

@@ -2,6 +2,7 @@ import type { CanonicalMessage, ContentPart, ImagePart, ToolResultPart } from '.
 import { badRequest } from '../../http/app-error';
 import { guessImageMimeType, imageRef } from '../common/images';
 import { parseToolArguments } from '../common/json';
+import { refuseVendorPart } from '../common/untranslatable';
 import type { GeminiContent, GeminiPart } from './types';
 
 /**
@@ -53,6 +54,11 @@ function toParts(part: ContentPart, toolNames: Map<string, string>): GeminiPart[
       return [{ functionCall: { name: part.name, args: parseToolArguments(part.arguments) } }];
     case 'tool_result':
       return toToolResultParts(part, toolNames);
+    case 'reasoning':
+      // Gemini keeps its own thought signatures; another vendor's reasoning cannot go back.
+      return [];
+    case 'vendor':
+      throw refuseVendorPart(part, 'google');
   }
 }
 

@@ -5,6 +5,7 @@ import { canonicalRequest } from '../common/test-fixtures';
 import { toGeminiRequest } from './request';
 
 const weatherTool = {
+  kind: 'function' as const,
   name: 'get_weather',
   description: 'Current weather',
   parameters: {
@@ -104,7 +105,7 @@ describe('Gemini request mapping', () => {
   });
 
   it('maps tools with cleaned schemas and every tool choice', () => {
-    const noArgs = { name: 'now', parameters: { type: 'object', properties: {} } };
+    const noArgs = { kind: 'function' as const, name: 'now', parameters: { type: 'object', properties: {} } };
     const base = canonicalRequest({
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather?' }] }],
     });

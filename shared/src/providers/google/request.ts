@@ -1,10 +1,12 @@
 import type { CanonicalRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical/types';
 import { applyParamMap, nonEmpty, type ParamRule } from '../common/param-map';
+import { asFunction } from '../common/tools';
 import { toGeminiContents } from './request-messages';
 import { toGeminiSchema } from './schema';
 import type { GeminiFunctionDeclaration, GeminiRequest } from './types';
 
-function toFunctionDeclaration(tool: ToolDefinition): GeminiFunctionDeclaration {
+function toFunctionDeclaration(definition: ToolDefinition): GeminiFunctionDeclaration {
+  const tool = asFunction(definition, 'google');
   const declaration: GeminiFunctionDeclaration = { name: tool.name };
   if (tool.description) declaration.description = tool.description;
   const parameters = toGeminiSchema(tool.parameters);

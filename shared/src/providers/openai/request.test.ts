@@ -18,6 +18,7 @@ const options = {
   model: 'gpt-4o-2024-08-06',
   maxTokensField: 'max_completion_tokens',
   sendModel: true,
+  providerType: 'openai',
 } as const;
 
 describe('OpenAI request types', () => {
@@ -185,11 +186,12 @@ describe('toOpenAiBody', () => {
         metadata: { trace: 'abc' },
         tools: [
           {
+            kind: 'function',
             name: 'get_weather',
             description: 'Current weather',
             parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
           },
-          { name: 'noop', parameters: { type: 'object', properties: {} } },
+          { kind: 'function', name: 'noop', parameters: { type: 'object', properties: {} } },
         ],
         toolChoice: { name: 'get_weather' },
         parallelToolCalls: false,
@@ -225,7 +227,7 @@ describe('toOpenAiBody', () => {
 
   it.each(['auto', 'none', 'required'] as const)('passes tool_choice %s through', (choice) => {
     const body = toOpenAiBody(
-      canonicalRequest({ tools: [{ name: 't', parameters: {} }], toolChoice: choice }),
+      canonicalRequest({ tools: [{ kind: 'function', name: 't', parameters: {} }], toolChoice: choice }),
       options,
     );
     expect(body.tool_choice).toBe(choice);
@@ -269,7 +271,94 @@ describe('toOpenAiBody', () => {
       model: 'ignored',
       maxTokensField: 'max_tokens',
       sendModel: false,
+      providerType: 'azure_openai',
     });
     expect(body).toEqual({ messages: [{ role: 'user', content: 'Hello' }], max_tokens: 100 });
+  });
+
+  it('says how hard to think as reasoning_effort, and nothing for none', () => {
+    expect(toOpenAiBody(canonicalRequest({ reasoning: { effort: 'high' } }), options).reasoning_effort).toBe(
+      'high',
+    );
+    expect(toOpenAiBody(canonicalRequest({ reasoning: { effort: 'none' } }), options)).not.toHaveProperty(
+      'reasoning_effort',
+    );
+  });
+
+  it('offers a custom tool as a function of one input string and drops reasoning parts', () => {
+    const body = toOpenAiBody(
+      canonicalRequest({
+        tools: [{ kind: 'custom', name: 'apply_patch', description: 'Patch files' }],
+        messages: [
+          {
+            role: 'assistant',
+            content: [
+              { type: 'reasoning', text: 'hmm', opaque: { vendor: 'openai', data: { type: 'reasoning' } } },
+              { type: 'tool_call', id: 'c1', name: 'apply_patch', arguments: '{"input":"*** Begin Patch"}' },
+            ],
+          },
+        ],
+      }),
+      options,
+    );
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'apply_patch',
+          description: 'Patch files',
+          parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
+        },
+      },
+    ]);
+    expect(body.messages).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'c1',
+            type: 'function',
+            function: { name: 'apply_patch', arguments: '{"input":"*** Begin Patch"}' },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses another format’s block and hosted tool naming the field and the route type', () => {
+    const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' } };
+    const withDocument = canonicalRequest({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'vendor',
+              format: 'anthropic-messages',
+              field: 'messages[0].content[0]',
+              block: document,
+            },
+          ],
+        },
+      ],
+    });
+    expect(() => toOpenAiBody(withDocument, { ...options, providerType: 'custom' })).toThrow(
+      "Invalid 'messages[0].content[0]': type document has no equivalent on a custom-type route",
+    );
+    const withSearch = canonicalRequest({
+      tools: [
+        {
+          kind: 'hosted',
+          format: 'openai-responses',
+          field: 'tools[0]',
+          type: 'file_search',
+          declaration: { type: 'file_search' },
+        },
+      ],
+    });
+    expect(() => toOpenAiBody(withSearch, options)).toThrow(
+      "Invalid 'tools[0]': tool type file_search has no equivalent on an openai-type route",
+    );
   });
 });

@@ -1,8 +1,17 @@
 /**
- * Canonical request → Chat Completions body.
+ * Canonical request → Chat Completions body. Reasoning cannot travel between turns here (the
+ * Responses API carries it); only how hard to think (`reasoning_effort`) is said.
  */
-import type { CanonicalRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical/types';
+import type {
+  CanonicalRequest,
+  ReasoningEffort,
+  ReasoningRequest,
+  ResponseFormat,
+  ToolChoice,
+  ToolDefinition,
+} from '../../canonical/types';
 import { applyParamMap, nonEmpty, type ParamRule } from '../common/param-map';
+import { asFunction } from '../common/tools';
 import { toOpenAiMessages } from './request-messages';
 import type { MaxTokensField, OpenAiResponseFormat, OpenAiTool, OpenAiToolChoice } from './types';
 
@@ -11,9 +20,12 @@ export interface OpenAiBodyOptions {
   maxTokensField: MaxTokensField;
   /** Azure selects the model by deployment in the URL and wants no `model` in the body. */
   sendModel: boolean;
+  /** Names the route's provider type in refusals. */
+  providerType: string;
 }
 
-function toOpenAiTool(tool: ToolDefinition): OpenAiTool {
+function toOpenAiTool(definition: ToolDefinition, providerType: string): OpenAiTool {
+  const tool = asFunction(definition, providerType);
   const fn: OpenAiTool['function'] = { name: tool.name, parameters: tool.parameters };
   if (tool.description !== undefined) fn.description = tool.description;
   return { type: 'function', function: fn };
@@ -33,6 +45,11 @@ function toOpenAiResponseFormat(format: ResponseFormat): OpenAiResponseFormat {
   return { type: 'json_schema', json_schema: schema };
 }
 
+/** 'none' asks for no reasoning, which is what leaving the field out does. */
+function reasoningEffort(reasoning: ReasoningRequest): ReasoningEffort | undefined {
+  return reasoning.effort === 'none' ? undefined : reasoning.effort;
+}
+
 function scalarRules(maxTokensField: MaxTokensField): ReadonlyArray<ParamRule<CanonicalRequest>> {
   return [
     { from: 'maxTokens', to: maxTokensField },
@@ -44,15 +61,22 @@ function scalarRules(maxTokensField: MaxTokensField): ReadonlyArray<ParamRule<Ca
     { from: 'seed', to: 'seed' },
     { from: 'responseFormat', to: 'response_format', transform: toOpenAiResponseFormat },
     { from: 'user', to: 'user' },
+    { from: 'reasoning', to: 'reasoning_effort', transform: reasoningEffort },
   ];
 }
 
 /** OpenAI rejects `tool_choice` and `parallel_tool_calls` when no tools are sent. */
-const toolRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
-  { from: 'tools', to: 'tools', transform: (tools) => tools.map(toOpenAiTool) },
-  { from: 'toolChoice', to: 'tool_choice', transform: toOpenAiToolChoice },
-  { from: 'parallelToolCalls', to: 'parallel_tool_calls' },
-];
+function toolRules(providerType: string): ReadonlyArray<ParamRule<CanonicalRequest>> {
+  return [
+    {
+      from: 'tools',
+      to: 'tools',
+      transform: (tools) => tools.map((tool) => toOpenAiTool(tool, providerType)),
+    },
+    { from: 'toolChoice', to: 'tool_choice', transform: toOpenAiToolChoice },
+    { from: 'parallelToolCalls', to: 'parallel_tool_calls' },
+  ];
+}
 
 /**
  * `metadata` is not forwarded: OpenAI only accepts it together with `store: true`, which
@@ -61,9 +85,10 @@ const toolRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
 export function toOpenAiBody(request: CanonicalRequest, options: OpenAiBodyOptions): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (options.sendModel) body.model = options.model;
-  body.messages = toOpenAiMessages(request);
+  body.messages = toOpenAiMessages(request, options.providerType);
   Object.assign(body, applyParamMap(request, scalarRules(options.maxTokensField)));
-  if (request.tools && request.tools.length > 0) Object.assign(body, applyParamMap(request, toolRules));
+  if (request.tools && request.tools.length > 0)
+    Object.assign(body, applyParamMap(request, toolRules(options.providerType)));
   if (request.stream) {
     // Without include_usage the stream carries no token counts at all.
     body.stream = true;

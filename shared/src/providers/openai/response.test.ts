@@ -89,6 +89,38 @@ describe('parseOpenAiResponse', () => {
     });
   });
 
+  it('reads reasoning tokens through the chat format’s usage reader', () => {
+    const usage = {
+      ...toolCallCompletion.usage,
+      completion_tokens_details: {
+        ...toolCallCompletion.usage.completion_tokens_details,
+        reasoning_tokens: 30,
+      },
+    };
+    expect(parseOpenAiResponse({ ...toolCallCompletion, usage }).usage).toEqual({
+      inputTokens: 1117,
+      outputTokens: 46,
+      cachedInputTokens: 1024,
+      reasoningTokens: 30,
+    });
+  });
+
+  it('reads a compatible server’s reasoning_content (or reasoning) as reasoning text before the answer', () => {
+    const base = textCompletion('stop', '42');
+    const withReasoning = (fields: Record<string, unknown>) => ({
+      ...base,
+      choices: [{ ...base.choices[0], message: { ...base.choices[0]!.message, ...fields } }],
+    });
+    expect(parseOpenAiResponse(withReasoning({ reasoning_content: 'Six times seven.' })).content).toEqual([
+      { type: 'reasoning', text: 'Six times seven.' },
+      { type: 'text', text: '42' },
+    ]);
+    expect(parseOpenAiResponse(withReasoning({ reasoning: 'Thinking.' })).content[0]).toEqual({
+      type: 'reasoning',
+      text: 'Thinking.',
+    });
+  });
+
   it.each([
     ['stop', 'stop'],
     ['length', 'length'],

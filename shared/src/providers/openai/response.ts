@@ -1,9 +1,10 @@
 /**
  * Chat Completions response body → canonical response.
  */
-import type { CanonicalResponse, FinishReason, TextPart, ToolCallPart, Usage } from '../../canonical/types';
+import type { AnswerPart, CanonicalResponse, FinishReason, ToolCallPart, Usage } from '../../canonical/types';
+import { chatUsageFrom } from '../../wire/openai-chat/usage';
 import { unreadableUpstreamResponse } from '../common/errors';
-import { asArray, asNumber, asRecord, asString, type JsonObject } from '../common/json';
+import { asArray, asRecord, asString, type JsonObject } from '../common/json';
 
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   stop: 'stop',
@@ -19,16 +20,20 @@ export function mapOpenAiFinishReason(reason: string | undefined): FinishReason 
   return (reason !== undefined && FINISH_REASONS[reason]) || 'stop';
 }
 
-/** prompt_tokens already includes cached tokens, so canonical inputTokens is the total. */
+/**
+ * The chat format's own reader (prompt_tokens already includes cached tokens, so canonical
+ * inputTokens is the total; reasoning tokens are a part of completion_tokens).
+ */
 export function parseOpenAiUsage(value: unknown): Usage {
-  const usage = asRecord(value);
-  const out: Usage = {
-    inputTokens: asNumber(usage?.prompt_tokens) ?? 0,
-    outputTokens: asNumber(usage?.completion_tokens) ?? 0,
-  };
-  const cached = asNumber(asRecord(usage?.prompt_tokens_details)?.cached_tokens);
-  if (cached !== undefined) out.cachedInputTokens = cached;
-  return out;
+  return chatUsageFrom(value) ?? { inputTokens: 0, outputTokens: 0 };
+}
+
+/**
+ * The reasoning text some OpenAI-compatible servers return beside the answer (DeepSeek's and
+ * vLLM's `reasoning_content`, `reasoning` elsewhere). Text only: there is nothing to send back.
+ */
+export function chatReasoningText(message: JsonObject): string | undefined {
+  return asString(message.reasoning_content) ?? asString(message.reasoning);
 }
 
 function toolCallOf(value: unknown): ToolCallPart | undefined {
@@ -43,8 +48,10 @@ function toolCallOf(value: unknown): ToolCallPart | undefined {
   };
 }
 
-function contentOf(message: JsonObject): Array<TextPart | ToolCallPart> {
-  const content: Array<TextPart | ToolCallPart> = [];
+function contentOf(message: JsonObject): AnswerPart[] {
+  const content: AnswerPart[] = [];
+  const reasoning = chatReasoningText(message);
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
   // A refusal is the model's answer in place of content; keep it visible to the caller.
   const text = asString(message.content) || asString(message.refusal);
   if (text) content.push({ type: 'text', text });

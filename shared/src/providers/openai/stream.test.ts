@@ -249,4 +249,40 @@ describe('OpenAI stream decoder', () => {
       { type: 'usage', usage: { inputTokens: 10, outputTokens: 2 } },
     ]);
   });
+
+  it('streams a compatible server’s reasoning_content as a reasoning block before the text', async () => {
+    const reasoning = (text: string) =>
+      chunk({ reasoning_content: text } as ChatCompletionChunk.Choice.Delta);
+    const body = sse([
+      reasoning('Six '),
+      reasoning('times seven.'),
+      chunk({ content: '42' }),
+      chunk({}, 'stop'),
+    ]);
+    const [events] = await decode(`${body}data: [DONE]\n\n`);
+    expect(events).toEqual([
+      { type: 'start', id: ID, model: MODEL },
+      { type: 'reasoning_start', index: 0 },
+      { type: 'reasoning_delta', index: 0, text: 'Six ' },
+      { type: 'reasoning_delta', index: 0, text: 'times seven.' },
+      { type: 'block_stop', index: 0 },
+      { type: 'text_start', index: 1 },
+      { type: 'text_delta', index: 1, text: '42' },
+      { type: 'block_stop', index: 1 },
+      { type: 'finish', finishReason: 'stop' },
+    ]);
+  });
+
+  it('reports reasoning tokens from the final usage chunk', async () => {
+    const details = { ...usageChunk.usage.completion_tokens_details, reasoning_tokens: 40 };
+    const withReasoning = {
+      ...usageChunk,
+      usage: { ...usageChunk.usage, completion_tokens_details: details },
+    };
+    const [events] = await decode(`${sse([chunk({ content: 'a' }, 'stop'), withReasoning])}data: [DONE]\n\n`);
+    expect(events?.at(-1)).toEqual({
+      type: 'usage',
+      usage: { inputTokens: 2117, outputTokens: 58, cachedInputTokens: 1920, reasoningTokens: 40 },
+    });
+  });
 });

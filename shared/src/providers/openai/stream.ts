@@ -2,8 +2,9 @@
  * Chat Completions stream (`data: {chunk}` … `data: [DONE]`) → canonical events.
  *
  * Chunks carry deltas for choice 0: text in `content`, tool calls as fragments keyed by
- * `index` (the first fragment of a call carries its id and name). Canonical blocks are
- * sequential, so a block is closed when another one starts or the choice finishes.
+ * `index` (the first fragment of a call carries its id and name), and on some compatible
+ * servers reasoning text in `reasoning_content` (a reasoning block, text only). Canonical blocks
+ * are sequential, so a block is closed when another one starts or the choice finishes.
  */
 import type { StreamEvent, Usage } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
@@ -19,7 +20,7 @@ import {
 } from '../common/json';
 import type { SseEventMapper } from '../common/sse-stream';
 import { readOpenAiError } from './errors';
-import { mapOpenAiFinishReason, parseOpenAiUsage } from './response';
+import { chatReasoningText, mapOpenAiFinishReason, parseOpenAiUsage } from './response';
 
 interface ToolBlock {
   index: number;
@@ -31,7 +32,7 @@ export class OpenAiStreamMapper implements SseEventMapper {
   private finished = false;
   private done = false;
   private nextIndex = 0;
-  private open: { kind: 'text' | 'tool'; index: number } | undefined;
+  private open: { kind: 'text' | 'reasoning' | 'tool'; index: number } | undefined;
   private readonly toolBlocks = new Map<number | string, ToolBlock>();
   private lastToolKey: number | string | undefined;
   /** Held until the end: some servers repeat usage on every chunk, and one event is owed. */
@@ -76,9 +77,11 @@ export class OpenAiStreamMapper implements SseEventMapper {
   private onChoice(choice: JsonObject, out: StreamEvent[]): void {
     const delta = asRecord(choice.delta);
     if (delta) {
+      const reasoning = chatReasoningText(delta);
+      if (reasoning) this.textual('reasoning', reasoning, out);
       // A refusal streams in place of content; surface it as text like content.
       const text = asString(delta.content) || asString(delta.refusal);
-      if (text) this.text(text, out);
+      if (text) this.textual('text', text, out);
       for (const call of asArray(delta.tool_calls)) if (isRecord(call)) this.toolCall(call, out);
     }
     const reason = asString(choice.finish_reason);
@@ -89,13 +92,16 @@ export class OpenAiStreamMapper implements SseEventMapper {
     }
   }
 
-  private text(text: string, out: StreamEvent[]): void {
-    if (this.open?.kind !== 'text') {
+  private textual(kind: 'text' | 'reasoning', text: string, out: StreamEvent[]): void {
+    if (this.open?.kind !== kind) {
       this.closeOpen(out);
-      this.open = { kind: 'text', index: this.nextIndex++ };
-      out.push({ type: 'text_start', index: this.open.index });
+      this.open = { kind, index: this.nextIndex++ };
+      out.push({ type: kind === 'text' ? 'text_start' : 'reasoning_start', index: this.open.index });
     }
-    out.push({ type: 'text_delta', index: this.open.index, text });
+    const { index } = this.open;
+    out.push(
+      kind === 'text' ? { type: 'text_delta', index, text } : { type: 'reasoning_delta', index, text },
+    );
   }
 
   private toolCall(call: JsonObject, out: StreamEvent[]): void {
