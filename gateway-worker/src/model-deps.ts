@@ -19,6 +19,7 @@ import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { exchangeSamples, refusalSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import { providerAdapters } from '@sluice/shared/providers/registry';
+import { createReasoningSeal } from '@sluice/shared/proxy/reasoning-seal';
 import { createResponseCache } from '@sluice/shared/proxy/response-cache';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { BenchPolicy } from '@sluice/shared/routing/route-health';
@@ -99,6 +100,7 @@ export function buildModelDeps(
     providers: providerAdapters,
     resolveModel: (name, background) => warm.model(name, background),
     revealProviderKey: reveal,
+    seal: createReasoningSeal(config.SLUICE_ENCRYPTION_KEY),
     gate: createGate({
       run: (call, keepAlive, timer) => link.scripts.run(call, keepAlive, timer),
       board: link.board,
@@ -185,7 +187,7 @@ export function buildModelDeps(
       const values = await warm.settings(detached);
       return { warning: values.budget_warning_threshold, critical: values.budget_critical_threshold };
     },
-    costSince: (filter) => requestLog.costSince(filter),
+    usageSince: (filter) => requestLog.usageSince(filter),
     now: () => Date.now(),
     warn,
   };

@@ -47,6 +47,7 @@ function modelEndpoint(
         body: await readJsonBody(c),
         principal: c.get('principal'),
         signal: c.req.raw.signal,
+        headers: c.req.raw.headers,
         useCache: () => !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),
         timer: createCallDeadline(),

@@ -11,6 +11,8 @@ const gpt4o: PriceEntry = {
   inputPricePerMtok: 2.5,
   outputPricePerMtok: 10,
   cachedInputPricePerMtok: 1.25,
+  cacheWritePricePerMtok: null,
+  cacheWrite1hPricePerMtok: null,
 };
 
 function exchange(resolved: ResolvedModel): Exchange {

@@ -4,6 +4,7 @@ import { formatMarks, type GuardrailMark } from '../guardrails/marks';
 import type { Redactor } from '../guardrails/redact-text';
 import { limitSubject } from '../limits/definitions';
 import type { CounterAddition } from '../limits/sliding-window';
+import { type ClientIdentity, NO_CLIENT } from '../logs/requests/client-identity';
 import { costUsd, weightedTokens } from '../logs/requests/cost';
 import type { RequestLogRecord } from '../logs/requests/record';
 import { effectivePrice } from '../pricing/effective';
@@ -23,6 +24,8 @@ export interface Exchange {
   logRedactor?: Redactor | null;
   /** What guardrails did to the request (flagged it, refused it, removed a tool call). */
   guardrails?: GuardrailMark[];
+  /** Who called (User-Agent, agent session id); absent: not known. */
+  client?: ClientIdentity;
 }
 
 /** Adds to what the log row will say the guardrails did. */
@@ -40,6 +43,8 @@ export interface ExchangeResult {
   upstreamLatencyMs: number | null;
   cacheHit: boolean;
   clientAborted: boolean;
+  /** Refused before any model or route was settled on: nothing was used, nothing is priced. */
+  refused?: boolean;
 }
 
 /** A request refused with `error` after reaching `trace.attempts` routes (the last: `trace.route`). */
@@ -72,7 +77,7 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
   const usage = result.usage ?? { inputTokens: 0, outputTokens: 0 };
   const { model, principal } = exchange;
   const route = result.route ?? model.routes[0] ?? null;
-  const price = costUsd(usage, effectivePrice(model, route?.tablePrice ?? null));
+  const price = result.refused ? 0 : costUsd(usage, effectivePrice(model, route?.tablePrice ?? null));
   return {
     id: crypto.randomUUID(),
     createdAt: new Date(exchange.startedAt),
@@ -91,6 +96,9 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
     promptTokens: usage.inputTokens,
     completionTokens: usage.outputTokens,
     cachedTokens: usage.cachedInputTokens ?? 0,
+    cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+    cacheWriteHourTokens: usage.cacheWrite1hTokens ?? 0,
+    reasoningTokens: usage.reasoningTokens ?? 0,
     totalTokens: usage.inputTokens + usage.outputTokens,
     weightedTokens: weightedTokens(usage, model),
     costUsd: price === null ? null : result.cacheHit ? 0 : price,
@@ -101,6 +109,8 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
     attempts: result.attempts,
     clientAborted: result.clientAborted,
     guardrail: formatMarks(exchange.guardrails ?? []),
+    reasoningEffort: exchange.request.reasoning?.effort ?? null,
+    ...(exchange.client ?? NO_CLIENT),
   };
 }
 

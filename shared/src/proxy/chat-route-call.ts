@@ -1,6 +1,8 @@
-import type { UpstreamCall } from '../canonical/ports';
+import type { PassthroughPlan, UpstreamCall } from '../canonical/ports';
+import type { CanonicalRequest } from '../canonical/types';
 import type { Exchange } from './accounting';
 import { readBodyWithin } from './idle-guard';
+import { openSealedReasoning } from './reasoning-flow';
 import { type RouteCaller, targetFor } from './route-attempts';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
 import { fetchUpstream } from './upstream-fetch';
@@ -19,6 +21,14 @@ export function chatRouteCaller(
   deps: ProxyDeps,
   settings: ProxySettings,
 ): RouteCaller<ChatAnswer> {
+  const format = deps.formats[call.format];
+  // Translated routes read reasoning the client carried sealed: opened once, on first need.
+  let opened: Promise<CanonicalRequest> | undefined;
+  const translated = () => {
+    opened ??= openSealedReasoning(exchange.request, deps.seal);
+    return opened;
+  };
+  const open = (value: string, field: string) => deps.seal.open(value, field);
   return {
     serves: () => true,
     async call(route, adapter) {
@@ -26,10 +36,19 @@ export function chatRouteCaller(
       // passthrough while either applies.
       const reshaping = settings.redaction?.request || settings.redaction?.response || settings.toolPolicy;
       const native = reshaping ? undefined : adapter.nativeCalls?.[call.format];
-      const plan = native ? deps.formats[call.format].preparePassthrough(asObject(call.body)) : undefined;
-      const target = await targetFor(route, deps);
-      const upstreamCall: UpstreamCall =
-        native && plan ? native(plan.body, target) : await adapter.buildRequest(exchange.request, target);
+      const target = await targetFor(route, deps, { model: exchange.model, headers: call.headers });
+      let plan: PassthroughPlan | undefined;
+      let upstreamCall: UpstreamCall;
+      if (native) {
+        // Under an alias the answer carries the client's model name, not the upstream's id.
+        const clientModel =
+          exchange.request.model === route.upstreamModel ? undefined : exchange.request.model;
+        plan = format.preparePassthrough(asObject(call.body), { clientModel });
+        const body = await format.restoreReasoning(plan.body, adapter.reasoningVendor, open);
+        upstreamCall = native(body, target);
+      } else {
+        upstreamCall = await adapter.buildRequest(await translated(), target);
+      }
       const idleMs = settings.upstreamIdleTimeoutMs;
       const result = await fetchUpstream(deps.fetch, upstreamCall, {
         timeoutMs: settings.upstreamTimeoutMs,

@@ -1,21 +1,16 @@
-import * as z from 'zod';
 import { AppError } from '../http/app-error';
+import { parseCountTokensRequest } from '../wire/anthropic-messages/to-canonical';
 import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
 import { admit, firstUsableRoute } from './admission';
 import { estimateInputTokens } from './estimate-tokens';
 import { readBodyWithin } from './idle-guard';
+import { clientOf, loggingRefusals, modelNamed } from './refusals';
 import { clientFacingError, targetFor } from './route-attempts';
 import type { ProxyCall, ProxyDeps, ResolvedRoute } from './types';
 import { fetchUpstream } from './upstream-fetch';
 
 /** Says how the answer's figure was reached. */
 export const TOKEN_COUNT_HEADER = 'x-sluice-token-count';
-
-/** A Messages body without `max_tokens`; the rest goes to the vendor as it came. */
-const countTokensBody = z.looseObject({
-  model: z.string().min(1),
-  messages: z.array(z.unknown()).min(1),
-});
 
 interface Counted {
   inputTokens: number;
@@ -34,24 +29,23 @@ interface Counted {
  */
 export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
-  const parsed = countTokensBody.safeParse(call.body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError(400, `Invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message}`);
-  }
-  const body = parsed.data;
-  const admitted = await admit(call, body.model, deps, {
-    kind: 'chat',
-    cacheAs: null,
-    firstRouteCaps: false,
-  });
+  const refusal = { endpoint: call.endpoint, startedAt, modelName: modelNamed(call.body) };
+  const request = await loggingRefusals(() => parseCountTokensRequest(call.body), call, deps, refusal);
+  const body = call.body as Record<string, unknown>;
+  const admitted = await loggingRefusals(
+    () => admit(call, request.model, deps, { kind: 'chat', cacheAs: null, firstRouteCaps: false }),
+    call,
+    deps,
+    { ...refusal, request },
+  );
   const exchange: Exchange = {
     endpoint: '/v1/messages/count_tokens',
     principal: admitted.principal,
-    request: { model: body.model, system: [], messages: [], stream: false },
+    request: { model: request.model, system: [], messages: [], stream: false },
     model: admitted.model,
     startedAt,
     reserved: admitted.reserved,
+    client: clientOf(call),
   };
   let counted: Counted;
   try {
@@ -86,7 +80,11 @@ async function count(
     upstreamLatencyMs: null,
   });
   if (!route || !adapter || !counter) return estimate(0);
-  const upstream = counter(body, await targetFor(route, deps));
+  const target = await targetFor(route, deps, { model: exchange.model, headers: call.headers });
+  // Thinking another vendor produced cannot be counted by this one: its seal is taken out.
+  const open = (value: string, field: string) => deps.seal.open(value, field);
+  const sent = await deps.formats['anthropic-messages'].restoreReasoning(body, adapter.reasoningVendor, open);
+  const upstream = counter(sent, target);
   const result = await fetchUpstream(deps.fetch, upstream, {
     timeoutMs,
     bodyTimeoutMs: timeoutMs,

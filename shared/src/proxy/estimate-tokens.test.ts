@@ -78,6 +78,7 @@ describe('estimatePromptTokens (what admission reserves for the prompt)', () => 
         {
           name: 'lookup',
           description: 'Looks up',
+          kind: 'function',
           parameters: { type: 'object', properties: { q: { type: 'string' } } },
         },
       ],

@@ -40,8 +40,12 @@ export function estimatePromptTokens(request: CanonicalRequest): number {
     for (const part of message.content) countPart(part, tally);
   }
   for (const tool of request.tools ?? []) {
+    if (tool.kind === 'hosted') {
+      walk(tool.declaration, tally, true);
+      continue;
+    }
     tally.chars += tool.name.length + (tool.description?.length ?? 0);
-    walk(tool.parameters, tally, true);
+    if (tool.kind === 'function') walk(tool.parameters, tally, true);
   }
   return (
     Math.ceil(tally.chars / CHARS_PER_TOKEN) +
@@ -63,6 +67,13 @@ function countPart(part: ContentPart, tally: { chars: number; attachments: numbe
       return;
     case 'tool_result':
       for (const inner of part.content) countPart(inner, tally);
+      return;
+    case 'reasoning':
+      // Reasoning sent back is input too (to the vendor that takes it); its opaque form is not text.
+      tally.chars += part.text.length;
+      return;
+    case 'vendor':
+      walk(part.block, tally, false);
       return;
   }
 }

@@ -1,210 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import type { WireFormatName } from '../canonical/ports';
-import type { Principal } from '../gateway/principal';
 import { contentPolicyOf, contentSettingSchema } from '../guardrails/content-policy';
-import { AppError } from '../http/app-error';
-import type { GateAsk, GateDecision } from '../limits/gate';
-import type { CounterAddition } from '../limits/sliding-window';
-import type { RequestLogRecord } from '../logs/requests/record';
-import { openAiAdapter } from '../providers/openai/adapter';
-import { HEALTHY } from '../routing/route-health';
-import { createRouteLatency } from '../routing/route-order';
+import type { GateDecision } from '../limits/gate';
 import { wireFormats } from '../wire/index';
 import { estimatePromptTokens } from './estimate-tokens';
-import { CACHE_HEADER, CLIENT_CLOSED_REQUEST, handleModelRequest } from './handle-model-request';
-import type { ResponseCache } from './response-cache';
-import type {
-  ProxyCall,
-  ProxyDeps,
-  ProxySettings,
-  ResolvedModel,
-  ResolvedRoute,
-  TokenSettlement,
-} from './types';
-
-const T0 = 1_700_000_000_000;
-const UPSTREAM_MS = 120;
-
-const ROUTE: ResolvedRoute = {
-  routeId: 'r1',
-  providerId: 'p1',
-  providerName: 'openai-main',
-  providerType: 'openai',
-  baseUrl: 'https://api.example/v1',
-  apiKeyEncrypted: 'sealed-key',
-  config: {},
-  upstreamModel: 'gpt-4o-mini',
-  rpmCap: 100,
-  tpmCap: null,
-  weight: 1,
-  tablePrice: null,
-};
-
-const MODEL: ResolvedModel = {
-  source: 'configured',
-  modelId: 'm1',
-  name: 'house',
-  kind: 'chat',
-  strategy: 'ordered',
-  inputWeight: 1,
-  outputWeight: 2,
-  inputPricePerMtok: 1,
-  outputPricePerMtok: 2,
-  cachedInputPricePerMtok: null,
-  routes: [ROUTE],
-};
-
-const PRINCIPAL: Principal = {
-  kind: 'api_key',
-  keyId: 'k1',
-  userId: 'u1',
-  role: 'user',
-  allowedModels: null,
-  rateLimitRpm: 60,
-  expiresAt: null,
-  gracePeriodEndsAt: null,
-};
-
-const RESERVED: CounterAddition[] = [
-  { key: 'sluice:rl:key:k1:tokens', current: 28_333_333, bucketsInWindow: 60, amount: 70, expiryMs: 61_000 },
-];
-
-const ADMITTED: GateDecision = {
-  kind: 'admitted',
-  headers: { 'x-ratelimit-remaining-requests': '59' },
-  firstRoute: { ok: true },
-  cached: null,
-  budget: null,
-  reserved: RESERVED,
-};
-
-const SETTINGS: ProxySettings = {
-  ...{
-    cacheTtlSeconds: 0,
-    upstreamTimeoutMs: 5_000,
-    upstreamIdleTimeoutMs: 5_000,
-    rateLimitFailClosed: false,
-  },
-  budgetThresholds: { warning: 0.8, critical: 0.95 },
-  reservationOutputTokens: 1_000,
-  contentPolicy: null,
-  redaction: null,
-  toolPolicy: null,
-  answerRulesTag: '',
-};
-
-/** api.openai.com's chat completion. */
-const COMPLETION = {
-  id: 'chatcmpl-1',
-  object: 'chat.completion',
-  created: 1741569952,
-  model: 'gpt-4o-mini-2024-07-18',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
-};
-
-/** The upstream's answer; `signal` is the one the proxy gave fetch. */
-type Upstream = (signal: AbortSignal) => Response;
-const answers: Upstream = () => Response.json(COMPLETION);
-
-interface FakeOptions {
-  upstream?: Upstream;
-  decision?: GateDecision;
-  settings?: Partial<ProxySettings>;
-  model?: ResolvedModel;
-  /** Bench ends by route id (the health snapshot). */
-  benchedUntil?: Record<string, number>;
-  /** How long the gate's round trip takes on the clock. */
-  gateMs?: number;
-}
-
-/** A whole ProxyDeps of fakes: each port records what it was given. */
-function fakeDeps(options: FakeOptions = {}) {
-  const model = options.model ?? MODEL;
-  const clock = { t: T0 };
-  const capped: string[] = [];
-  const fetched: Array<{ url: string; headers: Record<string, string>; body: Record<string, unknown> }> = [];
-  const gateAsks: GateAsk[] = [];
-  const logs: RequestLogRecord[] = [];
-  const settlements: TokenSettlement[] = [];
-  const reports: Array<[string, string]> = [];
-  const deps: ProxyDeps = {
-    fetch: (async (url: string, init: RequestInit) => {
-      fetched.push({
-        url,
-        headers: init.headers as Record<string, string>,
-        body: JSON.parse(String(init.body)),
-      });
-      clock.t += UPSTREAM_MS;
-      return (options.upstream ?? answers)(init.signal as AbortSignal);
-    }) as unknown as typeof fetch,
-    formats: wireFormats,
-    providers: { openai: openAiAdapter },
-    resolveModel: async (name) => (name === model.name ? model : null),
-    revealProviderKey: async (sealed) => `sk-open-${sealed}`,
-    gate: {
-      async admit(ask) {
-        gateAsks.push(ask);
-        clock.t += options.gateMs ?? 0;
-        return options.decision ?? ADMITTED;
-      },
-    },
-    routeCaps: {
-      admit: async ({ routeId }) => {
-        capped.push(routeId);
-        return { ok: true };
-      },
-    },
-    routeHealth: {
-      snapshot: () => ({
-        state: (id) => ({ ...HEALTHY, benchedUntil: options.benchedUntil?.[id ?? ''] ?? 0 }),
-      }),
-      report: (routeId, outcome) => void reports.push([routeId, outcome]),
-    },
-    routeLatency: createRouteLatency(),
-    budgetAlerts: { notice: () => undefined },
-    countTokens: async (settlement) => void settlements.push(settlement),
-    cache: {} as ResponseCache,
-    writeLog: async (record) => void logs.push(record),
-    settings: async () => ({ ...SETTINGS, ...options.settings }),
-    now: () => clock.t,
-    warn: (message) => {
-      throw new Error(`unexpected warning: ${message}`);
-    },
-  };
-  return { deps, fetched, gateAsks, logs, settlements, reports, capped };
-}
-
-/** A client's call; `settled()` waits for the work handed to waitUntil. */
-function clientCall(
-  body: Record<string, unknown>,
-  format: WireFormatName = 'openai-chat',
-  signal?: AbortSignal,
-) {
-  const background: Array<Promise<unknown>> = [];
-  const call: ProxyCall = {
-    endpoint: format === 'openai-chat' ? '/v1/chat/completions' : '/v1/messages',
-    format,
-    body,
-    principal: PRINCIPAL,
-    useCache: () => false,
-    waitUntil: (work) => void background.push(work),
-    ...(signal && { signal }),
-  };
-  return { call, settled: () => Promise.all(background) };
-}
-
-const chatBody = (content: string) => ({
-  model: 'house',
-  max_tokens: 50,
-  messages: [{ role: 'user', content }],
-});
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.catch((e: unknown) => e);
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${error}`);
-  return error;
-}
+import {
+  CACHE_HEADER,
+  CLIENT_CLOSED_REQUEST,
+  handleModelRequest,
+  UPSTREAM_MODEL_HEADER,
+} from './handle-model-request';
+import {
+  COMPLETION,
+  chatBody,
+  clientCall,
+  fakeDeps,
+  MODEL,
+  PRINCIPAL,
+  RESERVED,
+  ROUTE,
+  refusal,
+  T0,
+  UPSTREAM_MS,
+  type Upstream,
+} from './test-deps';
+import type { ResolvedRoute } from './types';
 
 describe('handleModelRequest', () => {
   it('answers 200 through the route, logs the request and settles its tokens', async () => {
@@ -214,8 +33,10 @@ describe('handleModelRequest', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get(CACHE_HEADER)).toBe('BYPASS');
     expect(res.headers.get('x-ratelimit-remaining-requests')).toBe('59');
-    // openai-chat to an OpenAI route: the answer passes through as it came.
-    expect(await res.json()).toEqual(COMPLETION);
+    // openai-chat to an OpenAI route: the answer passes through as it came, under the client's
+    // name for the model (the upstream's id is in a header).
+    expect(await res.json()).toEqual({ ...COMPLETION, model: 'house' });
+    expect(res.headers.get(UPSTREAM_MODEL_HEADER)).toBe('gpt-4o-mini');
     expect(fetched).toHaveLength(1);
     expect(fetched[0]?.url).toBe('https://api.example/v1/chat/completions');
     expect(fetched[0]?.headers.authorization).toBe('Bearer sk-open-sealed-key');
@@ -270,7 +91,7 @@ describe('handleModelRequest', () => {
     const { deps, fetched, logs } = fakeDeps();
     const { call, settled } = clientCall(chatBody('bonjour'), 'anthropic-messages');
     const res = await handleModelRequest(call, deps);
-    expect(fetched[0]?.body).toMatchObject({ model: 'gpt-4o-mini', max_completion_tokens: 50 });
+    expect(fetched[0]?.body).toMatchObject({ model: 'gpt-4o-mini', max_output_tokens: 50, store: false });
     expect(await res.json()).toMatchObject({
       type: 'message',
       model: 'house',
@@ -281,7 +102,7 @@ describe('handleModelRequest', () => {
     expect(logs[0]).toMatchObject({ endpoint: '/v1/messages', statusCode: 200, promptTokens: 12 });
   });
 
-  it('answers 429 for a refused admission, calling and logging nothing', async () => {
+  it('answers 429 for a refused admission, calling nothing, logging the refusal with no tokens', async () => {
     const decision: GateDecision = { kind: 'refused', label: 'key:requests/1m', retryAfterSeconds: 17 };
     const { deps, fetched, logs, settlements } = fakeDeps({ decision });
     const { call, settled } = clientCall(chatBody('hello'));
@@ -290,8 +111,46 @@ describe('handleModelRequest', () => {
     expect(error.headers).toEqual({ 'Retry-After': '17' });
     await settled();
     expect(fetched).toEqual([]);
-    expect(logs).toEqual([]);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({
+      statusCode: 429,
+      errorType: 'rate_limit_error',
+      errorMessage: 'Rate limited: key:requests/1m',
+      model: 'house',
+      apiKeyId: 'k1',
+      provider: null,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+      unpriced: false,
+      attempts: 0,
+    });
     expect(settlements).toEqual([]);
+  });
+
+  it('logs a body refused at validation, and a model the key may not use, with who called', async () => {
+    const { deps, logs } = fakeDeps();
+    const headers = new Headers({
+      'user-agent': 'codex_exec/0.171.0 (Debian 12; x86_64)',
+      'session-id': 's-1',
+    });
+    const invalid = clientCall({ model: 'house', messages: [], stream: true });
+    const error = await refusal(handleModelRequest({ ...invalid.call, headers }, deps));
+    expect(error.status).toBe(400);
+    const forbidden = clientCall(chatBody('hello'));
+    const limited = { ...forbidden.call, principal: { ...PRINCIPAL, allowedModels: ['other'] } };
+    expect((await refusal(handleModelRequest(limited, deps))).status).toBe(403);
+    await Promise.all([invalid.settled(), forbidden.settled()]);
+    expect(logs.map((row) => [row.statusCode, row.errorType, row.model, row.stream])).toEqual([
+      [400, 'invalid_request_error', 'house', true],
+      [403, 'permission_error', 'house', false],
+    ]);
+    expect(logs[0]).toMatchObject({
+      clientName: 'codex',
+      clientVersion: '0.171.0',
+      sessionId: 's-1',
+      userAgent: 'codex_exec/0.171.0 (Debian 12; x86_64)',
+    });
   });
 
   it('refuses content the policy denies with a 400, logged, its reservation given back', async () => {

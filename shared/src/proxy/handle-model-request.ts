@@ -14,12 +14,15 @@ import {
 import { type Admitted, admit } from './admission';
 import { chatRouteCaller } from './chat-route-call';
 import { estimatePromptTokens } from './estimate-tokens';
+import { clientOf, loggingRefusals, modelNamed } from './refusals';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
 
 export const CACHE_HEADER = 'x-sluice-cache';
+/** The upstream model that answered (the client's own name is in the answer). */
+export const UPSTREAM_MODEL_HEADER = 'x-sluice-upstream-model';
 /** nginx's status for a request the client abandoned; logged, never seen by anyone. */
 export const CLIENT_CLOSED_REQUEST = 499;
 /** What a request refused before any upstream call logs. */
@@ -33,14 +36,26 @@ const NO_ROUTE: WalkTrace = { attempts: 0, route: null };
  */
 export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
-  const request = deps.formats[call.format].parseRequest(call.body);
+  const refusal = { endpoint: call.endpoint, startedAt, modelName: modelNamed(call.body) };
+  const request = await loggingRefusals(
+    () => deps.formats[call.format].parseRequest(call.body),
+    call,
+    deps,
+    refusal,
+  );
   const promptTokens = estimatePromptTokens(request);
-  const admitted = await admit(call, request.model, deps, {
-    kind: 'chat',
-    cacheAs: call.format,
-    firstRouteCaps: true,
-    estimate: { inputTokens: promptTokens, maxOutputTokens: request.maxTokens ?? null },
-  });
+  const admitted = await loggingRefusals(
+    () =>
+      admit(call, request.model, deps, {
+        kind: 'chat',
+        cacheAs: call.format,
+        firstRouteCaps: true,
+        estimate: { inputTokens: promptTokens, maxOutputTokens: request.maxTokens ?? null },
+      }),
+    call,
+    deps,
+    { ...refusal, request },
+  );
   const exchange: Exchange = {
     endpoint: call.endpoint,
     principal: admitted.principal,
@@ -49,6 +64,7 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     startedAt,
     reserved: admitted.reserved,
     logRedactor: admitted.settings.redaction?.logs ?? null,
+    client: clientOf(call),
   };
   try {
     // After admission, so a client that keeps sending what the rules refuse meets its limits.
@@ -120,6 +136,7 @@ async function forward(
     idleTimeoutMs: settings.upstreamIdleTimeoutMs,
     redactor: settings.redaction?.response ?? null,
     toolPolicy: settings.toolPolicy,
+    seal: deps.seal,
     onGuardrail: (mark) => markGuardrails(exchange, [mark]),
   }).catch((error: unknown) => {
     const trace = { attempts: attempt.attempts, route: attempt.route };
@@ -147,7 +164,12 @@ async function forward(
   });
   call.waitUntil(after);
   if (typeof answer.body !== 'string') call.bodyEnds?.(answer.finished);
-  const headers = { ...answer.headers, ...admitted.headers, [CACHE_HEADER]: cacheKey ? 'MISS' : 'BYPASS' };
+  const headers = {
+    ...answer.headers,
+    ...admitted.headers,
+    [CACHE_HEADER]: cacheKey ? 'MISS' : 'BYPASS',
+    [UPSTREAM_MODEL_HEADER]: attempt.route.upstreamModel,
+  };
   return new Response(answer.body, { status: answer.status, headers });
 }
 

@@ -7,6 +7,7 @@ import { openAiAdapter } from '../providers/openai/adapter';
 import { createCallDeadline } from '../util/call-deadline';
 import { encodedEventNames } from '../wire/anthropic-messages/fixtures/event-names';
 import { anthropicMessages, openaiChat } from '../wire/index';
+import { createReasoningSeal } from './reasoning-seal';
 import { answerClient, JSON_HEADERS, SSE_HEADERS } from './respond';
 import type { Attempt, ResolvedRoute } from './types';
 
@@ -75,7 +76,7 @@ const messagesRequest = (stream: boolean): CanonicalRequest =>
   });
 const chatRequest = openaiChat.parseRequest({ model: 'house', messages: [{ role: 'user', content: 'hi' }] });
 
-const OPTIONS = { keep: false, idleTimeoutMs: 1_000 };
+const OPTIONS = { keep: false, idleTimeoutMs: 1_000, seal: createReasoningSeal('b'.repeat(64)) };
 
 async function textOf(body: ReadableStream<Uint8Array> | string): Promise<string> {
   return typeof body === 'string' ? body : new Response(body).text();
@@ -229,6 +230,7 @@ describe('answerClient, streamed answers', () => {
     const partial = sse.slice(0, sse.indexOf('data: {', 10));
     const { attempt: a, aborts } = attempt(new Response(bodyOf([partial], true)));
     const answer = await answerClient(a, anthropicMessages, messagesRequest(true), {
+      ...OPTIONS,
       keep: true,
       idleTimeoutMs: 40,
     });

@@ -7,6 +7,8 @@ import type { ToolPolicy } from '../guardrails/tool-policy';
 import { AppError } from '../http/app-error';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
+import { createReasoningSealStage, sealAnswerReasoning } from './reasoning-flow';
+import type { ReasoningSeal } from './reasoning-seal';
 import { createByteCollector, createUsageTap } from './taps';
 import type { Attempt } from './types';
 
@@ -32,6 +34,8 @@ export interface AnswerOptions {
   toolPolicy?: ToolPolicy | null;
   /** Told of every tool call the policy removed (the log row's marks). */
   onGuardrail?: (mark: GuardrailMark) => void;
+  /** Seals another vendor's reasoning for the client (translated answers). */
+  seal: ReasoningSeal;
 }
 
 export interface ClientAnswer {
@@ -69,13 +73,18 @@ export async function answerClient(
   const json = parseUpstreamJson(text, attempt);
   if (attempt.mode === 'native') {
     const usage = format.usageFromResponse(json);
-    return jsonAnswer(text, usage, keep);
+    // The answer is sent as it came unless the plan changes it (the client's model name).
+    return jsonAnswer(attempt.plan?.editBody?.(json) ? JSON.stringify(json) : text, usage, keep);
   }
-  const parsed = attempt.adapter.parseResponse(json);
+  const parsed = await sealAnswerReasoning(
+    attempt.adapter.parseResponse(json),
+    format.reasoningVendor,
+    options.seal,
+  );
   const redacted = options.redactor ? redactResponse(parsed, options.redactor) : parsed;
   const { response: canonical, marks } = inspectAnswerToolCalls(redacted, options.toolPolicy ?? null);
   for (const mark of marks) options.onGuardrail?.(mark);
-  const body = JSON.stringify(format.renderResponse(canonical, request.model));
+  const body = JSON.stringify(format.renderResponse(canonical, request.model, request));
   return jsonAnswer(body, canonical.usage, keep);
 }
 
@@ -155,7 +164,7 @@ function clientStream(
 ): { body: ReadableStream<Uint8Array>; ended: Promise<{ usage: Usage | null; completed: boolean }> } {
   const source = attempt.upstream.body;
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
-  if (attempt.mode === 'native' && !attempt.plan?.dropEvent) {
+  if (attempt.mode === 'native' && !attempt.plan?.editEvent) {
     // The client's bytes go out as the upstream sent them, without passing through
     // JavaScript (a stage there costs about half the CPU of a streamed request on workerd);
     // usage is read from the other branch of a tee, whose chunks the guard watches.
@@ -166,8 +175,8 @@ function clientStream(
     return { body: toClient, ended: format.watchNativeUsage(copy, guard.touch) };
   }
   if (attempt.mode === 'native') {
-    // Events to drop: one stage (the guard's, the usage reader inside it), the bytes pass
-    // (less those events) while usage is read.
+    // Events to edit: one stage (the guard's, the usage reader inside it), the bytes pass
+    // (those events changed or dropped) while usage is read.
     const reader = format.createNativeUsageReader(attempt.plan);
     const body = source.pipeThrough(guard.stage(reader.transformer));
     const ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
@@ -177,7 +186,10 @@ function clientStream(
     return { body, ended };
   }
   const tap = createUsageTap();
-  const body = answerStages(source.pipeThrough(attempt.adapter.createStreamDecoder()), options)
+  const events = source
+    .pipeThrough(attempt.adapter.createStreamDecoder())
+    .pipeThrough(createReasoningSealStage(format.reasoningVendor, options.seal));
+  const body = answerStages(events, options)
     .pipeThrough(tap.transform)
     .pipeThrough(format.createStreamEncoder(request.model, request))
     .pipeThrough(guard.stage());

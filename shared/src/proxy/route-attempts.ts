@@ -3,6 +3,7 @@ import type { UpstreamError } from '../canonical/types';
 import { AppError, type ErrorStatus } from '../http/app-error';
 import type { FirstRouteCheck } from '../limits/gate';
 import type { RouteCapDecision } from '../limits/route-caps';
+import { knownMaxOutputTokens } from '../routing/output-caps';
 import type { HealthSnapshot } from '../routing/route-health-tracker';
 import type { KeepAlive } from '../stores/coalescer';
 import type { ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
@@ -192,13 +193,28 @@ function pickRefusal(current: Refusal | null, next: Refusal): Refusal {
   return current === null || next.retryAfterSeconds < current.retryAfterSeconds ? next : current;
 }
 
-export async function targetFor(route: ResolvedRoute, deps: ProxyDeps): Promise<UpstreamTarget> {
-  return {
+/** What the call is for: the model's settings, and the client's headers to forward from. */
+export interface TargetContext {
+  model?: Pick<ResolvedModel, 'maxOutputTokens' | 'cacheBreakpoints'>;
+  headers?: Headers;
+}
+
+export async function targetFor(
+  route: ResolvedRoute,
+  deps: ProxyDeps,
+  context: TargetContext = {},
+): Promise<UpstreamTarget> {
+  const target: UpstreamTarget = {
     baseUrl: route.baseUrl,
     apiKey: await deps.revealProviderKey(route.apiKeyEncrypted),
     upstreamModel: route.upstreamModel,
     config: route.config,
   };
+  const maxOutputTokens = context.model?.maxOutputTokens ?? knownMaxOutputTokens(route.upstreamModel);
+  if (maxOutputTokens !== undefined) target.maxOutputTokens = maxOutputTokens;
+  if (context.model?.cacheBreakpoints) target.cacheBreakpoints = true;
+  if (context.headers) target.clientHeaders = context.headers;
+  return target;
 }
 
 const CLIENT_STATUSES = new Set<number>([400, 404, 413, 422]);

@@ -18,6 +18,7 @@ import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { CallDeadline } from '../util/call-deadline';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
+import type { ReasoningSeal } from './reasoning-seal';
 import type { ResponseCache } from './response-cache';
 
 export type ModelEndpoint =
@@ -68,6 +69,8 @@ export interface ProxyDeps {
   resolveModel(name: string, background: Background): Promise<ResolvedModel | null>;
   /** Opens a provider's sealed API key; the value is never logged. */
   revealProviderKey(sealed: string): Promise<string>;
+  /** Seals a vendor's reasoning for a client of another format, and opens what it sends back. */
+  seal: ReasoningSeal;
   /** Admission: limits, the cache read, the first route's caps and the caches' versions. */
   gate: Gate;
   /** The caps of routes after the first (the gate checks the first's). */
@@ -115,6 +118,11 @@ export interface ProxyCall {
   principal: Principal;
   /** Aborts when the client goes away; the upstream fetch is cancelled with it. */
   signal?: AbortSignal;
+  /**
+   * The client's request headers: vendors' protocol headers (anthropic-beta, …) are forwarded
+   * from them, and the log records who called (User-Agent, an agent's session id).
+   */
+  headers?: Headers;
   /**
    * False when the client opted out of the response cache. Asked only when the cache is on,
    * so a gateway without one reads no cache headers.
