@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { clientReport, errorReport } from '@sluice/shared/logs/analytics/breakdown-report';
 import { costSeries, costStats, usageSeries, usageStats } from '@sluice/shared/logs/analytics/usage-report';
 import type { UsageAggregateQuery, UsageGroupBy } from '@sluice/shared/logs/requests/aggregate-query';
 import type { Context } from 'hono';
@@ -8,8 +9,10 @@ import {
   AnalyticsSeriesQuerySchema,
   AnalyticsStatsQuerySchema,
   analyticsRange,
+  ClientUsageSchema,
   CostSeriesSchema,
   CostStatsSchema,
+  ErrorCountsSchema,
   UsageSeriesSchema,
   UsageStatsSchema,
 } from '../schemas/analytics';
@@ -84,19 +87,53 @@ const costStatsRoute = createRoute({
   },
 });
 
-/** The store query for the caller: non-admins are always limited to their own requests. */
+const clientsRoute = createRoute({
+  tags: ['analytics'],
+  security: bearerSecurity,
+  middleware: [requireJwt()] as const,
+  method: 'get',
+  path: '/clients',
+  summary: 'Requests, errors, tokens and cost per client name and version (at most 5 years)',
+  description: `${SCOPE} Clients are recognised from the User-Agent (claude-code, codex, opencode, openai-sdk, anthropic-sdk, …, else its product name). Most requests first.`,
+  request: { query: AnalyticsStatsQuerySchema },
+  responses: {
+    200: jsonResponse(ClientUsageSchema, 'One entry per client name and version'),
+    ...errorResponses(401, 422),
+  },
+});
+
+const errorsRoute = createRoute({
+  tags: ['analytics'],
+  security: bearerSecurity,
+  middleware: [requireJwt()] as const,
+  method: 'get',
+  path: '/errors',
+  summary: 'Failed and refused requests (status >= 400) per error type, client and status (at most 5 years)',
+  description: `${SCOPE} Requests refused before reaching a vendor (validation, model not allowed, limits, benched routes) are counted too. Most requests first.`,
+  request: { query: AnalyticsStatsQuerySchema },
+  responses: {
+    200: jsonResponse(ErrorCountsSchema, 'One entry per error type, client name and status code'),
+    ...errorResponses(401, 422),
+  },
+});
+
+/** The caller's range: non-admins are always limited to their own requests. */
+function scopedQuery(c: Context<ConsoleEnv>, query: { from?: string; to?: string; model?: string }) {
+  const auth = c.var.auth;
+  return {
+    ...analyticsRange(query),
+    model: query.model,
+    userId: auth.role === 'admin' ? undefined : auth.userId,
+  };
+}
+
+/** The store's aggregate query for the caller. */
 function aggregateQuery(
   c: Context<ConsoleEnv>,
   query: { from?: string; to?: string; model?: string },
   groupBy: UsageGroupBy,
 ): UsageAggregateQuery {
-  const auth = c.var.auth;
-  return {
-    ...analyticsRange(query),
-    groupBy,
-    model: query.model,
-    userId: auth.role === 'admin' ? undefined : auth.userId,
-  };
+  return { ...scopedQuery(c, query), groupBy };
 }
 
 export const analyticsRoutes = createRouter()
@@ -120,4 +157,12 @@ export const analyticsRoutes = createRouter()
   .openapi(costStatsRoute, async (c) => {
     const query = aggregateQuery(c, c.req.valid('query'), 'week');
     return c.json(costStats(await c.var.deps.requestLogs.aggregate(query), query), 200);
+  })
+  .openapi(clientsRoute, async (c) => {
+    const query = scopedQuery(c, c.req.valid('query'));
+    return c.json(clientReport(await c.var.deps.requestLogs.clientUsage(query)), 200);
+  })
+  .openapi(errorsRoute, async (c) => {
+    const query = scopedQuery(c, c.req.valid('query'));
+    return c.json(errorReport(await c.var.deps.requestLogs.errorCounts(query)), 200);
   });

@@ -17,10 +17,11 @@ const logsRoute = createRoute({
   path: '/',
   summary: "The gateway's model-request log, newest (or costliest, or slowest) first",
   description:
-    'Filters combine with AND; model and provider are exact; from/to are inclusive ISO 8601 instants ' +
+    'Filters combine with AND; model, provider, client_name and error_type are exact; from/to are inclusive ISO 8601 instants ' +
     '(a bare date is 00:00 UTC). sort_by created_at (default), cost_usd (unpriced rows last) or ' +
     'latency_ms, always descending, ties by id. limit is 1..200 (default 50; larger is 422, not ' +
-    'clamped), offset defaults to 0.',
+    'clamped), offset defaults to 0. Requests refused with a valid key (validation, model not allowed, ' +
+    'limits, benched routes) are logged too, with their error_type.',
   request: { query: GatewayLogQuerySchema },
   responses: {
     200: jsonResponse(GatewayLogPageSchema, 'One page and the total'),
@@ -36,6 +37,8 @@ function requestLogSearch(query: GatewayLogQueryParams): RequestLogSearch {
     userId: query.user_id,
     apiKeyId: query.api_key_id,
     statusCode: query.status_code,
+    clientName: query.client_name,
+    errorType: query.error_type,
     from: query.from === undefined ? undefined : new Date(query.from),
     to: query.to === undefined ? undefined : new Date(query.to),
     sortBy: query.sort_by,

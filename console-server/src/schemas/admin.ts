@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { MODEL_KINDS, PROVIDER_TYPES, ROUTING_STRATEGIES } from '@sluice/shared/db/schema/providers';
 import { USER_ROLES } from '@sluice/shared/db/schema/users';
-import { EffectivePriceSchema } from './model-prices';
+import { MAX_OUTPUT_TOKENS_LIMIT } from '@sluice/shared/models-admin/schemas';
+import { cacheWrite1hPrice, cacheWritePrice, EffectivePriceSchema } from './model-prices';
 
 /** Response shapes of the admin users, providers and models endpoints. */
 export const AdminUserSchema = z
@@ -73,6 +74,16 @@ export const ModelSchema = z
       .number()
       .nullable()
       .openapi({ description: 'Null: cached input tokens are billed at the input price' }),
+    cache_write_price_per_mtok: cacheWritePrice,
+    cache_write_1h_price_per_mtok: cacheWrite1hPrice,
+    max_output_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS_LIMIT).nullable().openapi({
+      description:
+        "The output cap sent to vendors that need one when the client sets none; null: the known limit of each route's upstream model",
+    }),
+    cache_breakpoints: z.boolean().openapi({
+      description:
+        'Place prompt-cache breakpoints (tools, system, the last stable turn) for clients of other formats on Anthropic/Bedrock routes',
+    }),
     is_priced: z.boolean().openapi({
       description: "Requests get a cost: the model's own prices, or a price-table entry (effective_price)",
     }),

@@ -83,11 +83,26 @@ export const UsageSeriesSchema = z
   })
   .openapi('UsageSeries');
 
+/** Prompt-cache and reasoning totals, in both stats answers. */
+const tokenDetails = {
+  cache_read_tokens: count.openapi({
+    description: "Input tokens read from vendors' prompt caches (within the prompt tokens)",
+  }),
+  cache_write_tokens: count.openapi({
+    description: "Input tokens written to vendors' prompt caches (within the prompt tokens)",
+  }),
+  reasoning_tokens: count.openapi({
+    description:
+      'Output tokens spent reasoning, where the vendor reports them (within the completion tokens)',
+  }),
+};
+
 export const UsageStatsSchema = z
   .object({
     total_requests: count,
     total_tokens: count,
     avg_latency_ms: z.number().nullable().openapi({ description: 'Null when there were no requests' }),
+    ...tokenDetails,
     models: z.record(z.string(), z.object({ requests: count, tokens: count })),
     endpoints: z
       .record(z.string(), z.object({ requests: count, tokens: count }))
@@ -120,5 +135,47 @@ export const CostStatsSchema = z
     by_model: z.record(z.string(), z.number()),
     by_endpoint: z.record(z.string(), z.number()).openapi({ description: 'Cost by model endpoint' }),
     unpriced_requests: unpriced,
+    ...tokenDetails,
   })
   .openapi('CostStats');
+
+const clientName = z.string().nullable().openapi({
+  description:
+    'The client recognised from its User-Agent: claude-code, codex, opencode, openai-sdk, anthropic-sdk, … (else its product name); null without a User-Agent',
+});
+
+export const ClientUsageSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        client_name: clientName,
+        client_version: z.string().nullable(),
+        requests: count,
+        errors: count.openapi({ description: 'Requests answered with a status of 400 or more' }),
+        prompt_tokens: count,
+        completion_tokens: count,
+        ...tokenDetails,
+        cost_usd: z.number().nullable().openapi({
+          description: 'US dollars of the priced requests; null when none was priced (unknown, not $0)',
+        }),
+        unpriced_requests: unpriced,
+      }),
+    ),
+  })
+  .openapi('ClientUsage');
+
+export const ErrorCountsSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        error_type: z.string().nullable().openapi({
+          description:
+            'e.g. invalid_request_error, rate_limit_error, upstream_error; null when none was logged',
+        }),
+        client_name: clientName,
+        status_code: z.number().int(),
+        requests: count,
+      }),
+    ),
+  })
+  .openapi('ErrorCounts');

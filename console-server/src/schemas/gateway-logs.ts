@@ -21,6 +21,8 @@ export const GatewayLogQuerySchema = z
     user_id: z.uuid().optional().openapi({ description: 'Only requests by this user' }),
     api_key_id: z.uuid().optional().openapi({ description: 'Only requests with this API key' }),
     status_code: z.coerce.number().int().min(MIN_STATUS_CODE).max(MAX_STATUS_CODE).optional(),
+    client_name: exactText('Exact client name, e.g. claude-code, codex, opencode, openai-sdk'),
+    error_type: exactText('Exact error type, e.g. invalid_request_error, rate_limit_error'),
     from: isoInstant.optional().openapi({ description: 'Inclusive lower bound on created_at' }),
     to: isoInstant.optional().openapi({ description: 'Inclusive upper bound on created_at' }),
     sort_by: z
@@ -61,7 +63,14 @@ export const GatewayLogEntrySchema = z
     error_message: z.string().nullable(),
     prompt_tokens: tokens,
     completion_tokens: tokens,
-    cached_tokens: tokens,
+    cached_tokens: tokens.openapi({ description: "Input tokens read from the vendor's prompt cache" }),
+    cache_write_tokens: tokens.openapi({ description: "Input tokens written to the vendor's prompt cache" }),
+    cache_write_hour_tokens: tokens.openapi({
+      description: 'Of cache_write_tokens, those with a one-hour lifetime',
+    }),
+    reasoning_tokens: tokens.openapi({
+      description: 'Output tokens spent reasoning (within completion_tokens), where the vendor reports them',
+    }),
     total_tokens: tokens,
     weighted_tokens: tokens,
     cost_usd: z.number().nullable().openapi({ description: 'Null when the model is unpriced' }),
@@ -75,6 +84,16 @@ export const GatewayLogEntrySchema = z
       description:
         'What guardrails did, `action:guardrail:rule` comma-separated (e.g. `flag:content:pii-terms`); null when none acted',
     }),
+    reasoning_effort: z.string().nullable().openapi({
+      description: "The reasoning effort asked for, on OpenAI's scale (none … xhigh); null when none was",
+    }),
+    client_name: z.string().nullable().openapi({
+      description:
+        'The client recognised from its User-Agent: claude-code, codex, opencode, openai-sdk, anthropic-sdk, … (else its product name)',
+    }),
+    client_version: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    session_id: z.string().nullable().openapi({ description: "The coding agent's session id header" }),
   })
   .openapi('GatewayLogEntry');
 

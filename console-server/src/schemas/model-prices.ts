@@ -2,6 +2,15 @@ import { z } from '@hono/zod-openapi';
 
 const usd = (description: string) => z.number().openapi({ description });
 
+/** Prompt-cache write prices: on the price table, on models and in effective prices alike. */
+export const cacheWritePrice = z.number().nullable().openapi({
+  description: 'USD per 1M input tokens written to the prompt cache; null: billed at the input price',
+});
+export const cacheWrite1hPrice = z.number().nullable().openapi({
+  description:
+    'USD per 1M input tokens written to the prompt cache with a one-hour lifetime; null: billed at cache_write_price_per_mtok',
+});
+
 /** One price-table entry. */
 export const ModelPriceSchema = z
   .object({
@@ -13,6 +22,8 @@ export const ModelPriceSchema = z
       .number()
       .nullable()
       .openapi({ description: 'USD per 1M cached input tokens; null: billed at the input price' }),
+    cache_write_price_per_mtok: cacheWritePrice,
+    cache_write_1h_price_per_mtok: cacheWrite1hPrice,
     updated_at: z.string(),
   })
   .openapi('ModelPrice');
@@ -30,6 +41,8 @@ export const EffectivePriceSchema = z
     input_price_per_mtok: z.number().nullable(),
     output_price_per_mtok: z.number().nullable(),
     cached_input_price_per_mtok: z.number().nullable(),
+    cache_write_price_per_mtok: cacheWritePrice,
+    cache_write_1h_price_per_mtok: cacheWrite1hPrice,
     price_table_model: z.string().nullable().openapi({ description: 'The matched entry (price_table only)' }),
   })
   .openapi('EffectivePrice');

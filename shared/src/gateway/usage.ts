@@ -7,21 +7,40 @@ import {
 } from '../limits/budget-status';
 import { type LimitSubject, limitSubject } from '../limits/definitions';
 import type { LimitsUsageReport } from '../limits/limiter';
-import type { CostFilter } from '../logs/requests/port';
+import type { LoggedUsage, UsageSinceFilter } from '../logs/requests/port';
 import type { Principal } from './principal';
 
 export interface UsageDeps {
   readUsage(subject: LimitSubject, nowMs: number): Promise<LimitsUsageReport>;
   /** budget_warning_threshold and budget_critical_threshold. */
   thresholds(): Promise<BudgetThresholds>;
-  costSince(filter: CostFilter): Promise<number>;
+  /** The request log's sums since the start of the month (RequestLogStore.usageSince). */
+  usageSince(filter: UsageSinceFilter): Promise<LoggedUsage>;
   now(): number;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** The month's figures from the request log; each null when the log cannot be read. */
+export interface LoggedMonthUsage {
+  cost_usd_month: number | null;
+  /** Input tokens read from vendors' prompt caches. */
+  cache_read_tokens_month: number | null;
+  /** Input tokens written to vendors' prompt caches. */
+  cache_write_tokens_month: number | null;
+  /** Output tokens spent reasoning, where the vendor reports them. */
+  reasoning_tokens_month: number | null;
+}
+
+const UNREAD: LoggedMonthUsage = {
+  cost_usd_month: null,
+  cache_read_tokens_month: null,
+  cache_write_tokens_month: null,
+  reasoning_tokens_month: null,
+};
+
 export interface UsageResponse {
   scope: 'key' | 'user';
-  usage: LimitsUsageReport['usage'] & { cost_usd_month: number | null };
+  usage: LimitsUsageReport['usage'] & LoggedMonthUsage;
   /** Each limit with how much of it is used: ok, warning, critical or exhausted. */
   limits: Array<LimitsUsageReport['limits'][number] & { status: BudgetStatus }>;
   expires_at: string | null;
@@ -31,9 +50,9 @@ const API_KEY_ONLY = 'GET /v1/usage needs an API key';
 
 /**
  * GET /v1/usage for an API key: its limits and usage as the limits engine counts them, the
- * month's cost from the request log, and when the value in use stops working. Counters that
- * cannot be read are a 503 whatever the fail-closed setting; a request log that cannot be
- * read only leaves cost_usd_month null.
+ * month's cost, prompt-cache and reasoning tokens from the request log (one read), and when the
+ * value in use stops working. Counters that cannot be read are a 503 whatever the fail-closed
+ * setting; a request log that cannot be read only leaves the month's logged figures null.
  */
 export async function usageForKey(principal: Principal, deps: UsageDeps): Promise<UsageResponse> {
   if (principal.kind !== 'api_key') throw new AppError(401, API_KEY_ONLY);
@@ -46,18 +65,26 @@ export async function usageForKey(principal: Principal, deps: UsageDeps): Promis
     throw new AppError(503, 'Usage counters cannot be read right now');
   }
   const since = startOfUtcMonth(nowMs);
-  const filter: CostFilter =
+  const filter: UsageSinceFilter =
     report.scope === 'key' ? { apiKeyId: principal.keyId, since } : { userId: principal.userId, since };
-  const [cost, thresholds] = await Promise.all([
-    deps.costSince(filter).catch((error: unknown) => {
-      deps.warn('request log unavailable for cost_usd_month', { error: String(error) });
-      return null;
-    }),
+  const [logged, thresholds] = await Promise.all([
+    deps.usageSince(filter).then(
+      (u): LoggedMonthUsage => ({
+        cost_usd_month: u.costUsd,
+        cache_read_tokens_month: u.cacheReadTokens,
+        cache_write_tokens_month: u.cacheWriteTokens,
+        reasoning_tokens_month: u.reasoningTokens,
+      }),
+      (error: unknown) => {
+        deps.warn('request log unavailable for the month usage', { error: String(error) });
+        return UNREAD;
+      },
+    ),
     deps.thresholds().catch(() => DEFAULT_BUDGET_THRESHOLDS),
   ]);
   return {
     scope: report.scope,
-    usage: { ...report.usage, cost_usd_month: cost },
+    usage: { ...report.usage, ...logged },
     limits: report.limits.map((limit) => ({
       ...limit,
       status: budgetStatus(limit.used, limit.limit, thresholds),

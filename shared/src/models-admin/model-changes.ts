@@ -10,6 +10,7 @@ import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
+import { modelSettings } from './model-settings';
 import { getModel } from './models-admin';
 import { describeRoutes, toNewRoutes } from './route-input';
 import type { ReplaceRoutesInput, UpdateModelInput } from './schemas';
@@ -27,6 +28,14 @@ function toPatch(input: UpdateModelInput): Partial<ModelInsert> {
   if (input.cached_input_price_per_mtok !== undefined) {
     patch.cachedInputPricePerMtok = input.cached_input_price_per_mtok;
   }
+  if (input.cache_write_price_per_mtok !== undefined) {
+    patch.cacheWritePricePerMtok = input.cache_write_price_per_mtok;
+  }
+  if (input.cache_write_1h_price_per_mtok !== undefined) {
+    patch.cacheWrite1hPricePerMtok = input.cache_write_1h_price_per_mtok;
+  }
+  if (input.max_output_tokens !== undefined) patch.maxOutputTokens = input.max_output_tokens;
+  if (input.cache_breakpoints !== undefined) patch.cacheBreakpoints = input.cache_breakpoints;
   if (input.is_active !== undefined) patch.isActive = input.is_active;
   return patch;
 }
@@ -63,6 +72,7 @@ export async function updateModel(
       details: {
         name: input.name ?? before.name,
         changes: Object.keys(input).sort(),
+        ...modelSettings(input),
         ...(input.name !== undefined && input.name !== before.name && { renamed_from: before.name }),
         ...(input.routes && { routes: describeRoutes(input.routes) }),
       },

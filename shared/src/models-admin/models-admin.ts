@@ -14,6 +14,7 @@ import { listPriceRows, toPriceEntry } from '../pricing/repo';
 import { type PriceTable, toPriceTable } from '../pricing/types';
 import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
+import { modelSettings } from './model-settings';
 import { describeRoutes, toNewRoutes } from './route-input';
 import type { CreateModelInput } from './schemas';
 import { type ModelView, toModelView } from './views';
@@ -68,6 +69,10 @@ export async function createModel(
       inputPricePerMtok: input.input_price_per_mtok,
       outputPricePerMtok: input.output_price_per_mtok,
       cachedInputPricePerMtok: input.cached_input_price_per_mtok,
+      cacheWritePricePerMtok: input.cache_write_price_per_mtok,
+      cacheWrite1hPricePerMtok: input.cache_write_1h_price_per_mtok,
+      maxOutputTokens: input.max_output_tokens,
+      cacheBreakpoints: input.cache_breakpoints,
       isActive: input.is_active,
     });
     if (!model) throw conflict('Model name already exists');
@@ -77,7 +82,7 @@ export async function createModel(
       action: 'model.create',
       resourceType: 'model',
       resourceId: model.id,
-      details: { name: model.name, routes: describeRoutes(input.routes) },
+      details: { name: model.name, ...modelSettings(input), routes: describeRoutes(input.routes) },
     });
     return getModel(tx, model.id);
   });

@@ -13,6 +13,11 @@ const tokenWeight = z.number().positive().max(1_000_000);
 /** USD per million tokens; null marks the model unpriced (the price table may still price it). */
 export const price = z.number().nonnegative().max(1_000_000).nullable();
 
+/** The most output tokens a model may be asked for: above every vendor's limit today. */
+export const MAX_OUTPUT_TOKENS_LIMIT = 2_000_000;
+/** The cap sent to vendors that need one when the client sets none; null: each route's upstream model's known limit. */
+const maxOutputTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS_LIMIT).nullable();
+
 /** chat: the chat endpoints; embedding: POST /v1/embeddings. A request to the other is a 400. */
 export const modelKindSchema = z.enum(MODEL_KINDS);
 
@@ -42,6 +47,13 @@ export const createModelInputSchema = z.object({
   output_price_per_mtok: price.default(null),
   /** Null: cached input tokens are billed at the input price. */
   cached_input_price_per_mtok: price.default(null),
+  /** Null: prompt-cache writes are billed at the input price. */
+  cache_write_price_per_mtok: price.default(null),
+  /** Null: one-hour prompt-cache writes are billed at the (five-minute) write price. */
+  cache_write_1h_price_per_mtok: price.default(null),
+  max_output_tokens: maxOutputTokens.default(null),
+  /** Place prompt-cache breakpoints for clients of other formats on Anthropic/Bedrock routes. */
+  cache_breakpoints: z.boolean().default(true),
   is_active: z.boolean().default(true),
   routes: routeListSchema.default([]),
 });
@@ -58,6 +70,10 @@ export const updateModelInputSchema = z
     input_price_per_mtok: price.optional(),
     output_price_per_mtok: price.optional(),
     cached_input_price_per_mtok: price.optional(),
+    cache_write_price_per_mtok: price.optional(),
+    cache_write_1h_price_per_mtok: price.optional(),
+    max_output_tokens: maxOutputTokens.optional(),
+    cache_breakpoints: z.boolean().optional(),
     is_active: z.boolean().optional(),
     routes: routeListSchema.optional(),
   })

@@ -10,6 +10,10 @@ export interface EffectivePriceView {
   input_price_per_mtok: number | null;
   output_price_per_mtok: number | null;
   cached_input_price_per_mtok: number | null;
+  /** Null: prompt-cache writes are billed at the input price. */
+  cache_write_price_per_mtok: number | null;
+  /** Null: one-hour prompt-cache writes are billed at the (five-minute) write price. */
+  cache_write_1h_price_per_mtok: number | null;
   /** The price-table entry used, when source is price_table. */
   price_table_model: string | null;
 }
@@ -38,6 +42,12 @@ export interface ModelView {
   input_price_per_mtok: number | null;
   output_price_per_mtok: number | null;
   cached_input_price_per_mtok: number | null;
+  cache_write_price_per_mtok: number | null;
+  cache_write_1h_price_per_mtok: number | null;
+  /** The output cap sent when the client sets none; null: each route's upstream model's known limit. */
+  max_output_tokens: number | null;
+  /** Place prompt-cache breakpoints for clients of other formats on Anthropic/Bedrock routes. */
+  cache_breakpoints: boolean;
   /** The model's requests get a cost: its own prices, or a price-table entry (effective_price). */
   is_priced: boolean;
   /** The price of requests on its first active route (the one normally used). */
@@ -54,6 +64,8 @@ function toPriceView(price: EffectivePrice): EffectivePriceView {
     input_price_per_mtok: price.inputPricePerMtok,
     output_price_per_mtok: price.outputPricePerMtok,
     cached_input_price_per_mtok: price.cachedInputPricePerMtok,
+    cache_write_price_per_mtok: price.cacheWritePricePerMtok,
+    cache_write_1h_price_per_mtok: price.cacheWrite1hPricePerMtok,
     price_table_model: price.priceTableModel,
   };
 }
@@ -94,6 +106,10 @@ export function toModelView(model: ModelRow, routes: ModelRouteRow[], prices: Pr
     input_price_per_mtok: model.inputPricePerMtok,
     output_price_per_mtok: model.outputPricePerMtok,
     cached_input_price_per_mtok: model.cachedInputPricePerMtok,
+    cache_write_price_per_mtok: model.cacheWritePricePerMtok,
+    cache_write_1h_price_per_mtok: model.cacheWrite1hPricePerMtok,
+    max_output_tokens: model.maxOutputTokens,
+    cache_breakpoints: model.cacheBreakpoints,
     is_priced: price.source !== 'none',
     effective_price: toPriceView(price),
     is_active: model.isActive,

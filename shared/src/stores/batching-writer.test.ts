@@ -13,9 +13,11 @@ function recordingStore(fail = false) {
       if (fail) throw new Error('store down');
     },
     list: async () => [],
-    costSince: async () => 0,
+    usageSince: async () => ({ costUsd: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }),
     search: async () => ({ total: 0, entries: [] }),
     aggregate: async () => [],
+    clientUsage: async () => [],
+    errorCounts: async () => [],
   };
   return { store, batches };
 }

@@ -13,6 +13,9 @@ function row(bucket: string, model: string, over: Partial<UsageBucketRow> = {}):
     promptTokens: 10,
     completionTokens: 5,
     totalTokens: 15,
+    cacheReadTokens: 4,
+    cacheWriteTokens: 2,
+    reasoningTokens: 1,
     costUsd: 0.5,
     unpricedRequests: 0,
     latencyMsSum: 100,
@@ -143,6 +146,9 @@ describe('usage report', () => {
       total_requests: 6,
       total_tokens: 70,
       avg_latency_ms: 750 / 6,
+      cache_read_tokens: 12,
+      cache_write_tokens: 6,
+      reasoning_tokens: 3,
       models: { a: { requests: 4, tokens: 30 }, b: { requests: 2, tokens: 40 } },
       endpoints: {
         '/v1/chat/completions': { requests: 4, tokens: 30 },
@@ -154,6 +160,9 @@ describe('usage report', () => {
       total_requests: 0,
       total_tokens: 0,
       avg_latency_ms: null,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      reasoning_tokens: 0,
       models: {},
       endpoints: {},
     });
@@ -184,6 +193,9 @@ describe('usage report', () => {
       by_model: { a: 0.5, b: 0.25 },
       by_endpoint: { '/v1/chat/completions': 0.5, '/v1/embeddings': 0.25 },
       unpriced_requests: 3,
+      cache_read_tokens: 12,
+      cache_write_tokens: 6,
+      reasoning_tokens: 3,
     });
   });
 

@@ -27,7 +27,17 @@ export interface UsagePeriod {
   total_tokens: number;
 }
 
-export interface UsageStats {
+/** Prompt-cache and reasoning tokens of the range (each within the prompt or completion tokens). */
+export interface TokenDetailTotals {
+  /** Input tokens read from vendors' prompt caches (cached_tokens). */
+  cache_read_tokens: number;
+  /** Input tokens written to vendors' prompt caches. */
+  cache_write_tokens: number;
+  /** Output tokens spent reasoning, where the vendor reports them. */
+  reasoning_tokens: number;
+}
+
+export interface UsageStats extends TokenDetailTotals {
   total_requests: number;
   total_tokens: number;
   /** Null when there were no requests. */
@@ -45,7 +55,7 @@ export interface CostPeriod {
   unpriced_requests: number;
 }
 
-export interface CostStats {
+export interface CostStats extends TokenDetailTotals {
   total_cost_usd: number;
   avg_daily_cost_usd: number;
   by_model: Record<string, number>;
@@ -105,6 +115,16 @@ export function usageSeries(
   };
 }
 
+function tokenDetails(rows: readonly UsageBucketRow[]): TokenDetailTotals {
+  const totals: TokenDetailTotals = { cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+  for (const row of rows) {
+    totals.cache_read_tokens += row.cacheReadTokens;
+    totals.cache_write_tokens += row.cacheWriteTokens;
+    totals.reasoning_tokens += row.reasoningTokens;
+  }
+  return totals;
+}
+
 export function usageStats(rows: readonly UsageBucketRow[]): UsageStats {
   const models = new Map<string, { requests: number; tokens: number }>();
   const endpoints = new Map<string, { requests: number; tokens: number }>();
@@ -132,6 +152,7 @@ export function usageStats(rows: readonly UsageBucketRow[]): UsageStats {
     total_requests: requests,
     total_tokens: tokens,
     avg_latency_ms: requests === 0 ? null : latency / requests,
+    ...tokenDetails(rows),
     models: Object.fromEntries(models),
     endpoints: Object.fromEntries(endpoints),
   };
@@ -184,5 +205,6 @@ export function costStats(rows: readonly UsageBucketRow[], range: UsageRange): C
     by_model: costBy(rows, 'model'),
     by_endpoint: costBy(rows, 'endpoint'),
     unpriced_requests: rows.reduce((sum, row) => sum + row.unpricedRequests, 0),
+    ...tokenDetails(rows),
   };
 }

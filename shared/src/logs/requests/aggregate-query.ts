@@ -35,6 +35,10 @@ export interface UsageBucketRow {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** cached_tokens: input tokens read from the prompt cache. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
   /** Sum of non-null cost_usd (0 when every row is unpriced). */
   costUsd: number;
   /** Rows whose cost_usd is null. */

@@ -14,9 +14,31 @@ export interface SelectedUsageBucketRow {
   prompt_tokens_sum: string | number;
   completion_tokens_sum: string | number;
   total_tokens_sum: string | number;
+  cache_read_tokens_sum: string | number;
+  cache_write_tokens_sum: string | number;
+  reasoning_tokens_sum: string | number;
   cost_usd_sum: string | number | null;
   unpriced_requests: string | number;
   latency_ms_sum: string | number;
+}
+
+/**
+ * The WHERE conditions of an analytics read: created_at_ms within from..to (inclusive, exact to
+ * the millisecond), optionally one model and one user. Values are checked by the caller.
+ */
+export function analyticsConditions(query: {
+  from: Date;
+  to: Date;
+  model?: string;
+  userId?: string;
+}): ChSql[] {
+  return [
+    // created_at_ms is unsigned: a lower bound before 1970 is no bound, an upper one matches nothing.
+    chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
+    query.to.getTime() < 0 ? chSql`0` : chSql`created_at_ms <= ${query.to.getTime()}`,
+    query.model === undefined ? null : chSql`model = ${query.model}`,
+    query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
+  ].filter((condition): condition is ChSql => condition !== null);
 }
 
 /**
@@ -25,22 +47,18 @@ export interface SelectedUsageBucketRow {
  * toMonday) and returned as Unix seconds; bounds compare created_at_ms, exact to the millisecond.
  */
 export function usageAggregateSql(table: ChSql, query: UsageAggregateQuery): ChSql {
-  const conditions = [
-    // created_at_ms is unsigned: a lower bound before 1970 is no bound, an upper one matches nothing.
-    chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
-    query.to.getTime() < 0 ? chSql`0` : chSql`created_at_ms <= ${query.to.getTime()}`,
-    query.model === undefined ? null : chSql`model = ${query.model}`,
-    query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
-  ].filter((condition): condition is ChSql => condition !== null);
   return chSql`SELECT toUInt32(${bucketOf(query)}) AS bucket, model, endpoint,
       count() AS requests,
       sum(prompt_tokens) AS prompt_tokens_sum,
       sum(completion_tokens) AS completion_tokens_sum,
       sum(total_tokens) AS total_tokens_sum,
+      sum(cached_tokens) AS cache_read_tokens_sum,
+      sum(cache_write_tokens) AS cache_write_tokens_sum,
+      sum(reasoning_tokens) AS reasoning_tokens_sum,
       sum(cost_usd) AS cost_usd_sum,
       countIf(isNull(cost_usd)) AS unpriced_requests,
       sum(toUInt64(latency_ms)) AS latency_ms_sum
-    FROM ${table} WHERE ${chJoin(conditions, chSql` AND `)}
+    FROM ${table} WHERE ${chJoin(analyticsConditions(query), chSql` AND `)}
     GROUP BY bucket, model, endpoint`;
 }
 
@@ -60,6 +78,9 @@ export function fromUsageBucketRow(row: SelectedUsageBucketRow): UsageBucketRow 
     promptTokens: Number(row.prompt_tokens_sum),
     completionTokens: Number(row.completion_tokens_sum),
     totalTokens: Number(row.total_tokens_sum),
+    cacheReadTokens: Number(row.cache_read_tokens_sum),
+    cacheWriteTokens: Number(row.cache_write_tokens_sum),
+    reasoningTokens: Number(row.reasoning_tokens_sum),
     costUsd: Number(row.cost_usd_sum ?? 0),
     unpricedRequests: Number(row.unpriced_requests),
     latencyMsSum: Number(row.latency_ms_sum),

@@ -35,6 +35,8 @@ function whereOf(query: RequestLogSearchQuery): ChSql {
     query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
     query.apiKeyId === undefined ? null : chSql`api_key_id = ${query.apiKeyId}`,
     query.statusCode === undefined ? null : chSql`status_code = ${query.statusCode}`,
+    query.clientName === undefined ? null : chSql`client_name = ${query.clientName}`,
+    query.errorType === undefined ? null : chSql`error_type = ${query.errorType}`,
     // created_at_ms is unsigned: a bound before 1970 is the same as no lower bound.
     query.from === undefined ? null : chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
     query.to === undefined ? null : chSql`created_at_ms <= ${query.to.getTime()}`,

@@ -20,6 +20,9 @@ const record: RequestLogRecord = {
   promptTokens: 2 ** 40 + 1,
   completionTokens: 12,
   cachedTokens: 0,
+  cacheWriteTokens: 2 ** 33,
+  cacheWriteHourTokens: 5,
+  reasoningTokens: 9,
   totalTokens: 2 ** 40 + 13,
   weightedTokens: 2 ** 40 + 25,
   costUsd: null,
@@ -30,6 +33,11 @@ const record: RequestLogRecord = {
   attempts: 2,
   clientAborted: true,
   guardrail: null,
+  reasoningEffort: 'high',
+  clientName: 'claude-code',
+  clientVersion: '2.1.3',
+  userAgent: "claude-cli/2.1.3 (external, cli) it's",
+  sessionId: null,
 };
 
 describe('ClickHouse request log rows', () => {
@@ -57,6 +65,9 @@ describe('ClickHouse request log rows', () => {
       prompt_tokens: String(row.prompt_tokens),
       completion_tokens: String(row.completion_tokens),
       cached_tokens: String(row.cached_tokens),
+      cache_write_tokens: String(row.cache_write_tokens),
+      cache_write_hour_tokens: String(row.cache_write_hour_tokens),
+      reasoning_tokens: String(row.reasoning_tokens),
       total_tokens: String(row.total_tokens),
       weighted_tokens: String(row.weighted_tokens),
     };

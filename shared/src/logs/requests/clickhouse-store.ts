@@ -4,7 +4,19 @@ import { chSql } from '../analytics/clickhouse-sql';
 import { type ClickHouseTableOptions, clickHouseLogTable } from '../analytics/clickhouse-table';
 import type { SpillTarget } from '../analytics/log-spill';
 import { usageAggregateQuery } from './aggregate-query';
+import { breakdownQuery } from './breakdown-query';
 import { fromUsageBucketRow, type SelectedUsageBucketRow, usageAggregateSql } from './clickhouse-aggregate';
+import {
+  clientUsageSql,
+  errorCountsSql,
+  fromClientRow,
+  fromErrorRow,
+  fromLoggedUsage,
+  type SelectedClientRow,
+  type SelectedErrorRow,
+  type SelectedLoggedUsage,
+  usageSinceSql,
+} from './clickhouse-breakdowns';
 import { requestLogSearchSql } from './clickhouse-search';
 import { requestLogSchema } from './log-columns';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
@@ -35,12 +47,9 @@ export function createClickHouseRequestLogStore(
       const { rows } = await logs.page<ChRow>(columns, where, page);
       return rows.map(fromRow);
     },
-    async costSince(filter) {
-      const who =
-        'apiKeyId' in filter ? chSql`api_key_id = ${filter.apiKeyId}` : chSql`user_id = ${filter.userId}`;
-      const [row] = await logs.select<{ total: number | string | null }>(chSql`SELECT sum(cost_usd) AS total
-        FROM ${logs.table} WHERE ${who} AND created_at_ms >= ${filter.since.getTime()}`);
-      return Number(row?.total ?? 0);
+    async usageSince(filter) {
+      const [row] = await logs.select<SelectedLoggedUsage>(usageSinceSql(logs.table, filter));
+      return fromLoggedUsage(row);
     },
     async search(filter) {
       const query = requestLogSearchSql(logs.table, columns, requestLogSearchQuery(filter));
@@ -53,6 +62,14 @@ export function createClickHouseRequestLogStore(
     async aggregate(filter) {
       const query = usageAggregateSql(logs.table, usageAggregateQuery(filter));
       return (await logs.select<SelectedUsageBucketRow>(query)).map(fromUsageBucketRow);
+    },
+    async clientUsage(filter) {
+      const query = clientUsageSql(logs.table, breakdownQuery(filter));
+      return (await logs.select<SelectedClientRow>(query)).map(fromClientRow);
+    },
+    async errorCounts(filter) {
+      const query = errorCountsSql(logs.table, breakdownQuery(filter));
+      return (await logs.select<SelectedErrorRow>(query)).map(fromErrorRow);
     },
   };
 }

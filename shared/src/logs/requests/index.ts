@@ -7,10 +7,11 @@ export { type ClickHouseRequestLogStoreOptions, createClickHouseRequestLogStore 
 export { costUsd, type TokenPrices, type TokenWeights, weightedTokens } from './cost';
 export { REQUEST_LOG_TABLE, requestLogSchema } from './log-columns';
 export {
-  type CostFilter,
   DEFAULT_REQUEST_LOG_LIMIT,
+  type LoggedUsage,
   type RequestLogFilter,
   type RequestLogStore,
+  type UsageSinceFilter,
 } from './port';
 export { createPostgresRequestLogStore } from './postgres-store';
 export { REQUEST_LOG_ENDPOINTS, type RequestLogEndpoint, type RequestLogRecord } from './record';

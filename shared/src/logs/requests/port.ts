@@ -1,4 +1,5 @@
 import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
+import type { BreakdownQuery, ClientUsageRow, ErrorCountRow } from './breakdown-query';
 import type { RequestLogRecord } from './record';
 
 export interface RequestLogFilter {
@@ -17,8 +18,11 @@ export interface RequestLogStore {
   insert(records: readonly RequestLogRecord[]): Promise<void>;
   /** Newest first, stable: created_at descending, then id descending. */
   list(filter?: RequestLogFilter): Promise<RequestLogRecord[]>;
-  /** Total cost_usd of one key's or one user's requests since `since` (unpriced rows add 0). */
-  costSince(filter: CostFilter): Promise<number>;
+  /**
+   * What one key's or one user's requests since `since` logged (GET /v1/usage), in one query:
+   * their total cost (unpriced rows add 0) and their prompt-cache and reasoning tokens.
+   */
+  usageSince(filter: UsageSinceFilter): Promise<LoggedUsage>;
   /** The admin search (GET /api/gateway/logs): one page and the total of every match. */
   search(filter: RequestLogSearch): Promise<RequestLogSearchPage>;
   /**
@@ -26,6 +30,16 @@ export interface RequestLogStore {
    * only non-empty groups, in no particular order. Checked by usageAggregateQuery (aggregate-query.ts).
    */
   aggregate(query: UsageAggregateQuery): Promise<UsageBucketRow[]>;
+  /**
+   * Requests, tokens and cost per client name and version (GET /api/analytics/clients), only
+   * non-empty groups, in no particular order. Checked by breakdownQuery (breakdown-query.ts).
+   */
+  clientUsage(query: BreakdownQuery): Promise<ClientUsageRow[]>;
+  /**
+   * Failed requests (status >= 400) per error type, client name and status code
+   * (GET /api/analytics/errors), in no particular order. Checked by breakdownQuery.
+   */
+  errorCounts(query: BreakdownQuery): Promise<ErrorCountRow[]>;
 }
 
 /**
@@ -38,6 +52,10 @@ export interface RequestLogSearch {
   userId?: string;
   apiKeyId?: string;
   statusCode?: number;
+  /** The client recognised from the User-Agent (client-identity.ts), e.g. `codex`. */
+  clientName?: string;
+  /** The error type of a failed or refused request, e.g. `invalid_request_error`. */
+  errorType?: string;
   from?: Date;
   to?: Date;
   /** Always descending, ties by id descending; cost_usd puts unpriced (NULL) rows last. */
@@ -53,7 +71,17 @@ export interface RequestLogSearchPage {
   entries: RequestLogRecord[];
 }
 
-export type CostFilter = { since: Date } & ({ apiKeyId: string } | { userId: string });
+export type UsageSinceFilter = { since: Date } & ({ apiKeyId: string } | { userId: string });
+
+/** Sums over the matching rows; 0 when there are none. */
+export interface LoggedUsage {
+  /** Sum of non-null cost_usd: unpriced rows add 0. */
+  costUsd: number;
+  /** cached_tokens: input tokens read from the vendor's prompt cache. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
 
 /** Validated paging for both adapters. */
 export function requestLogPage(filter: RequestLogFilter): { limit: number; offset: number } {

@@ -4,10 +4,16 @@ import type { QueryDb } from '../../db/types';
 import type { SpillTable } from '../analytics/log-spill';
 import { type UsageAggregateQuery, type UsageBucketRow, usageAggregateQuery } from './aggregate-query';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
+import {
+  analyticsWhere,
+  postgresClientUsage,
+  postgresErrorCounts,
+  postgresUsageSince,
+} from './postgres-breakdowns';
 import type { RequestLogRecord } from './record';
 import { type RequestLogSearchQuery, requestLogSearchQuery } from './search-filter';
 
-/** Postgres allows 65,535 bind parameters per statement; 26 columns per row stay well below. */
+/** Postgres allows 65,535 bind parameters per statement; 35 columns per row stay well below. */
 const ROWS_PER_STATEMENT = 1_000;
 
 /**
@@ -32,17 +38,7 @@ export function createPostgresRequestLogStore(db: QueryDb): RequestLogStore {
         .offset(offset);
       return rows.map(toRow);
     },
-    async costSince(filter) {
-      const who =
-        'apiKeyId' in filter
-          ? eq(requestLogs.apiKeyId, filter.apiKeyId)
-          : eq(requestLogs.userId, filter.userId);
-      const [row] = await db
-        .select({ total: sql<string | number | null>`sum(${requestLogs.costUsd})` })
-        .from(requestLogs)
-        .where(and(who, gte(requestLogs.createdAt, filter.since)));
-      return Number(row?.total ?? 0);
-    },
+    usageSince: (filter) => postgresUsageSince(db, filter),
     async search(filter) {
       const query = requestLogSearchQuery(filter);
       const where = searchWhere(query);
@@ -70,19 +66,15 @@ export function createPostgresRequestLogStore(db: QueryDb): RequestLogStore {
           promptTokens: sql<string | number>`sum(${requestLogs.promptTokens})`,
           completionTokens: sql<string | number>`sum(${requestLogs.completionTokens})`,
           totalTokens: sql<string | number>`sum(${requestLogs.totalTokens})`,
+          cacheReadTokens: sql<string | number>`sum(${requestLogs.cachedTokens})`,
+          cacheWriteTokens: sql<string | number>`sum(${requestLogs.cacheWriteTokens})`,
+          reasoningTokens: sql<string | number>`sum(${requestLogs.reasoningTokens})`,
           costUsd: sql<string | number | null>`sum(${requestLogs.costUsd})`,
           unpricedRequests: sql<string | number>`count(*) - count(${requestLogs.costUsd})`,
           latencyMsSum: sql<string | number>`sum(${requestLogs.latencyMs})`,
         })
         .from(requestLogs)
-        .where(
-          and(
-            gte(requestLogs.createdAt, query.from),
-            lte(requestLogs.createdAt, query.to),
-            query.model === undefined ? undefined : eq(requestLogs.model, query.model),
-            query.userId === undefined ? undefined : eq(requestLogs.userId, query.userId),
-          ),
-        )
+        .where(analyticsWhere(query))
         .groupBy(bucket, requestLogs.model, requestLogs.endpoint);
       return rows.map(
         (row): UsageBucketRow => ({
@@ -93,12 +85,17 @@ export function createPostgresRequestLogStore(db: QueryDb): RequestLogStore {
           promptTokens: Number(row.promptTokens),
           completionTokens: Number(row.completionTokens),
           totalTokens: Number(row.totalTokens),
+          cacheReadTokens: Number(row.cacheReadTokens),
+          cacheWriteTokens: Number(row.cacheWriteTokens),
+          reasoningTokens: Number(row.reasoningTokens),
           costUsd: Number(row.costUsd ?? 0),
           unpricedRequests: Number(row.unpricedRequests),
           latencyMsSum: Number(row.latencyMsSum),
         }),
       );
     },
+    clientUsage: (query) => postgresClientUsage(db, query),
+    errorCounts: (query) => postgresErrorCounts(db, query),
   };
 }
 
@@ -120,6 +117,8 @@ function searchWhere(query: RequestLogSearchQuery): SQL | undefined {
     query.userId === undefined ? undefined : eq(requestLogs.userId, query.userId),
     query.apiKeyId === undefined ? undefined : eq(requestLogs.apiKeyId, query.apiKeyId),
     query.statusCode === undefined ? undefined : eq(requestLogs.statusCode, query.statusCode),
+    query.clientName === undefined ? undefined : eq(requestLogs.clientName, query.clientName),
+    query.errorType === undefined ? undefined : eq(requestLogs.errorType, query.errorType),
     query.from === undefined ? undefined : gte(requestLogs.createdAt, query.from),
     query.to === undefined ? undefined : lte(requestLogs.createdAt, query.to),
   );
@@ -175,6 +174,9 @@ function toRow(record: RequestLogRecord): RequestLogRecord {
     promptTokens: record.promptTokens,
     completionTokens: record.completionTokens,
     cachedTokens: record.cachedTokens,
+    cacheWriteTokens: record.cacheWriteTokens,
+    cacheWriteHourTokens: record.cacheWriteHourTokens,
+    reasoningTokens: record.reasoningTokens,
     totalTokens: record.totalTokens,
     weightedTokens: record.weightedTokens,
     costUsd: record.costUsd,
@@ -185,5 +187,10 @@ function toRow(record: RequestLogRecord): RequestLogRecord {
     attempts: record.attempts,
     clientAborted: record.clientAborted,
     guardrail: record.guardrail,
+    reasoningEffort: record.reasoningEffort,
+    clientName: record.clientName,
+    clientVersion: record.clientVersion,
+    userAgent: record.userAgent,
+    sessionId: record.sessionId,
   };
 }

@@ -33,7 +33,14 @@ export interface RequestLogRecord {
   errorMessage: string | null;
   promptTokens: number;
   completionTokens: number;
+  /** Input tokens read from the vendor's prompt cache (within promptTokens). */
   cachedTokens: number;
+  /** Input tokens written to the vendor's prompt cache (within promptTokens)… */
+  cacheWriteTokens: number;
+  /** …and of those, the ones written with a one-hour lifetime. */
+  cacheWriteHourTokens: number;
+  /** Output tokens spent reasoning (within completionTokens), where the vendor says. */
+  reasoningTokens: number;
   totalTokens: number;
   weightedTokens: number;
   /** Null when the model is unpriced. */
@@ -50,4 +57,13 @@ export interface RequestLogRecord {
    * (`flag:content:pii-terms,block:inspect_tools:no-rm`); null when none acted (guardrails/marks.ts).
    */
   guardrail: string | null;
+  /** The reasoning effort the client asked for, on OpenAI's scale; null when it asked none. */
+  reasoningEffort: string | null;
+  /** The client recognised from its User-Agent (client-identity.ts): `claude-code`, `codex`, … */
+  clientName: string | null;
+  clientVersion: string | null;
+  /** The User-Agent as sent (first 256 characters). */
+  userAgent: string | null;
+  /** The coding agent's session id, from its own header. */
+  sessionId: string | null;
 }

@@ -31,6 +31,8 @@ export function requestLogSearchQuery(filter: RequestLogSearch): RequestLogSearc
   checkStatusCode(filter.statusCode);
   checkText('model', filter.model);
   checkText('provider', filter.provider);
+  checkText('clientName', filter.clientName);
+  checkText('errorType', filter.errorType);
   checkDate('from', filter.from);
   checkDate('to', filter.to);
   if (filter.from && filter.to && filter.from.getTime() > filter.to.getTime()) {

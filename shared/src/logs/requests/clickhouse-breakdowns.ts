@@ -1,0 +1,114 @@
+import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
+import {
+  type BreakdownQuery,
+  type ClientUsageRow,
+  type ErrorCountRow,
+  MIN_ERROR_STATUS,
+} from './breakdown-query';
+import { analyticsConditions } from './clickhouse-aggregate';
+import type { LoggedUsage, UsageSinceFilter } from './port';
+
+/**
+ * SQL for the request log's reads by client, by error and per key (18.16: no server-side
+ * parameters, so every value is formatted by chSql). As in clickhouse-aggregate.ts, aliases
+ * never reuse a column name, and 64-bit sums and counts arrive as JSON strings.
+ */
+
+type Int = string | number;
+
+export interface SelectedClientRow {
+  client: string | null;
+  version: string | null;
+  requests: Int;
+  errors: Int;
+  prompt_tokens_sum: Int;
+  completion_tokens_sum: Int;
+  cache_read_tokens_sum: Int;
+  cache_write_tokens_sum: Int;
+  reasoning_tokens_sum: Int;
+  cost_usd_sum: Int | null;
+  unpriced_requests: Int;
+}
+
+export interface SelectedErrorRow {
+  error: string | null;
+  client: string | null;
+  status: Int;
+  requests: Int;
+}
+
+export interface SelectedLoggedUsage {
+  cost_usd_sum: Int | null;
+  cache_read_tokens_sum: Int | null;
+  cache_write_tokens_sum: Int | null;
+  reasoning_tokens_sum: Int | null;
+}
+
+const where = (query: BreakdownQuery) => chJoin(analyticsConditions(query), chSql` AND `);
+
+export function clientUsageSql(table: ChSql, query: BreakdownQuery): ChSql {
+  return chSql`SELECT client_name AS client, client_version AS version,
+      count() AS requests,
+      countIf(status_code >= ${MIN_ERROR_STATUS}) AS errors,
+      sum(prompt_tokens) AS prompt_tokens_sum,
+      sum(completion_tokens) AS completion_tokens_sum,
+      sum(cached_tokens) AS cache_read_tokens_sum,
+      sum(cache_write_tokens) AS cache_write_tokens_sum,
+      sum(reasoning_tokens) AS reasoning_tokens_sum,
+      sum(cost_usd) AS cost_usd_sum,
+      countIf(isNull(cost_usd)) AS unpriced_requests
+    FROM ${table} WHERE ${where(query)}
+    GROUP BY client, version`;
+}
+
+export function errorCountsSql(table: ChSql, query: BreakdownQuery): ChSql {
+  return chSql`SELECT error_type AS error, client_name AS client, status_code AS status,
+      count() AS requests
+    FROM ${table} WHERE ${where(query)} AND status_code >= ${MIN_ERROR_STATUS}
+    GROUP BY error, client, status`;
+}
+
+export function usageSinceSql(table: ChSql, filter: UsageSinceFilter): ChSql {
+  const who =
+    'apiKeyId' in filter ? chSql`api_key_id = ${filter.apiKeyId}` : chSql`user_id = ${filter.userId}`;
+  return chSql`SELECT sum(cost_usd) AS cost_usd_sum,
+      sum(cached_tokens) AS cache_read_tokens_sum,
+      sum(cache_write_tokens) AS cache_write_tokens_sum,
+      sum(reasoning_tokens) AS reasoning_tokens_sum
+    FROM ${table} WHERE ${who} AND created_at_ms >= ${Math.max(0, filter.since.getTime())}`;
+}
+
+export function fromClientRow(row: SelectedClientRow): ClientUsageRow {
+  return {
+    clientName: row.client,
+    clientVersion: row.version,
+    requests: Number(row.requests),
+    errors: Number(row.errors),
+    promptTokens: Number(row.prompt_tokens_sum),
+    completionTokens: Number(row.completion_tokens_sum),
+    cacheReadTokens: Number(row.cache_read_tokens_sum),
+    cacheWriteTokens: Number(row.cache_write_tokens_sum),
+    reasoningTokens: Number(row.reasoning_tokens_sum),
+    costUsd: Number(row.cost_usd_sum ?? 0),
+    unpricedRequests: Number(row.unpriced_requests),
+  };
+}
+
+export function fromErrorRow(row: SelectedErrorRow): ErrorCountRow {
+  return {
+    errorType: row.error,
+    clientName: row.client,
+    statusCode: Number(row.status),
+    requests: Number(row.requests),
+  };
+}
+
+/** An empty match sums to NULL in SQL: 0 here. */
+export function fromLoggedUsage(row: SelectedLoggedUsage | undefined): LoggedUsage {
+  return {
+    costUsd: Number(row?.cost_usd_sum ?? 0),
+    cacheReadTokens: Number(row?.cache_read_tokens_sum ?? 0),
+    cacheWriteTokens: Number(row?.cache_write_tokens_sum ?? 0),
+    reasoningTokens: Number(row?.reasoning_tokens_sum ?? 0),
+  };
+}
