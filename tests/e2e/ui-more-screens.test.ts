@@ -2,7 +2,9 @@
 // expiring-keys view, a provider's edit / deactivate / activate / delete, reordering a model's
 // routes, the unpriced flag, a model's kind (embedding / chat) and routing strategy, the gateway logs filtered by status and model after real
 // SDK calls (one failing), with a 422 shown at its filter, and the analytics by endpoint after chat and
-// embeddings calls, and a route benched after real connection failures flagged on the Models page.
+// embeddings calls, and a route benched after real connection failures flagged on the Models page;
+// a model's output cap, cache breakpoints and cache write prices, the price table's write prices,
+// and a refused SDK call shown by client and error type in the gateway logs and analytics.
 // Every change is checked through the API.
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
@@ -29,6 +31,9 @@ const VECTORS = 'ui3-vectors';
 const EMBEDDER = 'ui3-embedder';
 const BENCHED = 'ui3-benched';
 const WEIGHTED = 'ui3-weighted';
+const AGENT = 'ui3-agent';
+const PRICED_UPSTREAM = 'ui3-upstream';
+const NO_SUCH_MODEL = 'ui3-no-such-model';
 const PRICES = { input_price_per_mtok: 1.5, output_price_per_mtok: 6 };
 
 let session: UiSession;
@@ -344,6 +349,124 @@ describe('more screens in a real browser', () => {
     expect(await routeOrder(WEIGHTED)).toEqual(['test-model']);
   });
 
+  it('models: an output cap, cache breakpoints off and cache write prices are set in the editor, shown in the list and stored', async () => {
+    await nav('Models & routes');
+    const table = page.getByTestId('models-table');
+    const agent = table.getByRole('row').filter({ hasText: AGENT });
+    // A model made before: no cap of its own, breakpoints on (the default).
+    const ok = table.getByRole('row').filter({ hasText: OK_MODEL });
+    expect(await ok.getByTestId('model-max-output').textContent()).toBe("upstream's limit");
+    expect(await ok.getByTestId('model-cache-breakpoints').textContent()).toBe('cache breakpoints');
+    await page.getByRole('button', { name: 'Add model' }).click();
+    const breakpoints = dialog().getByRole('switch', { name: 'Place prompt-cache breakpoints' });
+    expect(await breakpoints.isChecked()).toBe(true);
+    await dialog().getByLabel('Model name').fill(AGENT);
+    await dialog().getByLabel('Input price (USD / 1M tokens)', { exact: true }).fill('3');
+    await dialog().getByLabel('Output price (USD / 1M tokens)', { exact: true }).fill('15');
+    await dialog().getByLabel('Cache write price (USD / 1M tokens)', { exact: true }).fill('3.75');
+    await dialog().getByLabel('1-hour cache write price (USD / 1M tokens)', { exact: true }).fill('6');
+    await dialog().getByLabel('Max output tokens', { exact: true }).fill('64000');
+    await breakpoints.uncheck({ force: true });
+    await dialog().getByRole('button', { name: 'Add route' }).click();
+    await dialog().getByRole('textbox', { name: 'Provider' }).click();
+    await page.getByRole('option', { name: 'Fake OpenAI' }).click();
+    await dialog().getByLabel('Upstream model').fill('test-model');
+    await screenshot(page, 'more-07c-model-agent-editor');
+    await dialog().getByRole('button', { name: 'Add model' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await agent.getByTestId('model-max-output').getByText('64,000 tokens').waitFor();
+    expect(await agent.getByTestId('model-cache-breakpoints').textContent()).toBe('no cache breakpoints');
+    expect(await agent.getByTestId('model-cache-write-price').textContent()).toBe(
+      'cache write $3.75 · 1 h $6',
+    );
+    expect(await storedModel(AGENT)).toMatchObject({
+      max_output_tokens: 64_000,
+      cache_breakpoints: false,
+      cache_write_price_per_mtok: 3.75,
+      cache_write_1h_price_per_mtok: 6,
+    });
+    await screenshot(page, 'more-07d-models-agent');
+
+    // The editor opens on the stored values; cleared and switched back on, the list and the API follow.
+    await agent.getByRole('button', { name: 'Edit' }).click();
+    const cap = dialog().getByLabel('Max output tokens', { exact: true });
+    expect(await cap.inputValue()).toBe('64000');
+    expect(await breakpoints.isChecked()).toBe(false);
+    await cap.fill('');
+    await dialog().getByLabel('1-hour cache write price (USD / 1M tokens)', { exact: true }).fill('');
+    await breakpoints.check({ force: true });
+    await dialog().getByRole('button', { name: 'Save model' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await agent.getByTestId('model-max-output').getByText("upstream's limit").waitFor();
+    expect(await agent.getByTestId('model-cache-breakpoints').textContent()).toBe('cache breakpoints');
+    expect(await agent.getByTestId('model-cache-write-price').textContent()).toBe('cache write $3.75');
+    expect(await storedModel(AGENT)).toMatchObject({
+      max_output_tokens: null,
+      cache_breakpoints: true,
+      cache_write_price_per_mtok: 3.75,
+      cache_write_1h_price_per_mtok: null,
+    });
+  });
+
+  it('price table: the seeded Anthropic write prices show; an entry added and edited in the UI is stored with its write prices', async () => {
+    // The price table is reached from the models page.
+    await nav('Models & routes');
+    await page.getByRole('link', { name: 'Price table', exact: true }).click();
+    await page.waitForURL('**/models/prices');
+    const prices = page.getByTestId('prices-table');
+    const entry = (model: string) =>
+      prices.getByRole('row').filter({ has: page.getByText(model, { exact: true }) });
+    const cells = (model: string) =>
+      entry(model)
+        .locator('td')
+        .evaluateAll((tds) => tds.slice(0, 7).map((td) => td.textContent));
+    await entry('claude-sonnet-4').waitFor();
+    expect(await cells('claude-sonnet-4')).toEqual([
+      'claude-sonnet-4',
+      'anthropic',
+      '$3',
+      '$15',
+      '$0.3',
+      '$3.75',
+      '$6',
+    ]);
+    expect((await cells('gpt-4o')).slice(5)).toEqual(['—', '—']);
+
+    await page.getByRole('button', { name: 'Add price' }).click();
+    await dialog().getByLabel('Upstream model').fill(PRICED_UPSTREAM);
+    await dialog().getByLabel('Vendor').fill('acme');
+    await dialog().getByLabel('Input price (USD / 1M tokens)').fill('2');
+    await dialog().getByLabel('Output price (USD / 1M tokens)').fill('8');
+    await dialog().getByLabel('Cache write price', { exact: true }).fill('2.5');
+    await dialog().getByLabel('1-hour cache write price', { exact: true }).fill('4');
+    await screenshot(page, 'more-07e-price-editor');
+    await dialog().getByRole('button', { name: 'Save price' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await entry(PRICED_UPSTREAM).waitFor();
+    expect(await cells(PRICED_UPSTREAM)).toEqual([PRICED_UPSTREAM, 'acme', '$2', '$8', '—', '$2.5', '$4']);
+    type Price = { model: string; cache_write_price_per_mtok: number | null };
+    const stored = async () =>
+      ((await api('GET', '/api/admin/model-prices')).body as Price[]).find(
+        (p) => p.model === PRICED_UPSTREAM,
+      );
+    expect(await stored()).toMatchObject({
+      cache_write_price_per_mtok: 2.5,
+      cache_write_1h_price_per_mtok: 4,
+    });
+
+    await entry(PRICED_UPSTREAM).getByRole('button', { name: 'Edit' }).click();
+    expect(await dialog().getByLabel('Cache write price', { exact: true }).inputValue()).toBe('2.5');
+    await dialog().getByLabel('1-hour cache write price', { exact: true }).fill('');
+    await dialog().getByRole('button', { name: 'Save price' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await expect.poll(async () => (await cells(PRICED_UPSTREAM))[6]).toBe('—');
+    expect(await stored()).toMatchObject({
+      cache_write_price_per_mtok: 2.5,
+      cache_write_1h_price_per_mtok: null,
+    });
+    await screenshot(page, 'more-07f-price-table');
+  });
+
   it('gateway logs: after an answered and a failed SDK call, filters by status and by model show the right rows', async () => {
     const client = new OpenAI({ apiKey: gatewayKey, baseURL: `${stack.gatewayUrl}/v1`, maxRetries: 0 });
     const answer = await client.chat.completions.create({
@@ -452,6 +575,97 @@ describe('more screens in a real browser', () => {
     await page.reload();
     await expect.poll(endpointTableRows, { timeout: 10_000 }).toEqual(expected);
     await screenshot(page, 'more-10-analytics-by-endpoint');
+  });
+
+  it("gateway logs and analytics: a refused SDK call shows its client and error type; the By client and Errors tables show the API's rows", async () => {
+    const client = new OpenAI({ apiKey: gatewayKey, baseURL: `${stack.gatewayUrl}/v1`, maxRetries: 0 });
+    const refused = await client.chat.completions
+      .create({ model: NO_SUCH_MODEL, messages: [{ role: 'user', content: 'refused' }] })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    // Refusals are logged like any request, with the client recognised from the SDK's User-Agent.
+    type Entry = {
+      model: string;
+      status_code: number;
+      error_type: string | null;
+      client_name: string | null;
+      client_version: string | null;
+    };
+    const refusal = async () =>
+      ((await api('GET', '/api/gateway/logs')).body.entries as Entry[]).find(
+        (e) => e.model === NO_SUCH_MODEL,
+      );
+    await expect.poll(refusal, { timeout: 30_000, interval: 500 }).toBeDefined();
+    const row = (await refusal()) as Entry;
+    expect(row).toMatchObject({ status_code: 404, error_type: 'not_found_error', client_name: 'openai-sdk' });
+    expect(row.client_version).toMatch(/^\d+\.\d+/);
+
+    await nav('Gateway logs');
+    await page.getByLabel('Client', { exact: true }).fill('openai-sdk');
+    await page.getByLabel('Error type', { exact: true }).fill('not_found_error');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await expect.poll(shownRows).toEqual([{ model: NO_SUCH_MODEL, status: '404' }]);
+    expect(await table().getByTestId('log-client').textContent()).toBe(`openai-sdk ${row.client_version}`);
+    await screenshot(page, 'more-10b-gateway-logs-by-client');
+    // A client that never called matches nothing.
+    await page.getByLabel('Client', { exact: true }).fill('codex');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await page.getByText('No requests match.').waitFor();
+    await page.getByRole('button', { name: 'Reset', exact: true }).click();
+
+    type ClientRow = {
+      client_name: string | null;
+      client_version: string | null;
+      requests: number;
+      errors: number;
+    };
+    type ErrorRow = {
+      error_type: string | null;
+      client_name: string | null;
+      status_code: number;
+      requests: number;
+    };
+    const clients = (await api('GET', '/api/analytics/clients')).body.data as ClientRow[];
+    const failures = (await api('GET', '/api/analytics/errors')).body.data as ErrorRow[];
+    expect(clients.find((c) => c.client_name === 'openai-sdk')?.errors).toBeGreaterThanOrEqual(1);
+    expect(failures).toContainEqual({
+      error_type: 'not_found_error',
+      client_name: 'openai-sdk',
+      status_code: 404,
+      requests: 1,
+    });
+    const label = (name: string | null, version?: string | null) =>
+      name === null ? 'no user agent' : version ? `${name} ${version}` : name;
+    await nav('Analytics');
+    await page.reload();
+    const rowsOf = (testId: string, columns: number) =>
+      page
+        .getByTestId(testId)
+        .locator('tbody tr')
+        .evaluateAll(
+          (trs, n) =>
+            (trs as HTMLTableRowElement[])
+              .filter((r) => r.cells.length > 1)
+              .map((r) => [...r.cells].slice(0, n).map((c) => c.textContent)),
+          columns,
+        );
+    await expect
+      .poll(() => rowsOf('analytics-by-client', 3), { timeout: 10_000 })
+      .toEqual(
+        clients.map((c) => [label(c.client_name, c.client_version), String(c.requests), String(c.errors)]),
+      );
+    await expect
+      .poll(() => rowsOf('analytics-errors', 4), { timeout: 10_000 })
+      .toEqual(
+        failures.map((f) => [
+          f.error_type ?? 'none logged',
+          label(f.client_name),
+          String(f.status_code),
+          String(f.requests),
+        ]),
+      );
+    await page.getByTestId('stat-cache-read').waitFor();
+    await screenshot(page, 'more-10c-analytics-by-client');
   });
 
   it('models: a route to a closed port is benched after 3 failed requests; its badge shows, the healthy route has none', async () => {

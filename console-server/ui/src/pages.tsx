@@ -12,6 +12,7 @@ import { PlatformLogsPage } from './pages/logs/PlatformLogsPage';
 import { McpServersPage } from './pages/mcp/McpServersPage';
 import { McpToolsPage } from './pages/mcp/McpToolsPage';
 import { ModelsPage } from './pages/models/ModelsPage';
+import { PricesPage } from './pages/prices/PricesPage';
 import { ProvidersPage } from './pages/providers/ProvidersPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { UsersPage } from './pages/users/UsersPage';
@@ -46,6 +47,14 @@ export const PAGES: PageDef[] = [
   },
   { path: 'providers', label: 'Providers', group: 'Gateway', admin: true, element: <ProvidersPage /> },
   { path: 'models', label: 'Models & routes', group: 'Gateway', admin: true, element: <ModelsPage /> },
+  {
+    path: 'models/prices',
+    label: 'Price table',
+    group: 'Gateway',
+    admin: true,
+    element: <PricesPage />,
+    hidden: true,
+  },
   { path: 'limits', label: 'Limits', group: 'Gateway', admin: true, element: <LimitsPage /> },
   {
     path: 'mcp/servers',

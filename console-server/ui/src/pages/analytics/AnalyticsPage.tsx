@@ -13,11 +13,13 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
-import { type Column, DataTable } from '../../components/DataTable';
+import type { Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
 import { formatNumber, formatUsd, localInputToIso, toLocalInput } from '../../lib/format';
 import { costRows, type EndpointRow, endpointRows, type GroupBy } from './analytics-data';
+import { BreakdownCard } from './BreakdownCard';
+import { clientColumns, clientKey, errorColumns, errorKey } from './client-columns';
 import { UsageChart } from './UsageChart';
 
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -89,6 +91,15 @@ export function AnalyticsPage() {
         }),
       ),
   });
+  const statsQuery = { ...range, ...(model ? { model } : {}) };
+  const clients = useQuery({
+    queryKey: [...key, 'clients'],
+    queryFn: () => unwrap(api.GET('/api/analytics/clients', { params: { query: statsQuery } })),
+  });
+  const failures = useQuery({
+    queryKey: [...key, 'errors'],
+    queryFn: () => unwrap(api.GET('/api/analytics/errors', { params: { query: statsQuery } })),
+  });
   const models = Object.keys(usageStats.data?.models ?? {}).sort();
   const cost = costRows(costs.data, groupBy);
   const byModel: ModelRow[] = Object.entries(usageStats.data?.models ?? {}).map(([name, m]) => ({
@@ -136,7 +147,11 @@ export function AnalyticsPage() {
           ]}
         />
       </Group>
-      <QueryError error={usage.error ?? costs.error ?? usageStats.error ?? costStats.error} />
+      <QueryError
+        error={
+          usage.error ?? costs.error ?? usageStats.error ?? costStats.error ?? clients.error ?? failures.error
+        }
+      />
       <SimpleGrid cols={{ base: 2, md: 5 }} mb="md">
         <Stat label="Requests" value={formatNumber(s?.total_requests)} testId="stat-requests" />
         <Stat label="Tokens" value={formatNumber(s?.total_tokens)} testId="stat-tokens" />
@@ -151,6 +166,15 @@ export function AnalyticsPage() {
           value={formatUsd(costStats.data?.avg_daily_cost_usd)}
           testId="stat-daily-cost"
         />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} mb="md">
+        <Stat label="Cache read tokens" value={formatNumber(s?.cache_read_tokens)} testId="stat-cache-read" />
+        <Stat
+          label="Cache write tokens"
+          value={formatNumber(s?.cache_write_tokens)}
+          testId="stat-cache-write"
+        />
+        <Stat label="Reasoning tokens" value={formatNumber(s?.reasoning_tokens)} testId="stat-reasoning" />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }} mb="md">
         <UsageChart usage={usage.data} groupBy={groupBy} />
@@ -187,32 +211,25 @@ export function AnalyticsPage() {
           testId="analytics-by-endpoint"
         />
       </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, xl: 2 }} mt="md">
+        <BreakdownCard
+          title="By client"
+          columns={clientColumns}
+          rows={clients.data?.data}
+          rowKey={clientKey}
+          loading={clients.isPending}
+          testId="analytics-by-client"
+        />
+        <BreakdownCard
+          title="Errors"
+          columns={errorColumns}
+          rows={failures.data?.data}
+          rowKey={errorKey}
+          loading={failures.isPending}
+          empty="No failed or refused requests in this range."
+          testId="analytics-errors"
+        />
+      </SimpleGrid>
     </>
-  );
-}
-
-/** One breakdown of the range's requests (by model, by endpoint) as a titled table. */
-function BreakdownCard<T>(props: {
-  title: string;
-  columns: Column<T>[];
-  rows: T[];
-  rowKey: (row: T) => string;
-  loading: boolean;
-  testId: string;
-}) {
-  return (
-    <Card withBorder>
-      <Title order={5} mb="xs">
-        {props.title}
-      </Title>
-      <DataTable
-        columns={props.columns}
-        rows={props.rows}
-        rowKey={props.rowKey}
-        loading={props.loading}
-        empty="No requests in this range."
-        testId={props.testId}
-      />
-    </Card>
   );
 }

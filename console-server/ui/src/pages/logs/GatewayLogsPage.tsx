@@ -21,6 +21,8 @@ interface Filters {
   user_id: string;
   api_key_id: string;
   status_code: number | string;
+  client_name: string;
+  error_type: string;
   from: string;
   to: string;
   sort_by: NonNullable<Query['sort_by']>;
@@ -32,6 +34,8 @@ const EMPTY: Filters = {
   user_id: '',
   api_key_id: '',
   status_code: '',
+  client_name: '',
+  error_type: '',
   from: '',
   to: '',
   sort_by: 'created_at',
@@ -43,6 +47,8 @@ function toQuery(f: Filters, page: { offset: number; limit: number }): Query {
   if (f.provider) q.provider = f.provider;
   if (f.user_id) q.user_id = f.user_id;
   if (f.api_key_id) q.api_key_id = f.api_key_id;
+  if (f.client_name) q.client_name = f.client_name;
+  if (f.error_type) q.error_type = f.error_type;
   const status = optionalInt(f.status_code);
   if (status !== undefined) q.status_code = status;
   const from = localInputToIso(f.from);
@@ -76,7 +82,7 @@ export function GatewayLogsPage() {
     <>
       <PageHeader
         title="Gateway logs"
-        description="Every model request through the gateway. A cost of $0, or — when unknown, comes with its reason: a cache hit, an unpriced model, a request that failed before any tokens."
+        description="Every model request through the gateway, refused ones included, with the client that sent it. A cost of $0, or — when unknown, comes with its reason: a cache hit, an unpriced model, a request that failed before any tokens."
       />
       <form
         onSubmit={(e) => {
@@ -120,6 +126,22 @@ export function GatewayLogsPage() {
             value={draft.status_code}
             onChange={set('status_code')}
             error={fieldError('status_code')}
+          />
+          <TextInput
+            label="Client"
+            placeholder="e.g. codex"
+            w={130}
+            value={draft.client_name}
+            error={fieldError('client_name')}
+            onChange={(e) => set('client_name')(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Error type"
+            placeholder="e.g. rate_limit_error"
+            w={170}
+            value={draft.error_type}
+            error={fieldError('error_type')}
+            onChange={(e) => set('error_type')(e.currentTarget.value)}
           />
           <TextInput
             type="datetime-local"

@@ -114,6 +114,32 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <NumberInput
+            label="Cache write price (USD / 1M tokens)"
+            description="Prompt-cache writes (5 minutes). Empty: billed at the input price"
+            decimalScale={6}
+            {...form.getInputProps('cache_write_price_per_mtok')}
+          />
+          <NumberInput
+            label="1-hour cache write price (USD / 1M tokens)"
+            description="Empty: billed at the cache write price"
+            decimalScale={6}
+            {...form.getInputProps('cache_write_1h_price_per_mtok')}
+          />
+          <NumberInput
+            label="Max output tokens"
+            description="Sent when the client sets no cap and the vendor needs one. Empty: the upstream model's known limit"
+            allowDecimal={false}
+            min={1}
+            {...form.getInputProps('max_output_tokens')}
+          />
+        </SimpleGrid>
+        <Switch
+          label="Place prompt-cache breakpoints"
+          description="For clients of other formats (chat completions, Responses) on Anthropic and Bedrock routes, so their prompts are cached too"
+          {...form.getInputProps('cache_breakpoints', { type: 'checkbox' })}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <NumberInput
             label="Input token weight"
             description="For weighted-token limits"
             decimalScale={4}

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
@@ -53,8 +54,33 @@ function PriceCell({ m }: { m: Model }) {
         in {money(p.input_price_per_mtok)} · out {money(p.output_price_per_mtok)}
         {p.cached_input_price_per_mtok !== null && ` · cached ${money(p.cached_input_price_per_mtok)}`}
       </Text>
+      {p.cache_write_price_per_mtok !== null && (
+        <Text size="xs" c="dimmed" data-testid="model-cache-write-price">
+          cache write {money(p.cache_write_price_per_mtok)}
+          {p.cache_write_1h_price_per_mtok !== null && ` · 1 h ${money(p.cache_write_1h_price_per_mtok)}`}
+        </Text>
+      )}
       <Badge size="xs" variant="light" color={m.is_priced ? 'gray' : 'red'}>
         {SOURCE_LABEL[p.source]}
+      </Badge>
+    </Stack>
+  );
+}
+
+/** The output cap sent when the client sets none, and whether prompt-cache breakpoints are placed. */
+function AgentCell({ m }: { m: Model }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm" data-testid="model-max-output">
+        {m.max_output_tokens === null ? "upstream's limit" : `${m.max_output_tokens.toLocaleString()} tokens`}
+      </Text>
+      <Badge
+        size="xs"
+        variant="light"
+        color={m.cache_breakpoints ? 'teal' : 'gray'}
+        data-testid="model-cache-breakpoints"
+      >
+        {m.cache_breakpoints ? 'cache breakpoints' : 'no cache breakpoints'}
       </Badge>
     </Stack>
   );
@@ -97,6 +123,7 @@ export function ModelsPage() {
     },
     { key: 'routes', header: 'Routes', render: (m) => <RoutesCell m={m} health={health.byRoute} /> },
     { key: 'price', header: 'Price per 1M tokens', render: (m) => <PriceCell m={m} /> },
+    { key: 'output', header: 'Max output', render: (m) => <AgentCell m={m} /> },
     {
       key: 'active',
       header: 'Status',
@@ -126,7 +153,15 @@ export function ModelsPage() {
       <PageHeader
         title="Models & routes"
         description="The models clients can call, where each is routed, its caps and its prices."
-        actions={<Button onClick={() => setEditing({ model: null })}>Add model</Button>}
+        actions={
+          <>
+            {/* The price table prices the models without prices of their own. */}
+            <Button variant="default" component={Link} to="/models/prices">
+              Price table
+            </Button>
+            <Button onClick={() => setEditing({ model: null })}>Add model</Button>
+          </>
+        }
       />
       <QueryError error={models.error} />
       <QueryError error={health.error} />

@@ -45,6 +45,11 @@ export interface ModelValues {
   input_price_per_mtok: number | string;
   output_price_per_mtok: number | string;
   cached_input_price_per_mtok: number | string;
+  cache_write_price_per_mtok: number | string;
+  cache_write_1h_price_per_mtok: number | string;
+  /** '' : the known limit of each route's upstream model. */
+  max_output_tokens: number | string;
+  cache_breakpoints: boolean;
   input_weight: number | string;
   output_weight: number | string;
   is_active: boolean;
@@ -77,6 +82,10 @@ export function modelValues(model: Schemas['Model'] | null): ModelValues {
     input_price_per_mtok: orEmpty(model?.input_price_per_mtok),
     output_price_per_mtok: orEmpty(model?.output_price_per_mtok),
     cached_input_price_per_mtok: orEmpty(model?.cached_input_price_per_mtok),
+    cache_write_price_per_mtok: orEmpty(model?.cache_write_price_per_mtok),
+    cache_write_1h_price_per_mtok: orEmpty(model?.cache_write_1h_price_per_mtok),
+    max_output_tokens: orEmpty(model?.max_output_tokens),
+    cache_breakpoints: model?.cache_breakpoints ?? true,
     input_weight: model?.input_weight ?? 1,
     output_weight: model?.output_weight ?? 1,
     is_active: model?.is_active ?? true,
@@ -106,6 +115,10 @@ export function modelBody(v: ModelValues): ModelBody {
     input_price_per_mtok: price(v.input_price_per_mtok),
     output_price_per_mtok: price(v.output_price_per_mtok),
     cached_input_price_per_mtok: price(v.cached_input_price_per_mtok),
+    cache_write_price_per_mtok: price(v.cache_write_price_per_mtok),
+    cache_write_1h_price_per_mtok: price(v.cache_write_1h_price_per_mtok),
+    max_output_tokens: optionalInt(v.max_output_tokens) ?? null,
+    cache_breakpoints: v.cache_breakpoints,
     input_weight: Number(v.input_weight),
     output_weight: Number(v.output_weight),
     is_active: v.is_active,

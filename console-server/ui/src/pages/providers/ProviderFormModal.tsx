@@ -18,7 +18,7 @@ interface Values {
   provider_type: ProviderType;
   base_url: string;
   api_key: string;
-  config: { region: string; api_version: string; deployment: string; max_tokens_field: string };
+  config: { region: string; api_version: string; deployment: string; max_tokens_field: string; api: string };
 }
 
 function initial(p: Provider | null): Values {
@@ -35,6 +35,7 @@ function initial(p: Provider | null): Values {
       api_version: s('api_version'),
       deployment: s('deployment'),
       max_tokens_field: s('max_tokens_field'),
+      api: s('api'),
     },
   };
 }
@@ -42,7 +43,7 @@ function initial(p: Provider | null): Values {
 /** Only the options the type reads, and only those filled in; other keys (deployments) are kept. */
 function configOf(v: Values, previous: Record<string, unknown>): Config {
   const config: Record<string, unknown> = { ...previous };
-  for (const field of ['region', 'api_version', 'deployment', 'max_tokens_field'] as const) {
+  for (const field of ['region', 'api_version', 'deployment', 'max_tokens_field', 'api'] as const) {
     delete config[field];
     if (PROVIDER_TYPES[v.provider_type].config.includes(field) && v.config[field])
       config[field] = v.config[field];
@@ -167,6 +168,17 @@ function ProviderForm({ provider, onClose }: { provider: Provider | null; onClos
             {...form.getInputProps('config.max_tokens_field')}
             value={form.values.config.max_tokens_field || null}
             onChange={(v) => form.setFieldValue('config.max_tokens_field', v ?? '')}
+          />
+        )}
+        {type.config.includes('api') && (
+          <Select
+            label="API for translated requests"
+            description="Where requests of other formats go: the Responses API keeps reasoning between turns"
+            clearable
+            data={['responses', 'chat_completions']}
+            {...form.getInputProps('config.api')}
+            value={form.values.config.api || null}
+            onChange={(v) => form.setFieldValue('config.api', v ?? '')}
           />
         )}
         <FormActions

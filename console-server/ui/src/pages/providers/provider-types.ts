@@ -8,7 +8,7 @@ export interface ProviderTypeInfo {
   keyHelp: string;
   help: string;
   /** Which config options (providerConfigSchema) the type reads. */
-  config: Array<'region' | 'api_version' | 'deployment' | 'max_tokens_field'>;
+  config: Array<'region' | 'api_version' | 'deployment' | 'max_tokens_field' | 'api'>;
 }
 
 /** Help for the six provider types, from what each adapter in shared/src/providers reads. */
@@ -17,8 +17,8 @@ export const PROVIDER_TYPES: Record<ProviderType, ProviderTypeInfo> = {
     label: 'OpenAI',
     baseUrl: 'https://api.openai.com/v1',
     keyHelp: 'An OpenAI API key (sk-...).',
-    help: 'Chat Completions and Responses APIs. The base URL ends in /v1.',
-    config: ['max_tokens_field'],
+    help: 'Chat Completions and Responses APIs. The base URL ends in /v1. Requests of other formats go through the Responses API unless set otherwise.',
+    config: ['max_tokens_field', 'api'],
   },
   anthropic: {
     label: 'Anthropic',
@@ -39,7 +39,7 @@ export const PROVIDER_TYPES: Record<ProviderType, ProviderTypeInfo> = {
     baseUrl: 'https://<resource>.openai.azure.com',
     keyHelp: 'The Azure OpenAI resource key.',
     help: 'Routes address a deployment: set one deployment here, or the upstream model name is used as the deployment. API version defaults when empty.',
-    config: ['api_version', 'deployment', 'max_tokens_field'],
+    config: ['api_version', 'deployment', 'max_tokens_field', 'api'],
   },
   bedrock: {
     label: 'AWS Bedrock',
@@ -53,7 +53,7 @@ export const PROVIDER_TYPES: Record<ProviderType, ProviderTypeInfo> = {
     baseUrl: 'http://localhost:8000/v1',
     keyHelp: 'Whatever bearer token the server expects.',
     help: 'Any server speaking the OpenAI Chat Completions API (vLLM, Ollama, LiteLLM...).',
-    config: ['max_tokens_field'],
+    config: ['max_tokens_field', 'api'],
   },
 };
 

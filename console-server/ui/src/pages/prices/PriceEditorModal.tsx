@@ -1,0 +1,103 @@
+import { Modal, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { applyApiErrors, FormAlert } from '../../api/forms';
+import type { Schemas } from '../../api/types';
+import { FormActions } from '../../components/FormActions';
+import { PRICE_VALIDATION, type PriceValues, priceBody, priceValues } from './price-form';
+
+type Price = Schemas['ModelPrice'];
+
+export const PRICES_QUERY = ['model-prices'] as const;
+
+/** Adds an entry (entry null) or replaces one: PUT sends the whole entry either way. */
+export function PriceEditorModal({
+  opened,
+  entry,
+  onClose,
+}: {
+  opened: boolean;
+  entry: Price | null;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={entry ? `Edit price of "${entry.model}"` : 'Add price'}
+      size="xl"
+    >
+      {opened && <PriceEditor entry={entry} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function PriceEditor({ entry, onClose }: { entry: Price | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<string | null>(null);
+  const form = useForm<PriceValues>({ initialValues: priceValues(entry), validate: PRICE_VALIDATION });
+  const save = useMutation({
+    mutationFn: (v: PriceValues) =>
+      unwrap(
+        api.PUT('/api/admin/model-prices/{model}', {
+          params: { path: { model: v.model } },
+          body: priceBody(v),
+        }),
+      ),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: PRICES_QUERY });
+      // Models priced through the table show the new price at once.
+      void queryClient.invalidateQueries({ queryKey: ['models'] });
+      notifications.show({ message: `Price of "${saved.model}" saved`, color: 'teal' });
+      onClose();
+    },
+    onError: (error) => setAlert(applyApiErrors(form, error)),
+  });
+  const usd = (field: keyof PriceValues, label: string, description?: string) => (
+    <NumberInput
+      label={label}
+      description={description}
+      decimalScale={6}
+      min={0}
+      {...form.getInputProps(field)}
+    />
+  );
+  return (
+    <form
+      onSubmit={form.onSubmit((v) => {
+        setAlert(null);
+        save.mutate(v);
+      })}
+    >
+      <Stack>
+        <FormAlert message={alert} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label="Upstream model"
+            description="The vendor's model name; versioned ids and Bedrock ids find it too"
+            disabled={entry !== null}
+            {...form.getInputProps('model')}
+          />
+          <TextInput label="Vendor" {...form.getInputProps('vendor')} />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {usd('input_price_per_mtok', 'Input price (USD / 1M tokens)')}
+          {usd('output_price_per_mtok', 'Output price (USD / 1M tokens)')}
+          {usd('cached_input_price_per_mtok', 'Cache read price', 'Empty: billed at the input price')}
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {usd(
+            'cache_write_price_per_mtok',
+            'Cache write price',
+            'Prompt-cache writes (5 minutes). Empty: the input price',
+          )}
+          {usd('cache_write_1h_price_per_mtok', '1-hour cache write price', 'Empty: the cache write price')}
+        </SimpleGrid>
+        <FormActions onCancel={onClose} submitting={save.isPending} submitLabel="Save price" />
+      </Stack>
+    </form>
+  );
+}
