@@ -4,9 +4,14 @@
  * plus InvokeModel for embedding models (`/invoke`, bedrock-embeddings.ts), all
  * SigV4-authenticated. Errors are `{message}` bodies named by `x-amzn-ErrorType`; bad
  * credentials get AWS's 403s (UnrecognizedClientException, InvalidSignatureException, …).
+ * Claude models take `thinking` and `anthropic_beta` and answer with signed reasoning first
+ * (bedrock-claude.ts); `cachePoint` blocks are honoured with cache reads and writes in the
+ * usage (bedrock-cache.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { encodeEventStreamJson } from '../../shared/src/providers/common/eventstream-encoder';
+import { bedrockCacheUsage, cacheFields, cachePointProblem } from './bedrock-cache';
+import { readClaudeFields, reasoningBlock } from './bedrock-claude';
 import { answerInvoke } from './bedrock-embeddings';
 import {
   type Answer,
@@ -16,9 +21,11 @@ import {
   asRecord,
   asString,
   type Conversation,
+  countWords,
   fakeId,
   isRecord,
   type JsonObject,
+  thoughtFor,
   wordDeltas,
 } from './behaviour';
 import {
@@ -30,6 +37,7 @@ import {
   type VendorError,
   writeStream,
 } from './context';
+import type { CacheUsage } from './prompt-cache';
 import { verifySigV4 } from './sigv4';
 
 /** The AWS credential the fake accepts, and the region it lives in. */
@@ -82,10 +90,17 @@ export function converseConversation(body: JsonObject): Conversation {
     if (message.role !== 'user') continue;
     last = results.length > 0 ? { kind: 'tool_result', text: resultText } : { kind: 'text', text };
   }
-  const tools = asArray(asRecord(body.toolConfig)?.tools).flatMap(
-    (tool) => asString(asRecord(asRecord(tool)?.toolSpec)?.name) ?? [],
-  );
-  return { texts, last, tools };
+  const tools: string[] = [];
+  const toolParams: Record<string, string[]> = {};
+  for (const value of asArray(asRecord(body.toolConfig)?.tools)) {
+    const spec = asRecord(asRecord(value)?.toolSpec);
+    const name = asString(spec?.name);
+    if (name === undefined) continue;
+    tools.push(name);
+    const properties = asRecord(asRecord(asRecord(spec?.inputSchema)?.json)?.properties);
+    if (properties) toolParams[name] = Object.keys(properties);
+  }
+  return { texts, last, tools, toolParams };
 }
 
 /** The ValidationExceptions Converse raises for conversations an adapter might build. */
@@ -113,31 +128,61 @@ function validate(body: JsonObject): string | undefined {
 
 const stopReason = (result: Answer): string => (result.kind === 'tool' ? 'tool_use' : 'end_turn');
 
-function converseUsage(result: Answer): JsonObject {
-  const { inputTokens, outputTokens } = result;
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+/** One Converse answer: the model's reasoning (thinking on), its reply, and the prompt cache's say. */
+interface Reply {
+  result: Answer;
+  /** The reasoning content block and its text, when thinking is on. */
+  reasoning?: { block: JsonObject; text: string };
+  cache?: CacheUsage;
 }
 
-function converseResponse(result: Answer): JsonObject {
-  const block =
-    result.kind === 'text'
-      ? { text: result.text }
-      : {
-          toolUse: { input: JSON.parse(result.arguments), name: result.name, toolUseId: fakeId('tooluse_') },
-        };
+/** Without checkpoints there are no cache fields at all, as Converse answers. */
+function converseUsage({ result, reasoning, cache }: Reply): JsonObject {
+  const outputTokens = result.outputTokens + (reasoning ? countWords([reasoning.text]) : 0);
+  const cached = cache ? cache.read + cache.write5m + cache.write1h : 0;
+  return {
+    inputTokens: Math.max(0, result.inputTokens - cached),
+    outputTokens,
+    totalTokens: result.inputTokens + outputTokens,
+    ...(cache && cacheFields(cache)),
+  };
+}
+
+function answerBlock(result: Answer): JsonObject {
+  return result.kind === 'text'
+    ? { text: result.text }
+    : { toolUse: { input: JSON.parse(result.arguments), name: result.name, toolUseId: fakeId('tooluse_') } };
+}
+
+function converseResponse(reply: Reply): JsonObject {
+  const content = [...(reply.reasoning ? [reply.reasoning.block] : []), answerBlock(reply.result)];
   return {
     metrics: { latencyMs: 42 },
-    output: { message: { content: [block], role: 'assistant' } },
-    stopReason: stopReason(result),
-    usage: converseUsage(result),
+    output: { message: { content, role: 'assistant' } },
+    stopReason: stopReason(reply.result),
+    usage: converseUsage(reply),
   };
 }
 
 const PADDING = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-/** The events of one answer; each carries Bedrock's `p` padding field, as the real ones do. */
-function streamEvents(result: Answer): Array<[string, JsonObject]> {
-  const at = { contentBlockIndex: 0 };
+/** Reasoning streams as its text word by word, then its signature (or redacted content whole). */
+function reasoningEvents(block: JsonObject, at: JsonObject): Array<[string, JsonObject]> {
+  const content = asRecord(block.reasoningContent) ?? {};
+  const signed = asRecord(content.reasoningText);
+  const deltas: JsonObject[] = signed
+    ? [...wordDeltas(String(signed.text)).map((text) => ({ text })), { signature: signed.signature }]
+    : [{ redactedContent: content.redactedContent }];
+  return [
+    ...deltas.map((reasoningContent): [string, JsonObject] => [
+      'contentBlockDelta',
+      { ...at, delta: { reasoningContent } },
+    ]),
+    ['contentBlockStop', at],
+  ];
+}
+
+function answerEvents(result: Answer, at: JsonObject): Array<[string, JsonObject]> {
   const block: Array<[string, JsonObject]> =
     result.kind === 'text'
       ? wordDeltas(result.text).map((text) => ['contentBlockDelta', { ...at, delta: { text } }])
@@ -151,23 +196,45 @@ function streamEvents(result: Answer): Array<[string, JsonObject]> {
             { ...at, delta: { toolUse: { input } } },
           ]),
         ];
+  return [...block, ['contentBlockStop', at]];
+}
+
+/** The events of one answer; each carries Bedrock's `p` padding field, as the real ones do. */
+function streamEvents(reply: Reply): Array<[string, JsonObject]> {
+  const { result, reasoning } = reply;
   return [
     ['messageStart', { role: 'assistant' }],
-    ...block,
-    ['contentBlockStop', at],
+    ...(reasoning ? reasoningEvents(reasoning.block, { contentBlockIndex: 0 }) : []),
+    ...answerEvents(result, { contentBlockIndex: reasoning ? 1 : 0 }),
     ['messageStop', { stopReason: stopReason(result) }],
-    ['metadata', { metrics: { latencyMs: 42 }, usage: converseUsage(result) }],
+    ['metadata', { metrics: { latencyMs: 42 }, usage: converseUsage(reply) }],
   ];
 }
 
-function streamFrames(result: Answer): Uint8Array[] {
-  return streamEvents(result).map(([eventType, body], n) =>
+function streamFrames(reply: Reply): Uint8Array[] {
+  return streamEvents(reply).map(([eventType, body], n) =>
     encodeEventStreamJson({
       messageType: 'event',
       eventType,
       body: { ...body, p: PADDING.slice(0, 5 + ((n * 7) % 50)) },
     }),
   );
+}
+
+function reply(ctx: FakeContext, body: JsonObject, model: string, thinking: boolean): Reply {
+  const conversation = converseConversation(body);
+  const result = answer(conversation);
+  const out: Reply = { result, cache: bedrockCacheUsage(ctx.memory, body, model) };
+  if (thinking) {
+    const text = thoughtFor(conversation, result);
+    out.reasoning = { block: reasoningBlock(ctx.memory, model, text), text };
+    ctx.observed.reasoning = text;
+  }
+  ctx.observed.answer =
+    result.kind === 'tool'
+      ? { kind: 'tool', name: result.name, arguments: result.arguments }
+      : { kind: 'text', text: result.text };
+  return out;
 }
 
 /** `bedrock`: POST `/bedrock/model/{modelId}/converse`, `/converse-stream` and `/invoke`. */
@@ -189,14 +256,22 @@ export async function handleBedrock(ctx: FakeContext): Promise<void> {
   const model = decodeURIComponent(route[1] ?? '');
   if (route[2] === 'invoke') return answerInvoke(ctx, model);
   const body = isRecord(ctx.body) ? ctx.body : undefined;
-  const invalid = body ? validate(body) : 'The request body is not valid JSON.';
+  const claude = body ? readClaudeFields(ctx.memory, body, model) : undefined;
+  ctx.observed.verifiedReasoning = claude?.verified ?? 0;
+  const invalid = body
+    ? (validate(body) ?? claude?.error ?? cachePointProblem(body, model))
+    : 'The request body is not valid JSON.';
   if (!body || invalid !== undefined)
     return sendError(ctx, awsError(400, 'ValidationException', invalid ?? ''));
   const scenario = await runScenario(ctx, model, bedrockError);
   if (!scenario) return;
-  const result = answer(converseConversation(body));
+  const answered = reply(ctx, body, model, claude?.thinking === true);
   const requestId = { 'x-amzn-requestid': randomUUID() };
-  if (route[2] === 'converse') return sendAnswer(ctx, converseResponse(result), scenario, requestId);
+  if (route[2] === 'converse') return sendAnswer(ctx, converseResponse(answered), scenario, requestId);
   const headers = { 'content-type': 'application/vnd.amazon.eventstream', ...requestId };
-  await writeStream(ctx, headers, streamFrames(result), { cut: scenario.cut, stall: scenario.stall, model });
+  await writeStream(ctx, headers, streamFrames(answered), {
+    cut: scenario.cut,
+    stall: scenario.stall,
+    model,
+  });
 }

@@ -30,6 +30,8 @@ export interface Conversation {
   last: { kind: 'text' | 'tool_result'; text: string } | undefined;
   /** Declared tool names, in order. */
   tools: string[];
+  /** The property names of each declared tool's parameters, where the vendor module read them. */
+  toolParams?: Record<string, string[]>;
 }
 
 export type Answer =
@@ -47,24 +49,102 @@ export function countWords(texts: readonly string[]): number {
 
 /**
  * `echo: <last user text>`, or `tool said: <tool result>` after a tool result; with tools
- * declared (and no tool result to read) one call to the first tool instead.
+ * declared (and no tool result to read) one call to a tool instead: a coding agent's
+ * file-reading tool on the file the user names (agentToolCall), else the first tool with the
+ * user text as its query.
  */
 export function answer(conversation: Conversation): Answer {
   const inputTokens = Math.max(1, countWords(conversation.texts));
   const last = conversation.last ?? { kind: 'text', text: '' };
   const firstTool = conversation.tools[0];
   if (firstTool !== undefined && last.kind === 'text') {
-    const args = JSON.stringify({ query: last.text });
-    return {
-      kind: 'tool',
+    const call = agentToolCall(conversation, last.text) ?? {
       name: firstTool,
-      arguments: args,
-      inputTokens,
-      outputTokens: TOOL_CALL_OUTPUT_TOKENS,
+      arguments: JSON.stringify({ query: last.text }),
     };
+    return { kind: 'tool', ...call, inputTokens, outputTokens: TOOL_CALL_OUTPUT_TOKENS };
   }
   const text = last.kind === 'tool_result' ? `tool said: ${last.text}` : `echo: ${last.text}`;
   return { kind: 'text', text, inputTokens, outputTokens: countWords([text]) };
+}
+
+/**
+ * The coding agents' file-reading tools, by name, the parameter each names the file with, and
+ * its arguments for a path: Claude Code's `Read`, opencode's `read`, and Codex's shell tools
+ * (`exec_command` today; `shell`, `shell_command` in other releases) running `cat`.
+ */
+const FILE_TOOLS: ReadonlyArray<{ name: string; param: string; args: (path: string) => JsonObject }> = [
+  { name: 'Read', param: 'file_path', args: (path) => ({ file_path: path }) },
+  { name: 'read', param: 'filePath', args: (path) => ({ filePath: path }) },
+  { name: 'exec_command', param: 'cmd', args: (path) => ({ cmd: `cat ${shellQuote(path)}` }) },
+  { name: 'shell_command', param: 'command', args: (path) => ({ command: `cat ${shellQuote(path)}` }) },
+  {
+    name: 'shell',
+    param: 'command',
+    args: (path) => ({ command: ['bash', '-lc', `cat ${shellQuote(path)}`] }),
+  },
+];
+
+function shellQuote(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Where each agent states its working directory in its prompt: Claude Code's environment
+ * section, Codex's `<environment_context>`, opencode's `<env>` block.
+ */
+const WORKING_DIRECTORY: readonly RegExp[] = [
+  /Primary working directory:\s*(\S+)/,
+  /<cwd>([^<]+)<\/cwd>/,
+  /^\s*Working directory:\s*(\S+)/m,
+];
+
+export function workingDirectory(texts: readonly string[]): string | undefined {
+  for (const pattern of WORKING_DIRECTORY) {
+    for (const text of texts) {
+      const found = pattern.exec(text)?.[1]?.trim();
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The first file name in what the user said (`notes.txt`), leaving out the agents' reminders. */
+export function namedFile(text: string): string | undefined {
+  const said = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ');
+  return /(?:^|[\s"'`(])((?:[\w.~-]*\/)*[\w-][\w.-]*\.[A-Za-z0-9]+)(?=$|[\s"'`),.:;!?])/.exec(said)?.[1];
+}
+
+/**
+ * A call to the coding agent's file-reading tool on the file the user names, resolved against
+ * the working directory the agent states; undefined when no such tool or no file is named.
+ */
+export function agentToolCall(
+  conversation: Conversation,
+  userText: string,
+): { name: string; arguments: string } | undefined {
+  const file = namedFile(userText);
+  if (file === undefined) return undefined;
+  const tool = FILE_TOOLS.find(({ name, param }) => {
+    if (!conversation.tools.includes(name)) return false;
+    const params = conversation.toolParams?.[name];
+    return params === undefined || params.includes(param);
+  });
+  if (!tool) return undefined;
+  const cwd = workingDirectory(conversation.texts);
+  const path = file.startsWith('/') || cwd === undefined ? file : `${cwd.replace(/\/+$/, '')}/${file}`;
+  return { name: tool.name, arguments: JSON.stringify(tool.args(path)) };
+}
+
+/**
+ * What the model thinks before answering, when reasoning is on: deterministic, so tests can
+ * count its words (the reasoning tokens).
+ */
+export function thoughtFor(conversation: Conversation, result: Answer): string {
+  if (result.kind === 'tool') return `The user needs a file read; calling ${result.name} first.`;
+  const last = conversation.last;
+  if (last?.kind === 'tool_result') return 'The tool answered; I will quote what it said.';
+  return `Thinking about: ${last?.text ?? ''}`.trim();
 }
 
 /** Text as streamed word by word: `["echo:", " héllo", " wörld"]` (joins back exactly). */

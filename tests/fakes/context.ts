@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Scenario, scenarioOf } from './behaviour';
+import type { FakeMemory } from './memory';
 
 export type Vendor = 'openai' | 'azure' | 'custom' | 'anthropic' | 'google' | 'bedrock';
 
@@ -24,6 +25,34 @@ export interface FakeContext {
   apiKey: string;
   /** Aborted when the client goes away before the answer is complete. */
   signal: AbortSignal;
+  /** What this fake server remembers between requests (signing key, prompt caches, issued calls). */
+  memory: FakeMemory;
+  /** Filled in while answering, and kept with the recorded request for tests to read. */
+  observed: Observation;
+}
+
+/** What a fake made of one request: for assertions, and for telling why a request failed. */
+export interface Observation {
+  /** The HTTP status it answered with (undefined until it answered). */
+  status?: number;
+  /** The error message it answered with, for a refused request. */
+  error?: string;
+  /** What the model answered: a call to a tool (its name and arguments) or text. */
+  answer?: { kind: 'tool'; name: string; arguments: string } | { kind: 'text'; text: string };
+  /** The reasoning it answered with, as the model thought it (before any display setting). */
+  reasoning?: string;
+  /** Reasoning blocks or items sent back to it that it verified as its own, unaltered. */
+  verifiedReasoning: number;
+  /** The usage it reported, in one shape: input counts every prompt token (cached or not). */
+  usage?: ObservedUsage;
+}
+
+export interface ObservedUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
 }
 
 /** An error answer in some vendor's shape. */
@@ -55,6 +84,7 @@ export function sendJson(
 ): void {
   if (ctx.signal.aborted) return;
   const text = JSON.stringify(body);
+  ctx.observed.status = status;
   ctx.res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(text)),
@@ -64,7 +94,20 @@ export function sendJson(
 }
 
 export function sendError(ctx: FakeContext, error: VendorError): void {
+  ctx.observed.error = errorMessageOf(error.body);
   sendJson(ctx, error.status, error.body, error.headers);
+}
+
+/** The message of an error body, whichever vendor's shape it has. */
+function errorMessageOf(body: unknown): string {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const inner = record.error;
+  if (typeof inner === 'object' && inner !== null) {
+    const message = (inner as Record<string, unknown>).message;
+    if (typeof message === 'string') return message;
+  }
+  if (typeof record.message === 'string') return record.message;
+  return JSON.stringify(body);
 }
 
 /**
@@ -117,6 +160,7 @@ export async function sendAnswer(
 ): Promise<void> {
   if (!scenario.cut && !scenario.stall) return sendJson(ctx, 200, body, headers);
   const bytes = Buffer.from(JSON.stringify(body));
+  ctx.observed.status = 200;
   ctx.res.writeHead(200, {
     'content-type': 'application/json',
     'content-length': String(bytes.length),
@@ -158,6 +202,7 @@ export async function writeStream(
   options: { cut?: boolean; stall?: boolean; model?: string } = {},
 ): Promise<void> {
   if (ctx.signal.aborted) return;
+  ctx.observed.status = 200;
   ctx.res.writeHead(200, headers);
   ctx.res.flushHeaders();
   const cutAt = options.cut ? frames.length >> 1 : Number.POSITIVE_INFINITY;

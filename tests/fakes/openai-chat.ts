@@ -2,6 +2,10 @@
  * OpenAI Chat Completions as OpenAI, custom OpenAI-compatible servers and Azure OpenAI
  * speak it: `chat.completion` objects, `chat.completion.chunk` SSE ending `data: [DONE]`,
  * and a usage chunk (empty `choices`) only when `stream_options.include_usage` is set.
+ * OpenAI and Azure refuse parameters they do not know and tool messages that answer no call
+ * (chat-checks.ts); `reasoning_effort` makes the model reason (reasoning tokens in the usage),
+ * and a custom server streams that reasoning as `reasoning_content`, as vLLM and DeepSeek do.
+ * Repeated prompt prefixes are reported as cached tokens (prompt-cache.ts).
  */
 import {
   type Answer,
@@ -11,11 +15,14 @@ import {
   asRecord,
   asString,
   type Conversation,
+  countWords,
   fakeId,
   isRecord,
   type JsonObject,
+  thoughtFor,
   wordDeltas,
 } from './behaviour';
+import { chatProblem } from './chat-checks';
 import {
   type ErrorKind,
   type FakeContext,
@@ -27,6 +34,7 @@ import {
   type VendorError,
   writeStream,
 } from './context';
+import { automaticCacheRead, type CacheSegment } from './prompt-cache';
 
 export type ChatFlavor = 'openai' | 'azure';
 
@@ -88,47 +96,48 @@ export function chatConversation(body: JsonObject): Conversation {
     else if (message.role === 'tool') last = { kind: 'tool_result', text };
   }
   const tools: string[] = [];
+  const toolParams: Record<string, string[]> = {};
   for (const tool of asArray(body.tools)) {
-    const name = asString(asRecord(asRecord(tool)?.function)?.name);
-    if (name !== undefined) tools.push(name);
+    const fn = asRecord(asRecord(tool)?.function);
+    const name = asString(fn?.name);
+    if (name === undefined) continue;
+    tools.push(name);
+    const properties = asRecord(asRecord(fn?.parameters)?.properties);
+    if (properties) toolParams[name] = Object.keys(properties);
   }
-  return { texts, last, tools };
+  return { texts, last, tools, toolParams };
 }
 
-const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
-
-/** The checks OpenAI makes that an adapter could plausibly trip over. */
-export function validateChat(body: JsonObject, needsModel: boolean): string | undefined {
-  if (needsModel && typeof body.model !== 'string') return 'you must provide a model parameter';
-  const messages = asArray(body.messages);
-  if (messages.length === 0) return "[] is too short - 'messages'";
-  if (body.stream_options !== undefined && body.stream !== true) {
-    return "The 'stream_options' parameter is only allowed when 'stream' is enabled.";
+/** The prompt in cache order: tools, then the messages. */
+function cacheSegments(body: JsonObject): CacheSegment[] {
+  const segments: CacheSegment[] = [{ content: ['tools', body.tools ?? null], words: 0 }];
+  for (const message of asArray(body.messages)) {
+    segments.push({ content: message, words: countWords([contentText(asRecord(message)?.content)]) });
   }
-  let previous: JsonObject | undefined;
-  for (const [i, value] of messages.entries()) {
-    const message = asRecord(value) ?? {};
-    if (!ROLES.has(String(message.role)))
-      return `Invalid value: '${String(message.role)}' at messages[${i}].role`;
-    const answersCall =
-      previous?.role === 'tool' ||
-      (previous?.role === 'assistant' && asArray(previous.tool_calls).length > 0);
-    if (message.role === 'tool' && !answersCall) {
-      return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
-    }
-    previous = message;
-  }
-  return undefined;
+  return segments;
 }
 
-function chatUsage(result: Answer): JsonObject {
+/** One answer: the reply, the reasoning behind it (reasoning_effort), cached prompt tokens. */
+export interface ChatReply {
+  result: Answer;
+  thought?: string;
+  cachedTokens: number;
+  /** Show the reasoning as `reasoning_content` (custom OpenAI-compatible servers). */
+  showReasoning: boolean;
+}
+
+const reasoningTokens = (reply: ChatReply): number => (reply.thought ? countWords([reply.thought]) : 0);
+
+function chatUsage(reply: ChatReply): JsonObject {
+  const { result } = reply;
+  const completion = result.outputTokens + reasoningTokens(reply);
   return {
     prompt_tokens: result.inputTokens,
-    completion_tokens: result.outputTokens,
-    total_tokens: result.inputTokens + result.outputTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens: completion,
+    total_tokens: result.inputTokens + completion,
+    prompt_tokens_details: { cached_tokens: reply.cachedTokens, audio_tokens: 0 },
     completion_tokens_details: {
-      reasoning_tokens: 0,
+      reasoning_tokens: reasoningTokens(reply),
       audio_tokens: 0,
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
@@ -139,21 +148,30 @@ function chatUsage(result: Answer): JsonObject {
 const NO_FILTER = { filtered: false, severity: 'safe' };
 const AZURE_FILTERS = { hate: NO_FILTER, self_harm: NO_FILTER, sexual: NO_FILTER, violence: NO_FILTER };
 
-function chatMessage(result: Answer, callId: string): JsonObject {
+function chatMessage(reply: ChatReply, callId: string): JsonObject {
+  const { result } = reply;
+  const reasoning = reply.showReasoning && reply.thought ? { reasoning_content: reply.thought } : {};
   if (result.kind === 'text')
-    return { role: 'assistant', content: result.text, refusal: null, annotations: [] };
+    return { role: 'assistant', content: result.text, ...reasoning, refusal: null, annotations: [] };
   const call = { id: callId, type: 'function', function: { name: result.name, arguments: result.arguments } };
-  return { role: 'assistant', content: null, tool_calls: [call], refusal: null, annotations: [] };
+  return {
+    role: 'assistant',
+    content: null,
+    ...reasoning,
+    tool_calls: [call],
+    refusal: null,
+    annotations: [],
+  };
 }
 
 const finishReason = (result: Answer): string => (result.kind === 'tool' ? 'tool_calls' : 'stop');
 
-export function chatCompletion(flavor: ChatFlavor, model: string, result: Answer): JsonObject {
+export function chatCompletion(flavor: ChatFlavor, model: string, reply: ChatReply): JsonObject {
   const choice: JsonObject = {
     index: 0,
-    message: chatMessage(result, fakeId('call_')),
+    message: chatMessage(reply, fakeId('call_')),
     logprobs: null,
-    finish_reason: finishReason(result),
+    finish_reason: finishReason(reply.result),
   };
   const out: JsonObject = {
     id: fakeId('chatcmpl-'),
@@ -161,7 +179,7 @@ export function chatCompletion(flavor: ChatFlavor, model: string, result: Answer
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [choice],
-    usage: chatUsage(result),
+    usage: chatUsage(reply),
     system_fingerprint: 'fp_fake',
   };
   if (flavor === 'openai') out.service_tier = 'default';
@@ -173,10 +191,15 @@ export function chatCompletion(flavor: ChatFlavor, model: string, result: Answer
 }
 
 /** The deltas of choice 0, in order, ending with the finishing (empty) delta. */
-function chatDeltas(result: Answer): Array<[delta: JsonObject, finish: string | null]> {
+function chatDeltas(reply: ChatReply): Array<[delta: JsonObject, finish: string | null]> {
+  const { result } = reply;
+  const thinking =
+    reply.showReasoning && reply.thought
+      ? wordDeltas(reply.thought).map((text): [JsonObject, null] => [{ reasoning_content: text }, null])
+      : [];
   if (result.kind === 'text') {
     const words = wordDeltas(result.text).map((text): [JsonObject, null] => [{ content: text }, null]);
-    return [[{ role: 'assistant', content: '', refusal: null }, null], ...words, [{}, 'stop']];
+    return [[{ role: 'assistant', content: '', refusal: null }, null], ...thinking, ...words, [{}, 'stop']];
   }
   const call = {
     index: 0,
@@ -184,21 +207,22 @@ function chatDeltas(result: Answer): Array<[delta: JsonObject, finish: string | 
     type: 'function',
     function: { name: result.name, arguments: '' },
   };
-  const head: [JsonObject, null] = [
-    { role: 'assistant', content: null, tool_calls: [call], refusal: null },
-    null,
-  ];
+  const opening: [JsonObject, null] = [{ role: 'assistant', content: null, refusal: null }, null];
+  const head: [JsonObject, null] = [{ tool_calls: [call] }, null];
   const args = argumentFragments(result.arguments).map((fragment): [JsonObject, null] => [
     { tool_calls: [{ index: 0, function: { arguments: fragment } }] },
     null,
   ]);
-  return [head, ...args, [{}, 'tool_calls']];
+  if (thinking.length === 0) {
+    return [[{ ...opening[0], tool_calls: [call] }, null], ...args, [{}, 'tool_calls']];
+  }
+  return [opening, ...thinking, head, ...args, [{}, 'tool_calls']];
 }
 
 export function chatChunks(
   flavor: ChatFlavor,
   model: string,
-  result: Answer,
+  reply: ChatReply,
   includeUsage: boolean,
 ): string[] {
   const base = {
@@ -213,7 +237,7 @@ export function chatChunks(
       sseFrame({ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: filters }),
     );
   }
-  for (const [delta, finish] of chatDeltas(result)) {
+  for (const [delta, finish] of chatDeltas(reply)) {
     const choice: JsonObject = { index: 0, delta, logprobs: null, finish_reason: finish };
     if (flavor === 'azure') choice.content_filter_results = finish === null ? AZURE_FILTERS : {};
     const chunk: JsonObject = { ...base, model, system_fingerprint: 'fp_fake', choices: [choice] };
@@ -222,7 +246,7 @@ export function chatChunks(
   }
   if (includeUsage) {
     frames.push(
-      sseFrame({ ...base, model, system_fingerprint: 'fp_fake', choices: [], usage: chatUsage(result) }),
+      sseFrame({ ...base, model, system_fingerprint: 'fp_fake', choices: [], usage: chatUsage(reply) }),
     );
   }
   frames.push(sseFrame('[DONE]'));
@@ -233,18 +257,41 @@ export function chatChunks(
 export async function answerChat(ctx: FakeContext, flavor: ChatFlavor, model: string): Promise<void> {
   const renderError = flavor === 'azure' ? azureError : openAiError;
   const body = isRecord(ctx.body) ? ctx.body : undefined;
+  const strict = ctx.vendor !== 'custom';
   const invalid = body
-    ? validateChat(body, flavor === 'openai')
+    ? chatProblem(body, { needsModel: flavor === 'openai', strict })
     : 'We could not parse the JSON body of your request.';
   if (!body || invalid !== undefined) return sendError(ctx, renderError(400, 'invalid', invalid ?? ''));
   const scenario = await runScenario(ctx, model, renderError);
   if (!scenario) return;
-  const result = answer(chatConversation(body));
+  const conversation = chatConversation(body);
+  const result = answer(conversation);
+  const scope = `chat\n${model}\n${asString(body.prompt_cache_key) ?? ''}`;
+  const reply: ChatReply = {
+    result,
+    cachedTokens: automaticCacheRead(ctx.memory, scope, cacheSegments(body)),
+    showReasoning: ctx.vendor === 'custom',
+  };
+  const effort = body.reasoning_effort;
+  if (typeof effort === 'string' && effort !== 'none') {
+    reply.thought = thoughtFor(conversation, result);
+    ctx.observed.reasoning = reply.thought;
+  }
+  ctx.observed.answer =
+    result.kind === 'tool'
+      ? { kind: 'tool', name: result.name, arguments: result.arguments }
+      : { kind: 'text', text: result.text };
+  ctx.observed.usage = {
+    input: result.inputTokens,
+    output: result.outputTokens + reasoningTokens(reply),
+    cacheRead: reply.cachedTokens,
+    cacheWrite: 0,
+    reasoning: reasoningTokens(reply),
+  };
   const requestId = { 'x-request-id': fakeId('req_') };
-  if (body.stream !== true)
-    return sendAnswer(ctx, chatCompletion(flavor, model, result), scenario, requestId);
+  if (body.stream !== true) return sendAnswer(ctx, chatCompletion(flavor, model, reply), scenario, requestId);
   const includeUsage = asRecord(body.stream_options)?.include_usage === true;
-  const frames = chatChunks(flavor, model, result, includeUsage);
+  const frames = chatChunks(flavor, model, reply, includeUsage);
   await writeStream(ctx, { ...SSE_HEADERS, ...requestId }, frames, {
     cut: scenario.cut,
     stall: scenario.stall,

@@ -1,31 +1,38 @@
 /**
- * The OpenAI Responses API (`POST /v1/responses`): `response` objects with message and
- * function_call output items, and the named-event stream (response.created …
- * response.completed), every event carrying its `sequence_number`.
+ * The OpenAI Responses API (`POST /v1/responses`): `response` objects with reasoning, message
+ * and function_call output items, and the named-event stream (response.created …
+ * response.completed, reasoning summaries included; openai-responses-stream.ts). Asked for
+ * reasoning (`reasoning.effort`), it answers with a reasoning item first: a summary when
+ * `reasoning.summary` is set, and its encrypted content when `include` asks for it, which it
+ * verifies when the item comes back (openai-responses-checks.ts).
+ * Repeated prompt prefixes are reported as cached tokens (prompt-cache.ts).
  */
 import {
-  type Answer,
   answer,
-  argumentFragments,
   asArray,
   asRecord,
   asString,
   type Conversation,
+  countWords,
   fakeId,
   isRecord,
   type JsonObject,
-  wordDeltas,
+  thoughtFor,
 } from './behaviour';
-import {
-  type FakeContext,
-  runScenario,
-  SSE_HEADERS,
-  sendAnswer,
-  sendError,
-  sseFrame,
-  writeStream,
-} from './context';
+import { type FakeContext, runScenario, SSE_HEADERS, sendAnswer, sendError, writeStream } from './context';
+import { seal } from './memory';
 import { openAiError } from './openai-chat';
+import { REASONING_PURPOSE, responsesProblem } from './openai-responses-checks';
+import {
+  answerItem,
+  type Reply,
+  reasoningTokens,
+  responseObject,
+  responsesUsage,
+  type Shell,
+  streamFrames,
+} from './openai-responses-stream';
+import { automaticCacheRead, type CacheSegment, without } from './prompt-cache';
 
 function itemText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -37,15 +44,25 @@ function itemText(content: unknown): string {
   return texts.join(' ');
 }
 
+const isToolOutput = (type: unknown): boolean => typeof type === 'string' && type.endsWith('_call_output');
+
+/** Words an input item adds to the input count. */
+function itemWords(item: JsonObject): number {
+  if (isToolOutput(item.type)) return countWords([itemText(item.output)]);
+  return typeof item.role === 'string' ? countWords([itemText(item.content)]) : 0;
+}
+
+function inputItems(body: JsonObject): JsonObject[] {
+  if (typeof body.input === 'string') return [{ role: 'user', content: body.input }];
+  return asArray(body.input).map((item) => asRecord(item) ?? {});
+}
+
 export function responsesConversation(body: JsonObject): Conversation {
   const texts: string[] = [];
   let last: Conversation['last'];
   if (typeof body.instructions === 'string' && body.instructions !== '') texts.push(body.instructions);
-  const items =
-    typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : asArray(body.input);
-  for (const value of items) {
-    const item = asRecord(value) ?? {};
-    if (item.type === 'function_call_output') {
+  for (const item of inputItems(body)) {
+    if (isToolOutput(item.type)) {
       const text = itemText(item.output);
       texts.push(text);
       last = { kind: 'tool_result', text };
@@ -56,141 +73,98 @@ export function responsesConversation(body: JsonObject): Conversation {
     }
   }
   const tools: string[] = [];
-  for (const tool of asArray(body.tools)) {
-    const name = asString(asRecord(tool)?.name);
-    if (asRecord(tool)?.type === 'function' && name !== undefined) tools.push(name);
+  const toolParams: Record<string, string[]> = {};
+  for (const value of asArray(body.tools)) {
+    const tool = asRecord(value) ?? {};
+    const name = asString(tool.name);
+    if (tool.type !== 'function' || name === undefined) continue;
+    tools.push(name);
+    const properties = asRecord(asRecord(tool.parameters)?.properties);
+    if (properties) toolParams[name] = Object.keys(properties);
   }
-  return { texts, last, tools };
+  return { texts, last, tools, toolParams };
 }
 
-function responsesUsage(result: Answer): JsonObject {
-  return {
-    input_tokens: result.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: result.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: result.inputTokens + result.outputTokens,
+/** The prompt in OpenAI's cache order: tools, instructions, then the input items (ids left out). */
+function cacheSegments(body: JsonObject): CacheSegment[] {
+  const segments: CacheSegment[] = [{ content: ['tools', body.tools ?? null], words: 0 }];
+  const instructions = typeof body.instructions === 'string' ? body.instructions : '';
+  segments.push({ content: ['instructions', instructions], words: countWords([instructions]) });
+  const ignored = new Set(['id', 'status']);
+  for (const item of inputItems(body))
+    segments.push({ content: without(item, ignored), words: itemWords(item) });
+  return segments;
+}
+
+/** The reasoning item, when the request asks for reasoning. */
+function reasoningItem(ctx: FakeContext, body: JsonObject, thought: string): JsonObject | undefined {
+  const reasoning = asRecord(body.reasoning);
+  if (reasoning?.effort === undefined || reasoning.effort === 'none') return undefined;
+  const id = fakeId('rs_');
+  const summarized = typeof reasoning.summary === 'string' && reasoning.summary !== 'none';
+  const item: JsonObject = {
+    id,
+    type: 'reasoning',
+    summary: summarized ? [{ type: 'summary_text', text: thought }] : [],
   };
-}
-
-interface Shell {
-  id: string;
-  createdAt: number;
-  model: string;
-  body: JsonObject;
-}
-
-function responseObject(
-  shell: Shell,
-  status: string,
-  output: unknown[],
-  usage: JsonObject | null,
-): JsonObject {
-  const { body } = shell;
-  return {
-    id: shell.id,
-    object: 'response',
-    created_at: shell.createdAt,
-    status,
-    background: false,
-    error: null,
-    incomplete_details: null,
-    instructions: body.instructions ?? null,
-    max_output_tokens: body.max_output_tokens ?? null,
-    model: shell.model,
-    output,
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    reasoning: { effort: null, summary: null },
-    store: body.store ?? true,
-    temperature: body.temperature ?? 1,
-    text: { format: { type: 'text' } },
-    tool_choice: body.tool_choice ?? 'auto',
-    tools: asArray(body.tools),
-    top_p: body.top_p ?? 1,
-    truncation: 'disabled',
-    usage,
-    user: null,
-    metadata: {},
-  };
-}
-
-function outputText(text: string): JsonObject {
-  return { type: 'output_text', annotations: [], logprobs: [], text };
-}
-
-/** The finished output item, and the id its stream events refer to. */
-function outputItem(result: Answer): JsonObject {
-  if (result.kind === 'text') {
-    const content = [outputText(result.text)];
-    return { id: fakeId('msg_'), type: 'message', status: 'completed', content, role: 'assistant' };
+  if (asArray(body.include).includes('reasoning.encrypted_content')) {
+    item.encrypted_content = seal(ctx.memory, REASONING_PURPOSE, JSON.stringify({ id, text: thought }));
   }
-  const call = { arguments: result.arguments, call_id: fakeId('call_'), name: result.name };
-  return { id: fakeId('fc_'), type: 'function_call', status: 'completed', ...call };
-}
-
-/** The events between output_item.added and output_item.done, for the one output item. */
-function itemEvents(result: Answer, item: JsonObject): Array<[string, JsonObject]> {
-  const at = { item_id: item.id, output_index: 0 };
-  if (result.kind === 'tool') {
-    const deltas = argumentFragments(result.arguments).map((delta): [string, JsonObject] => [
-      'response.function_call_arguments.delta',
-      { ...at, delta },
-    ]);
-    return [...deltas, ['response.function_call_arguments.done', { ...at, arguments: result.arguments }]];
-  }
-  const part = { ...at, content_index: 0 };
-  const deltas = wordDeltas(result.text).map((delta): [string, JsonObject] => [
-    'response.output_text.delta',
-    { ...part, delta, logprobs: [] },
-  ]);
-  return [
-    ['response.content_part.added', { ...part, part: outputText('') }],
-    ...deltas,
-    ['response.output_text.done', { ...part, text: result.text, logprobs: [] }],
-    ['response.content_part.done', { ...part, part: outputText(result.text) }],
-  ];
-}
-
-function streamFrames(shell: Shell, result: Answer): string[] {
-  const item = outputItem(result);
-  const pending = result.kind === 'text' ? { content: [] } : { arguments: '' };
-  const started = { ...item, status: 'in_progress', ...pending };
-  const inProgress = responseObject(shell, 'in_progress', [], null);
-  const events: Array<[string, JsonObject]> = [
-    ['response.created', { response: inProgress }],
-    ['response.in_progress', { response: inProgress }],
-    ['response.output_item.added', { output_index: 0, item: started }],
-    ...itemEvents(result, item),
-    ['response.output_item.done', { output_index: 0, item }],
-    ['response.completed', { response: responseObject(shell, 'completed', [item], responsesUsage(result)) }],
-  ];
-  return events.map(([type, data], n) => sseFrame({ type, ...data, sequence_number: n }, type));
-}
-
-function validate(body: JsonObject): string | undefined {
-  if (typeof body.model !== 'string') return "Missing required parameter: 'model'.";
-  if (body.input === undefined && body.previous_response_id === undefined) {
-    return "Missing required parameter: 'input'.";
-  }
-  return undefined;
+  return item;
 }
 
 /** One Responses API call, after routing and authentication. */
 export async function answerResponses(ctx: FakeContext): Promise<void> {
   const body = isRecord(ctx.body) ? ctx.body : undefined;
-  const invalid = body ? validate(body) : 'We could not parse the JSON body of your request.';
-  if (!body || invalid !== undefined) return sendError(ctx, openAiError(400, 'invalid', invalid ?? ''));
+  if (!body)
+    return sendError(ctx, openAiError(400, 'invalid', 'We could not parse the JSON body of your request.'));
+  const checked = responsesProblem(ctx.memory, body);
+  ctx.observed.verifiedReasoning = checked.verified;
+  if (checked.problem) {
+    const error = openAiError(400, 'invalid', checked.problem.message);
+    error.body = {
+      error: {
+        message: checked.problem.message,
+        type: 'invalid_request_error',
+        param: checked.problem.param,
+        code: checked.problem.code,
+      },
+    };
+    return sendError(ctx, error);
+  }
   const model = String(body.model);
   const scenario = await runScenario(ctx, model, openAiError);
   if (!scenario) return;
-  const result = answer(responsesConversation(body));
+  const conversation = responsesConversation(body);
+  const result = answer(conversation);
+  const scope = `openai\n${model}\n${asString(body.prompt_cache_key) ?? ''}`;
+  const reply: Reply = { result, cachedTokens: automaticCacheRead(ctx.memory, scope, cacheSegments(body)) };
+  const thought = thoughtFor(conversation, result);
+  const reasoning = reasoningItem(ctx, body, thought);
+  if (reasoning) {
+    reply.reasoning = { item: reasoning, thought };
+    ctx.observed.reasoning = thought;
+  }
+  const item = answerItem(result, fakeId('call_'), fakeId(result.kind === 'tool' ? 'fc_' : 'msg_'));
+  if (reasoning && item.type === 'function_call')
+    ctx.memory.reasoningForCall.set(String(item.id), String(reasoning.id));
+  ctx.observed.answer =
+    result.kind === 'tool'
+      ? { kind: 'tool', name: result.name, arguments: result.arguments }
+      : { kind: 'text', text: result.text };
+  ctx.observed.usage = {
+    input: result.inputTokens,
+    output: result.outputTokens + reasoningTokens(reply),
+    cacheRead: reply.cachedTokens,
+    cacheWrite: 0,
+    reasoning: reasoningTokens(reply),
+  };
+  const output = reasoning ? [reasoning, item] : [item];
   const shell: Shell = { id: fakeId('resp_'), createdAt: Math.floor(Date.now() / 1000), model, body };
   if (body.stream !== true) {
-    const output = [outputItem(result)];
-    return sendAnswer(ctx, responseObject(shell, 'completed', output, responsesUsage(result)), scenario);
+    return sendAnswer(ctx, responseObject(shell, 'completed', output, responsesUsage(reply)), scenario);
   }
-  await writeStream(ctx, SSE_HEADERS, streamFrames(shell, result), {
+  await writeStream(ctx, SSE_HEADERS, streamFrames(shell, reply, output), {
     cut: scenario.cut,
     stall: scenario.stall,
     model,

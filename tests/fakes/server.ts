@@ -8,8 +8,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { handleAnthropic } from './anthropic';
 import { FAKE_BEDROCK_CREDENTIALS, handleBedrock } from './bedrock';
-import type { FakeContext, Vendor } from './context';
+import type { FakeContext, Observation, Vendor } from './context';
 import { handleGoogle } from './google';
+import { createFakeMemory, type FakeMemory } from './memory';
 import { handleAzure, handleOpenAiCompatible } from './openai-routes';
 
 export { FAKE_BEDROCK_CREDENTIALS } from './bedrock';
@@ -27,6 +28,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON, or the raw text when the body was not JSON (undefined when empty). */
   body: unknown;
+  /** What the fake made of it: its status, answer, and the reasoning it verified (context.ts). */
+  observed: Observation;
 }
 
 export interface FakeUpstreams {
@@ -132,7 +135,12 @@ function abortSignalFor(res: ServerResponse): AbortSignal {
   return controller.signal;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[]): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  requests: RecordedRequest[],
+  memory: FakeMemory,
+): Promise<void> {
   const signal = abortSignalFor(res);
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
@@ -150,9 +158,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
     return;
   }
   const method = req.method ?? 'GET';
-  requests.push({ vendor, method, path: rawPath, query, headers, body });
+  const observed: Observation = { verifiedReasoning: 0 };
+  requests.push({ vendor, method, path: rawPath, query, headers, body, observed });
   const apiKey = FAKE_API_KEYS[vendor];
-  await HANDLERS[vendor]({ vendor, req, res, rawPath, query, headers, rawBody, body, apiKey, signal });
+  const ctx = { vendor, req, res, rawPath, query, headers, rawBody, body, apiKey, signal, memory, observed };
+  await HANDLERS[vendor](ctx);
 }
 
 function failInternally(res: ServerResponse, error: unknown): void {
@@ -166,8 +176,9 @@ function failInternally(res: ServerResponse, error: unknown): void {
 
 export async function startFakeUpstreams(options: { port?: number } = {}): Promise<FakeUpstreams> {
   const requests: RecordedRequest[] = [];
+  const memory = createFakeMemory();
   const server = createServer((req, res) => {
-    handle(req, res, requests).catch((error: unknown) => failInternally(res, error));
+    handle(req, res, requests, memory).catch((error: unknown) => failInternally(res, error));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -12,6 +12,7 @@ import {
   createPostgresAnalyticsStore,
 } from '../../shared/src/logs/analytics/store';
 import type { UsageBucketRow } from '../../shared/src/logs/requests/aggregate-query';
+import type { ClientUsageRow, ErrorCountRow } from '../../shared/src/logs/requests/breakdown-query';
 import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import type { AccessLogRecord, AppLogRecord } from '../../shared/src/logs/server/records';
 import type { McpLogRecord } from '../../shared/src/mcp/ports';
@@ -35,8 +36,18 @@ const INSTANTS = [-4, -3, -1, 0, 1, 3].flatMap((day) =>
 const uuid = (kind: number, i: number) =>
   `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
 
+/** Who called, by i % 4: two versions of one agent, another agent, and a client without a User-Agent. */
+const CLIENTS = [
+  ['claude-code', '2.1.3'],
+  ['codex', '0.171.0'],
+  [null, null],
+  ['claude-code', '2.1.4'],
+] as const;
+
 function requestRecord(at: Date, i: number): RequestLogRecord {
   const priced = i % 3 !== 0;
+  const [clientName, clientVersion] = CLIENTS[i % 4] ?? [null, null];
+  const failure = i % 5 === 0 ? 502 : i % 7 === 6 ? 429 : null;
   return {
     id: uuid(1, i),
     createdAt: at,
@@ -49,12 +60,15 @@ function requestRecord(at: Date, i: number): RequestLogRecord {
     upstreamModel: 'gpt-4o',
     routeId: null,
     stream: i % 4 === 0,
-    statusCode: i % 5 === 0 ? 502 : 200,
-    errorType: null,
+    statusCode: failure ?? 200,
+    errorType: failure === 502 ? 'api_error' : failure === 429 ? 'rate_limit_error' : null,
     errorMessage: null,
     promptTokens: 100 + i,
     completionTokens: 10 * i,
-    cachedTokens: 0,
+    cachedTokens: 3 * i,
+    cacheWriteTokens: 2 * i,
+    cacheWriteHourTokens: i,
+    reasoningTokens: i % 2 === 0 ? 0 : i,
     totalTokens: 100 + 11 * i,
     weightedTokens: 100 + 11 * i,
     costUsd: priced ? (i + 1) / 1000 : null,
@@ -65,6 +79,11 @@ function requestRecord(at: Date, i: number): RequestLogRecord {
     attempts: 1,
     clientAborted: false,
     guardrail: null,
+    reasoningEffort: i % 2 === 0 ? null : 'high',
+    clientName,
+    clientVersion,
+    userAgent: clientName === null ? null : `${clientName}/${clientVersion} (it's a test)`,
+    sessionId: clientName === null ? null : `session-${i % 3}`,
   };
 }
 
@@ -129,6 +148,9 @@ function expectedDailyUsage(rows: readonly RequestLogRecord[]): UsageBucketRow[]
       promptTokens: 0,
       completionTokens: 0,
       totalTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
       costUsd: 0,
       unpricedRequests: 0,
       latencyMsSum: 0,
@@ -137,6 +159,9 @@ function expectedDailyUsage(rows: readonly RequestLogRecord[]): UsageBucketRow[]
     group.promptTokens += row.promptTokens;
     group.completionTokens += row.completionTokens;
     group.totalTokens += row.totalTokens;
+    group.cacheReadTokens += row.cachedTokens;
+    group.cacheWriteTokens += row.cacheWriteTokens;
+    group.reasoningTokens += row.reasoningTokens;
     group.costUsd += row.costUsd ?? 0;
     group.unpricedRequests += row.costUsd === null ? 1 : 0;
     group.latencyMsSum += row.latencyMs;
@@ -154,6 +179,67 @@ function sortBuckets(rows: UsageBucketRow[]): UsageBucketRow[] {
         a.model.localeCompare(b.model) ||
         a.endpoint.localeCompare(b.endpoint),
     );
+}
+
+/** What clientUsage() must answer, from the records alone, in a fixed order. */
+function expectedClients(rows: readonly RequestLogRecord[]): ClientUsageRow[] {
+  const groups = new Map<string, ClientUsageRow>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.clientName, row.clientVersion]);
+    const group = groups.get(key) ?? {
+      clientName: row.clientName,
+      clientVersion: row.clientVersion,
+      requests: 0,
+      errors: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      costUsd: 0,
+      unpricedRequests: 0,
+    };
+    group.requests += 1;
+    group.errors += row.statusCode >= 400 ? 1 : 0;
+    group.promptTokens += row.promptTokens;
+    group.completionTokens += row.completionTokens;
+    group.cacheReadTokens += row.cachedTokens;
+    group.cacheWriteTokens += row.cacheWriteTokens;
+    group.reasoningTokens += row.reasoningTokens;
+    group.costUsd += row.costUsd ?? 0;
+    group.unpricedRequests += row.costUsd === null ? 1 : 0;
+    groups.set(key, group);
+  }
+  return sortClients([...groups.values()]);
+}
+
+function sortClients(rows: ClientUsageRow[]): ClientUsageRow[] {
+  const key = (row: ClientUsageRow) => JSON.stringify([row.clientName, row.clientVersion]);
+  return rows
+    .map((row) => ({ ...row, costUsd: Math.round(row.costUsd * 1e9) / 1e9 }))
+    .sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+/** What errorCounts() must answer: requests with a status of 400 or more, by type, client and status. */
+function expectedErrors(rows: readonly RequestLogRecord[]): ErrorCountRow[] {
+  const groups = new Map<string, ErrorCountRow>();
+  for (const row of rows.filter((r) => r.statusCode >= 400)) {
+    const key = JSON.stringify([row.errorType, row.clientName, row.statusCode]);
+    const group = groups.get(key) ?? {
+      errorType: row.errorType,
+      clientName: row.clientName,
+      statusCode: row.statusCode,
+      requests: 0,
+    };
+    group.requests += 1;
+    groups.set(key, group);
+  }
+  return sortErrors([...groups.values()]);
+}
+
+function sortErrors(rows: ErrorCountRow[]): ErrorCountRow[] {
+  const key = (row: ErrorCountRow) => JSON.stringify([row.errorType, row.clientName, row.statusCode]);
+  return [...rows].sort((a, b) => key(a).localeCompare(key(b)));
 }
 
 const adapters = {} as Record<'postgres' | 'clickhouse', AnalyticsStore>;
@@ -216,9 +302,56 @@ describe.each(['postgres', 'clickhouse'] as const)('AnalyticsStore contract (%s)
     expect(sortBuckets(rows)).toEqual(expectedDailyUsage(requests));
   });
 
+  it('sums requests, errors, tokens and cost per client name and version as the records say', async () => {
+    expect(sortClients(await store().requests.clientUsage(everything))).toEqual(expectedClients(requests));
+    const later = { ...everything, from: CUTOFF };
+    expect(sortClients(await store().requests.clientUsage({ ...later, model: 'contract-b' }))).toEqual(
+      expectedClients(kept(requests).filter((r) => r.model === 'contract-b')),
+    );
+    expect(await store().requests.clientUsage({ ...everything, userId: KEY })).toEqual([]);
+  });
+
+  it('counts failed requests per error type, client and status code as the records say', async () => {
+    const rows = await store().requests.errorCounts(everything);
+    expect(sortErrors(rows)).toEqual(expectedErrors(requests));
+    expect(rows.map((row) => row.errorType)).toContain('rate_limit_error');
+    expect(sortErrors(await store().requests.errorCounts({ ...everything, from: CUTOFF }))).toEqual(
+      expectedErrors(kept(requests)),
+    );
+  });
+
+  it("reads one key's or one user's cost, cache and reasoning tokens since an instant, in one query", async () => {
+    const since = CUTOFF;
+    const mine = kept(requests);
+    const expected = {
+      costUsd: mine.reduce((sum, r) => sum + (r.costUsd ?? 0), 0),
+      cacheReadTokens: mine.reduce((sum, r) => sum + r.cachedTokens, 0),
+      cacheWriteTokens: mine.reduce((sum, r) => sum + r.cacheWriteTokens, 0),
+      reasoningTokens: mine.reduce((sum, r) => sum + r.reasoningTokens, 0),
+    };
+    for (const usage of [
+      await store().requests.usageSince({ apiKeyId: KEY, since }),
+      await store().requests.usageSince({ userId: USER, since }),
+    ]) {
+      expect(usage).toEqual({ ...expected, costUsd: expect.closeTo(expected.costUsd, 9) });
+      expect(usage.cacheReadTokens).toBeGreaterThan(0);
+    }
+    expect(await store().requests.usageSince({ apiKeyId: SERVER, since })).toEqual({
+      costUsd: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    });
+  });
+
   it('answers the same filtered questions: failures, errors, minimum level', async () => {
     const failed = await store().requests.search({ statusCode: 502, limit: 200 });
     expect(ids(failed.entries)).toEqual(ids(newestFirst(requests.filter((r) => r.statusCode === 502))));
+    const codexFailures = await store().requests.search({ clientName: 'codex', errorType: 'api_error' });
+    expect(codexFailures.total).toBeGreaterThan(0);
+    expect(ids(codexFailures.entries)).toEqual(
+      ids(newestFirst(requests.filter((r) => r.clientName === 'codex' && r.errorType === 'api_error'))),
+    );
     const toolErrors = await store().mcpCalls.list({ status: 'error', limit: 200 });
     expect(ids(toolErrors.entries)).toEqual(ids(newestFirst(mcpCalls.filter((r) => r.status === 'error'))));
     const serverErrors = await store().access.search({ statusCode: 500, port: 3000, limit: 200 });

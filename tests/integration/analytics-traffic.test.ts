@@ -74,6 +74,8 @@ function plan(): Planned[] {
 
 /** What a row must cost by the precedence: own prices, else the price table, else unpriced. */
 function expectedCost(row: LogRow): number | null {
+  // A model that does not exist was refused before anything was spent.
+  if (row.model === 'm-nope') return 0;
   if (row.model === 'm-unpriced') return null;
   if (row.cache_hit) return 0;
   const own = OWN_PRICED.includes(row.model);
@@ -190,7 +192,8 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     for (const [i, p] of planned.entries()) record(p.model, results[i] as number);
     // A route capped at 1 request a minute: the first passes, the next are refused (429).
     for (let i = 0; i < 3; i++) record('m-capped', await send(clients, 'chat', 'm-capped', `capped ${i}`));
-    const logged = planned.filter((p) => p.model !== 'm-nope').length + 3;
+    // Every request is logged, the refused ones (m-nope's 404s) included.
+    const logged = planned.length + 3;
     await waitForLogs(logged);
     // Repeats of answered requests at their own shift: response-cache hits (tokens, cost 0).
     const repeats = planned
@@ -207,7 +210,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     await consoleApp?.close();
   });
 
-  it('answered as each model behaves, and logged every request that resolved a model', () => {
+  it('answered as each model behaves, and logged every request, refused ones included', () => {
     expect(rows.length).toBe(expectedRows);
     expect(rows.length).toBeGreaterThan(250);
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
@@ -221,7 +224,16 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     expect(allFail.every((status) => status === 502 || status === 503)).toBe(true);
     expect(new Set(statuses.get('m-nope'))).toEqual(new Set([404]));
     expect(statuses.get('m-capped')).toEqual([200, 429, 429]);
-    expect(rows.some((r) => r.model === 'm-nope')).toBe(false);
+    const refused = rows.filter((r) => r.model === 'm-nope');
+    expect(refused.length).toBe(statuses.get('m-nope')?.length);
+    for (const row of refused) {
+      expect(row).toMatchObject({
+        status_code: 404,
+        error_type: 'not_found_error',
+        prompt_tokens: 0,
+        cost_usd: 0,
+      });
+    }
     expect(rows.filter((r) => r.cache_hit)).toHaveLength(6);
     const days = new Set(rows.map((r) => r.created_at.slice(0, 10)));
     // Shifts reach back 69 h 42 min: at least three UTC days, four before 21:42.

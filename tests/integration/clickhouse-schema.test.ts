@@ -179,6 +179,9 @@ describe('the request log', () => {
       promptTokens: 1,
       completionTokens: 0,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
+      cacheWriteHourTokens: 0,
+      reasoningTokens: 0,
       totalTokens: 1,
       weightedTokens: 1,
       costUsd: 0,
@@ -189,6 +192,11 @@ describe('the request log', () => {
       attempts: 1,
       clientAborted: true,
       guardrail: null,
+      reasoningEffort: null,
+      clientName: null,
+      clientVersion: null,
+      userAgent: null,
+      sessionId: null,
     };
     await store.insert([record]);
     expect(await store.list()).toEqual([record]);

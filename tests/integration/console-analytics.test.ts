@@ -1,4 +1,5 @@
-// Issue 7 › usage and cost analytics: GET /api/analytics/usage, /usage/stats, /costs, /costs/stats
+// Issue 7 › usage and cost analytics: GET /api/analytics/usage, /usage/stats, /costs, /costs/stats;
+// issue 45 › by client and by error: GET /api/analytics/clients, /errors
 // over the configured request-log store — ClickHouse, and Postgres when CLICKHOUSE_URL is empty.
 // Records go in through the console's own store (deps.requestLogs); every sum is checked against
 // the inserted records, and every answer against the OpenAPI document.
@@ -84,6 +85,24 @@ const SEEDS: Seed[] = [
   },
 ];
 
+/** Per seed: who called (name, version; null: no User-Agent) and how it failed, if it did. */
+const CLIENT_OF = [
+  ['codex', '0.171.0'],
+  ['codex', '0.171.0'],
+  ['claude-code', '2.1.3'],
+  [null, null],
+  ['codex', '0.172.0'],
+  ['claude-code', '2.1.3'],
+] as const;
+const FAILURE_OF: Array<[number, string] | null> = [
+  null,
+  null,
+  [400, 'invalid_request_error'],
+  null,
+  [429, 'rate_limit_error'],
+  null,
+];
+
 function records(me: string): RequestLogRecord[] {
   return SEEDS.map((s, i) => ({
     id: `e${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
@@ -97,12 +116,16 @@ function records(me: string): RequestLogRecord[] {
     upstreamModel: null,
     routeId: null,
     stream: false,
-    statusCode: 200,
-    errorType: null,
+    statusCode: FAILURE_OF[i]?.[0] ?? 200,
+    errorType: FAILURE_OF[i]?.[1] ?? null,
     errorMessage: null,
     promptTokens: s.prompt,
     completionTokens: s.completion,
-    cachedTokens: 0,
+    // The first seed (outside the range) is large, so a bound off by one shows.
+    cachedTokens: i === 0 ? 100 : i,
+    cacheWriteTokens: i === 0 ? 100 : i,
+    cacheWriteHourTokens: 0,
+    reasoningTokens: i === 0 ? 100 : i,
     totalTokens: s.prompt + s.completion,
     weightedTokens: s.prompt + s.completion,
     costUsd: s.cost,
@@ -113,8 +136,16 @@ function records(me: string): RequestLogRecord[] {
     attempts: 1,
     clientAborted: false,
     guardrail: null,
+    reasoningEffort: null,
+    clientName: CLIENT_OF[i]?.[0] ?? null,
+    clientVersion: CLIENT_OF[i]?.[1] ?? null,
+    userAgent: null,
+    sessionId: null,
   }));
 }
+
+/** No requests: every total 0. */
+const NO_TOKEN_DETAILS = { cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
 
 const FROM = '2025-04-01T00:00:00Z';
 const TO = '2025-04-07T23:59:59Z';
@@ -269,6 +300,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       total_requests: 0,
       total_tokens: 0,
       avg_latency_ms: null,
+      ...NO_TOKEN_DETAILS,
       models: {},
       endpoints: {},
     });
@@ -277,6 +309,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       total_requests: 0,
       total_tokens: 0,
       avg_latency_ms: null,
+      ...NO_TOKEN_DETAILS,
       models: {},
       endpoints: {},
     });
@@ -289,6 +322,9 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       total_requests: 5,
       total_tokens: 225,
       avg_latency_ms: 300,
+      cache_read_tokens: 15,
+      cache_write_tokens: 15,
+      reasoning_tokens: 15,
       models: { 'ana-a': { requests: 3, tokens: 150 }, 'ana-b': { requests: 2, tokens: 75 } },
       endpoints: { '/v1/chat/completions': { requests: 5, tokens: 225 } },
     });
@@ -325,6 +361,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     expect(res.body.avg_daily_cost_usd).toBe(Math.round((0.12 / 7) * 1e9) / 1e9); // shown to the nano-dollar
     expectCloseRecord(res.body.by_model, { 'ana-a': 0.1, 'ana-b': 0.02 });
     expect(res.body.unpriced_requests).toBe(1);
+    expect(res.body).toMatchObject({ cache_read_tokens: 15, cache_write_tokens: 15, reasoning_tokens: 15 });
     const oneDay = await get('/costs/stats', { from: '2025-04-01T10:00:00Z', to: '2025-04-01T10:59:59Z' });
     expect(oneDay.body.total_cost_usd).toBeCloseTo(0.03, 10);
     expect(oneDay.body.avg_daily_cost_usd).toBeCloseTo(0.03, 10);
@@ -340,6 +377,9 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       total_requests: 3,
       total_tokens: 120,
       avg_latency_ms: 800 / 3,
+      cache_read_tokens: 8,
+      cache_write_tokens: 8,
+      reasoning_tokens: 8,
       models: { 'ana-a': { requests: 2, tokens: 75 }, 'ana-b': { requests: 1, tokens: 45 } },
       endpoints: { '/v1/chat/completions': { requests: 3, tokens: 120 } },
     });
@@ -351,6 +391,74 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     // The caller's only ana-b request is unpriced: no $0 entry, it is counted instead.
     expectCloseRecord(costStats.body.by_model, { 'ana-a': 0.05 });
     expect(costStats.body.unpriced_requests).toBe(1);
+    expect(costStats.body).toMatchObject({ cache_read_tokens: 8, reasoning_tokens: 8 });
+    const clients = await get('/clients', { from: FROM, to: TO }, userToken);
+    expect(clients.body.data.map((c: { client_name: string }) => c.client_name)).toEqual([
+      'codex',
+      'codex',
+      null,
+    ]);
+    expect(clients.body.data.reduce((n: number, c: { requests: number }) => n + c.requests, 0)).toBe(3);
+    const errors = await get('/errors', { from: FROM, to: TO }, userToken);
+    expect(errors.body).toEqual({
+      data: [{ error_type: 'rate_limit_error', client_name: 'codex', status_code: 429, requests: 1 }],
+    });
+  });
+
+  it('by client: requests, errors, tokens and cost per client name and version, most requests first', async () => {
+    const res = await get('/clients', { from: FROM, to: TO });
+    expect(res.status).toBe(200);
+    const client = (name: string | null, version: string | null, i: number[], cost: number | null) => {
+      const rows = i.map((n) => seeded[n]!);
+      return {
+        client_name: name,
+        client_version: version,
+        requests: rows.length,
+        errors: rows.filter((r) => r.statusCode >= 400).length,
+        prompt_tokens: rows.reduce((n, r) => n + r.promptTokens, 0),
+        completion_tokens: rows.reduce((n, r) => n + r.completionTokens, 0),
+        cache_read_tokens: rows.reduce((n, r) => n + r.cachedTokens, 0),
+        cache_write_tokens: rows.reduce((n, r) => n + r.cacheWriteTokens, 0),
+        reasoning_tokens: rows.reduce((n, r) => n + r.reasoningTokens, 0),
+        cost_usd: cost,
+        unpriced_requests: rows.filter((r) => r.costUsd === null).length,
+      };
+    };
+    expect(res.body).toEqual({
+      data: [
+        client('claude-code', '2.1.3', [2, 5], 0.07),
+        client('codex', '0.171.0', [1], 0.01),
+        client('codex', '0.172.0', [4], 0.04),
+        // Its only request is unpriced: its cost is unknown, not $0.
+        client(null, null, [3], null),
+      ],
+    });
+    expect(res.body.data[0]).toMatchObject({
+      requests: 2,
+      errors: 1,
+      cache_read_tokens: 7,
+      reasoning_tokens: 7,
+    });
+    const onlyB = await get('/clients', { from: FROM, to: TO, model: 'ana-b' });
+    expect(onlyB.body.data).toEqual([
+      client('claude-code', '2.1.3', [2], 0.02),
+      client(null, null, [3], null),
+    ]);
+    expect((await get('/clients', { from: '2025-05-01', to: '2025-05-02' })).body).toEqual({ data: [] });
+  });
+
+  it('errors: failed and refused requests per error type, client and status code', async () => {
+    const res = await get('/errors', { from: FROM, to: TO });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: [
+        { error_type: 'invalid_request_error', client_name: 'claude-code', status_code: 400, requests: 1 },
+        { error_type: 'rate_limit_error', client_name: 'codex', status_code: 429, requests: 1 },
+      ],
+    });
+    expect((await get('/errors', { from: FROM, to: TO, model: 'ana-a' })).body.data).toEqual([
+      { error_type: 'rate_limit_error', client_name: 'codex', status_code: 429, requests: 1 },
+    ]);
   });
 
   it('defaults to the last 7 days by day', async () => {
@@ -360,6 +468,8 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     const today = new Date().toISOString().slice(0, 10);
     expect(res.body.data.at(-1).period).toBe(`${today}T00:00:00.000Z`);
     expect((await get('/costs/stats')).status).toBe(200);
+    expect((await get('/clients')).status).toBe(200);
+    expect((await get('/errors')).status).toBe(200);
   });
 
   it('refuses bad dates, unknown group_by, from after to and over-long ranges with 422', async () => {
@@ -374,6 +484,10 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       ['/costs', { from: '2024-01-01', to: '2025-01-02', group_by: 'day' }],
       ['/usage', { from: '2019-01-01', to: '2025-01-01', group_by: 'week' }],
       ['/costs/stats', { from: '2019-01-01', to: '2025-01-01' }],
+      ['/clients', { from: '2019-01-01', to: '2025-01-01' }],
+      ['/clients', { from: 'yesterday' }],
+      ['/errors', { from: '2025-04-02', to: '2025-04-01' }],
+      ['/errors', { model: '' }],
     ];
     for (const [path, query] of bads) {
       const res = await get(path, query);
@@ -386,7 +500,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
   });
 
   it('needs a signed-in user: 401 without a token', async () => {
-    for (const path of ['/usage', '/usage/stats', '/costs', '/costs/stats']) {
+    for (const path of ['/usage', '/usage/stats', '/costs', '/costs/stats', '/clients', '/errors']) {
       expect((await get(path, {}, '')).status).toBe(401);
     }
   });

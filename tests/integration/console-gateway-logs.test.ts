@@ -14,7 +14,17 @@ const OTHER_KEY = '9b000000-0000-4000-8000-000000000002';
 const ROUTE = 'aa000000-0000-4000-8000-000000000001';
 const T0 = Date.UTC(2025, 3, 1, 10, 0, 0, 250);
 
-/** Twelve requests a minute apart: two models, two providers, a few failures and unpriced rows. */
+/** Who called, by i % 3: Codex, a client without a User-Agent, and Claude Code. */
+const CLIENTS = [
+  { clientName: 'codex', clientVersion: '0.171.0', userAgent: 'codex_exec/0.171.0 (Ubuntu 24.4.0; x86_64)' },
+  { clientName: null, clientVersion: null, userAgent: null },
+  { clientName: 'claude-code', clientVersion: '2.1.3', userAgent: 'claude-cli/2.1.3 (external, cli)' },
+] as const;
+
+/**
+ * Twelve requests a minute apart: two models, two providers, three clients, a few failures
+ * (one refused at validation) and unpriced rows.
+ */
 function records(): RequestLogRecord[] {
   return Array.from({ length: 12 }, (_, i) => ({
     id: `d${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
@@ -28,12 +38,16 @@ function records(): RequestLogRecord[] {
     upstreamModel: null,
     routeId: ROUTE,
     stream: i % 2 === 1,
-    statusCode: i % 4 === 0 ? 502 : 200,
-    errorType: i % 4 === 0 ? 'upstream_error' : null,
-    errorMessage: i % 4 === 0 ? 'upstream said no' : null,
+    statusCode: i % 4 === 0 ? 502 : i === 5 ? 400 : 200,
+    errorType: i % 4 === 0 ? 'upstream_error' : i === 5 ? 'invalid_request_error' : null,
+    errorMessage:
+      i % 4 === 0 ? 'upstream said no' : i === 5 ? "tools[4]: type web_search can't be sent" : null,
     promptTokens: 10 * i,
     completionTokens: 5 * i,
-    cachedTokens: 0,
+    cachedTokens: 3 * i,
+    cacheWriteTokens: 2 * i,
+    cacheWriteHourTokens: i % 2,
+    reasoningTokens: i,
     totalTokens: 15 * i,
     weightedTokens: 15 * i,
     costUsd: i % 5 === 0 ? null : i / 100,
@@ -44,6 +58,9 @@ function records(): RequestLogRecord[] {
     attempts: 1,
     clientAborted: false,
     guardrail: null,
+    reasoningEffort: i % 2 === 0 ? null : 'medium',
+    ...CLIENTS[i % 3]!,
+    sessionId: i % 3 === 1 ? null : `session-${i % 2}`,
     ...(i === 11 ? { userId: null, apiKeyId: null, provider: null, providerType: null, routeId: null } : {}),
   }));
 }
@@ -89,7 +106,10 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
       error_message: null,
       prompt_tokens: 110,
       completion_tokens: 55,
-      cached_tokens: 0,
+      cached_tokens: 33,
+      cache_write_tokens: 22,
+      cache_write_hour_tokens: 1,
+      reasoning_tokens: 11,
       total_tokens: 165,
       weighted_tokens: 165,
       cost_usd: 0.11,
@@ -100,6 +120,11 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
       attempts: 1,
       client_aborted: false,
       guardrail: null,
+      reasoning_effort: 'medium',
+      client_name: 'claude-code',
+      client_version: '2.1.3',
+      user_agent: 'claude-cli/2.1.3 (external, cli)',
+      session_id: 'session-1',
     });
     expect(res.body.entries.at(-1)).toMatchObject({
       user_id: USER,
@@ -128,6 +153,31 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
     expect(ids(await logs({ from, to }))).toEqual(['d0000004', 'd0000003', 'd0000002']);
     expect((await logs({ from: '2025-04-01', to: '2025-04-01T10:00:00.250+00:00' })).body.total).toBe(1);
     expect((await logs({ to: '2025-04-01T10:00:00.249Z' })).body.total).toBe(0);
+  });
+
+  it('filters by exact client name and error type, refused requests included', async () => {
+    expect(ids(await logs({ client_name: 'codex' }))).toEqual([
+      'd0000009',
+      'd0000006',
+      'd0000003',
+      'd0000000',
+    ]);
+    expect((await logs({ client_name: 'Codex' })).body.total).toBe(0);
+    expect((await logs({ client_name: 'claude' })).body.total).toBe(0);
+    const refused = await logs({ error_type: 'invalid_request_error' });
+    expect(ids(refused)).toEqual(['d0000005']);
+    expect(refused.body.entries[0]).toMatchObject({
+      status_code: 400,
+      client_name: 'claude-code',
+      client_version: '2.1.3',
+      reasoning_effort: 'medium',
+    });
+    expect(ids(await logs({ error_type: 'upstream_error', client_name: 'codex' }))).toEqual(['d0000000']);
+    expect(ids(await logs({ error_type: 'upstream_error', status_code: 502 }))).toEqual([
+      'd0000008',
+      'd0000004',
+      'd0000000',
+    ]);
   });
 
   it('sorts by cost_usd (unpriced last) and latency_ms, descending, ties by id', async () => {
@@ -161,6 +211,8 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
       { user_id: 'not-a-uuid' },
       { api_key_id: '123' },
       { model: '' },
+      { client_name: '' },
+      { error_type: 'x'.repeat(257) },
       { from: 'yesterday' },
       { from: '2025-04-02', to: '2025-04-01' },
     ];

@@ -108,6 +108,17 @@ describe('GET /api/admin/model-prices', () => {
       output_price_per_mtok: 10,
       cached_input_price_per_mtok: 1.25,
     });
+    // Anthropic's cache writes are seeded at 1.25x (five minutes) and 2x (one hour) the input price.
+    expect(byModel.get('claude-sonnet-4')).toMatchObject({
+      vendor: 'anthropic',
+      input_price_per_mtok: 3,
+      cache_write_price_per_mtok: 3.75,
+      cache_write_1h_price_per_mtok: 6,
+    });
+    expect(byModel.get('gpt-4o')).toMatchObject({
+      cache_write_price_per_mtok: null,
+      cache_write_1h_price_per_mtok: null,
+    });
     for (const p of res.body) {
       expect(p.input_price_per_mtok).toBeGreaterThan(0);
       expect(p.output_price_per_mtok).toBeGreaterThan(0);
@@ -152,6 +163,30 @@ describe('PUT /api/admin/model-prices/{model}', () => {
     expect(list.body.filter((p: { model: string }) => p.model === 'acme-large')).toHaveLength(1);
   });
 
+  it('takes the two prompt-cache write prices, defaulting them to null, and audits them', async () => {
+    const res = await asAdmin(
+      'PUT',
+      '/api/admin/model-prices/acme-cached',
+      price({ cache_write_price_per_mtok: 1.875, cache_write_1h_price_per_mtok: 3 }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ cache_write_price_per_mtok: 1.875, cache_write_1h_price_per_mtok: 3 });
+    const listed = (await asAdmin('GET', '/api/admin/model-prices')).body.find(
+      (p: { model: string }) => p.model === 'acme-cached',
+    );
+    expect(listed).toMatchObject({ cache_write_price_per_mtok: 1.875, cache_write_1h_price_per_mtok: 3 });
+    const replaced = await asAdmin('PUT', '/api/admin/model-prices/acme-cached', price());
+    expect(replaced.body).toMatchObject({
+      cache_write_price_per_mtok: null,
+      cache_write_1h_price_per_mtok: null,
+    });
+    const [audit] = await auditOf('model_price.update', 'acme-cached');
+    expect(audit?.details).toMatchObject({
+      before: { cache_write_price_per_mtok: 1.875, cache_write_1h_price_per_mtok: 3 },
+      after: { cache_write_price_per_mtok: null, cache_write_1h_price_per_mtok: null },
+    });
+  });
+
   it('takes a namespaced name with an encoded slash, and free (0) prices', async () => {
     const res = await asAdmin(
       'PUT',
@@ -165,6 +200,8 @@ describe('PUT /api/admin/model-prices/{model}', () => {
   it.each([
     ['a negative input price', price({ input_price_per_mtok: -0.01 })],
     ['a negative cached price', price({ cached_input_price_per_mtok: -1 })],
+    ['a negative cache write price', price({ cache_write_price_per_mtok: -1 })],
+    ['a one-hour write price given as a string', price({ cache_write_1h_price_per_mtok: '3' })],
     ['a price given as a string', price({ output_price_per_mtok: '6' })],
     ['a missing output price', { vendor: 'acme', input_price_per_mtok: 1 }],
     ['a missing vendor', { input_price_per_mtok: 1, output_price_per_mtok: 1 }],
@@ -224,6 +261,8 @@ describe('effective prices in the models admin API', () => {
         input_price_per_mtok: 1,
         output_price_per_mtok: 2,
         cached_input_price_per_mtok: 0.25,
+        cache_write_price_per_mtok: null,
+        cache_write_1h_price_per_mtok: null,
         price_table_model: null,
       },
     });
@@ -253,12 +292,54 @@ describe('effective prices in the models admin API', () => {
         input_price_per_mtok: 2.5,
         output_price_per_mtok: 10,
         cached_input_price_per_mtok: 1.25,
+        cache_write_price_per_mtok: null,
+        cache_write_1h_price_per_mtok: null,
         price_table_model: 'gpt-4o',
       },
     });
     expect(
       res.body.routes.map((r: { effective_price: { source: string } }) => r.effective_price.source),
     ).toEqual(['none', 'price_table', 'none']);
+  });
+
+  it("shows the cache write prices of the model's own prices, or of the route's table entry", async () => {
+    const own = await asAdmin('POST', '/api/admin/models', {
+      name: 'own-write-priced',
+      input_price_per_mtok: 2,
+      output_price_per_mtok: 8,
+      cache_write_price_per_mtok: 2.5,
+      cache_write_1h_price_per_mtok: 4,
+      routes: [route('claude-sonnet-4-20250514')],
+    });
+    expect(own.status).toBe(201);
+    expect(own.body).toMatchObject({
+      cache_write_price_per_mtok: 2.5,
+      cache_write_1h_price_per_mtok: 4,
+      effective_price: { source: 'model', cache_write_price_per_mtok: 2.5, cache_write_1h_price_per_mtok: 4 },
+    });
+    const table = await asAdmin('POST', '/api/admin/models', {
+      name: 'table-write-priced',
+      routes: [route('claude-sonnet-4-20250514')],
+    });
+    expect(table.body).toMatchObject({
+      cache_write_price_per_mtok: null,
+      effective_price: {
+        source: 'price_table',
+        price_table_model: 'claude-sonnet-4',
+        cache_write_price_per_mtok: 3.75,
+        cache_write_1h_price_per_mtok: 6,
+      },
+    });
+    expect(table.body.routes[0].effective_price).toMatchObject({ cache_write_1h_price_per_mtok: 6 });
+    const cleared = await asAdmin('PATCH', `/api/admin/models/${own.body.id}`, {
+      cache_write_1h_price_per_mtok: null,
+    });
+    expect(cleared.body.effective_price).toMatchObject({
+      cache_write_price_per_mtok: 2.5,
+      cache_write_1h_price_per_mtok: null,
+    });
+    await asAdmin('DELETE', `/api/admin/models/${own.body.id}`);
+    await asAdmin('DELETE', `/api/admin/models/${table.body.id}`);
   });
 
   it('lists at /unpriced exactly the models whose requests would be unpriced', async () => {
@@ -281,6 +362,8 @@ describe('effective prices in the models admin API', () => {
       input_price_per_mtok: null,
       output_price_per_mtok: null,
       cached_input_price_per_mtok: null,
+      cache_write_price_per_mtok: null,
+      cache_write_1h_price_per_mtok: null,
       price_table_model: null,
     });
   });

@@ -105,6 +105,10 @@ describe('POST /api/admin/models', () => {
       output_weight: 1,
       input_price_per_mtok: null,
       output_price_per_mtok: null,
+      cache_write_price_per_mtok: null,
+      cache_write_1h_price_per_mtok: null,
+      max_output_tokens: null,
+      cache_breakpoints: true,
       is_priced: false,
       is_active: true,
     });
@@ -123,7 +127,57 @@ describe('POST /api/admin/models', () => {
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'model.create'), eq(auditLog.resourceId, modelId)));
-    expect(audit).toMatchObject({ userEmail: admin.email, details: { name: 'gpt-house' } });
+    expect(audit).toMatchObject({
+      userEmail: admin.email,
+      details: { name: 'gpt-house', settings: { max_output_tokens: null, cache_breakpoints: true } },
+    });
+  });
+
+  it('creates a model with its output cap, cache breakpoints off and cache write prices, and audits them', async () => {
+    const res = await asAdmin('POST', '/api/admin/models', {
+      name: 'agent-anth',
+      input_price_per_mtok: 3,
+      output_price_per_mtok: 15,
+      cache_write_price_per_mtok: 3.75,
+      cache_write_1h_price_per_mtok: 6,
+      max_output_tokens: 64_000,
+      cache_breakpoints: false,
+      routes: [{ provider_id: alpha, upstream_model: 'claude-sonnet-4-5' }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      max_output_tokens: 64_000,
+      cache_breakpoints: false,
+      cache_write_price_per_mtok: 3.75,
+      cache_write_1h_price_per_mtok: 6,
+      effective_price: {
+        source: 'model',
+        cache_write_price_per_mtok: 3.75,
+        cache_write_1h_price_per_mtok: 6,
+      },
+    });
+    expect((await asAdmin('GET', `/api/admin/models/${res.body.id}`)).body).toEqual(res.body);
+    const [audit] = await h.deps.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'model.create'), eq(auditLog.resourceId, res.body.id)));
+    expect(audit?.details).toMatchObject({
+      name: 'agent-anth',
+      settings: {
+        max_output_tokens: 64_000,
+        cache_breakpoints: false,
+        cache_write_price_per_mtok: 3.75,
+        cache_write_1h_price_per_mtok: 6,
+      },
+    });
+    // What the gateway resolves: the model's cap and breakpoint choice travel with it.
+    expect(await resolveModelRoutes(gatewayDb, 'agent-anth')).toMatchObject({
+      maxOutputTokens: 64_000,
+      cacheBreakpoints: false,
+      cacheWritePricePerMtok: 3.75,
+      cacheWrite1hPricePerMtok: 6,
+    });
+    expect((await asAdmin('DELETE', `/api/admin/models/${res.body.id}`)).status).toBe(204);
   });
 
   it('creates a priced model with fractional weights', async () => {
@@ -173,6 +227,12 @@ describe('POST /api/admin/models', () => {
     ['a malformed provider_id', { name: 'a', routes: [route({ provider_id: 'p-alpha' })] }],
     ['a negative price', { name: 'a', input_price_per_mtok: -0.01 }],
     ['a zero input_weight', { name: 'a', input_weight: 0 }],
+    ['a zero max_output_tokens', { name: 'a', max_output_tokens: 0 }],
+    ['a max_output_tokens over 2,000,000', { name: 'a', max_output_tokens: 2_000_001 }],
+    ['a fractional max_output_tokens', { name: 'a', max_output_tokens: 1.5 }],
+    ['a cache_breakpoints that is not a boolean', { name: 'a', cache_breakpoints: 'yes' }],
+    ['a negative cache write price', { name: 'a', cache_write_price_per_mtok: -1 }],
+    ['a one-hour cache write price as a string', { name: 'a', cache_write_1h_price_per_mtok: '6' }],
   ])('refuses %s with 422', async (_label, body) => {
     const res = await asAdmin('POST', '/api/admin/models', body);
     expect(res.status).toBe(422);
@@ -219,6 +279,65 @@ describe('PATCH /api/admin/models/{id}', () => {
     expect(audit?.details).toMatchObject({
       changes: ['input_price_per_mtok', 'is_active', 'output_price_per_mtok'],
     });
+  });
+
+  it('sets and clears the output cap, cache breakpoints and cache write prices, and audits the new values', async () => {
+    const res = await asAdmin('PATCH', `/api/admin/models/${modelId}`, {
+      max_output_tokens: 2_000_000,
+      cache_breakpoints: false,
+      cache_write_price_per_mtok: 1.25,
+      cache_write_1h_price_per_mtok: 2,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      max_output_tokens: 2_000_000,
+      cache_breakpoints: false,
+      cache_write_price_per_mtok: 1.25,
+      cache_write_1h_price_per_mtok: 2,
+      // Its own prices are set (above): the write prices are its own too.
+      effective_price: {
+        source: 'model',
+        cache_write_price_per_mtok: 1.25,
+        cache_write_1h_price_per_mtok: 2,
+      },
+    });
+    const audits = await h.deps.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'model.update'), eq(auditLog.resourceId, modelId)));
+    expect(audits.map((a) => a.details)).toContainEqual(
+      expect.objectContaining({
+        changes: [
+          'cache_breakpoints',
+          'cache_write_1h_price_per_mtok',
+          'cache_write_price_per_mtok',
+          'max_output_tokens',
+        ],
+        settings: {
+          max_output_tokens: 2_000_000,
+          cache_breakpoints: false,
+          cache_write_price_per_mtok: 1.25,
+          cache_write_1h_price_per_mtok: 2,
+        },
+      }),
+    );
+    const cleared = await asAdmin('PATCH', `/api/admin/models/${modelId}`, {
+      max_output_tokens: null,
+      cache_breakpoints: true,
+      cache_write_price_per_mtok: null,
+      cache_write_1h_price_per_mtok: null,
+    });
+    expect(cleared.body).toMatchObject({
+      max_output_tokens: null,
+      cache_breakpoints: true,
+      cache_write_price_per_mtok: null,
+      cache_write_1h_price_per_mtok: null,
+    });
+    for (const bad of [{ max_output_tokens: -5 }, { cache_breakpoints: null }, { max_output_token: 5 }]) {
+      expect((await asAdmin('PATCH', `/api/admin/models/${modelId}`, bad)).status, JSON.stringify(bad)).toBe(
+        422,
+      );
+    }
   });
 
   it('clears a price with null, renames, and replaces routes when given', async () => {
@@ -324,7 +443,10 @@ describe('DELETE /api/admin/models/{id}', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect((await asAdmin('GET', `/api/admin/models/${created.body.id}`)).status).toBe(404);
-    const [audit] = await h.deps.db.select().from(auditLog).where(eq(auditLog.action, 'model.delete'));
+    const [audit] = await h.deps.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'model.delete'), eq(auditLog.resourceId, created.body.id)));
     expect(audit?.details).toEqual({ name: 'doomed' });
   });
 

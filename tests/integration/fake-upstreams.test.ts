@@ -47,6 +47,7 @@ const SYSTEM = 'You are terse.';
 const USER_TEXT = 'héllo wörld ✓ again';
 const TOOL_OUTPUT = 'sunny and warm';
 const TOOL: ToolDefinition = {
+  kind: 'function',
   name: 'lookup',
   description: 'Looks a query up',
   parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },

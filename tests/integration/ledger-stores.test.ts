@@ -51,6 +51,9 @@ function record(
     promptTokens: 1000,
     completionTokens: 500,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
+    cacheWriteHourTokens: 0,
+    reasoningTokens: 0,
     totalTokens: 1500,
     weightedTokens: 1500,
     costUsd: 0.0105,
@@ -61,6 +64,11 @@ function record(
     attempts: 1,
     clientAborted: false,
     guardrail: null,
+    reasoningEffort: null,
+    clientName: null,
+    clientVersion: null,
+    userAgent: null,
+    sessionId: null,
     ...overrides,
   };
 }
@@ -249,14 +257,27 @@ describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('request log st
     expect(await store.list({ apiKeyId: '55555555-5555-4555-8555-555555555555' })).toEqual([]);
   });
 
-  it('sums the cost of one key or one user since an instant, unpriced rows adding nothing', async () => {
+  it("sums one key's or one user's cost, cache and reasoning tokens since an instant, unpriced rows adding no cost", async () => {
     const store = stores[name];
     const key = crypto.randomUUID();
     const user = crypto.randomUUID();
     const at = (minutes: number) => new Date(Date.UTC(2099, 5, 1, 0, minutes));
+    const tokens = (read: number, write: number, reasoning: number) => ({
+      cachedTokens: read,
+      cacheWriteTokens: write,
+      cacheWriteHourTokens: write > 0 ? 1 : 0,
+      reasoningTokens: reasoning,
+    });
     await store.insert([
       record({ id: crypto.randomUUID(), createdAt: at(0), apiKeyId: key, userId: user, costUsd: 0.25 }),
-      record({ id: crypto.randomUUID(), createdAt: at(10), apiKeyId: key, userId: user, costUsd: 0.5 }),
+      record({
+        id: crypto.randomUUID(),
+        createdAt: at(10),
+        apiKeyId: key,
+        userId: user,
+        costUsd: 0.5,
+        ...tokens(2 ** 33, 40, 7),
+      }),
       record({
         id: crypto.randomUUID(),
         createdAt: at(20),
@@ -264,13 +285,41 @@ describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('request log st
         userId: user,
         costUsd: null,
         unpriced: true,
+        ...tokens(100, 0, 3),
       }),
-      record({ id: crypto.randomUUID(), createdAt: at(30), apiKeyId: null, userId: user, costUsd: 1 }),
+      record({
+        id: crypto.randomUUID(),
+        createdAt: at(30),
+        apiKeyId: null,
+        userId: user,
+        costUsd: 1,
+        ...tokens(1, 2, 5),
+      }),
     ]);
-    expect(await store.costSince({ apiKeyId: key, since: at(0) })).toBeCloseTo(0.75, 12);
-    expect(await store.costSince({ apiKeyId: key, since: at(5) })).toBeCloseTo(0.5, 12);
-    expect(await store.costSince({ userId: user, since: at(0) })).toBeCloseTo(1.75, 12);
-    expect(await store.costSince({ apiKeyId: crypto.randomUUID(), since: at(0) })).toBe(0);
+    const usage = (
+      costUsd: number,
+      cacheReadTokens: number,
+      cacheWriteTokens: number,
+      reasoningTokens: number,
+    ) => ({
+      costUsd: expect.closeTo(costUsd, 12),
+      cacheReadTokens,
+      cacheWriteTokens,
+      reasoningTokens,
+    });
+    expect(await store.usageSince({ apiKeyId: key, since: at(0) })).toEqual(
+      usage(0.75, 2 ** 33 + 100, 40, 10),
+    );
+    expect(await store.usageSince({ apiKeyId: key, since: at(15) })).toEqual(usage(0, 100, 0, 3));
+    expect(await store.usageSince({ userId: user, since: at(0) })).toEqual(
+      usage(1.75, 2 ** 33 + 101, 42, 15),
+    );
+    expect(await store.usageSince({ apiKeyId: crypto.randomUUID(), since: at(0) })).toEqual({
+      costUsd: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it('writes through the ledger writer', async () => {

@@ -40,6 +40,9 @@ function request(overrides: Partial<RequestLogRecord> = {}): RequestLogRecord {
     promptTokens: 100,
     completionTokens: 50,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
+    cacheWriteHourTokens: 0,
+    reasoningTokens: 0,
     totalTokens: 150,
     weightedTokens: 150,
     costUsd: n / 1000,
@@ -50,6 +53,11 @@ function request(overrides: Partial<RequestLogRecord> = {}): RequestLogRecord {
     attempts: 1,
     clientAborted: false,
     guardrail: null,
+    reasoningEffort: null,
+    clientName: null,
+    clientVersion: null,
+    userAgent: null,
+    sessionId: null,
     ...overrides,
   };
 }
@@ -60,13 +68,30 @@ const unpriced = { costUsd: null, unpriced: true } as const;
 function fixtures(): RequestLogRecord[] {
   n = 0; // every store gets the same ids (the assertions below name some)
   return [
-    request(),
-    request({ model: 'claude-test', provider: 'anthropic', endpoint: '/v1/messages', costUsd: 0.5 }),
+    request({
+      clientName: 'codex',
+      clientVersion: '0.171.0',
+      userAgent: 'codex_exec/0.171.0 (Linux; x86_64)',
+      sessionId: 'a1b2',
+      reasoningEffort: 'xhigh',
+      cacheWriteTokens: 30,
+      cacheWriteHourTokens: 10,
+      reasoningTokens: 20,
+    }),
+    request({
+      model: 'claude-test',
+      provider: 'anthropic',
+      endpoint: '/v1/messages',
+      costUsd: 0.5,
+      clientName: 'claude-code',
+      cachedTokens: 90,
+    }),
     request({ model: 'GPT-test', userId: U2, apiKeyId: K2, latencyMs: 900, costUsd: 0.5 }),
     request({
       statusCode: 502,
       errorType: 'upstream_error',
       errorMessage: "'; DROP TABLE x; --",
+      clientName: "codex'; --",
       ...unpriced,
     }),
     request({ id: 'f0000000-0000-4000-8000-000000000001', createdAt: new Date(T0), latencyMs: 900 }),
@@ -80,7 +105,13 @@ function fixtures(): RequestLogRecord[] {
     request({ createdAt: new Date(T0 - 499), provider: null, providerType: null, apiKeyId: null }),
     request({ statusCode: 499, clientAborted: true, provider: 'anthropic', costUsd: 0 }),
     request({ createdAt: new Date(Date.UTC(2001, 0, 1, 0, 0, 0, 1)), userId: U2, latencyMs: 2 ** 31 - 1 }),
-    request({ createdAt: new Date(Date.UTC(2099, 11, 31, 23, 59, 59, 999)), statusCode: 429, ...unpriced }),
+    request({
+      createdAt: new Date(Date.UTC(2099, 11, 31, 23, 59, 59, 999)),
+      statusCode: 429,
+      errorType: 'rate_limit_error',
+      clientName: 'codex',
+      ...unpriced,
+    }),
   ];
 }
 
@@ -94,6 +125,8 @@ function matches(r: RequestLogRecord, f: RequestLogSearch): boolean {
     (f.userId === undefined || r.userId === f.userId.toLowerCase()) &&
     (f.apiKeyId === undefined || r.apiKeyId === f.apiKeyId.toLowerCase()) &&
     (f.statusCode === undefined || r.statusCode === f.statusCode) &&
+    (f.clientName === undefined || r.clientName === f.clientName) &&
+    (f.errorType === undefined || r.errorType === f.errorType) &&
     (f.from === undefined || ms(r.createdAt) >= ms(f.from)) &&
     (f.to === undefined || ms(r.createdAt) <= ms(f.to))
   );
@@ -170,6 +203,18 @@ describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('request log se
     expect((await store().search({ model: 'gpt-test' })).total).toBe(8);
     expect(await ids({ provider: 'anthropic' })).toEqual(['b0000008', 'b0000002']);
     expect(await ids({ statusCode: 499 })).toEqual(['b0000008']);
+  });
+
+  it('filters by exact client name and error type, alone and combined', async () => {
+    const filters: RequestLogSearch[] = [
+      ...[{ clientName: 'codex' }, { clientName: 'Codex' }, { clientName: 'claude-code' }],
+      ...[{ clientName: "codex'; --" }, { errorType: 'upstream_error' }, { errorType: 'rate_limit' }],
+      { clientName: 'codex', errorType: 'rate_limit_error', statusCode: 429 },
+    ];
+    for (const filter of filters) await expectSearch(filter);
+    expect(await ids({ clientName: 'codex' })).toEqual(['b0000010', 'b0000001']);
+    expect(await ids({ errorType: 'rate_limit_error' })).toEqual(['b0000010']);
+    expect(await ids({ clientName: "codex'; --", errorType: 'upstream_error' })).toEqual(['b0000004']);
   });
 
   it('matches uuid filters case-insensitively, like Postgres uuid', async () => {

@@ -66,6 +66,9 @@ function requestLog(createdAt: Date): RequestLogRecord {
     promptTokens: 1,
     completionTokens: 1,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
+    cacheWriteHourTokens: 0,
+    reasoningTokens: 0,
     totalTokens: 2,
     weightedTokens: 2,
     costUsd: null,
@@ -76,6 +79,11 @@ function requestLog(createdAt: Date): RequestLogRecord {
     attempts: 1,
     clientAborted: false,
     guardrail: null,
+    reasoningEffort: null,
+    clientName: null,
+    clientVersion: null,
+    userAgent: null,
+    sessionId: null,
   };
 }
 
