@@ -101,6 +101,8 @@ export function buildModelDeps(
     resolveModel: (name, background) => warm.model(name, background),
     revealProviderKey: reveal,
     seal: createReasoningSeal(config.SLUICE_ENCRYPTION_KEY),
+    // workerd's own byte stream: streamed answers built in JavaScript go to the client through it.
+    byteChannel: () => new IdentityTransformStream(),
     gate: createGate({
       run: (call, keepAlive, timer) => link.scripts.run(call, keepAlive, timer),
       board: link.board,

@@ -67,13 +67,16 @@ export interface ProviderAdapter {
 export interface PassthroughPlan {
   body: Record<string, unknown>;
   /**
-   * Changes events of the upstream's stream before the client sees them (null drops one, a
-   * string replaces its data), applied by the format's native usage reader as the bytes pass;
-   * absent, the bytes go to the client without passing through JavaScript.
+   * Events of the upstream's stream the client must not see (only events that carry a usage
+   * object are offered); applied by the format's native usage reader as the bytes pass.
    */
-  editEvent?(event: SseEvent): string | null | undefined;
-  /** Changes a parsed non-streamed answer in place; true when it did (it is serialised again). */
-  editBody?(json: unknown): boolean;
+  dropEvent?(event: SseEvent): boolean;
+  /**
+   * The client's name for the model, to put where the answer names the upstream's (the body,
+   * every stream event). With neither this nor dropEvent, a stream's bytes go to the client
+   * without passing through JavaScript.
+   */
+  clientModel?: string;
 }
 
 export interface PassthroughOptions {

@@ -137,6 +137,7 @@ async function forward(
     redactor: settings.redaction?.response ?? null,
     toolPolicy: settings.toolPolicy,
     seal: deps.seal,
+    byteChannel: deps.byteChannel,
     onGuardrail: (mark) => markGuardrails(exchange, [mark]),
   }).catch((error: unknown) => {
     const trace = { attempts: attempt.attempts, route: attempt.route };

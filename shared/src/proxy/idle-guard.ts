@@ -18,6 +18,12 @@ export interface IdleGuardOptions {
 /** `cancel` is in the Streams standard (Node, workerd) but not yet in TypeScript's DOM types. */
 export type CancellableTransformer = Transformer<Uint8Array, Uint8Array> & { cancel?: () => void };
 
+/** What the guard uses of a stage's controller; byte-channel.ts drives it without a stage. */
+export type StageController = Pick<
+  TransformStreamDefaultController<Uint8Array>,
+  'enqueue' | 'terminate' | 'error' | 'desiredSize'
+>;
+
 export interface IdleGuard {
   /**
    * A last stage for a stream that passes through JavaScript anyway: ends it with the error
@@ -25,6 +31,8 @@ export interface IdleGuard {
    * per stream: a stage's setup is a fair part of a short stream's CPU).
    */
   stage(inner?: CancellableTransformer): TransformStream<Uint8Array, Uint8Array>;
+  /** The same stage as a transformer, for a caller that drives it itself (byte-channel.ts). */
+  transformer(inner?: CancellableTransformer): CancellableTransformer;
   /** For a stream read elsewhere: call on every chunk. */
   touch(): void;
   /** Once the stream has ended, however it ended. */
@@ -55,7 +63,7 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
   let last = options.now();
   let stalled: string | null = null;
   let clientStopped = false;
-  let controller: TransformStreamDefaultController<Uint8Array> | undefined;
+  let controller: StageController | undefined;
   let markCut: () => void = () => {};
   // A cut ends the stage without a flush or a cancel of its own: the inner transformer hears it here.
   let innerCancel: (() => void) | undefined;
@@ -93,9 +101,9 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
     last = options.now();
   };
   const stop = () => deadline.stop();
-  const stage = (inner?: CancellableTransformer) => {
+  const transformer = (inner?: CancellableTransformer): CancellableTransformer => {
     innerCancel = () => inner?.cancel?.();
-    const transformer: CancellableTransformer = {
+    return {
       start(c) {
         controller = c;
       },
@@ -112,11 +120,20 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
         inner?.cancel?.();
       },
     };
-    // Room for one chunk on the client's side: a chunk still waiting there at the deadline
-    // is the sign that the client stopped reading (a reading client takes each at once).
-    return new TransformStream(transformer, undefined, { highWaterMark: 1 });
   };
-  return { stage, touch, stop, stalled: () => stalled, clientStopped: () => clientStopped, cut: cutDone };
+  // Room for one chunk on the client's side: a chunk still waiting there at the deadline
+  // is the sign that the client stopped reading (a reading client takes each at once).
+  const stage = (inner?: CancellableTransformer) =>
+    new TransformStream(transformer(inner), undefined, { highWaterMark: 1 });
+  return {
+    stage,
+    transformer,
+    touch,
+    stop,
+    stalled: () => stalled,
+    clientStopped: () => clientStopped,
+    cut: cutDone,
+  };
 }
 
 function cut(end: () => void): void {

@@ -5,7 +5,9 @@ import type { Redactor } from '../guardrails/redact-text';
 import { createToolCallInspection, inspectAnswerToolCalls } from '../guardrails/tool-call-inspection';
 import type { ToolPolicy } from '../guardrails/tool-policy';
 import { AppError } from '../http/app-error';
+import { renameModelInData } from '../wire/common/rename-model';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
+import { type ByteChannel, handOver, throughStage } from './byte-channel';
 import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
 import { createReasoningSealStage, sealAnswerReasoning } from './reasoning-flow';
 import type { ReasoningSeal } from './reasoning-seal';
@@ -36,6 +38,8 @@ export interface AnswerOptions {
   onGuardrail?: (mark: GuardrailMark) => void;
   /** Seals another vendor's reasoning for the client (translated answers). */
   seal: ReasoningSeal;
+  /** The runtime's own byte stream, for answers streamed from JavaScript (byte-channel.ts). */
+  byteChannel?: () => ByteChannel;
 }
 
 export interface ClientAnswer {
@@ -73,8 +77,10 @@ export async function answerClient(
   const json = parseUpstreamJson(text, attempt);
   if (attempt.mode === 'native') {
     const usage = format.usageFromResponse(json);
-    // The answer is sent as it came unless the plan changes it (the client's model name).
-    return jsonAnswer(attempt.plan?.editBody?.(json) ? JSON.stringify(json) : text, usage, keep);
+    // The answer is sent as it came, under the client's name for the model.
+    const clientModel = attempt.plan?.clientModel;
+    const body = clientModel === undefined ? text : (renameModelInData(text, clientModel) ?? text);
+    return jsonAnswer(body, usage, keep);
   }
   const parsed = await sealAnswerReasoning(
     attempt.adapter.parseResponse(json),
@@ -121,7 +127,7 @@ function streamAnswer(
       format.streamErrorEvent({ type: 'upstream_timeout', message: guardMessage(attempt, options) }),
     onIdle: (reason) => attempt.abortUpstream(reason),
   });
-  const { body, ended: upstreamEnded } = clientStream(attempt, format, request, guard, options);
+  const { body, ended: upstreamEnded, native } = clientStream(attempt, format, request, guard, options);
   // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut did not complete, whatever its stages saw.
@@ -131,7 +137,9 @@ function streamAnswer(
   }));
   if (!options.keep) {
     const finished = ended.then((e) => ({ ...e, bytes: null, stalled: guard.stalled() }));
-    return { status: 200, headers: SSE_HEADERS, body, finished };
+    // The untouched passthrough is the runtime's own stream; any other is handed over to one.
+    const sent = native ? body : handOver(body, options.byteChannel);
+    return { status: 200, headers: SSE_HEADERS, body: sent, finished };
   }
   const collector = createByteCollector();
   // A stream the guard cut may never end for the collector after it (a stage whose writable
@@ -143,7 +151,8 @@ function streamAnswer(
     bytes,
     stalled: guard.stalled(),
   }));
-  return { status: 200, headers: SSE_HEADERS, body: body.pipeThrough(collector.transform), finished };
+  const sent = handOver(body.pipeThrough(collector.transform), options.byteChannel);
+  return { status: 200, headers: SSE_HEADERS, body: sent, finished };
 }
 
 function guardMessage(attempt: Attempt, options: AnswerOptions): string {
@@ -161,10 +170,15 @@ function clientStream(
   request: CanonicalRequest,
   guard: IdleGuard,
   options: AnswerOptions,
-): { body: ReadableStream<Uint8Array>; ended: Promise<{ usage: Usage | null; completed: boolean }> } {
+): {
+  body: ReadableStream<Uint8Array>;
+  ended: Promise<{ usage: Usage | null; completed: boolean }>;
+  /** The runtime's own stream (a branch of the upstream's, or its byte channel): nothing to hand over. */
+  native: boolean;
+} {
   const source = attempt.upstream.body;
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
-  if (attempt.mode === 'native' && !attempt.plan?.editEvent) {
+  if (attempt.mode === 'native' && !attempt.plan?.dropEvent && attempt.plan?.clientModel === undefined) {
     // The client's bytes go out as the upstream sent them, without passing through
     // JavaScript (a stage there costs about half the CPU of a streamed request on workerd);
     // usage is read from the other branch of a tee, whose chunks the guard watches.
@@ -172,18 +186,24 @@ function clientStream(
     // connection error) rather than ending with the format's error event. A client that
     // leaves aborts the upstream call (proxy/upstream-fetch.ts), which ends the copy too.
     const [toClient, copy] = source.tee();
-    return { body: toClient, ended: format.watchNativeUsage(copy, guard.touch) };
+    return { body: toClient, ended: format.watchNativeUsage(copy, guard.touch), native: true };
   }
   if (attempt.mode === 'native') {
-    // Events to edit: one stage (the guard's, the usage reader inside it), the bytes pass
-    // (those events changed or dropped) while usage is read.
+    // Events to drop or rename: one stage (the guard's, the usage reader inside it), the bytes
+    // pass (changed) while usage is read.
     const reader = format.createNativeUsageReader(attempt.plan);
-    const body = source.pipeThrough(guard.stage(reader.transformer));
+    const inner = reader.transformer;
+    const body = throughStage(
+      source,
+      guard.transformer(inner),
+      () => guard.stage(inner),
+      options.byteChannel,
+    );
     const ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
       usage,
       completed,
     }));
-    return { body, ended };
+    return { body, ended, native: options.byteChannel !== undefined };
   }
   const tap = createUsageTap();
   const events = source
@@ -193,7 +213,7 @@ function clientStream(
     .pipeThrough(tap.transform)
     .pipeThrough(format.createStreamEncoder(request.model, request))
     .pipeThrough(guard.stage());
-  return { body, ended: tap.result };
+  return { body, ended: tap.result, native: false };
 }
 
 /** The guardrail stages on canonical events: only those a rule asks for. */

@@ -18,6 +18,7 @@ import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
 import type { CallDeadline } from '../util/call-deadline';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
+import type { ByteChannel } from './byte-channel';
 import type { ReasoningSeal } from './reasoning-seal';
 import type { ResponseCache } from './response-cache';
 
@@ -71,6 +72,11 @@ export interface ProxyDeps {
   revealProviderKey(sealed: string): Promise<string>;
   /** Seals a vendor's reasoning for a client of another format, and opens what it sends back. */
   seal: ReasoningSeal;
+  /**
+   * The runtime's own byte stream, which streamed answers built in JavaScript are handed to the
+   * client through (proxy/byte-channel.ts); absent, they are the body as they are.
+   */
+  byteChannel?(): ByteChannel;
   /** Admission: limits, the cache read, the first route's caps and the caches' versions. */
   gate: Gate;
   /** The caps of routes after the first (the gate checks the first's). */

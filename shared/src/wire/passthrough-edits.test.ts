@@ -148,9 +148,7 @@ describe("the client's model name in a passed-through answer", () => {
     );
     expect(out).toBe(stream.replace('claude-sonnet-4-5-20250929', 'agent-anth'));
     expect(await reader.usage).toEqual({ inputTokens: 3, outputTokens: 1 });
-    const body = { id: 'msg_1', type: 'message', model: 'claude-sonnet-4-5-20250929' };
-    expect(plan.editBody?.(body)).toBe(true);
-    expect(body.model).toBe('agent-anth');
+    expect(plan.clientModel).toBe('agent-anth');
   });
 
   it('Responses: every response.* lifecycle event names the alias', async () => {
@@ -175,6 +173,6 @@ describe("the client's model name in a passed-through answer", () => {
     expect(anthropicMessages.preparePassthrough({ model: 'claude-sonnet-4-5' })).toEqual({
       body: { model: 'claude-sonnet-4-5' },
     });
-    expect(openaiResponses.preparePassthrough({ model: 'gpt-5' }, {}).editEvent).toBeUndefined();
+    expect(openaiResponses.preparePassthrough({ model: 'gpt-5' }, {}).clientModel).toBeUndefined();
   });
 });

@@ -95,5 +95,8 @@ export const messagesStreamUsage: UsageObserver = (event, current) => {
 };
 
 export function createMessagesNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
-  return createNativeUsageReader(messagesStreamUsage, plan?.editEvent ? { edit: plan.editEvent } : {});
+  return createNativeUsageReader(messagesStreamUsage, {
+    drop: plan?.dropEvent,
+    clientModel: plan?.clientModel,
+  });
 }

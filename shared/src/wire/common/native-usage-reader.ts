@@ -2,6 +2,8 @@ import type { Usage } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
 import { EventAssembler, LineSplitter } from '../../sse/parser';
 import { concatBytes } from '../../util/bytes';
+import { renameModelInData } from './rename-model';
+import { createRenamingReader } from './renaming-reader';
 
 export interface NativeUsageReader {
   /**
@@ -28,10 +30,19 @@ export type UsageObserver = (event: SseEvent, current: Usage | null) => Usage | 
  * undefined leaves it as it was. Called for every event, so it must be cheap for the many it
  * leaves alone (a substring test before any parsing).
  */
-export type EventEdit = (event: SseEvent) => string | null | undefined;
+type EventEdit = (event: SseEvent) => string | null | undefined;
 
 export interface NativeTapOptions {
-  edit?: EventEdit;
+  /** Events the client must not see (cheap to ask of every event). */
+  drop?(event: SseEvent): boolean;
+  /** The client's name for the model, put where each event names the upstream's. */
+  clientModel?: string;
+}
+
+function editOf({ drop, clientModel }: NativeTapOptions): EventEdit | undefined {
+  if (!drop) return undefined;
+  return (event) =>
+    drop(event) ? null : clientModel ? renameModelInData(event.data, clientModel) : undefined;
 }
 
 /**
@@ -121,9 +132,11 @@ export function createNativeUsageReader(
   observe: UsageObserver,
   options: NativeTapOptions = {},
 ): NativeUsageReader {
-  const scanner = new UsageScanner(observe, options.edit);
+  const edit = editOf(options);
+  if (!edit && options.clientModel !== undefined) return createRenamingReader(observe, options.clientModel);
+  const scanner = new UsageScanner(observe, edit);
   const encoder = new TextEncoder();
-  const editing = options.edit !== undefined;
+  const editing = edit !== undefined;
   let settle: (completed: boolean) => void = () => {};
   const completed = new Promise<boolean>((resolve) => {
     settle = resolve;
@@ -203,8 +216,8 @@ export async function watchNativeUsage(
  * through the format's observer. Vendors put each event's JSON on one data line; a usage
  * object split over several lines would be missed (never misread).
  */
-export function usageInText(text: string, observe: UsageObserver): Usage | null {
-  let usage: Usage | null = null;
+export function usageInText(text: string, observe: UsageObserver, start: Usage | null = null): Usage | null {
+  let usage = start;
   const marker = /"usage"\s*:\s*\{/g;
   for (let found = marker.exec(text); found; found = marker.exec(text)) {
     const start = Math.max(text.lastIndexOf('\n', found.index), text.lastIndexOf('\r', found.index)) + 1;

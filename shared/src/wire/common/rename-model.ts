@@ -1,5 +1,3 @@
-import { isRecord } from '../../util/json';
-
 /**
  * `"model": "<string>"` as a JSON key and value: a quote inside a JSON string is escaped, so an
  * unescaped `"model"` followed by a colon is a key. The events of every format name one model,
@@ -10,8 +8,8 @@ const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
 /**
  * The client's model name where the upstream wrote its own. Clients compare the answer's model
  * with the one they asked for (Claude Code drops the thinking of turns whose model differs), so
- * an alias must come back as the alias. Streams are edited as text, event by event, without
- * parsing their JSON: the first model field of an event that names one is replaced.
+ * an alias must come back as the alias. Answers are edited as text, without parsing their JSON:
+ * the first model field of the text (an event, a whole answer) is replaced.
  */
 export function renameModelInData(data: string, clientModel: string): string | undefined {
   const found = MODEL_FIELD.exec(data);
@@ -19,11 +17,4 @@ export function renameModelInData(data: string, clientModel: string): string | u
   const field = `"model":${JSON.stringify(clientModel)}`;
   if (found[0] === field) return undefined;
   return data.slice(0, found.index) + field + data.slice(found.index + found[0].length);
-}
-
-/** The same for a parsed non-streamed answer (its root names the model): true when it changed it. */
-export function renameModelInBody(json: unknown, clientModel: string): boolean {
-  if (!isRecord(json) || typeof json.model !== 'string' || json.model === clientModel) return false;
-  json.model = clientModel;
-  return true;
 }

@@ -38,7 +38,7 @@ describe('prepareChatPassthrough', () => {
       chunk([{ index: 0, delta: { content: 'héllo' } }]) +
       chunk([], { usage: { prompt_tokens: 3, completion_tokens: 1 } }) +
       'data: [DONE]\n\n';
-    expect(plan.editEvent).toBeDefined();
+    expect(plan.dropEvent).toBeDefined();
     for (const cut of [[7, 30, 31], [], [upstream.length - 3], [1, 2, 3, 60, 61, 62]]) {
       const reader = createChatNativeUsageReader(plan);
       const out = await run(reader.transform, upstream, cut);
@@ -61,8 +61,25 @@ describe('prepareChatPassthrough', () => {
         `${chunk([{ index: 0, delta: { content: 'say "model":"x"' } }], { model: 'my-alias' })}data: [DONE]\n\n`,
       );
     }
-    const body = { id: 'c', model: 'gpt-4o-2024-08-06', choices: [] };
-    expect(plan.editBody?.(body)).toBe(true);
-    expect(body.model).toBe('my-alias');
+    expect(plan.clientModel).toBe('my-alias');
+  });
+
+  it('renames by lines for a client that asked for usage, usage read as the lines pass', async () => {
+    const plan = prepareChatPassthrough(
+      { model: 'm', stream: true, stream_options: { include_usage: true } },
+      { clientModel: 'my-alias' },
+    );
+    expect(plan.dropEvent).toBeUndefined();
+    const upstream =
+      chunk([{ index: 0, delta: { content: 'héllo "model":"x"' } }], { model: 'gpt-4o-2024-08-06' }) +
+      chunk([], { model: 'gpt-4o-2024-08-06', usage: { prompt_tokens: 3, completion_tokens: 1 } }) +
+      'data: [DONE]\n\n';
+    const expected = upstream.replaceAll('"model":"gpt-4o-2024-08-06"', '"model":"my-alias"');
+    for (const cut of [[], [9, 40, 41], [upstream.length - 2], Array.from({ length: 60 }, (_, i) => i * 5)]) {
+      const reader = createChatNativeUsageReader(plan);
+      expect(await run(reader.transform, upstream, cut)).toBe(expected);
+      expect(await reader.usage).toEqual({ inputTokens: 3, outputTokens: 1 });
+      expect(await reader.completed).toBe(true);
+    }
   });
 });

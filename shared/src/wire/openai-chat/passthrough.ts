@@ -1,7 +1,6 @@
 import type { PassthroughOptions, PassthroughPlan } from '../../canonical/ports';
 import type { SseEvent } from '../../sse/decoder';
 import { parseJsonData } from '../common/native-usage-reader';
-import { renameModelInBody, renameModelInData } from '../common/rename-model';
 import { isRecord } from '../common/usage';
 
 /**
@@ -14,22 +13,13 @@ export function prepareChatPassthrough(
   body: Record<string, unknown>,
   { clientModel }: PassthroughOptions = {},
 ): PassthroughPlan {
-  const rename =
-    clientModel === undefined ? undefined : (data: string) => renameModelInData(data, clientModel);
-  const editBody =
-    clientModel === undefined ? undefined : (json: unknown) => renameModelInBody(json, clientModel);
+  const renamed = clientModel === undefined ? {} : { clientModel };
   const options = isRecord(body.stream_options) ? body.stream_options : {};
-  if (body.stream !== true || options.include_usage === true) {
-    return {
-      body,
-      ...(rename && { editEvent: (event: SseEvent) => rename(event.data) }),
-      ...(editBody && { editBody }),
-    };
-  }
+  if (body.stream !== true || options.include_usage === true) return { body, ...renamed };
   return {
     body: { ...body, stream_options: { ...options, include_usage: true } },
-    editEvent: (event) => (isUsageOnlyChunk(event) ? null : rename?.(event.data)),
-    ...(editBody && { editBody }),
+    dropEvent: isUsageOnlyChunk,
+    ...renamed,
   };
 }
 

@@ -33,5 +33,5 @@ export const chatStreamUsage: UsageObserver = (event, current) => {
 };
 
 export function createChatNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
-  return createNativeUsageReader(chatStreamUsage, plan?.editEvent ? { edit: plan.editEvent } : {});
+  return createNativeUsageReader(chatStreamUsage, { drop: plan?.dropEvent, clientModel: plan?.clientModel });
 }

@@ -34,5 +34,8 @@ export const responsesStreamUsage: UsageObserver = (event, current) => {
 };
 
 export function createResponsesNativeUsageReader(plan?: PassthroughPlan): NativeUsageReader {
-  return createNativeUsageReader(responsesStreamUsage, plan?.editEvent ? { edit: plan.editEvent } : {});
+  return createNativeUsageReader(responsesStreamUsage, {
+    drop: plan?.dropEvent,
+    clientModel: plan?.clientModel,
+  });
 }
