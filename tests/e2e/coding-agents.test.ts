@@ -80,6 +80,7 @@ const cellName = (cell: Cell): string =>
 
 let fakes: FakeUpstreams;
 let api: ConsoleCall;
+let providerIds: string[] = [];
 /** The keys of the runs, and when they began, for the analytics check at the end. */
 const runKeys: string[] = [];
 let runsFrom: string;
@@ -93,11 +94,15 @@ beforeAll(async () => {
   expect(login.status, JSON.stringify(login.body)).toBe(200);
   const token = login.body.access_token as string;
   api = (method, path, body) => http(method, `${consoleUrl}${path}`, { token, body });
-  await configureAgentRoutes(api, fakes);
+  providerIds = await configureAgentRoutes(api, fakes);
   const probe = await createAgentKey(api, 'coding agents: alias probe');
   await waitForAliases(gatewayUrl, probe.key);
 });
-afterAll(() => fakes?.close());
+afterAll(async () => {
+  // The stack is shared with the suite's other files: its providers point at fakes that stop here.
+  for (const id of providerIds) await api('DELETE', `/api/admin/providers/${id}`);
+  await fakes?.close();
+});
 
 const store = () =>
   createClickHouseRequestLogStore(createClickHouse({ url: CLICKHOUSE_URL, database: 'sluice_e2e' }), {

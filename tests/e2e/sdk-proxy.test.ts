@@ -14,6 +14,7 @@ import {
   expectedCost,
   FAKE_PROVIDER_TYPES,
   type FakeProviderType,
+  PROVIDER_VENDORS,
 } from '../helpers/fake-providers';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
@@ -167,7 +168,7 @@ describe('embeddings through the official SDK, inside workerd', () => {
   it('answers float and base64 for every provider type with an embeddings API, and logs the cost', async () => {
     const providers = (await adminApi('GET', '/api/admin/providers')).body as Array<{
       id: string;
-      provider_type: string;
+      name: string;
     }>;
     const types = FAKE_PROVIDER_TYPES.filter((type) => EMBEDDING_UPSTREAMS[type] !== null);
     for (const type of types) {
@@ -177,7 +178,8 @@ describe('embeddings through the official SDK, inside workerd', () => {
         input_price_per_mtok: 1,
         routes: [
           {
-            provider_id: providers.find((p) => p.provider_type === type)?.id,
+            // By name: other files of the suite register providers of the same types.
+            provider_id: providers.find((p) => p.name === `fake-${PROVIDER_VENDORS[type]}`)?.id,
             upstream_model: EMBEDDING_UPSTREAMS[type],
           },
         ],

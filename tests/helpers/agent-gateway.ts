@@ -47,7 +47,9 @@ export function agentCost(row: RequestLogRecord): number {
   return usd / 1e6;
 }
 
-export async function configureAgentRoutes(api: ConsoleCall, fakes: FakeUpstreams): Promise<void> {
+/** Registers a provider per route type on `fakes` and the aliases; gives the providers' ids back. */
+export async function configureAgentRoutes(api: ConsoleCall, fakes: FakeUpstreams): Promise<string[]> {
+  const providerIds: string[] = [];
   for (const type of Object.keys(AGENT_MODELS) as RouteType[]) {
     const vendor = ROUTE_VENDORS[type];
     const provider = await api('POST', '/api/admin/providers', {
@@ -59,6 +61,7 @@ export async function configureAgentRoutes(api: ConsoleCall, fakes: FakeUpstream
       config: fakes.configFor(vendor),
     });
     expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    providerIds.push(provider.body.id);
     const { alias, upstream } = AGENT_MODELS[type];
     const model = await api('POST', '/api/admin/models', {
       name: alias,
@@ -67,6 +70,7 @@ export async function configureAgentRoutes(api: ConsoleCall, fakes: FakeUpstream
     });
     expect(model.status, JSON.stringify(model.body)).toBe(201);
   }
+  return providerIds;
 }
 
 /** A key of its own for one run, so its request-log rows are told apart by key. */
