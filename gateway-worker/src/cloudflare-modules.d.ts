@@ -22,9 +22,3 @@ declare module 'cloudflare:workers' {
     constructor(ctx: DurableObjectContext, env: Env);
   }
 }
-
-/** workerd's native identity stream (bytes written are read as they are, no JavaScript between). */
-declare class IdentityTransformStream {
-  readonly readable: ReadableStream<Uint8Array>;
-  readonly writable: WritableStream<Uint8Array>;
-}

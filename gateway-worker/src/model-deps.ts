@@ -28,6 +28,7 @@ import { createRouteLatency } from '@sluice/shared/routing/route-order';
 import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
 import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
+import { runtimeByteChannel } from './runtime-byte-channel';
 import type { StoreLink } from './store-link';
 
 /**
@@ -101,8 +102,7 @@ export function buildModelDeps(
     resolveModel: (name, background) => warm.model(name, background),
     revealProviderKey: reveal,
     seal: createReasoningSeal(config.SLUICE_ENCRYPTION_KEY),
-    // workerd's own byte stream: streamed answers built in JavaScript go to the client through it.
-    byteChannel: () => new IdentityTransformStream(),
+    byteChannel: runtimeByteChannel(),
     gate: createGate({
       run: (call, keepAlive, timer) => link.scripts.run(call, keepAlive, timer),
       board: link.board,

@@ -12,7 +12,7 @@ export interface NativeUsageReader {
    */
   transform: TransformStream<Uint8Array, Uint8Array>;
   /** The same stage as a transformer, for a caller that merges it into a stage of its own. */
-  transformer: Transformer<Uint8Array, Uint8Array> & { cancel: () => void };
+  transformer: SettlingTransformer;
   /**
    * The usage the stream reported, once it ends (or is cancelled or aborted): null when it
    * reported none. Never rejects, so it is safe to hand to waitUntil.
@@ -137,35 +137,50 @@ export function createNativeUsageReader(
   const scanner = new UsageScanner(observe, edit);
   const encoder = new TextEncoder();
   const editing = edit !== undefined;
-  let settle: (completed: boolean) => void = () => {};
-  const completed = new Promise<boolean>((resolve) => {
-    settle = resolve;
-  });
   const emitKept = (controller: TransformStreamDefaultController<Uint8Array>) => {
     const kept = scanner.takeKept();
     if (kept !== '') controller.enqueue(encoder.encode(kept));
   };
-  const transformer: Transformer<Uint8Array, Uint8Array> & { cancel: () => void } = {
-    transform(chunk, controller) {
-      scanner.push(chunk);
-      if (editing) emitKept(controller);
-      else controller.enqueue(chunk);
-    },
-    flush(controller) {
-      scanner.end();
-      if (editing) emitKept(controller);
-      settle(true);
-    },
-    // `cancel` (reader cancelled or writer aborted) is in the Streams standard and in Node and
-    // workerd, but not yet in TypeScript's DOM types.
-    cancel: () => settle(false),
-  };
+  return readerOf(
+    (settle) => ({
+      transform(chunk, controller) {
+        scanner.push(chunk);
+        if (editing) emitKept(controller);
+        else controller.enqueue(chunk);
+      },
+      flush(controller) {
+        scanner.end();
+        if (editing) emitKept(controller);
+        settle(true);
+      },
+      cancel: () => settle(false),
+    }),
+    () => scanner.usage,
+  );
+}
+
+type SettlingTransformer = Transformer<Uint8Array, Uint8Array> & { cancel: () => void };
+
+/**
+ * A stage as a reader: the stage calls `settle` once, true when the stream ended, false when
+ * it was cancelled or aborted (`cancel` is in the Streams standard and in Node and workerd,
+ * but not yet in TypeScript's DOM types). The usage is read once the stage has settled.
+ */
+export function readerOf(
+  stage: (settle: (completed: boolean) => void) => SettlingTransformer,
+  usage: () => Usage | null,
+): NativeUsageReader {
+  let settle: (completed: boolean) => void = () => {};
+  const completed = new Promise<boolean>((resolve) => {
+    settle = resolve;
+  });
+  const transformer = stage((done) => settle(done));
   return {
     get transform() {
       return new TransformStream(transformer);
     },
     transformer,
-    usage: completed.then(() => scanner.usage),
+    usage: completed.then(usage),
     completed,
   };
 }

@@ -1,5 +1,5 @@
 import type { NativeUsageReader, UsageObserver } from './native-usage-reader';
-import { usageInText } from './native-usage-reader';
+import { readerOf, usageInText } from './native-usage-reader';
 import { renameModelInData } from './rename-model';
 
 /**
@@ -16,10 +16,6 @@ export function createRenamingReader(observe: UsageObserver, clientModel: string
   let from: string | null = null;
   let pending = '';
   let usage: Parameters<UsageObserver>[1] = null;
-  let settle: (completed: boolean) => void = () => {};
-  const completed = new Promise<boolean>((resolve) => {
-    settle = resolve;
-  });
   const renamed = (lines: string): string => {
     if (from === null) {
       const first = renameModelInData(lines, clientModel);
@@ -35,26 +31,21 @@ export function createRenamingReader(observe: UsageObserver, clientModel: string
     usage = usageInText(lines, observe, usage);
     controller.enqueue(encoder.encode(renamed(lines)));
   };
-  const transformer: Transformer<Uint8Array, Uint8Array> & { cancel: () => void } = {
-    transform(chunk, controller) {
-      const text = pending + decoder.decode(chunk, { stream: true });
-      const cut = text.lastIndexOf('\n') + 1;
-      pending = text.slice(cut);
-      pass(text.slice(0, cut), controller);
-    },
-    flush(controller) {
-      pass(pending + decoder.decode(), controller);
-      pending = '';
-      settle(true);
-    },
-    cancel: () => settle(false),
-  };
-  return {
-    get transform() {
-      return new TransformStream(transformer);
-    },
-    transformer,
-    usage: completed.then(() => usage),
-    completed,
-  };
+  return readerOf(
+    (settle) => ({
+      transform(chunk, controller) {
+        const text = pending + decoder.decode(chunk, { stream: true });
+        const cut = text.lastIndexOf('\n') + 1;
+        pending = text.slice(cut);
+        pass(text.slice(0, cut), controller);
+      },
+      flush(controller) {
+        pass(pending + decoder.decode(), controller);
+        pending = '';
+        settle(true);
+      },
+      cancel: () => settle(false),
+    }),
+    () => usage,
+  );
 }
