@@ -5,7 +5,9 @@
 # registered behind it); fails when a check that passes alone fails through the gateway.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SUITE_DIR=$ROOT/dev/conformance/suite
+# CONFORMANCE_DIR: a writable folder with the suites' package.json, lock file and reference server
+# (everything-server.ts); not part of this repository (.ci/run supplies the team's copy).
+SUITE_DIR=${CONFORMANCE_DIR:?set CONFORMANCE_DIR to the folder of the MCP conformance suites}
 [ -d "$SUITE_DIR/node_modules" ] || npm ci --prefix "$SUITE_DIR" --no-audit --no-fund --loglevel=error
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

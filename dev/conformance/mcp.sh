@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against the gateway's /mcp (issue 19), as the team folder's
-# README describes: npm start on embedded stores, the suite's reference server registered behind
-# the gateway, a proxy adding the API key. Prints the suite's summary. Needs `npm ci` done in
-# $CONFORMANCE_DIR (default ../shared/mcp-conformance beside the repo).
+# team describes it: npm start on embedded stores, the suite's reference server registered behind
+# the gateway, a proxy adding the API key. Prints the suite's summary. Needs CONFORMANCE_DIR: the
+# folder of the suites and their reference server (everything-server.ts), `npm ci` done in it.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-# The repo's copy (dev/conformance/suite, installed by ci.sh), else the team folder's.
-CONF=${CONFORMANCE_DIR:-$ROOT/dev/conformance/suite}
-[ -d "$CONF/node_modules" ] || CONF=$ROOT/../shared/mcp-conformance
+CONF=${CONFORMANCE_DIR:?set CONFORMANCE_DIR to the folder of the MCP conformance suites}
+[ -d "$CONF/node_modules" ] || { echo "run npm ci in $CONF first"; exit 1; }
 GW=${GW_PORT:-23401}; CON=${CON_PORT:-23402}; REF=${REF_PORT:-23403}; PROXY=${PROXY_PORT:-23404}
 DATA=$(mktemp -d)
 pids=()
