@@ -1,4 +1,4 @@
-import type { ReasoningEffort, ReasoningRequest } from './types';
+import type { CanonicalRequest, ReasoningEffort, ReasoningRequest } from './types';
 
 /**
  * How hard a model should think, between the two vendor scales: OpenAI's named efforts
@@ -56,7 +56,23 @@ export function thinkingBudget(reasoning: ReasoningRequest | undefined, maxToken
   return budget >= MIN_THINKING_BUDGET ? budget : null;
 }
 
-const EFFORTS: ReadonlySet<string> = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+/**
+ * The thinking budget for a Claude request, or null: off when the client asked none, when the
+ * tool choice forces a tool (Claude refuses the two together), and when a tool loop in progress
+ * lacks the thinking block the vendor needs to continue it. Each vendor reads that last from
+ * its own form of the conversation, so it says it (`canContinue`).
+ */
+export function thinkingFor(
+  request: CanonicalRequest,
+  maxTokens: number,
+  canContinue: boolean,
+): number | null {
+  const forced = request.toolChoice === 'required' || typeof request.toolChoice === 'object';
+  if (forced || !canContinue) return null;
+  return thinkingBudget(request.reasoning, maxTokens);
+}
+
+const EFFORTS: ReadonlySet<string> = new Set<string>(['none', ...Object.keys(BUDGET_FOR_EFFORT)]);
 
 export function isReasoningEffort(value: unknown): value is ReasoningEffort {
   return typeof value === 'string' && EFFORTS.has(value);

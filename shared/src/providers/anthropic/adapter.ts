@@ -11,10 +11,20 @@ import { toAnthropicBody } from './request';
 import { parseAnthropicResponse } from './response';
 import { AnthropicStreamMapper } from './stream';
 
-/** A client body already in Messages format, posted with the route's model in place of the client's. */
-function passthroughTo(url: (target: UpstreamTarget) => string): NativeCallBuilder {
-  return (body, target) =>
-    postJson(url(target), anthropicHeaders(target, body), { ...body, model: target.upstreamModel });
+/** A client body already in Messages format, with the route's model in place of the client's. */
+function withRouteModel(body: Record<string, unknown>, target: UpstreamTarget): Record<string, unknown> {
+  return { ...body, model: target.upstreamModel };
+}
+
+/** Posts a client body already in Messages format, as `prepare` makes it ready for the route. */
+function passthroughTo(
+  url: (target: UpstreamTarget) => string,
+  prepare: (body: Record<string, unknown>, target: UpstreamTarget) => Record<string, unknown>,
+): NativeCallBuilder {
+  return (body, target) => {
+    const upstreamBody = prepare(body, target);
+    return postJson(url(target), anthropicHeaders(target, upstreamBody), upstreamBody);
+  };
 }
 
 /**
@@ -32,19 +42,19 @@ const GENERATION_ONLY = [
   'service_tier',
 ];
 
-function countable(body: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...body };
+function countable(body: Record<string, unknown>, target: UpstreamTarget): Record<string, unknown> {
+  const out = withRouteModel(body, target);
   for (const field of GENERATION_ONLY) delete out[field];
   return out;
 }
 
-const countTokensCall = passthroughTo((target) => `${anthropicMessagesUrl(target)}/count_tokens`);
+const countTokensUrl = (target: UpstreamTarget) => `${anthropicMessagesUrl(target)}/count_tokens`;
 
 export const anthropicAdapter: ProviderAdapter = {
   type: 'anthropic',
   reasoningVendor: 'anthropic',
-  nativeCalls: { 'anthropic-messages': passthroughTo(anthropicMessagesUrl) },
-  countTokens: (body, target) => countTokensCall(countable(body), target),
+  nativeCalls: { 'anthropic-messages': passthroughTo(anthropicMessagesUrl, withRouteModel) },
+  countTokens: passthroughTo(countTokensUrl, countable),
   buildRequest(request: CanonicalRequest, target: UpstreamTarget): UpstreamCall {
     const body = toAnthropicBody(request, target);
     return postJson(anthropicMessagesUrl(target), anthropicHeaders(target, body), body);

@@ -26,6 +26,14 @@ function thinks(body: Record<string, unknown>): boolean {
   return thinking?.type === 'enabled' || thinking?.type === 'adaptive';
 }
 
+/** The betas the client named in its `anthropic-beta` header (comma-separated), in its order. */
+export function clientBetas(headers: Headers | undefined): string[] {
+  return (headers?.get('anthropic-beta') ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter(Boolean);
+}
+
 /**
  * The client's protocol headers go with it: `anthropic-beta` turns on the features its body
  * uses (context management, effort, …), `anthropic-version` names the wire version it speaks.
@@ -41,10 +49,7 @@ export function anthropicHeaders(
     'x-api-key': target.apiKey,
     'anthropic-version': client?.get('anthropic-version') || ANTHROPIC_VERSION,
   };
-  const betas = (client?.get('anthropic-beta') ?? '')
-    .split(',')
-    .map((beta) => beta.trim())
-    .filter(Boolean);
+  const betas = clientBetas(client);
   if (thinks(body) && !betas.includes(THINKING_TOKEN_COUNT_BETA)) betas.push(THINKING_TOKEN_COUNT_BETA);
   if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
   return headers;

@@ -44,15 +44,20 @@ function nativeBlock(part: VendorPart): AnthropicNativeBlock {
   return part.block as AnthropicNativeBlock;
 }
 
-/** Anthropic rejects empty text blocks, so they are dropped rather than sent. */
-function innerBlocks(
-  parts: ReadonlyArray<TextPart | ImagePart | VendorPart>,
-): Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicNativeBlock> {
-  const out: Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicNativeBlock> = [];
+type InnerBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicNativeBlock;
+
+/** Anthropic rejects empty text blocks, so they are dropped (null) rather than sent. */
+function innerBlock(part: TextPart | ImagePart | VendorPart): InnerBlock | null {
+  if (part.type === 'image') return imageBlock(part);
+  if (part.type === 'vendor') return nativeBlock(part);
+  return part.text === '' ? null : { type: 'text', text: part.text, ...cacheControl(part.cache) };
+}
+
+function innerBlocks(parts: ReadonlyArray<TextPart | ImagePart | VendorPart>): InnerBlock[] {
+  const out: InnerBlock[] = [];
   for (const part of parts) {
-    if (part.type === 'image') out.push(imageBlock(part));
-    else if (part.type === 'vendor') out.push(nativeBlock(part));
-    else if (part.text !== '') out.push({ type: 'text', text: part.text, ...cacheControl(part.cache) });
+    const block = innerBlock(part);
+    if (block) out.push(block);
   }
   return out;
 }
@@ -87,7 +92,7 @@ function toBlock(role: CanonicalMessage['role'], part: ContentPart): AnthropicBl
         ? (part.opaque.data as AnthropicNativeBlock)
         : null;
     default:
-      return innerBlocks([part])[0] ?? null;
+      return innerBlock(part);
   }
 }
 

@@ -6,10 +6,11 @@
  */
 import { withCacheBreakpoints } from '../../canonical/cache-breakpoints';
 import type { UpstreamTarget } from '../../canonical/ports';
-import { thinkingBudget } from '../../canonical/reasoning';
+import { thinkingFor } from '../../canonical/reasoning';
 import type { CanonicalRequest, ResponseFormat, ToolDefinition } from '../../canonical/types';
 import { applyParamMap, nonEmpty, type ParamRule } from '../common/param-map';
-import { isWebSearchTool, refuseHostedTool } from '../common/untranslatable';
+import { asFunction } from '../common/tools';
+import { hostedToolFor } from '../common/untranslatable';
 import { cacheControl, thinkingCanContinue, toAnthropicMessages } from './request-messages';
 import type { AnthropicNativeBlock, AnthropicTool, AnthropicToolChoice } from './types';
 
@@ -37,24 +38,17 @@ const samplingRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
   { from: 'topP', to: 'top_p' },
 ];
 
-/** A custom (freeform) tool takes its text as the one string `input` (canonical/types.ts). */
-const FREEFORM_SCHEMA = {
-  type: 'object' as const,
-  properties: { input: { type: 'string' } },
-  required: ['input'],
-};
-
 /** Anthropic insists on an object schema; OpenAI tools may omit `type`. */
 function toAnthropicTool(tool: ToolDefinition): AnthropicTool | AnthropicNativeBlock {
   const cache = cacheControl(tool.cache);
   if (tool.kind === 'hosted') {
-    if (tool.format === 'anthropic-messages') return tool.declaration as AnthropicNativeBlock;
-    if (isWebSearchTool(tool)) return { type: 'web_search_20250305', name: 'web_search', ...cache };
-    throw refuseHostedTool(tool, 'anthropic');
+    const webSearch = () => ({ type: 'web_search_20250305', name: 'web_search', ...cache });
+    // The client's own Messages declaration, whose `type` Anthropic itself gave it.
+    return hostedToolFor(tool, 'anthropic', 'anthropic-messages', webSearch) as AnthropicNativeBlock;
   }
-  const schema = tool.kind === 'custom' ? FREEFORM_SCHEMA : { ...tool.parameters, type: 'object' as const };
-  const out: AnthropicTool = { name: tool.name, input_schema: schema, ...cache };
-  if (tool.description !== undefined) out.description = tool.description;
+  const fn = asFunction(tool, 'anthropic');
+  const out: AnthropicTool = { name: fn.name, input_schema: { ...fn.parameters, type: 'object' }, ...cache };
+  if (fn.description !== undefined) out.description = fn.description;
   return out;
 }
 
@@ -72,17 +66,6 @@ function toAnthropicToolChoice(request: CanonicalRequest): AnthropicToolChoice |
   return out;
 }
 
-/**
- * The thinking budget, or null: off when the client asked none, when the tool choice forces a
- * tool (Anthropic refuses the two together), and when a tool loop in progress lacks the
- * thinking block Anthropic needs to continue it (docs/agents.md).
- */
-function thinkingFor(request: CanonicalRequest, maxTokens: number): number | null {
-  const forced = request.toolChoice === 'required' || typeof request.toolChoice === 'object';
-  if (forced || !thinkingCanContinue(request.messages)) return null;
-  return thinkingBudget(request.reasoning, maxTokens);
-}
-
 export function toAnthropicBody(input: CanonicalRequest, target: UpstreamTarget): Record<string, unknown> {
   const request = target.cacheBreakpoints ? withCacheBreakpoints(input) : input;
   const maxTokens = request.maxTokens ?? target.maxOutputTokens ?? ANTHROPIC_FALLBACK_MAX_TOKENS;
@@ -96,7 +79,8 @@ export function toAnthropicBody(input: CanonicalRequest, target: UpstreamTarget)
     body.system = system.map((part) => ({ type: 'text', text: part.text, ...cacheControl(part.cache) }));
   }
   Object.assign(body, applyParamMap(request, scalarRules));
-  const budget = thinkingFor(request, maxTokens);
+  // A tool loop lacking its thinking block cannot go on with thinking (docs/agents.md).
+  const budget = thinkingFor(request, maxTokens, thinkingCanContinue(request.messages));
   if (budget === null) Object.assign(body, applyParamMap(request, samplingRules));
   else {
     const display = request.reasoning?.summary === 'none' ? { display: 'omitted' } : {};

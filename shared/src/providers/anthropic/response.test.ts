@@ -116,6 +116,9 @@ describe('parseAnthropicResponse', () => {
     ['tool_use', 'tool_calls'],
     ['refusal', 'content_filter'],
     [null, 'stop'],
+    ['a_reason_of_next_year', 'stop'],
+    ['constructor', 'stop'],
+    ['toString', 'stop'],
   ] as const)('maps stop_reason %s to %s', (stopReason, finishReason) => {
     expect(parseAnthropicResponse({ ...toolUseMessage, stop_reason: stopReason }).finishReason).toBe(
       finishReason,

@@ -24,7 +24,10 @@ const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
 };
 
 export function mapAnthropicStopReason(reason: string | undefined): FinishReason {
-  return (reason !== undefined && STOP_REASONS[reason]) || 'stop';
+  // An own entry only: an unknown reason (or one named like Object's members) is a plain stop.
+  return reason !== undefined && Object.hasOwn(STOP_REASONS, reason)
+    ? (STOP_REASONS[reason] ?? 'stop')
+    : 'stop';
 }
 
 /**

@@ -23,14 +23,23 @@ function mergeUsage(base: JsonObject, update: JsonObject | undefined): JsonObjec
   return out;
 }
 
+/** An opaque block being assembled: the block so far, and its tool input as JSON text so far. */
+interface OpaqueAssembly {
+  block: JsonObject;
+  json: string;
+}
+
+/** What a vendor block index stands for: its canonical index, and its opaque block while open. */
+interface VendorBlock {
+  index: number;
+  opaque?: OpaqueAssembly | undefined;
+}
+
 export class AnthropicStreamMapper implements SseEventMapper {
   private done = false;
   private finished = false;
   private nextIndex = 0;
-  /** Vendor block index → canonical index. */
-  private readonly blocks = new Map<number, number>();
-  /** Vendor block index → the opaque block being assembled (its tool input as JSON text so far). */
-  private readonly opaque = new Map<number, { block: JsonObject; json: string }>();
+  private readonly blocks = new Map<number, VendorBlock>();
   private usage: JsonObject = {};
 
   onEvent(event: SseEvent): StreamEvent[] {
@@ -45,11 +54,10 @@ export class AnthropicStreamMapper implements SseEventMapper {
       case 'content_block_delta': {
         const vendorIndex = asNumber(data.index) ?? 0;
         const delta = asRecord(data.delta) ?? {};
-        const opaque = this.opaque.get(vendorIndex);
-        const index = this.blocks.get(vendorIndex);
-        return opaque && index !== undefined
-          ? this.onOpaqueDelta(index, opaque, delta)
-          : this.onBlockDelta(index, delta);
+        const block = this.blocks.get(vendorIndex);
+        return block?.opaque
+          ? this.onOpaqueDelta(block.index, block.opaque, delta)
+          : this.onBlockDelta(block?.index, delta);
       }
       case 'content_block_stop':
         return this.onBlockStop(asNumber(data.index) ?? 0);
@@ -85,20 +93,19 @@ export class AnthropicStreamMapper implements SseEventMapper {
   }
 
   private onBlockStart(vendorIndex: number, block: JsonObject): StreamEvent[] {
+    const opened = this.open(vendorIndex);
+    const { index } = opened;
     if (block.type === 'text') {
-      const index = this.open(vendorIndex);
       const text = asString(block.text);
       const out: StreamEvent[] = [{ type: 'text_start', index }];
       if (text) out.push({ type: 'text_delta', index, text });
       return out;
     }
     if (block.type === 'tool_use') {
-      const index = this.open(vendorIndex);
       const id = asString(block.id) ?? '';
       return [{ type: 'tool_call_start', index, id, name: asString(block.name) ?? '' }];
     }
-    const index = this.open(vendorIndex);
-    this.opaque.set(vendorIndex, { block: { ...block }, json: '' });
+    opened.opaque = { block: { ...block }, json: '' };
     const out: StreamEvent[] = [{ type: 'reasoning_start', index }];
     const text = block.type === 'thinking' ? asString(block.thinking) : undefined;
     if (text) out.push({ type: 'reasoning_delta', index, text });
@@ -106,11 +113,7 @@ export class AnthropicStreamMapper implements SseEventMapper {
   }
 
   /** Thinking text streams on as reasoning; signatures and server-tool input are assembled. */
-  private onOpaqueDelta(
-    index: number,
-    opaque: { block: JsonObject; json: string },
-    delta: JsonObject,
-  ): StreamEvent[] {
+  private onOpaqueDelta(index: number, opaque: OpaqueAssembly, delta: JsonObject): StreamEvent[] {
     const { block } = opaque;
     if (delta.type === 'thinking_delta') {
       const text = asString(delta.thinking) ?? '';
@@ -124,11 +127,11 @@ export class AnthropicStreamMapper implements SseEventMapper {
   }
 
   private onBlockStop(vendorIndex: number): StreamEvent[] {
-    const index = this.blocks.get(vendorIndex);
-    if (index === undefined) return [];
-    const opaque = this.opaque.get(vendorIndex);
+    const block = this.blocks.get(vendorIndex);
+    if (!block) return [];
+    const { index, opaque } = block;
     if (!opaque) return [{ type: 'block_stop', index }];
-    this.opaque.delete(vendorIndex);
+    block.opaque = undefined;
     const data =
       opaque.json === '' ? opaque.block : { ...opaque.block, input: parseJsonObject(opaque.json) ?? {} };
     return [
@@ -159,10 +162,15 @@ export class AnthropicStreamMapper implements SseEventMapper {
     ];
   }
 
-  private open(vendorIndex: number): number {
-    const index = this.nextIndex++;
-    this.blocks.set(vendorIndex, index);
-    return index;
+  /**
+   * Gives the vendor's block the next canonical index. The entry is reused, not replaced: should a
+   * malformed stream restart an index whose opaque block never stopped, that block keeps its deltas.
+   */
+  private open(vendorIndex: number): VendorBlock {
+    const block = this.blocks.get(vendorIndex) ?? { index: 0 };
+    block.index = this.nextIndex++;
+    this.blocks.set(vendorIndex, block);
+    return block;
   }
 
   private fail(errorType: string, message: string): StreamEvent[] {

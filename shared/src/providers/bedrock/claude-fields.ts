@@ -1,10 +1,10 @@
 /**
  * Claude's own request fields, which Converse takes in `additionalModelRequestFields`:
- * `thinking` (extended thinking) and `anthropic_beta` (Bedrock takes betas in the body, not
- * as a header). Other model families get neither: each refuses keys it does not know.
+ * `thinking` (extended thinking, its budget from canonical/reasoning.ts) and `anthropic_beta`
+ * (Bedrock takes betas in the body, not as a header). Other model families get neither: each
+ * refuses keys it does not know.
  */
-import { thinkingBudget } from '../../canonical/reasoning';
-import type { CanonicalRequest } from '../../canonical/types';
+import { clientBetas } from '../anthropic/api';
 
 /**
  * The betas passed on from the client's `anthropic-beta` header. Bedrock refuses a whole request
@@ -23,26 +23,7 @@ export const BEDROCK_CLAUDE_BETAS: ReadonlySet<string> = new Set([
   'dev-full-thinking-2025-05-14',
 ]);
 
+/** The client's betas that Bedrock serves, each once, in the client's order. */
 export function bedrockBetas(headers: Headers | undefined): string[] {
-  const out: string[] = [];
-  for (const raw of (headers?.get('anthropic-beta') ?? '').split(',')) {
-    const beta = raw.trim();
-    if (BEDROCK_CLAUDE_BETAS.has(beta) && !out.includes(beta)) out.push(beta);
-  }
-  return out;
-}
-
-/**
- * The thinking budget, or null: off when the client asked none, when the tool choice forces a
- * tool (Claude refuses the two together), and when a tool loop in progress lacks the reasoning
- * block Bedrock needs to continue it (`canContinue`, request-messages.ts).
- */
-export function thinkingFor(
-  request: CanonicalRequest,
-  maxTokens: number,
-  canContinue: boolean,
-): number | null {
-  const forced = request.toolChoice === 'required' || typeof request.toolChoice === 'object';
-  if (forced || !canContinue) return null;
-  return thinkingBudget(request.reasoning, maxTokens);
+  return [...new Set(clientBetas(headers).filter((beta) => BEDROCK_CLAUDE_BETAS.has(beta)))];
 }

@@ -9,11 +9,12 @@
  */
 import { withCacheBreakpoints } from '../../canonical/cache-breakpoints';
 import type { UpstreamTarget } from '../../canonical/ports';
+import { thinkingFor } from '../../canonical/reasoning';
 import type { CanonicalRequest, TextPart, ToolChoice, ToolDefinition } from '../../canonical/types';
 import { applyParamMap, nonEmpty, type ParamRule } from '../common/param-map';
 import { asFunction } from '../common/tools';
 import { type CachePointOptions, cachePoint, limitCachePoints } from './cache-points';
-import { bedrockBetas, thinkingFor } from './claude-fields';
+import { bedrockBetas } from './claude-fields';
 import { type BedrockModelTraits, bedrockModelTraits } from './models';
 import { hasToolBlocks, reasoningCanContinue, toBedrockMessages } from './request-messages';
 import type {
@@ -136,6 +137,7 @@ export function toConverseRequest(input: CanonicalRequest, target: ConverseTarge
   if (betas.length > 0) additional.anthropic_beta = betas;
   if (Object.keys(additional).length > 0) body.additionalModelRequestFields = additional;
 
-  limitCachePoints(body);
+  // Checkpoints are placed only with `cache` set: for a model that takes none there are none.
+  if (cache) limitCachePoints(body);
   return body;
 }

@@ -1,3 +1,4 @@
+import type { WireFormatName } from '../../canonical/ports';
 import type { HostedToolDefinition, VendorPart } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
 
@@ -26,4 +27,20 @@ export function refuseHostedTool(tool: HostedToolDefinition, providerType: strin
 export function isWebSearchTool(tool: HostedToolDefinition): boolean {
   if (tool.format === 'anthropic-messages') return tool.type.startsWith('web_search_');
   return tool.type === 'web_search' || tool.type.startsWith('web_search_preview');
+}
+
+/**
+ * What a route's vendor gets for a tool the client's vendor runs: the declaration itself when the
+ * client spoke the vendor's own format (`ownFormat`), the vendor's web search (`webSearch`) for
+ * the other family's, and otherwise a refusal naming the tool, since no other kind has a twin.
+ */
+export function hostedToolFor<T>(
+  tool: HostedToolDefinition,
+  providerType: string,
+  ownFormat: WireFormatName,
+  webSearch: () => T,
+): HostedToolDefinition['declaration'] | T {
+  if (tool.format === ownFormat) return tool.declaration;
+  if (isWebSearchTool(tool)) return webSearch();
+  throw refuseHostedTool(tool, providerType);
 }

@@ -9,6 +9,7 @@ import type {
   ToolResultPart,
   VendorPart,
 } from '../../canonical/types';
+import { imageToUrl } from '../../wire/common/images';
 import { refuseVendorPart } from '../common/untranslatable';
 import type { OpenAiContentPart, OpenAiMessage, OpenAiToolCall } from './types';
 
@@ -32,9 +33,7 @@ function nativePart(part: VendorPart, providerType: string): OpenAiContentPart {
 }
 
 function imageUrl(part: ImagePart): OpenAiContentPart {
-  const { source } = part;
-  const url = source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
-  return { type: 'image_url', image_url: { url } };
+  return { type: 'image_url', image_url: { url: imageToUrl(part) } };
 }
 
 function toolMessage(part: ToolResultPart, providerType: string): OpenAiMessage {

@@ -66,7 +66,7 @@ function scalarRules(maxTokensField: MaxTokensField): ReadonlyArray<ParamRule<Ca
 }
 
 /** OpenAI rejects `tool_choice` and `parallel_tool_calls` when no tools are sent. */
-function toolRules(providerType: string): ReadonlyArray<ParamRule<CanonicalRequest>> {
+function buildToolRules(providerType: string): ReadonlyArray<ParamRule<CanonicalRequest>> {
   return [
     {
       from: 'tools',
@@ -76,6 +76,18 @@ function toolRules(providerType: string): ReadonlyArray<ParamRule<CanonicalReque
     { from: 'toolChoice', to: 'tool_choice', transform: toOpenAiToolChoice },
     { from: 'parallelToolCalls', to: 'parallel_tool_calls' },
   ];
+}
+
+/** The rules differ only in the provider type refusals name, of which there are a handful. */
+const toolRulesByType = new Map<string, ReadonlyArray<ParamRule<CanonicalRequest>>>();
+
+function toolRules(providerType: string): ReadonlyArray<ParamRule<CanonicalRequest>> {
+  let rules = toolRulesByType.get(providerType);
+  if (!rules) {
+    rules = buildToolRules(providerType);
+    toolRulesByType.set(providerType, rules);
+  }
+  return rules;
 }
 
 /**

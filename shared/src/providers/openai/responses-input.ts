@@ -18,6 +18,7 @@ import type {
   VendorPart,
 } from '../../canonical/types';
 import { customInput } from '../../wire/common/custom-tools';
+import { imageToUrl } from '../../wire/common/images';
 import { refuseVendorPart } from '../common/untranslatable';
 import type {
   ResponsesInputContent,
@@ -59,9 +60,7 @@ function isContentBlock(block: ResponsesNative): boolean {
 function inputContent(part: InputPart, context: InputContext): ResponsesInputContent | ResponsesNative {
   if (part.type === 'text') return { type: 'input_text', text: part.text };
   if (part.type === 'vendor') return nativeBlock(part, context);
-  const { source } = part;
-  const url = source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
-  return { type: 'input_image', image_url: url, detail: 'auto' };
+  return { type: 'input_image', image_url: imageToUrl(part), detail: 'auto' };
 }
 
 /**

@@ -19,7 +19,7 @@ import type {
   ToolDefinition,
 } from '../../canonical/types';
 import { applyParamMap, type ParamRule } from '../common/param-map';
-import { isWebSearchTool, refuseHostedTool } from '../common/untranslatable';
+import { hostedToolFor } from '../common/untranslatable';
 import { responsesInstructions, toResponsesInput } from './responses-input';
 import type {
   ResponsesReasoning,
@@ -66,9 +66,7 @@ const samplingRules: ReadonlyArray<ParamRule<CanonicalRequest>> = [
  */
 function toResponsesTool(tool: ToolDefinition, providerType: string): ResponsesTool {
   if (tool.kind === 'hosted') {
-    if (tool.format === 'openai-responses') return tool.declaration;
-    if (isWebSearchTool(tool)) return { type: 'web_search' };
-    throw refuseHostedTool(tool, providerType);
+    return hostedToolFor(tool, providerType, 'openai-responses', () => ({ type: 'web_search' as const }));
   }
   const description = tool.description === undefined ? {} : { description: tool.description };
   if (tool.kind === 'custom') {

@@ -14,7 +14,8 @@ import type {
   ToolCallPart,
   Usage,
 } from '../../canonical/types';
-import { namespacedName } from '../../wire/openai-responses/tool-shapes';
+import { customArguments } from '../../wire/common/custom-tools';
+import { namespacedName } from '../../wire/common/tool-shapes';
 import { responsesUsageFrom } from '../../wire/openai-responses/usage';
 import { unreadableUpstreamResponse } from '../common/errors';
 import { asArray, asRecord, asString, type JsonObject } from '../common/json';
@@ -77,15 +78,10 @@ export function functionCallName(item: JsonObject): string {
   return namespacedName(asString(item.namespace), asString(item.name) ?? '');
 }
 
-/** A custom tool's text travels as the canonical `{"input": …}` arguments. */
-export function customCallArguments(input: string): string {
-  return JSON.stringify({ input });
-}
-
 function toolCall(item: JsonObject): ToolCallPart {
   const id = asString(item.call_id) ?? asString(item.id) ?? '';
   if (item.type === 'custom_tool_call') {
-    const args = customCallArguments(asString(item.input) ?? '');
+    const args = customArguments(asString(item.input) ?? '');
     return { type: 'tool_call', id, name: asString(item.name) ?? '', arguments: args };
   }
   return { type: 'tool_call', id, name: functionCallName(item), arguments: asString(item.arguments) ?? '' };

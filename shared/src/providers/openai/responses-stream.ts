@@ -9,14 +9,15 @@
  * item only at its done (no added, no deltas), the block opens and closes there.
  * Event types this adapter does not know are ignored.
  */
+
 import type { StreamEvent } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
+import { customArguments } from '../../wire/common/custom-tools';
 import { streamError } from '../common/errors';
 import { asNumber, asRecord, asString, type JsonObject, parseJsonObject } from '../common/json';
 import type { SseEventMapper } from '../common/sse-stream';
 import { readOpenAiError } from './errors';
 import {
-  customCallArguments,
   functionCallName,
   messageText,
   parseResponsesUsage,
@@ -170,7 +171,7 @@ export class ResponsesStreamMapper implements SseEventMapper {
       const args = asString(item.arguments);
       if (args) this.emitDelta(block, args, out);
     } else if (block.kind === 'custom') {
-      const args = customCallArguments(asString(item.input) ?? block.input);
+      const args = customArguments(asString(item.input) ?? block.input);
       out.push({ type: 'tool_call_delta', index, argumentsDelta: args });
     } else if (block.kind === 'opaque') {
       out.push({ type: 'reasoning_opaque', index, opaque: { vendor: 'openai', data: item } });
