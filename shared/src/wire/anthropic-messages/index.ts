@@ -20,7 +20,7 @@ export const anthropicMessages: WireFormatWithUsageTap = {
   watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, messagesStreamUsage, true, onChunk),
   // Usage is always in these streams (message_start, message_delta): nothing to add. The model
   // is named once, in message_start.
-  preparePassthrough: (body, options = {}) => renamingPlan(body, options),
+  preparePassthrough: renamingPlan,
   reasoningVendor: 'anthropic',
   restoreReasoning: restoreMessagesReasoning,
 };

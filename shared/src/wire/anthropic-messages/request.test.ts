@@ -99,6 +99,16 @@ describe('anthropic-messages request parsing', () => {
     expect(parseMessagesRequest(body).reasoning).toStrictEqual(expected);
   });
 
+  it.each([
+    'extreme',
+    'constructor',
+    'toString',
+    '__proto__',
+  ])('reads an unknown output_config.effort (%s) as medium, Object.prototype names included', (effort) => {
+    const parsed = parseMessagesRequest({ ...minimal, output_config: { effort } });
+    expect(parsed.reasoning).toStrictEqual({ effort: 'medium' });
+  });
+
   it('keeps sealed thinking sealed and Anthropic thinking as Anthropic', () => {
     const own = { type: 'thinking', thinking: 'Hm.', signature: 'EqQBCkgI' };
     const sealed = { type: 'thinking', thinking: 'Hm.', signature: 'sluice-r1.abc.def' };

@@ -20,7 +20,7 @@ import type {
   VendorPart,
 } from '../../canonical/types';
 import { badRequest } from '../../http/app-error';
-import { compact, textPart } from '../common/conversation';
+import { compact, hostedTool, textPart, vendorPart } from '../common/conversation';
 import { parseBody } from '../common/validate';
 import {
   type CountTokensRequest,
@@ -47,10 +47,6 @@ function withCache<T extends object>(part: T, control: MessagesCacheControl): T 
   return cache ? { ...part, cache } : part;
 }
 
-function vendorPart(block: Block, field: string): VendorPart {
-  return { type: 'vendor', format: 'anthropic-messages', field, block };
-}
-
 /** base64 and url images translate; other sources (file ids) only go to Anthropic itself. */
 function imagePart(block: Block & { source: Block }, field: string): ImagePart | VendorPart {
   const { source } = block;
@@ -65,7 +61,7 @@ function imagePart(block: Block & { source: Block }, field: string): ImagePart |
   if (source.type === 'url' && typeof source.url === 'string' && source.url !== '') {
     return withCache<ImagePart>({ type: 'image', source: { kind: 'url', url: source.url } }, cache);
   }
-  return vendorPart(block, field);
+  return vendorPart('anthropic-messages', field, block);
 }
 
 function toolResultContent(content: unknown, field: string): Array<TextPart | ImagePart | VendorPart> {
@@ -77,7 +73,7 @@ function toolResultContent(content: unknown, field: string): Array<TextPart | Im
     if (block.type === 'image' && typeof block.source === 'object' && block.source !== null) {
       return imagePart(block as Block & { source: Block }, inner);
     }
-    return vendorPart(block, inner);
+    return vendorPart('anthropic-messages', inner, block);
   });
 }
 
@@ -107,9 +103,10 @@ function convertBlock(
   field: string,
 ): ContentPart {
   const raw = block as Block;
+  const cache = raw.cache_control as MessagesCacheControl;
   switch (block.type) {
     case 'text':
-      return withCache(textPart(block.text as string), raw.cache_control as MessagesCacheControl);
+      return withCache(textPart(block.text as string), cache);
     case 'image':
       if (role === 'assistant')
         throw badRequest(`Invalid '${field}': images are only allowed in user messages`);
@@ -123,14 +120,14 @@ function convertBlock(
           name: block.name as string,
           arguments: JSON.stringify(block.input),
         },
-        raw.cache_control as MessagesCacheControl,
+        cache,
       );
     case 'tool_result': {
       if (role !== 'user') roleError(field, 'tool_result', 'user');
       const content = toolResultContent(raw.content, field);
       const part = { type: 'tool_result' as const, toolCallId: block.tool_use_id as string, content };
       const withError = block.is_error === undefined ? part : { ...part, isError: block.is_error as boolean };
-      return withCache(withError, raw.cache_control as MessagesCacheControl);
+      return withCache(withError, cache);
     }
     case 'thinking':
       if (role !== 'assistant') roleError(field, 'thinking', 'assistant');
@@ -139,7 +136,7 @@ function convertBlock(
       if (role !== 'assistant') roleError(field, 'redacted_thinking', 'assistant');
       return reasoningPart(raw, '', 'data', field);
     default:
-      return vendorPart(raw, field);
+      return vendorPart('anthropic-messages', field, raw);
   }
 }
 
@@ -177,19 +174,14 @@ function toolDefinition(tool: MessagesTool, index: number): ToolDefinition {
       cache_control,
     );
   }
-  const hosted: ToolDefinition = {
-    kind: 'hosted',
-    format: 'anthropic-messages',
-    field: `tools[${index}]`,
-    type: String(tool.type),
-    declaration: tool as Block,
-  };
-  return withCache(hosted, tool.cache_control);
+  return withCache(hostedTool('anthropic-messages', index, tool as Block), tool.cache_control);
 }
 
 function namedEffort(effort: string | undefined): ReasoningEffort | undefined {
   if (effort === undefined) return undefined;
-  return EFFORT_FOR_ANTHROPIC_EFFORT[effort] ?? (isReasoningEffort(effort) ? effort : 'medium');
+  // Own keys only: the client's string must not reach Object.prototype ("constructor", "__proto__").
+  if (Object.hasOwn(EFFORT_FOR_ANTHROPIC_EFFORT, effort)) return EFFORT_FOR_ANTHROPIC_EFFORT[effort];
+  return isReasoningEffort(effort) ? effort : 'medium';
 }
 
 /**

@@ -1,4 +1,11 @@
-import type { CanonicalMessage, ContentPart, TextPart } from '../../canonical/types';
+import type { WireFormatName } from '../../canonical/ports';
+import type {
+  CanonicalMessage,
+  ContentPart,
+  HostedToolDefinition,
+  TextPart,
+  VendorPart,
+} from '../../canonical/types';
 
 const isToolResult = (part: ContentPart): boolean => part.type === 'tool_result';
 
@@ -29,6 +36,24 @@ export function appendMessage(messages: CanonicalMessage[], message: CanonicalMe
 
 export function textPart(text: string): TextPart {
   return { type: 'text', text };
+}
+
+/** A block with no canonical form, kept as sent so a vendor of `format` can still take it. */
+export function vendorPart(
+  format: WireFormatName,
+  field: string,
+  block: Record<string, unknown>,
+): VendorPart {
+  return { type: 'vendor', format, field, block };
+}
+
+/** A tool the vendor runs itself, declared as `tools[index]`: kept as sent, under its own type name. */
+export function hostedTool(
+  format: WireFormatName,
+  index: number,
+  declaration: Record<string, unknown>,
+): HostedToolDefinition {
+  return { kind: 'hosted', format, field: `tools[${index}]`, type: String(declaration.type), declaration };
 }
 
 /** Drops undefined values so canonical objects compare and serialise cleanly. */

@@ -27,13 +27,16 @@ export type UsageObserver = (event: SseEvent, current: Usage | null) => Usage | 
 
 /**
  * Changes an event on its way to the client: null drops it, a string replaces its data,
- * undefined leaves it as it was. Called for every event, so it must be cheap for the many it
- * leaves alone (a substring test before any parsing).
+ * undefined leaves it as it was. Called for every event (the model is renamed in each), so it
+ * must be cheap for the many it leaves alone; `carriesUsage` is the scanner's own test, reused.
  */
-type EventEdit = (event: SseEvent) => string | null | undefined;
+type EventEdit = (event: SseEvent, carriesUsage: boolean) => string | null | undefined;
 
 export interface NativeTapOptions {
-  /** Events the client must not see (cheap to ask of every event). */
+  /**
+   * Events the client must not see. Only events holding a usage object are offered (the only
+   * ones a format drops: PassthroughPlan.dropEvent), so the rest cost no parse.
+   */
   drop?(event: SseEvent): boolean;
   /** The client's name for the model, put where each event names the upstream's. */
   clientModel?: string;
@@ -41,8 +44,8 @@ export interface NativeTapOptions {
 
 function editOf({ drop, clientModel }: NativeTapOptions): EventEdit | undefined {
   if (!drop) return undefined;
-  return (event) =>
-    drop(event) ? null : clientModel ? renameModelInData(event.data, clientModel) : undefined;
+  return (event, carriesUsage) =>
+    carriesUsage && drop(event) ? null : clientModel ? renameModelInData(event.data, clientModel) : undefined;
 }
 
 /**
@@ -65,14 +68,15 @@ class UsageScanner {
   /** What the edit made of the event being read: null dropped, a string its new data. */
   #edited: string | null | undefined = undefined;
   readonly #onEvent = (event: SseEvent): void => {
-    if (USAGE_OBJECT.test(event.data)) {
+    const carriesUsage = USAGE_OBJECT.test(event.data);
+    if (carriesUsage) {
       try {
         this.usage = this.#observe(event, this.usage);
       } catch {
         // A malformed event must not cost the passthrough; keep what was seen before it.
       }
     }
-    if (this.#edit) this.#edited = this.#edit(event);
+    if (this.#edit) this.#edited = this.#edit(event, carriesUsage);
   };
   readonly #onLine = (line: string): void => {
     if (this.#edit) this.#held.push(line);

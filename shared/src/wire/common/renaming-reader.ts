@@ -1,6 +1,6 @@
 import type { NativeUsageReader, UsageObserver } from './native-usage-reader';
 import { readerOf, usageInText } from './native-usage-reader';
-import { renameModelInData } from './rename-model';
+import { MODEL_FIELD } from './rename-model';
 
 /**
  * A passthrough stream under an alias: the upstream names its own model in the events
@@ -18,11 +18,10 @@ export function createRenamingReader(observe: UsageObserver, clientModel: string
   let usage: Parameters<UsageObserver>[1] = null;
   const renamed = (lines: string): string => {
     if (from === null) {
-      const first = renameModelInData(lines, clientModel);
-      if (first === undefined) return lines;
-      from = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/.exec(lines)?.[0] ?? null;
-      if (from === to) from = null;
-      return from === null ? first : lines.replaceAll(from, to);
+      const found = MODEL_FIELD.exec(lines)?.[0];
+      // Already the client's name: nothing learnt, so later lines are still searched.
+      if (found === undefined || found === to) return lines;
+      from = found;
     }
     return lines.replaceAll(from, to);
   };

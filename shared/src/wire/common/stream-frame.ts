@@ -85,13 +85,21 @@ class Blocks {
     this.writer.block({ type: 'block_stop', block, part: { ...part } });
   }
 
-  startText(index: number): OpenBlock {
+  /** Text and reasoning blocks open alike; only tool calls number themselves apart. */
+  private startPart(
+    index: number,
+    part: TextPart | ReasoningPart,
+    start: 'text_start' | 'reasoning_start',
+  ): OpenBlock {
     this.close();
-    const part: TextPart = { type: 'text', text: '' };
     this.open = { index, block: this.content.length, part, tool: -1 };
     this.content.push(part);
-    this.writer.block({ type: 'text_start', block: this.open.block });
+    this.writer.block({ type: start, block: this.open.block });
     return this.open;
+  }
+
+  startText(index: number): OpenBlock {
+    return this.startPart(index, { type: 'text', text: '' }, 'text_start');
   }
 
   startTool(index: number, id: string, name: string): void {
@@ -111,20 +119,12 @@ class Blocks {
     this.writer.block({ type: 'text_delta', block: open.block, text });
   }
 
-  startReasoning(index: number): OpenBlock {
-    this.close();
-    const part: ReasoningPart = { type: 'reasoning', text: '' };
-    this.open = { index, block: this.content.length, part, tool: -1 };
-    this.content.push(part);
-    this.writer.block({ type: 'reasoning_start', block: this.open.block });
-    return this.open;
-  }
-
-  private reasoningBlock(index: number): OpenBlock & { part: ReasoningPart } {
+  /** The open reasoning block of `index`, started when another block (or none) is open. */
+  reasoningBlock(index: number): OpenBlock & { part: ReasoningPart } {
     const open =
       this.open?.index === index && this.open.part.type === 'reasoning'
         ? this.open
-        : this.startReasoning(index);
+        : this.startPart(index, { type: 'reasoning', text: '' }, 'reasoning_start');
     return open as OpenBlock & { part: ReasoningPart };
   }
 
@@ -192,10 +192,8 @@ class Frame {
     } else if (event.type === 'text_delta') blocks.text(event.index, event.text);
     else if (event.type === 'tool_call_start') blocks.startTool(event.index, event.id, event.name);
     else if (event.type === 'tool_call_delta') blocks.toolArguments(event.index, event.argumentsDelta);
-    else if (event.type === 'reasoning_start') {
-      if (blocks.open?.index !== event.index || blocks.open.part.type !== 'reasoning')
-        blocks.startReasoning(event.index);
-    } else if (event.type === 'reasoning_delta') blocks.reasoning(event.index, event.text);
+    else if (event.type === 'reasoning_start') blocks.reasoningBlock(event.index);
+    else if (event.type === 'reasoning_delta') blocks.reasoning(event.index, event.text);
     else if (event.type === 'reasoning_opaque')
       blocks.reasoningOpaque(event.index, event.opaque, event.sealed);
     else if (blocks.open?.index === event.index) blocks.close();

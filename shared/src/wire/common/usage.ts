@@ -59,6 +59,15 @@ export function openAiUsageFrom(
   return out;
 }
 
+/**
+ * `cache_write_tokens` of an OpenAI-shaped input details object: prompt-cache writes, which
+ * OpenAI does not charge but other vendors do; left out when there were none.
+ */
+export function cacheWriteDetail(usage: Usage): { cache_write_tokens?: number } {
+  const written = usage.cacheWriteTokens;
+  return written !== undefined && written > 0 ? { cache_write_tokens: written } : {};
+}
+
 /** The input tokens neither read from nor written to a prompt cache. */
 export function uncachedInputTokens(usage: Usage): number {
   return Math.max(0, usage.inputTokens - (usage.cachedInputTokens ?? 0) - (usage.cacheWriteTokens ?? 0));

@@ -1,8 +1,9 @@
 import { encodeSseJson } from '../../sse/encoder';
 import { watchNativeUsage } from '../common/native-usage-reader';
+import { callShapes } from '../common/tool-shapes';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { prepareChatPassthrough } from './passthrough';
-import { customToolNames, renderChatCompletion } from './render-response';
+import { renderChatCompletion } from './render-response';
 import { restoreChatReasoning } from './sealed';
 import { createChatStreamEncoder } from './stream-encoder';
 import { parseChatRequest } from './to-canonical';
@@ -20,13 +21,13 @@ export const openaiChat: WireFormatWithUsageTap = {
   createStreamEncoder: (clientModel, request) =>
     createChatStreamEncoder(clientModel, {
       includeUsage: request?.includeUsage === true,
-      customTools: customToolNames(request),
+      shapeOf: callShapes(request),
     }),
   usageFromResponse: chatUsageFromResponse,
   createNativeUsageReader: createChatNativeUsageReader,
   watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, chatStreamUsage, false, onChunk),
   preparePassthrough: prepareChatPassthrough,
-  restoreReasoning: (body) => restoreChatReasoning(body),
+  restoreReasoning: restoreChatReasoning,
 };
 
 export { type ChatCompletionBody, renderChatCompletion } from './render-response';

@@ -1,6 +1,7 @@
 import type { PassthroughOptions, PassthroughPlan } from '../../canonical/ports';
 import type { SseEvent } from '../../sse/decoder';
 import { parseJsonData } from '../common/native-usage-reader';
+import { renamingPlan } from '../common/passthrough-plan';
 import { isRecord } from '../common/usage';
 
 /**
@@ -11,21 +12,16 @@ import { isRecord } from '../common/usage';
  */
 export function prepareChatPassthrough(
   body: Record<string, unknown>,
-  { clientModel }: PassthroughOptions = {},
+  options?: PassthroughOptions,
 ): PassthroughPlan {
-  const renamed = clientModel === undefined ? {} : { clientModel };
-  const options = isRecord(body.stream_options) ? body.stream_options : {};
-  if (body.stream !== true || options.include_usage === true) return { body, ...renamed };
-  return {
-    body: { ...body, stream_options: { ...options, include_usage: true } },
-    dropEvent: isUsageOnlyChunk,
-    ...renamed,
-  };
+  const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
+  if (body.stream !== true || streamOptions.include_usage === true) return renamingPlan(body, options);
+  const asked = { ...body, stream_options: { ...streamOptions, include_usage: true } };
+  return { ...renamingPlan(asked, options), dropEvent: isUsageOnlyChunk };
 }
 
+/** Only offered chunks that hold a usage object (PassthroughPlan.dropEvent), so each is parsed. */
 export function isUsageOnlyChunk(event: SseEvent): boolean {
-  // Most chunks carry no usage: only those are parsed.
-  if (!event.data.includes('"usage"')) return false;
   const chunk = parseJsonData(event.data);
   return (
     isRecord(chunk) && Array.isArray(chunk.choices) && chunk.choices.length === 0 && isRecord(chunk.usage)

@@ -7,6 +7,8 @@ import type {
 } from '../../canonical/types';
 import { customInput } from '../common/custom-tools';
 import { formatId, nowSeconds } from '../common/ids';
+import { type CallShape, callShapes } from '../common/tool-shapes';
+import { cacheWriteDetail } from '../common/usage';
 import { sealedCallId } from './sealed-ids';
 
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -63,12 +65,8 @@ export function chatUsage(usage: Usage): ChatUsage {
     completion_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
   };
-  const written = usage.cacheWriteTokens;
-  if (usage.cachedInputTokens !== undefined || written !== undefined) {
-    out.prompt_tokens_details = {
-      cached_tokens: usage.cachedInputTokens ?? 0,
-      ...(written !== undefined && written > 0 ? { cache_write_tokens: written } : {}),
-    };
+  if (usage.cachedInputTokens !== undefined || usage.cacheWriteTokens !== undefined) {
+    out.prompt_tokens_details = { cached_tokens: usage.cachedInputTokens ?? 0, ...cacheWriteDetail(usage) };
   }
   if (usage.reasoningTokens !== undefined) {
     out.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
@@ -76,35 +74,36 @@ export function chatUsage(usage: Usage): ChatUsage {
   return out;
 }
 
-/** The names of the client's custom (freeform) tools: their calls go back as `custom` calls. */
-export function customToolNames(request: CanonicalRequest | undefined): ReadonlySet<string> {
-  return new Set((request?.tools ?? []).flatMap((tool) => (tool.kind === 'custom' ? [tool.name] : [])));
-}
-
+/** Calls of the client's custom (freeform) tools go back as `custom` calls, the rest as functions. */
 export function chatToolCall(
   part: Extract<AnswerPart, { type: 'tool_call' }>,
-  custom: ReadonlySet<string>,
+  shapeOf: (name: string) => CallShape,
   sealed?: string,
 ): ChatToolCall {
   const id = sealedCallId(chatToolCallId(part.id), sealed);
-  if (!custom.has(part.name))
+  if (shapeOf(part.name).kind !== 'custom')
     return { id, type: 'function', function: { name: part.name, arguments: part.arguments } };
   return { id, type: 'custom', custom: { name: part.name, input: customInput(part.arguments) } };
 }
 
-/** Reasoning as chat clients read it: its text, and its seal to send back. */
-export function chatReasoning(
-  content: AnswerPart[],
-): Pick<ChatCompletionBody['choices'][number]['message'], 'reasoning_content' | 'reasoning_details'> {
+type ReasoningFields = Pick<
+  ChatCompletionBody['choices'][number]['message'],
+  'reasoning_content' | 'reasoning_details'
+>;
+
+/**
+ * Reasoning as chat clients read it: its text and its seals to send back (`fields`), and the
+ * first seal, which the turn's first tool call carries too (sealed-ids.ts).
+ */
+export function chatReasoning(content: AnswerPart[]): { fields: ReasoningFields; firstSeal?: string } {
   const parts = content.flatMap((part) => (part.type === 'reasoning' ? [part] : []));
-  if (parts.length === 0) return {};
+  if (parts.length === 0) return { fields: {} };
   const details = parts.flatMap((part): ChatReasoningDetail[] =>
     part.sealed ? [{ type: 'reasoning.encrypted', data: part.sealed, format: 'sluice' }] : [],
   );
   const text = parts.map((part) => part.text).join('');
-  return details.length > 0
-    ? { reasoning_content: text, reasoning_details: details }
-    : { reasoning_content: text };
+  if (details.length === 0) return { fields: { reasoning_content: text } };
+  return { fields: { reasoning_content: text, reasoning_details: details }, firstSeal: details[0]?.data };
 }
 
 export function chatToolCallId(canonicalId: string): string {
@@ -117,15 +116,14 @@ export function renderChatCompletion(
   created: number = nowSeconds(),
   request?: CanonicalRequest,
 ): ChatCompletionBody {
-  const custom = customToolNames(request);
+  const shapeOf = callShapes(request);
   const texts = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
-  // The first tool call carries the seal of the reasoning before it (sealed-ids.ts).
-  let sealed = response.content.flatMap((part) =>
-    part.type === 'reasoning' && part.sealed ? [part.sealed] : [],
-  )[0];
+  const reasoning = chatReasoning(response.content);
+  // Only the first tool call carries the seal (sealed-ids.ts).
+  let sealed = reasoning.firstSeal;
   const toolCalls: ChatToolCall[] = response.content.flatMap((part) => {
     if (part.type !== 'tool_call') return [];
-    const call = chatToolCall(part, custom, sealed);
+    const call = chatToolCall(part, shapeOf, sealed);
     sealed = undefined;
     return [call];
   });
@@ -144,7 +142,7 @@ export function renderChatCompletion(
           content,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
           refusal: null,
-          ...chatReasoning(response.content),
+          ...reasoning.fields,
         },
         finish_reason: chatFinishReason(response.finishReason),
         logprobs: null,

@@ -1,12 +1,13 @@
 import { isSealed } from '../../canonical/reasoning';
 import { isRecord } from '../../util/json';
-import { mapSealed } from '../common/sealed-reasoning';
 import { splitCallId } from './sealed-ids';
 
 type Message = Record<string, unknown>;
 
 const isSealedDetail = (detail: unknown): boolean => isRecord(detail) && isSealed(detail.data);
 const carriesSeal = (id: unknown): boolean => typeof id === 'string' && splitCallId(id).sealed !== undefined;
+
+const isSealedMessage = (message: unknown): message is Message => isRecord(message) && hasSeal(message);
 
 function hasSeal(message: Message): boolean {
   if (carriesSeal(message.tool_call_id)) return true;
@@ -35,12 +36,15 @@ function unsealed(message: Message): Message {
 /**
  * A Chat Completions body passed through: Chat Completions takes no reasoning back, so the
  * gateway's seals a client kept (in `reasoning_details`, on tool call ids) are taken out before
- * the vendor sees them.
+ * the vendor sees them. Nothing is opened, so this is synchronous work; async only to fit
+ * WireFormat.restoreReasoning.
  */
 export async function restoreChatReasoning(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  if (!Array.isArray(body.messages)) return body;
-  const messages = await mapSealed(body.messages as unknown[], (message) =>
-    isRecord(message) && hasSeal(message) ? Promise.resolve(unsealed(message)) : undefined,
-  );
-  return messages === null ? body : { ...body, messages };
+  const { messages } = body;
+  // Nothing to strip: the body itself, not a copy.
+  if (!Array.isArray(messages) || !messages.some(isSealedMessage)) return body;
+  return {
+    ...body,
+    messages: messages.map((message) => (isSealedMessage(message) ? unsealed(message) : message)),
+  };
 }

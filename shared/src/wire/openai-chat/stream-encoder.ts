@@ -2,6 +2,7 @@ import type { StreamEvent } from '../../canonical/types';
 import { customInput } from '../common/custom-tools';
 import { formatId, nowSeconds } from '../common/ids';
 import { type BlockEvent, createFramedEncoder, type FormatWriter, type SseOut } from '../common/stream-frame';
+import { type CallShape, callShapes } from '../common/tool-shapes';
 import { chatFinishReason, chatToolCallId, chatUsage } from './render-response';
 import { sealedCallId } from './sealed-ids';
 
@@ -11,8 +12,11 @@ export interface ChatStreamOptions {
    * asked with stream_options.include_usage; clients that index choices[0] break on it.
    */
   includeUsage?: boolean;
-  /** The client's custom tools: their calls go out whole, as `custom` calls, when they end. */
-  customTools?: ReadonlySet<string>;
+  /**
+   * How the client declared each tool (callShapes): calls of its custom tools go out whole, as
+   * `custom` calls, when they end. Without it every call is a function call.
+   */
+  shapeOf?: (name: string) => CallShape;
 }
 
 type Delta = Record<string, unknown>;
@@ -24,7 +28,7 @@ function chatWriter(out: SseOut, clientModel: string, options: ChatStreamOptions
     out.json({ id, object: 'chat.completion.chunk', created, model: clientModel, choices, ...extra });
   const choice = (delta: Delta, finishReason: string | null = null) =>
     chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]);
-  const custom = options.customTools ?? new Set<string>();
+  const shapeOf = options.shapeOf ?? callShapes(undefined);
   /** Tool index of the custom call being assembled, by block. */
   const customCalls = new Map<number, number>();
   /** The seal of the reasoning before the turn's tool calls: the first call carries it (sealed-ids.ts). */
@@ -41,7 +45,7 @@ function chatWriter(out: SseOut, clientModel: string, options: ChatStreamOptions
       case 'reasoning_delta':
         return { reasoning_content: event.text };
       case 'tool_call_start': {
-        if (custom.has(event.name)) {
+        if (shapeOf(event.name).kind === 'custom') {
           customCalls.set(event.block, event.tool);
           return null;
         }

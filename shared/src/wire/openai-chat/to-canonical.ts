@@ -9,7 +9,8 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from '../../canonical/types';
-import { appendMessage, compact, textPart } from '../common/conversation';
+import { appendMessage, compact, hostedTool, textPart, vendorPart } from '../common/conversation';
+import { customArguments } from '../common/custom-tools';
 import { imageFromUrl } from '../common/images';
 import { parseBody } from '../common/validate';
 import { isPlainChatRequest } from './plain-request';
@@ -39,7 +40,7 @@ function userParts(content: ChatUserContent, field: string): ContentPart[] {
       const url = (raw.image_url as { url: string }).url;
       return imageFromUrl(url, `${field}[${i}].image_url.url`);
     }
-    return { type: 'vendor', format: 'openai-chat', field: `${field}[${i}]`, block: raw };
+    return vendorPart('openai-chat', `${field}[${i}]`, raw);
   });
 }
 
@@ -76,7 +77,7 @@ function toolCallPart(call: NonNullable<AssistantMessage['tool_calls']>[number])
         type: 'tool_call',
         id,
         name: call.custom.name,
-        arguments: JSON.stringify({ input: call.custom.input }),
+        arguments: customArguments(call.custom.input),
       };
 }
 
@@ -154,13 +155,7 @@ function toolDefinition(tool: ChatTool, index: number): ToolDefinition {
       format: orUndefined(custom.format),
     });
   }
-  return {
-    kind: 'hosted',
-    format: 'openai-chat',
-    field: `tools[${index}]`,
-    type: tool.type,
-    declaration: raw,
-  };
+  return hostedTool('openai-chat', index, raw);
 }
 
 function responseFormat(format: ChatRequest['response_format']): ResponseFormat | undefined {

@@ -22,7 +22,7 @@ export const openaiResponses: WireFormatWithUsageTap = {
   watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, responsesStreamUsage, false, onChunk),
   // Usage is always in these streams (response.completed): nothing to add. The model is named
   // in the Response object the lifecycle events (response.created, …) carry.
-  preparePassthrough: (body, options = {}) => renamingPlan(body, options),
+  preparePassthrough: renamingPlan,
   reasoningVendor: 'openai',
   restoreReasoning: restoreResponsesReasoning,
 };

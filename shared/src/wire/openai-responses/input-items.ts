@@ -8,20 +8,18 @@ import type {
   VendorPart,
 } from '../../canonical/types';
 import { badRequest } from '../../http/app-error';
-import { appendMessage, textPart } from '../common/conversation';
+import { appendMessage, textPart, vendorPart } from '../common/conversation';
+import { customArguments } from '../common/custom-tools';
 import { imageFromUrl } from '../common/images';
+import { namespacedName } from '../common/tool-shapes';
 import type { ResponsesContentPart, ResponsesInputItem, ResponsesMessageContent } from './request-schema';
-import { namespacedName } from './tool-shapes';
 
 type Item = Record<string, unknown>;
 
-function vendorPart(block: Item, field: string): VendorPart {
-  return { type: 'vendor', format: 'openai-responses', field, block };
-}
-
 function image(part: Item, field: string): ImagePart | VendorPart {
   // File ids point into OpenAI's file store, which no other vendor can read.
-  if (typeof part.image_url !== 'string' || part.image_url === '') return vendorPart(part, field);
+  if (typeof part.image_url !== 'string' || part.image_url === '')
+    return vendorPart('openai-responses', field, part);
   return imageFromUrl(part.image_url, `${field}.image_url`);
 }
 
@@ -37,7 +35,7 @@ function contentParts(
     if (part.type === 'input_text' || part.type === 'output_text') return [textPart(raw.text as string)];
     // A refusal replayed from an earlier response has no slot in other formats.
     if (part.type === 'refusal') return [];
-    return [vendorPart(raw, at)];
+    return [vendorPart('openai-responses', at, raw)];
   });
 }
 
@@ -66,7 +64,7 @@ function toolOutput(item: Item, field: string): ContentPart {
 /** Item types the gateway does not read: an `…_output` answers a call (user side), the rest are the model's. */
 function otherItem(item: Item, field: string): CanonicalMessage {
   const role = String(item.type).endsWith('_output') ? 'user' : 'assistant';
-  return { role, content: [vendorPart(item, field)] };
+  return { role, content: [vendorPart('openai-responses', field, item)] };
 }
 
 function messageItem(
@@ -118,7 +116,7 @@ function itemMessage(
         type: 'tool_call',
         id: item.call_id as string,
         name: item.name as string,
-        arguments: JSON.stringify({ input: item.input }),
+        arguments: customArguments(item.input as string),
       };
       return { role: 'assistant', content: [call] };
     }

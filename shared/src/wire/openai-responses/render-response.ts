@@ -1,7 +1,7 @@
 import type { CanonicalRequest, CanonicalResponse } from '../../canonical/types';
 import { nowSeconds } from '../common/ids';
+import { callShapes } from '../common/tool-shapes';
 import { outcomeFor, outputItems, responseId, responseObject, responsesUsage } from './response-object';
-import { callShapes } from './tool-shapes';
 
 export function renderResponsesResponse(
   response: CanonicalResponse,

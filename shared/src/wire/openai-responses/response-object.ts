@@ -1,6 +1,8 @@
 import type { AnswerPart, FinishReason, ReasoningPart, ToolCallPart, Usage } from '../../canonical/types';
+import { customInput } from '../common/custom-tools';
 import { formatId, idCore } from '../common/ids';
-import { type CallShape, customInput } from './tool-shapes';
+import type { CallShape } from '../common/tool-shapes';
+import { cacheWriteDetail } from '../common/usage';
 
 /**
  * The Response object, shared by the non-streaming body and by the response.* stream events
@@ -71,13 +73,9 @@ export interface ResponseOutcome {
 }
 
 export function responsesUsage(usage: Usage): ResponsesUsage {
-  const written = usage.cacheWriteTokens;
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: {
-      cached_tokens: usage.cachedInputTokens ?? 0,
-      ...(written !== undefined && written > 0 ? { cache_write_tokens: written } : {}),
-    },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0, ...cacheWriteDetail(usage) },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.inputTokens + usage.outputTokens,

@@ -9,6 +9,7 @@ import {
   type StreamFailure,
   type StreamOpen,
 } from '../common/stream-frame';
+import { type CallShape, callShapes } from '../common/tool-shapes';
 import {
   messageItem,
   messageItemId,
@@ -22,9 +23,11 @@ import {
   responsesUsage,
   toolCallItem,
 } from './response-object';
-import { type CallShape, callShapes } from './tool-shapes';
 
 const FAILED = { status: 'failed', incomplete_details: null } as const;
+
+type TextAt = { item_id: string; output_index: number; content_index: 0 };
+type SummaryAt = { item_id: string; output_index: number; summary_index: 0 };
 
 /**
  * Canonical blocks → Responses items: a text block is a message item with one output_text
@@ -37,8 +40,8 @@ class ResponsesWriter implements FormatWriter {
   private readonly createdAt = nowSeconds();
   /** Open tool calls by output index: their item id (argument deltas must name it) and shape. */
   private readonly callItems = new Map<number, { id: string; shape: CallShape }>();
-  /** Output indexes of reasoning items whose summary part has been opened. */
-  private readonly summaries = new Set<number>();
+  /** Reasoning items whose summary part has been opened, by output index: where their events point. */
+  private readonly summaries = new Map<number, SummaryAt>();
 
   constructor(
     private readonly out: SseOut,
@@ -63,11 +66,16 @@ class ResponsesWriter implements FormatWriter {
     this.emit('response.in_progress', { response });
   }
 
+  /** Where a message item's text events point (its one output_text part). */
+  private textAt(output_index: number): TextAt {
+    return { item_id: messageItemId(this.id, output_index), output_index, content_index: 0 };
+  }
+
   block(event: BlockEvent): void {
     const output_index = event.block;
-    const text = { item_id: messageItemId(this.id, output_index), output_index, content_index: 0 };
     switch (event.type) {
-      case 'text_start':
+      case 'text_start': {
+        const text = this.textAt(output_index);
         this.emit('response.output_item.added', {
           output_index,
           item: messageItem(text.item_id, [], 'in_progress'),
@@ -77,8 +85,13 @@ class ResponsesWriter implements FormatWriter {
           part: { type: 'output_text', text: '', annotations: [] },
         });
         return;
+      }
       case 'text_delta':
-        this.emit('response.output_text.delta', { ...text, delta: event.text, logprobs: [] });
+        this.emit('response.output_text.delta', {
+          ...this.textAt(output_index),
+          delta: event.text,
+          logprobs: [],
+        });
         return;
       case 'tool_call_start':
         this.startCall(output_index, event.id, event.name);
@@ -114,9 +127,10 @@ class ResponsesWriter implements FormatWriter {
   }
 
   private summaryDelta(output_index: number, delta: string): void {
-    const at = { item_id: reasoningItemId(this.id, output_index), output_index, summary_index: 0 };
-    if (!this.summaries.has(output_index)) {
-      this.summaries.add(output_index);
+    let at = this.summaries.get(output_index);
+    if (at === undefined) {
+      at = { item_id: reasoningItemId(this.id, output_index), output_index, summary_index: 0 };
+      this.summaries.set(output_index, at);
       this.emit('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
     }
     this.emit('response.reasoning_summary_text.delta', { ...at, delta });
@@ -137,19 +151,19 @@ class ResponsesWriter implements FormatWriter {
       return;
     }
     if (part.type === 'reasoning') {
-      const item_id = reasoningItemId(this.id, output_index);
-      if (this.summaries.has(output_index)) {
-        const at = { item_id, output_index, summary_index: 0 };
+      const at = this.summaries.get(output_index);
+      if (at !== undefined) {
         this.emit('response.reasoning_summary_text.done', { ...at, text: part.text });
         this.emit('response.reasoning_summary_part.done', {
           ...at,
           part: { type: 'summary_text', text: part.text },
         });
       }
+      const item_id = at?.item_id ?? reasoningItemId(this.id, output_index);
       this.emit('response.output_item.done', { output_index, item: reasoningItem(part, item_id) });
       return;
     }
-    const text = { item_id: messageItemId(this.id, output_index), output_index, content_index: 0 };
+    const text = this.textAt(output_index);
     this.emit('response.output_text.done', { ...text, text: part.text, logprobs: [] });
     this.emit('response.content_part.done', {
       ...text,

@@ -6,11 +6,11 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from '../../canonical/types';
-import { compact } from '../common/conversation';
+import { compact, hostedTool } from '../common/conversation';
+import { namespacedName } from '../common/tool-shapes';
 import { parseBody } from '../common/validate';
 import { convertInput } from './input-items';
 import { type ResponsesRequest, type ResponsesTool, responsesRequestSchema } from './request-schema';
-import { namespacedName } from './tool-shapes';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 const EMPTY_PARAMETERS = { type: 'object', properties: {} };
@@ -66,15 +66,7 @@ function toolDefinitions(tool: ResponsesTool, index: number): ToolDefinition[] {
     case 'namespace':
       return (raw.tools as FunctionTool[]).map((inner) => functionTool(inner, raw.name as string));
     default:
-      return [
-        {
-          kind: 'hosted',
-          format: 'openai-responses',
-          field: `tools[${index}]`,
-          type: tool.type,
-          declaration: raw,
-        },
-      ];
+      return [hostedTool('openai-responses', index, raw)];
   }
 }
 
