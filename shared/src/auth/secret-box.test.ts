@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toBase64Url } from './encoding';
-import { createSecretBox } from './secret-box';
+import { createSecretBox, secretBoxFromKey } from './secret-box';
 
 const KEY = toBase64Url(new Uint8Array(32).fill(7));
 
@@ -23,6 +23,19 @@ describe('secret box (AES-256-GCM)', () => {
     const other = await createSecretBox('ab'.repeat(32));
     await expect(other.decrypt(sealed)).rejects.toThrow();
     await expect(box.decrypt('v0.x.y')).rejects.toThrow('unsupported');
+  });
+
+  it('takes a key of the caller and a prefix of its own, refusing values without it', async () => {
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+      'encrypt',
+      'decrypt',
+    ]);
+    const box = secretBoxFromKey(key, 'sluice-r1.');
+    const sealed = await box.encrypt('thinking');
+    expect(sealed).toMatch(/^sluice-r1\.[\w-]+\.[\w-]+$/);
+    expect(await box.decrypt(sealed)).toBe('thinking');
+    await expect(box.decrypt(`v1.${sealed.slice('sluice-r1.'.length)}`)).rejects.toThrow('unsupported');
+    await expect(box.decrypt('sluice-r1.abc')).rejects.toThrow('unsupported');
   });
 
   it('accepts hex keys and refuses keys that are not 32 bytes', async () => {

@@ -43,8 +43,6 @@ export interface ExchangeResult {
   upstreamLatencyMs: number | null;
   cacheHit: boolean;
   clientAborted: boolean;
-  /** Refused before any model or route was settled on: nothing was used, nothing is priced. */
-  refused?: boolean;
 }
 
 /** A request refused with `error` after reaching `trace.attempts` routes (the last: `trace.route`). */
@@ -70,14 +68,15 @@ export function failedExchange(
  * the answering route's upstream model (pricing/effective.ts); an unpriced request records
  * null and the flag, never a silent 0. A request that failed before any route answered has no
  * tokens; its first route stands in, so it is priced (at 0) exactly when the model normally
- * is. A cache hit cost nothing upstream, so its cost is 0 while its tokens still count (they
- * are what limits and budgets see).
+ * is; one refused before any model was settled on names a model priced at 0 (refusals.ts).
+ * A cache hit cost nothing upstream, so its cost is 0 while its tokens still count (they are
+ * what limits and budgets see).
  */
 export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: number): RequestLogRecord {
   const usage = result.usage ?? { inputTokens: 0, outputTokens: 0 };
   const { model, principal } = exchange;
   const route = result.route ?? model.routes[0] ?? null;
-  const price = result.refused ? 0 : costUsd(usage, effectivePrice(model, route?.tablePrice ?? null));
+  const price = costUsd(usage, effectivePrice(model, route?.tablePrice ?? null));
   return {
     id: crypto.randomUUID(),
     createdAt: new Date(exchange.startedAt),

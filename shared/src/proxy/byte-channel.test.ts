@@ -93,6 +93,29 @@ describe('a stage driven straight into the runtime', () => {
     expect(pulls).toBeLessThan(4);
   });
 
+  it('cancels the source when the transformer ends the stream while the source is quiet, as a stage would', async () => {
+    let cancelled = false;
+    let cut: (() => void) | undefined;
+    const quiet = new ReadableStream<Uint8Array>({
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const cutting = {
+      start(controller: TransformStreamDefaultController<Uint8Array>) {
+        cut = () => {
+          controller.enqueue(bytes('event: error\n\n'));
+          controller.terminate();
+        };
+      },
+    };
+    const body = throughStage(quiet, cutting, stage, channel);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    cut?.();
+    expect(await new Response(body).text()).toBe('event: error\n\n');
+    expect(cancelled).toBe(true);
+  });
+
   it('tells the transformer when the client leaves, or when the upstream breaks', async () => {
     let cancels = 0;
     const counting = { ...upper, cancel: () => void cancels++ };

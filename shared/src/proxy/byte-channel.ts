@@ -42,13 +42,23 @@ async function pump(stream: ReadableStream<Uint8Array>, writable: WritableStream
   }
 }
 
-/** A stage's controller over the channel's writer: a write still pending is a full queue. */
+/**
+ * A stage's controller over the channel's writer: a write still pending is a full queue. A
+ * writer's writes settle in order and a failed one fails every one after it, so the last write
+ * of a batch tells how all of them went: one promise a chunk, the writer's own.
+ */
 class ChannelController {
   closed = false;
+  /** Writes not yet known to be taken. */
   private writing = 0;
-  private writes: Array<Promise<void>> = [];
+  /** Of those, the ones enqueued since the last drain began, and the last of them. */
+  private batch = 0;
+  private last: Promise<void> | undefined;
 
-  constructor(private readonly writer: WritableStreamDefaultWriter<Uint8Array>) {}
+  constructor(
+    private readonly writer: WritableStreamDefaultWriter<Uint8Array>,
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+  ) {}
 
   get desiredSize(): number {
     return this.closed ? 0 : 1 - this.writing;
@@ -56,31 +66,52 @@ class ChannelController {
 
   enqueue(chunk: Uint8Array): void {
     if (this.closed) return;
+    // An earlier write of the batch fails only with the last one, which is waited for.
+    if (this.last !== undefined) void this.last.catch(ignore);
     this.writing++;
-    this.writes.push(this.writer.write(chunk).finally(() => this.writing--));
+    this.batch++;
+    this.last = this.writer.write(chunk);
   }
 
   /** The client has everything enqueued so far (rejects when it left). */
   async drained(): Promise<void> {
-    const writes = this.writes;
-    this.writes = [];
-    await Promise.all(writes);
+    const last = this.last;
+    if (last === undefined) return;
+    const count = this.batch;
+    this.last = undefined;
+    this.batch = 0;
+    try {
+      await last;
+    } finally {
+      this.writing -= count;
+    }
   }
 
+  /** As a stage's own: the client gets what was enqueued and the end, the source is cancelled. */
   terminate(): void {
     if (this.closed) return;
     this.closed = true;
+    this.cancelSource(new TypeError('the stage ended the stream'));
     void this.drained()
       .then(() => this.writer.close())
       .catch(() => undefined);
   }
 
+  /** As a stage's own: the client's stream breaks, the source is cancelled. */
   error(reason: unknown): void {
     if (this.closed) return;
     this.closed = true;
+    this.cancelSource(reason);
     void this.writer.abort(reason).catch(() => undefined);
   }
+
+  /** The stages before are told (a stream of canonical events settles its taps as cancelled). */
+  private cancelSource(reason: unknown): void {
+    void this.reader.cancel(reason).catch(ignore);
+  }
 }
+
+function ignore(): void {}
 
 /**
  * `source` through one stage's transformer to the client, without a stream stage: the
@@ -107,7 +138,7 @@ async function drive(
 ): Promise<void> {
   const reader = source.getReader();
   const writer = writable.getWriter();
-  const controller = new ChannelController(writer);
+  const controller = new ChannelController(writer, reader);
   // The transformer takes the stand-in for the controller of the stage it would have been.
   const stage = controller as unknown as TransformStreamDefaultController<Uint8Array>;
   const stop = (error: unknown) => {
@@ -123,6 +154,8 @@ async function drive(
     await transformer.start?.(stage);
     for (;;) {
       const { done, value } = await reader.read();
+      // The transformer ended the stream while the source was quiet (the idle guard's cut).
+      if (controller.closed) return;
       if (done) break;
       await transformer.transform?.(value, stage);
       await controller.drained();

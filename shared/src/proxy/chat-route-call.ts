@@ -2,7 +2,7 @@ import type { PassthroughPlan, UpstreamCall } from '../canonical/ports';
 import type { CanonicalRequest } from '../canonical/types';
 import type { Exchange } from './accounting';
 import { readBodyWithin } from './idle-guard';
-import { openSealedReasoning } from './reasoning-flow';
+import { hasSealed, openSealedReasoning } from './reasoning-flow';
 import { type RouteCaller, targetFor } from './route-attempts';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
 import { fetchUpstream } from './upstream-fetch';
@@ -28,7 +28,14 @@ export function chatRouteCaller(
     opened ??= openSealedReasoning(exchange.request, deps.seal);
     return opened;
   };
-  const open = (value: string, field: string) => deps.seal.open(value, field);
+  // A passthrough body has seals to take out only where the parser found some: Messages and
+  // Responses mark each one (`sealed`); Chat Completions does not mark a seal carried on a
+  // tool_call_id, so its body is always looked through. Known once, on first need.
+  let restores: boolean | undefined;
+  const restoring = () => {
+    restores ??= format.reasoningVendor === undefined || hasSealed(exchange.request.messages);
+    return restores;
+  };
   return {
     serves: () => true,
     async call(route, adapter) {
@@ -44,7 +51,9 @@ export function chatRouteCaller(
         const clientModel =
           exchange.request.model === route.upstreamModel ? undefined : exchange.request.model;
         plan = format.preparePassthrough(asObject(call.body), { clientModel });
-        const body = await format.restoreReasoning(plan.body, adapter.reasoningVendor, open);
+        const body = restoring()
+          ? await format.restoreReasoning(plan.body, adapter.reasoningVendor, deps.seal.open)
+          : plan.body;
         upstreamCall = native(body, target);
       } else {
         upstreamCall = await adapter.buildRequest(await translated(), target);

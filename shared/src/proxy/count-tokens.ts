@@ -1,10 +1,12 @@
+import type { CanonicalRequest } from '../canonical/types';
 import { AppError } from '../http/app-error';
 import { parseCountTokensRequest } from '../wire/anthropic-messages/to-canonical';
 import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
-import { admit, firstUsableRoute } from './admission';
+import { type Admitted, admit, firstUsableRoute } from './admission';
 import { estimateInputTokens } from './estimate-tokens';
 import { readBodyWithin } from './idle-guard';
-import { clientOf, loggingRefusals, modelNamed } from './refusals';
+import { hasSealed } from './reasoning-flow';
+import { clientOf, logRefusal } from './refusals';
 import { clientFacingError, targetFor } from './route-attempts';
 import type { ProxyCall, ProxyDeps, ResolvedRoute } from './types';
 import { fetchUpstream } from './upstream-fetch';
@@ -29,15 +31,19 @@ interface Counted {
  */
 export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
-  const refusal = { endpoint: call.endpoint, startedAt, modelName: modelNamed(call.body) };
-  const request = await loggingRefusals(() => parseCountTokensRequest(call.body), call, deps, refusal);
+  let request: CanonicalRequest;
+  try {
+    request = parseCountTokensRequest(call.body);
+  } catch (error) {
+    throw logRefusal(error, call, deps, startedAt);
+  }
   const body = call.body as Record<string, unknown>;
-  const admitted = await loggingRefusals(
-    () => admit(call, request.model, deps, { kind: 'chat', cacheAs: null, firstRouteCaps: false }),
-    call,
-    deps,
-    { ...refusal, request },
-  );
+  let admitted: Admitted;
+  try {
+    admitted = await admit(call, request.model, deps, { kind: 'chat', cacheAs: null, firstRouteCaps: false });
+  } catch (error) {
+    throw logRefusal(error, call, deps, startedAt, request);
+  }
   const exchange: Exchange = {
     endpoint: '/v1/messages/count_tokens',
     principal: admitted.principal,
@@ -49,7 +55,7 @@ export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promi
   };
   let counted: Counted;
   try {
-    counted = await count(body, exchange, call, deps, admitted.settings.upstreamTimeoutMs);
+    counted = await count(body, request, exchange, call, deps, admitted.settings.upstreamTimeoutMs);
   } catch (error) {
     if (error instanceof AppError)
       settleExchange(exchange, failedExchange(error, { attempts: 0, route: null }), deps, call.waitUntil);
@@ -64,6 +70,7 @@ export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promi
 
 async function count(
   body: Record<string, unknown>,
+  request: CanonicalRequest,
   exchange: Exchange,
   call: ProxyCall,
   deps: ProxyDeps,
@@ -81,9 +88,11 @@ async function count(
   });
   if (!route || !adapter || !counter) return estimate(0);
   const target = await targetFor(route, deps, { model: exchange.model, headers: call.headers });
-  // Thinking another vendor produced cannot be counted by this one: its seal is taken out.
-  const open = (value: string, field: string) => deps.seal.open(value, field);
-  const sent = await deps.formats['anthropic-messages'].restoreReasoning(body, adapter.reasoningVendor, open);
+  // Thinking another vendor produced cannot be counted by this one: its seal is taken out. The
+  // parser marked every seal the body carries (`sealed`): none, nothing to look through.
+  const sent = hasSealed(request.messages)
+    ? await deps.formats['anthropic-messages'].restoreReasoning(body, adapter.reasoningVendor, deps.seal.open)
+    : body;
   const upstream = counter(sent, target);
   const result = await fetchUpstream(deps.fetch, upstream, {
     timeoutMs,

@@ -9,7 +9,7 @@ import { TOKEN_COUNT_HEADER } from './count-tokens';
 import { type EmbeddingsAnswer, embeddingsRouteCaller, embedsRequest } from './embeddings-route-call';
 import { estimateEmbeddingTokens } from './estimate-tokens';
 import { CACHE_HEADER, replayCached, settleUnanswered } from './handle-model-request';
-import { clientOf, loggingRefusals, modelNamed } from './refusals';
+import { clientOf, logRefusal } from './refusals';
 import { JSON_HEADERS } from './respond';
 import { callFirstWorkingRoute, type RouteSuccess } from './route-attempts';
 import type { ProxyCall, ProxyDeps } from './types';
@@ -23,25 +23,28 @@ import type { ProxyCall, ProxyDeps } from './types';
  */
 export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
-  const refusal = { endpoint: call.endpoint, startedAt, modelName: modelNamed(call.body) };
-  const request = await loggingRefusals(() => parseEmbeddingRequest(call.body), call, deps, refusal);
-  const admitted = await loggingRefusals(
-    () =>
-      admit(call, request.model, deps, {
-        kind: 'embedding',
-        cacheAs: 'openai-embeddings',
-        firstRouteCaps: true,
-        serves: embedsRequest(request),
-        unserved:
-          request.input.kind === 'tokens'
-            ? 'token-id input needs an OpenAI-compatible provider; send text'
-            : 'its providers have no embeddings API',
-        estimate: { inputTokens: estimateEmbeddingTokens(request.input), maxOutputTokens: 0 },
-      }),
-    call,
-    deps,
-    refusal,
-  );
+  let request: EmbeddingRequest;
+  try {
+    request = parseEmbeddingRequest(call.body);
+  } catch (error) {
+    throw logRefusal(error, call, deps, startedAt);
+  }
+  let admitted: Admitted;
+  try {
+    admitted = await admit(call, request.model, deps, {
+      kind: 'embedding',
+      cacheAs: 'openai-embeddings',
+      firstRouteCaps: true,
+      serves: embedsRequest(request),
+      unserved:
+        request.input.kind === 'tokens'
+          ? 'token-id input needs an OpenAI-compatible provider; send text'
+          : 'its providers have no embeddings API',
+      estimate: { inputTokens: estimateEmbeddingTokens(request.input), maxOutputTokens: 0 },
+    });
+  } catch (error) {
+    throw logRefusal(error, call, deps, startedAt);
+  }
   const exchange: Exchange = {
     endpoint: '/v1/embeddings',
     principal: admitted.principal,

@@ -1,3 +1,4 @@
+import type { CanonicalRequest } from '../canonical/types';
 import { enforceContentPolicy, requestTexts } from '../guardrails/content-policy';
 import { GuardrailRefusal } from '../guardrails/marks';
 import { redactRequest } from '../guardrails/redact-canonical';
@@ -14,7 +15,7 @@ import {
 import { type Admitted, admit } from './admission';
 import { chatRouteCaller } from './chat-route-call';
 import { estimatePromptTokens } from './estimate-tokens';
-import { clientOf, loggingRefusals, modelNamed } from './refusals';
+import { clientOf, logRefusal } from './refusals';
 import { answerClient, type ClientAnswer } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
@@ -36,26 +37,24 @@ const NO_ROUTE: WalkTrace = { attempts: 0, route: null };
  */
 export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Promise<Response> {
   const startedAt = deps.now();
-  const refusal = { endpoint: call.endpoint, startedAt, modelName: modelNamed(call.body) };
-  const request = await loggingRefusals(
-    () => deps.formats[call.format].parseRequest(call.body),
-    call,
-    deps,
-    refusal,
-  );
+  let request: CanonicalRequest;
+  try {
+    request = deps.formats[call.format].parseRequest(call.body);
+  } catch (error) {
+    throw logRefusal(error, call, deps, startedAt);
+  }
   const promptTokens = estimatePromptTokens(request);
-  const admitted = await loggingRefusals(
-    () =>
-      admit(call, request.model, deps, {
-        kind: 'chat',
-        cacheAs: call.format,
-        firstRouteCaps: true,
-        estimate: { inputTokens: promptTokens, maxOutputTokens: request.maxTokens ?? null },
-      }),
-    call,
-    deps,
-    { ...refusal, request },
-  );
+  let admitted: Admitted;
+  try {
+    admitted = await admit(call, request.model, deps, {
+      kind: 'chat',
+      cacheAs: call.format,
+      firstRouteCaps: true,
+      estimate: { inputTokens: promptTokens, maxOutputTokens: request.maxTokens ?? null },
+    });
+  } catch (error) {
+    throw logRefusal(error, call, deps, startedAt, request);
+  }
   const exchange: Exchange = {
     endpoint: call.endpoint,
     principal: admitted.principal,

@@ -16,7 +16,8 @@ import type { ReasoningSeal } from './reasoning-seal';
  * for Anthropic, Responses for OpenAI) gets the vendor's form as it is.
  */
 
-function hasSealed(messages: readonly CanonicalMessage[]): boolean {
+/** Some message carries reasoning the gateway sealed (the parsers mark it: `sealed`). */
+export function hasSealed(messages: readonly CanonicalMessage[]): boolean {
   return messages.some((message) => message.content.some((part) => part.type === 'reasoning' && part.sealed));
 }
 
@@ -71,21 +72,23 @@ export async function sealAnswerReasoning(
   return { ...response, content };
 }
 
-/** The same for a stream: each reasoning block's opaque form is sealed as it passes. */
+/**
+ * The same for a stream: each reasoning block's opaque form is sealed as it passes. Every other
+ * event passes at once (no promise of its own); only a seal is waited for.
+ */
 export function createReasoningSealStage(
   client: ReasoningVendor | undefined,
   seal: ReasoningSeal,
 ): TransformStream<StreamEvent, StreamEvent> {
   return new TransformStream({
-    async transform(event, controller) {
+    transform(event, controller) {
       if (event.type !== 'reasoning_opaque' || !needsSeal(event.opaque, client)) {
         controller.enqueue(event);
         return;
       }
-      controller.enqueue({
-        type: 'reasoning_opaque',
-        index: event.index,
-        sealed: await seal.seal(event.opaque),
+      const { index } = event;
+      return seal.seal(event.opaque).then((sealed) => {
+        controller.enqueue({ type: 'reasoning_opaque', index, sealed });
       });
     },
   });

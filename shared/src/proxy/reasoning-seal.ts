@@ -1,5 +1,4 @@
-import { fromBase64Url, randomBytes, toBase64Url } from '../auth/encoding';
-import { decodeKey } from '../auth/secret-box';
+import { decodeKey, type SecretBox, secretBoxFromKey } from '../auth/secret-box';
 import { isSealed, SEAL_PREFIX } from '../canonical/reasoning';
 import type { ReasoningOpaque, ReasoningVendor } from '../canonical/types';
 import { badRequest } from '../http/app-error';
@@ -13,12 +12,12 @@ import { badRequest } from '../http/app-error';
  * forge or alter one: an altered seal fails to open and the request is a 400.
  */
 export interface ReasoningSeal {
-  seal(opaque: ReasoningOpaque): Promise<string>;
+  /** Functions of their own (no `this`): they may be passed on as they are. */
+  seal: (opaque: ReasoningOpaque) => Promise<string>;
   /** Null when the value is not one of the gateway's seals (a vendor's own value, passed on). */
-  open(value: string, field: string): Promise<ReasoningOpaque | null>;
+  open: (value: string, field: string) => Promise<ReasoningOpaque | null>;
 }
 
-const IV_BYTES = 12;
 const VENDORS: ReadonlySet<string> = new Set<ReasoningVendor>(['anthropic', 'openai', 'bedrock']);
 
 async function sealKey(keyMaterial: string): Promise<CryptoKey> {
@@ -43,38 +42,29 @@ function readOpaque(text: string): ReasoningOpaque | null {
   return { vendor: value.v as ReasoningVendor, data: data as Record<string, unknown> };
 }
 
-/** `keyMaterial` is SLUICE_ENCRYPTION_KEY; the derived key is made once, on first use. */
+/**
+ * `keyMaterial` is SLUICE_ENCRYPTION_KEY; the derived key is made once, on first use. The
+ * envelope is auth/secret-box.ts's under the seal's prefix: `sluice-r1.<iv>.<ciphertext+tag>`.
+ */
 export function createReasoningSeal(keyMaterial: string): ReasoningSeal {
-  let key: Promise<CryptoKey> | undefined;
-  const keyOf = () => {
-    key ??= sealKey(keyMaterial);
-    return key;
+  let box: Promise<SecretBox> | undefined;
+  const boxOf = () => {
+    box ??= sealKey(keyMaterial).then((key) => secretBoxFromKey(key, SEAL_PREFIX));
+    return box;
   };
   return {
     async seal(opaque) {
-      const iv = randomBytes(IV_BYTES);
-      const plain = new TextEncoder().encode(JSON.stringify({ v: opaque.vendor, d: opaque.data }));
-      const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keyOf(), plain);
-      return `${SEAL_PREFIX}${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`;
+      return (await boxOf()).encrypt(JSON.stringify({ v: opaque.vendor, d: opaque.data }));
     },
     async open(value, field) {
       if (!isSealed(value)) return null;
-      const refused = () =>
-        badRequest(`Invalid '${field}': this reasoning was not issued by this gateway or was altered`);
-      const [iv, body] = value.slice(SEAL_PREFIX.length).split('.');
-      if (!iv || !body) throw refused();
       try {
-        const plain = await crypto.subtle.decrypt(
-          { name: 'AES-GCM', iv: fromBase64Url(iv) },
-          await keyOf(),
-          fromBase64Url(body),
-        );
-        const opaque = readOpaque(new TextDecoder().decode(plain));
+        const opaque = readOpaque(await (await boxOf()).decrypt(value));
         if (opaque) return opaque;
       } catch {
-        // A wrong tag, bad base64 or bad JSON: all the same to the client.
+        // No iv or body, a wrong tag, bad base64 or bad JSON: all the same to the client.
       }
-      throw refused();
+      throw badRequest(`Invalid '${field}': this reasoning was not issued by this gateway or was altered`);
     },
   };
 }

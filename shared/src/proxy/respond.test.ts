@@ -331,3 +331,88 @@ describe('answerClient, a stream on the call’s timer', () => {
     expect(aborts).toEqual([]);
   });
 });
+
+describe('answerClient, streams handed to the runtime’s byte channel', () => {
+  /** Node has no IdentityTransformStream: a standard identity stream stands in, its openings counted. */
+  function countingChannel() {
+    const opened = { count: 0 };
+    const open = () => {
+      opened.count++;
+      return new TransformStream<Uint8Array, Uint8Array>();
+    };
+    return { open, opened };
+  }
+  const renamedPlan = () =>
+    openaiChat.preparePassthrough(
+      { model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [] },
+      { clientModel: 'house' },
+    );
+
+  it.each([
+    ['a translated stream', false],
+    ['a kept translated stream', true],
+  ])('sends %s through one channel, the same bytes as without', async (_, keep) => {
+    const sse = completionSse(['Hel', 'lo']);
+    const request = messagesRequest(true);
+    const plain = await answerClient(
+      attempt(new Response(bodyOf([sse]))).attempt,
+      anthropicMessages,
+      request,
+      {
+        ...OPTIONS,
+        keep,
+      },
+    );
+    const expected = await textOf(plain.body);
+    const { open, opened } = countingChannel();
+    const answer = await answerClient(
+      attempt(new Response(bodyOf([sse]))).attempt,
+      anthropicMessages,
+      request,
+      {
+        ...OPTIONS,
+        keep,
+        byteChannel: open,
+      },
+    );
+    expect(await textOf(answer.body)).toBe(expected);
+    const finished = await answer.finished;
+    expect(finished).toMatchObject({ usage: { inputTokens: 12, outputTokens: 5 }, completed: true });
+    if (keep) expect(new TextDecoder().decode(finished.bytes ?? undefined)).toBe(expected);
+    expect(opened.count).toBe(1);
+  });
+
+  it('sends a kept renamed passthrough stream through one channel', async () => {
+    const sse = completionSse(['Hi']);
+    const { attempt: a } = attempt(new Response(bodyOf([sse])), 'native');
+    a.plan = renamedPlan();
+    const { open, opened } = countingChannel();
+    const request = { ...chatRequest, stream: true };
+    const answer = await answerClient(a, openaiChat, request, { ...OPTIONS, keep: true, byteChannel: open });
+    const text = await textOf(answer.body);
+    expect(text).toContain('"model":"house"');
+    const finished = await answer.finished;
+    expect(finished.completed).toBe(true);
+    expect(new TextDecoder().decode(finished.bytes ?? undefined)).toBe(text);
+    expect(opened.count).toBe(1);
+  });
+
+  it('ends a translated stream whose upstream falls silent with the error event', async () => {
+    const sse = completionSse(['Hel']);
+    const partial = sse.slice(0, sse.indexOf('data: {', 10));
+    const { attempt: a, aborts } = attempt(new Response(bodyOf([partial], true)));
+    const { open } = countingChannel();
+    const answer = await answerClient(a, anthropicMessages, messagesRequest(true), {
+      ...OPTIONS,
+      idleTimeoutMs: 40,
+      byteChannel: open,
+    });
+    const events = sseEvents(await textOf(answer.body));
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { error: { type: 'upstream_timeout' } } });
+    expect(await answer.finished).toMatchObject({
+      completed: false,
+      stalled: 'upstream sent nothing for 40 ms',
+    });
+    expect(aborts).toEqual(['upstream idle timeout']);
+  });
+});

@@ -137,7 +137,8 @@ function streamAnswer(
   }));
   if (!options.keep) {
     const finished = ended.then((e) => ({ ...e, bytes: null, stalled: guard.stalled() }));
-    // The untouched passthrough is the runtime's own stream; any other is handed over to one.
+    // The untouched passthrough, or a stream driven into the runtime's byte channel, is the
+    // runtime's own already; any other is handed over to one (where there is one).
     const sent = native ? body : handOver(body, options.byteChannel);
     return { status: 200, headers: SSE_HEADERS, body: sent, finished };
   }
@@ -178,6 +179,9 @@ function clientStream(
 } {
   const source = attempt.upstream.body;
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
+  // A kept answer passes the byte collector after this stream, and is handed over after it
+  // (streamAnswer): one byte channel, not two.
+  const channel = options.keep ? undefined : options.byteChannel;
   if (attempt.mode === 'native' && !attempt.plan?.dropEvent && attempt.plan?.clientModel === undefined) {
     // The client's bytes go out as the upstream sent them, without passing through
     // JavaScript (a stage there costs about half the CPU of a streamed request on workerd);
@@ -193,27 +197,27 @@ function clientStream(
     // pass (changed) while usage is read.
     const reader = format.createNativeUsageReader(attempt.plan);
     const inner = reader.transformer;
-    const body = throughStage(
-      source,
-      guard.transformer(inner),
-      () => guard.stage(inner),
-      options.byteChannel,
-    );
+    const body = throughStage(source, guard.transformer(inner), () => guard.stage(inner), channel);
     const ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
       usage,
       completed,
     }));
-    return { body, ended, native: options.byteChannel !== undefined };
+    return { body, ended, native: channel !== undefined };
   }
   const tap = createUsageTap();
-  const events = source
-    .pipeThrough(attempt.adapter.createStreamDecoder())
-    .pipeThrough(createReasoningSealStage(format.reasoningVendor, options.seal));
-  const body = answerStages(events, options)
+  const decoded = source.pipeThrough(attempt.adapter.createStreamDecoder());
+  // A decoder gives reasoning only in its adapter's vendor's form: none needs sealing when
+  // the adapter has no such form or the client's format carries it itself.
+  const vendor = attempt.adapter.reasoningVendor;
+  const events =
+    vendor === undefined || vendor === format.reasoningVendor
+      ? decoded
+      : decoded.pipeThrough(createReasoningSealStage(format.reasoningVendor, options.seal));
+  const encoded = answerStages(events, options)
     .pipeThrough(tap.transform)
-    .pipeThrough(format.createStreamEncoder(request.model, request))
-    .pipeThrough(guard.stage());
-  return { body, ended: tap.result, native: false };
+    .pipeThrough(format.createStreamEncoder(request.model, request));
+  const body = throughStage(encoded, guard.transformer(), () => guard.stage(), channel);
+  return { body, ended: tap.result, native: channel !== undefined };
 }
 
 /** The guardrail stages on canonical events: only those a rule asks for. */

@@ -21,4 +21,14 @@ describe('known output caps', () => {
   it('knows nothing of a model it has not heard of', () => {
     expect(knownMaxOutputTokens('my-local-llama')).toBeUndefined();
   });
+
+  it('answers the same on every call, past the bound of what it remembers', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(knownMaxOutputTokens('my-local-llama')).toBeUndefined();
+      expect(knownMaxOutputTokens('GPT-4o')).toBe(16_384);
+    }
+    for (let i = 0; i < 300; i++) expect(knownMaxOutputTokens(`model-${i}`)).toBeUndefined();
+    expect(knownMaxOutputTokens('GPT-4o')).toBe(16_384);
+    expect(knownMaxOutputTokens('claude-opus-4-1')).toBe(32_000);
+  });
 });

@@ -19,8 +19,24 @@ const KNOWN_OUTPUT_CAPS: ReadonlyArray<readonly [RegExp, number]> = [
   [/gemini-(?:2\.5|3)/, 65_536],
 ];
 
+/**
+ * What each upstream id came to (null: no known cap), so a route's calls do not test the
+ * patterns on every request. Bounded: a deployment names far fewer models; past that, the
+ * oldest entry goes.
+ */
+const capsSeen = new Map<string, number | null>();
+const MAX_CAPS_SEEN = 256;
+
 export function knownMaxOutputTokens(upstreamModel: string): number | undefined {
-  const id = upstreamModel.toLowerCase();
+  const seen = capsSeen.get(upstreamModel);
+  if (seen !== undefined) return seen ?? undefined;
+  const cap = matchCap(upstreamModel.toLowerCase());
+  if (capsSeen.size >= MAX_CAPS_SEEN) capsSeen.delete(capsSeen.keys().next().value as string);
+  capsSeen.set(upstreamModel, cap ?? null);
+  return cap;
+}
+
+function matchCap(id: string): number | undefined {
   for (const [pattern, cap] of KNOWN_OUTPUT_CAPS) if (pattern.test(id)) return cap;
   return undefined;
 }

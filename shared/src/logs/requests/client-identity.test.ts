@@ -46,6 +46,18 @@ describe('who called', () => {
     ]);
   });
 
+  it('names a User-Agent the same however often it comes, past the bound of what it remembers', () => {
+    const of = (userAgent: string) => {
+      const identity = clientIdentity(new Headers({ 'user-agent': userAgent }));
+      return [identity.clientName, identity.clientVersion];
+    };
+    for (let round = 0; round < 2; round++)
+      expect(of('claude-cli/2.1.332')).toEqual(['claude-code', '2.1.332']);
+    for (let i = 0; i < 200; i++) expect(of(`tool-${i}/1.${i}`)).toEqual([`tool-${i}`, `1.${i}`]);
+    expect(of('claude-cli/2.1.332')).toEqual(['claude-code', '2.1.332']);
+    expect(of(`Big/2 ${'b'.repeat(600)}`)).toEqual(['big', '2']);
+  });
+
   it('keeps a long User-Agent to 256 characters', () => {
     expect(clientIdentity(new Headers({ 'user-agent': `x/1 ${'a'.repeat(400)}` })).userAgent).toHaveLength(
       256,

@@ -39,7 +39,28 @@ function clip(value: string | null, max: number): string | null {
   return value === null ? null : value.slice(0, max);
 }
 
-function recognise(userAgent: string): { name: string; version: string | null } {
+type Recognised = Readonly<{ name: string; version: string | null }>;
+
+/**
+ * What each User-Agent came to: a gateway's callers send a handful of them, each on every
+ * request. Bounded (the oldest goes), and only for User-Agents of a usual length.
+ */
+const recognised = new Map<string, Recognised>();
+const MAX_RECOGNISED = 128;
+const MAX_REMEMBERED_USER_AGENT = 512;
+
+function recogniseOnce(userAgent: string): Recognised {
+  const seen = recognised.get(userAgent);
+  if (seen) return seen;
+  const known = recognise(userAgent);
+  if (userAgent.length <= MAX_REMEMBERED_USER_AGENT) {
+    if (recognised.size >= MAX_RECOGNISED) recognised.delete(recognised.keys().next().value as string);
+    recognised.set(userAgent, known);
+  }
+  return known;
+}
+
+function recognise(userAgent: string): Recognised {
   for (const [name, pattern] of KNOWN_CLIENTS) {
     const match = pattern.exec(userAgent);
     if (match) return { name, version: match[1] ?? null };
@@ -59,7 +80,7 @@ export function clientIdentity(headers: Pick<Headers, 'get'>): ClientIdentity {
     sessionId = headers.get(name);
     if (sessionId) break;
   }
-  const known = userAgent ? recognise(userAgent) : null;
+  const known = userAgent ? recogniseOnce(userAgent) : null;
   return {
     clientName: clip(known?.name || null, MAX_FIELD),
     clientVersion: clip(known?.version ?? null, MAX_FIELD),
