@@ -6,9 +6,7 @@
 // answer with the secret word in it. Every request is in the request log with the client, the
 // reasoning effort and tokens, cache reads and writes, and a cost at the cache prices.
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createClickHouseRequestLogStore } from '../../shared/src/logs/requests/clickhouse-store';
 import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
-import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import type { RecordedRequest } from '../fakes/server';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import {
@@ -17,7 +15,6 @@ import {
   configureAgentRoutes,
   createAgentKey,
   describeRequests,
-  ROUTE_VENDORS,
   type RouteType,
   waitForAliases,
 } from '../helpers/agent-gateway';
@@ -36,10 +33,9 @@ import {
   opencodeRun,
   runAgent,
 } from '../helpers/coding-agents';
-import { CLICKHOUSE_URL } from '../helpers/env';
-import type { ConsoleCall } from '../helpers/fake-providers';
-import { FIRST_ADMIN } from '../helpers/first-run';
-import { http } from '../helpers/http';
+import { e2eRequestLogStore } from '../helpers/e2e-request-logs';
+import { type ConsoleCall, PROVIDER_VENDORS } from '../helpers/fake-providers';
+import { adminConsole } from '../helpers/first-run';
 
 const { gatewayUrl, consoleUrl } = inject('stack');
 /** One CLI run: opencode takes 3–5 s to start, the others well under a second, plus the turns. */
@@ -89,11 +85,7 @@ beforeAll(async () => {
   runsFrom = new Date().toISOString();
   ensureAgentClis();
   fakes = await startFakeUpstreams();
-  const { email, password } = FIRST_ADMIN;
-  const login = await http('POST', `${consoleUrl}/api/auth/login`, { body: { email, password } });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  const token = login.body.access_token as string;
-  api = (method, path, body) => http(method, `${consoleUrl}${path}`, { token, body });
+  api = await adminConsole(consoleUrl);
   providerIds = await configureAgentRoutes(api, fakes);
   const probe = await createAgentKey(api, 'coding agents: alias probe');
   await waitForAliases(gatewayUrl, probe.key);
@@ -103,11 +95,6 @@ afterAll(async () => {
   for (const id of providerIds) await api('DELETE', `/api/admin/providers/${id}`);
   await fakes?.close();
 });
-
-const store = () =>
-  createClickHouseRequestLogStore(createClickHouse({ url: CLICKHOUSE_URL, database: 'sluice_e2e' }), {
-    database: 'sluice_e2e',
-  });
 
 function agentRun(cell: Cell, workspace: AgentWorkspace, target: GatewayTarget): AgentRun {
   if (cell.agent === 'claude-code') return claudeRun(workspace, target, RUN_TIMEOUT_MS);
@@ -120,7 +107,7 @@ function agentRun(cell: Cell, workspace: AgentWorkspace, target: GatewayTarget):
 async function logRows(apiKeyId: string, count: number): Promise<RequestLogRecord[]> {
   return vi.waitFor(
     async () => {
-      const rows = await store().list({ apiKeyId, limit: 100 });
+      const rows = await e2eRequestLogStore().list({ apiKeyId, limit: 100 });
       if (rows.length < count) throw new Error(`${rows.length} of ${count} request-log rows`);
       return rows;
     },
@@ -129,6 +116,28 @@ async function logRows(apiKeyId: string, count: number): Promise<RequestLogRecor
 }
 
 const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
+
+/** Request-log rows' token sums, as the vendor's usage and analytics by client count them. */
+interface TokenTotals {
+  prompt: number;
+  completion: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+}
+
+function totalsOf(rows: readonly RequestLogRecord[]): TokenTotals {
+  return {
+    prompt: sum(rows.map((row) => row.promptTokens)),
+    completion: sum(rows.map((row) => row.completionTokens)),
+    cacheRead: sum(rows.map((row) => row.cachedTokens)),
+    cacheWrite: sum(rows.map((row) => row.cacheWriteTokens)),
+    reasoning: sum(rows.map((row) => row.reasoningTokens)),
+  };
+}
+
+/** count_tokens calls answer a count, not a generation: they report no usage (and are logged with 0 tokens). */
+const isGeneration = (request: RecordedRequest): boolean => !request.path.endsWith('/count_tokens');
 
 describe('the real coding-agent CLIs through the running gateway, with reasoning on', () => {
   it.each(CELLS.map((cell) => [cellName(cell), cell] as const))(
@@ -142,7 +151,7 @@ describe('the real coding-agent CLIs through the running gateway, with reasoning
         const from = fakes.requests.length;
         const result = await runAgent(agentRun(cell, workspace, target));
         const seen = fakes.requests.slice(from);
-        const requests = seen.filter((request) => request.vendor === ROUTE_VENDORS[cell.route]);
+        const requests = seen.filter((request) => request.vendor === PROVIDER_VENDORS[cell.route]);
         const context = `${describeRun(result)}\n${describeRequests(seen)}`;
 
         // The CLI finished the task: it read the file through the tool and told the word.
@@ -189,33 +198,23 @@ describe('the real coding-agent CLIs through the running gateway, with reasoning
         }
         const loopEfforts = rows.filter((row) => row.reasoningEffort === cell.effort);
         expect(loopEfforts.length, rowsText).toBeGreaterThanOrEqual(2);
-        expect(sum(rows.map((row) => row.cachedTokens)), rowsText).toBeGreaterThan(0);
+        const totals = totalsOf(rows);
+        expect(totals.cacheRead, rowsText).toBeGreaterThan(0);
         if (cell.route !== 'openai') {
           // Anthropic and Bedrock bill cache writes; OpenAI caches without writes to report.
-          expect(sum(rows.map((row) => row.cacheWriteTokens)), rowsText).toBeGreaterThan(0);
+          expect(totals.cacheWrite, rowsText).toBeGreaterThan(0);
         }
-        // The log counts exactly what the vendor reported, where the fake says what it reported.
-        const usages = requests.map((request) => request.observed.usage);
-        if (usages.every((usage) => usage !== undefined)) {
-          const reported = (pick: (usage: NonNullable<(typeof usages)[number]>) => number) =>
-            sum(usages.map((usage) => (usage ? pick(usage) : 0)));
-          expect(
-            {
-              prompt: sum(rows.map((row) => row.promptTokens)),
-              completion: sum(rows.map((row) => row.completionTokens)),
-              cacheRead: sum(rows.map((row) => row.cachedTokens)),
-              cacheWrite: sum(rows.map((row) => row.cacheWriteTokens)),
-              reasoning: sum(rows.map((row) => row.reasoningTokens)),
-            },
-            rowsText,
-          ).toEqual({
-            prompt: reported((usage) => usage.input),
-            completion: reported((usage) => usage.output),
-            cacheRead: reported((usage) => usage.cacheRead),
-            cacheWrite: reported((usage) => usage.cacheWrite),
-            reasoning: reported((usage) => usage.reasoning),
-          });
-        }
+        // The log counts exactly what the vendor reported for each generation.
+        const usages = requests.filter(isGeneration).map((request) => request.observed.usage);
+        expect(usages, context).not.toContain(undefined);
+        const reported = usages.filter((usage) => usage !== undefined);
+        expect(totals, rowsText).toEqual({
+          prompt: sum(reported.map((usage) => usage.input)),
+          completion: sum(reported.map((usage) => usage.output)),
+          cacheRead: sum(reported.map((usage) => usage.cacheRead)),
+          cacheWrite: sum(reported.map((usage) => usage.cacheWrite)),
+          reasoning: sum(reported.map((usage) => usage.reasoning)),
+        });
       } finally {
         workspace.remove();
       }
@@ -224,43 +223,17 @@ describe('the real coding-agent CLIs through the running gateway, with reasoning
   );
 });
 
-/** One client's sums over its request-log rows, as analytics should show them. */
-interface Totals {
-  requests: number;
-  prompt: number;
-  completion: number;
-  read: number;
-  write: number;
-  reasoning: number;
-  cost: number;
-}
-
 describe('analytics by client', () => {
   it('counts the agents by name and version, with their tokens, cache use, reasoning and cost', async () => {
     const rows = (
-      await Promise.all(runKeys.map((apiKeyId) => store().list({ apiKeyId, limit: 100 })))
+      await Promise.all(runKeys.map((apiKeyId) => e2eRequestLogStore().list({ apiKeyId, limit: 100 })))
     ).flat();
     expect(rows.length).toBeGreaterThan(0);
-    const expected = new Map<string, Totals>();
+    // Each client's rows, as analytics should sum them.
+    const byClient = new Map<string, RequestLogRecord[]>();
     for (const row of rows) {
       const key = `${row.clientName}/${row.clientVersion}`;
-      const totals = expected.get(key) ?? {
-        requests: 0,
-        prompt: 0,
-        completion: 0,
-        read: 0,
-        write: 0,
-        reasoning: 0,
-        cost: 0,
-      };
-      totals.requests += 1;
-      totals.prompt += row.promptTokens;
-      totals.completion += row.completionTokens;
-      totals.read += row.cachedTokens;
-      totals.write += row.cacheWriteTokens;
-      totals.reasoning += row.reasoningTokens;
-      totals.cost += row.costUsd ?? 0;
-      expected.set(key, totals);
+      byClient.set(key, [...(byClient.get(key) ?? []), row]);
     }
     const clients = await vi.waitFor(
       async () => {
@@ -270,17 +243,18 @@ describe('analytics by client', () => {
       },
       { timeout: 10_000, interval: 250 },
     );
-    for (const [key, totals] of expected) {
+    for (const [key, clientRows] of byClient) {
+      const totals = totalsOf(clientRows);
       const entry = clients.find((client) => `${client.client_name}/${client.client_version}` === key);
       expect(entry, `${key} in ${JSON.stringify(clients)}`).toMatchObject({
-        requests: totals.requests,
+        requests: clientRows.length,
         prompt_tokens: totals.prompt,
         completion_tokens: totals.completion,
-        cache_read_tokens: totals.read,
-        cache_write_tokens: totals.write,
+        cache_read_tokens: totals.cacheRead,
+        cache_write_tokens: totals.cacheWrite,
         reasoning_tokens: totals.reasoning,
       });
-      expect(entry?.cost_usd).toBeCloseTo(totals.cost, 9);
+      expect(entry?.cost_usd).toBeCloseTo(sum(clientRows.map((row) => row.costUsd ?? 0)), 9);
     }
   });
 });

@@ -4,20 +4,18 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createClickHouseRequestLogStore } from '../../shared/src/logs/requests/clickhouse-store';
-import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { fakeVector } from '../fakes/embeddings';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
-import { CLICKHOUSE_URL } from '../helpers/env';
+import { e2eRequestLogStore } from '../helpers/e2e-request-logs';
 import {
+  type ConsoleCall,
   configureFakeProviders,
   expectedCost,
   FAKE_PROVIDER_TYPES,
   type FakeProviderType,
   PROVIDER_VENDORS,
 } from '../helpers/fake-providers';
-import { FIRST_ADMIN } from '../helpers/first-run';
-import { http } from '../helpers/http';
+import { adminConsole } from '../helpers/first-run';
 import { readUntil } from '../helpers/stream-reading';
 
 const { gatewayUrl, consoleUrl } = inject('stack');
@@ -25,7 +23,7 @@ let fakes: FakeUpstreams;
 let openai: OpenAI;
 let anthropic: Anthropic;
 let keyId: string;
-let adminApi: (method: string, path: string, body?: unknown) => ReturnType<typeof http>;
+let adminApi: ConsoleCall;
 let calls = 0;
 const lookup = {
   name: 'lookup',
@@ -35,15 +33,9 @@ const lookup = {
 
 beforeAll(async () => {
   fakes = await startFakeUpstreams();
-  const { email, password } = FIRST_ADMIN;
-  const login = await http('POST', `${consoleUrl}/api/auth/login`, { body: { email, password } });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  const token = login.body.access_token as string;
-  const api = (method: string, path: string, body?: unknown) =>
-    http(method, `${consoleUrl}${path}`, { token, body });
-  adminApi = api;
-  await configureFakeProviders(api, fakes);
-  const key = await api('POST', '/api/keys', { name: 'sdk e2e' });
+  adminApi = await adminConsole(consoleUrl);
+  await configureFakeProviders(adminApi, fakes);
+  const key = await adminApi('POST', '/api/keys', { name: 'sdk e2e' });
   keyId = key.body.id;
   openai = new OpenAI({ apiKey: key.body.key, baseURL: `${gatewayUrl}/v1`, maxRetries: 0 });
   anthropic = new Anthropic({ apiKey: key.body.key, baseURL: gatewayUrl, maxRetries: 0 });
@@ -83,11 +75,6 @@ describe.each(FAKE_PROVIDER_TYPES)('official SDKs through the running gateway to
   });
 });
 
-const store = () =>
-  createClickHouseRequestLogStore(createClickHouse({ url: CLICKHOUSE_URL, database: 'sluice_e2e' }), {
-    database: 'sluice_e2e',
-  });
-
 describe('failover and the ledger over the wire', () => {
   it('answers from the second route when the first returns 503', async () => {
     const res = await openai.chat.completions.create({
@@ -101,7 +88,9 @@ describe('failover and the ledger over the wire', () => {
   it('has every call in the request log with correct tokens and cost', async () => {
     const rows = await vi.waitFor(
       async () => {
-        const found = (await store().list({ apiKeyId: keyId, limit: 200 })).filter((r) => !r.clientAborted);
+        const found = (await e2eRequestLogStore().list({ apiKeyId: keyId, limit: 200 })).filter(
+          (r) => !r.clientAborted,
+        );
         if (found.length < calls) throw new Error(`${found.length} of ${calls} rows`);
         return found;
       },
@@ -143,7 +132,7 @@ describe('count_tokens through the official SDK', () => {
     }
     const rows = await vi.waitFor(
       async () => {
-        const all = await store().list({ apiKeyId: keyId, limit: 200 });
+        const all = await e2eRequestLogStore().list({ apiKeyId: keyId, limit: 200 });
         const found = all.filter((r) => r.endpoint === '/v1/messages/count_tokens');
         if (found.length < FAKE_PROVIDER_TYPES.length) throw new Error(`${found.length} count_tokens rows`);
         return found;
@@ -206,7 +195,7 @@ describe('embeddings through the official SDK, inside workerd', () => {
     }
     const rows = await vi.waitFor(
       async () => {
-        const all = await store().list({ apiKeyId: keyId, limit: 200 });
+        const all = await e2eRequestLogStore().list({ apiKeyId: keyId, limit: 200 });
         const found = all.filter((r) => r.endpoint === '/v1/embeddings');
         if (found.length < types.length * 2) throw new Error(`${found.length} embeddings rows`);
         return found;
@@ -250,7 +239,7 @@ describe('an upstream that falls silent mid-stream, inside workerd', () => {
     expect(Date.now() - started).toBeLessThan(5_000 + 4_000);
     const row = await vi.waitFor(
       async () => {
-        const found = (await store().list({ apiKeyId: keyId, limit: 200 })).find(
+        const found = (await e2eRequestLogStore().list({ apiKeyId: keyId, limit: 200 })).find(
           (r) => r.model === 'm-stall',
         );
         if (!found) throw new Error('no row yet');
@@ -286,7 +275,9 @@ describe('a client that leaves, inside workerd', () => {
     // then), the stack's 5 s idle guard ends the exchange instead: either way a 499 row.
     const row = await vi.waitFor(
       async () => {
-        const found = (await store().list({ apiKeyId: keyId, limit: 200 })).find((r) => r.clientAborted);
+        const found = (await e2eRequestLogStore().list({ apiKeyId: keyId, limit: 200 })).find(
+          (r) => r.clientAborted,
+        );
         if (!found) throw new Error('no aborted row yet');
         return found;
       },

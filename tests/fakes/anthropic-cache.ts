@@ -3,7 +3,7 @@
  * each message's blocks, in that order), `cache_control` breakpoints on them (a top-level
  * `cache_control` marks the last block), and the usage fields the Messages API reports.
  */
-import { asArray, asRecord, countWords, type JsonObject } from './behaviour';
+import { asArray, asRecord, contentBlocks, contentText, countWords, type JsonObject } from './behaviour';
 import type { FakeMemory } from './memory';
 import {
   type CacheSegment,
@@ -28,26 +28,11 @@ function ttlOf(block: JsonObject): CacheTtl | undefined {
   return control.ttl === '1h' ? '1h' : '5m';
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return asArray(content)
-    .flatMap((block) => {
-      const text = asRecord(block)?.text;
-      return asRecord(block)?.type === 'text' && typeof text === 'string' ? [text] : [];
-    })
-    .join(' ');
-}
-
 /** Words a block adds to the input count (as anthropicConversation counts them). */
 function blockWords(block: JsonObject): number {
-  if (block.type === 'text') return countWords([textOf([block])]);
-  if (block.type === 'tool_result') return countWords([textOf(block.content)]);
+  if (block.type === 'text') return countWords([contentText([block])]);
+  if (block.type === 'tool_result') return countWords([contentText(block.content)]);
   return 0;
-}
-
-function blocks(content: unknown): JsonObject[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return asArray(content).map((block) => asRecord(block) ?? {});
 }
 
 export function cacheSegments(body: JsonObject): CacheSegment[] {
@@ -56,10 +41,10 @@ export function cacheSegments(body: JsonObject): CacheSegment[] {
     segments.push({ content: [section, without(block, MARKERS)], words, breakpoint: ttlOf(block) });
   };
   for (const tool of asArray(body.tools)) add('tool', asRecord(tool) ?? {}, 0);
-  for (const block of blocks(body.system)) add('system', block, blockWords(block));
+  for (const block of contentBlocks(body.system)) add('system', block, blockWords(block));
   for (const message of asArray(body.messages)) {
     const record = asRecord(message) ?? {};
-    for (const block of blocks(record.content)) add(String(record.role), block, blockWords(block));
+    for (const block of contentBlocks(record.content)) add(String(record.role), block, blockWords(block));
   }
   const automatic = asRecord(body.cache_control);
   const last = segments.at(-1);

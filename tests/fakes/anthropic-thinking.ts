@@ -6,10 +6,10 @@
  * its text unaltered; and while a tool loop is in progress with thinking on, the assistant turn
  * that made the pending calls must start with its thinking block.
  */
-import { asArray, asRecord, type JsonObject } from './behaviour';
+import { asRecord, contentBlocks, type JsonObject } from './behaviour';
 import { type FakeMemory, sign, verify } from './memory';
 
-const DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
+export const THINKING_DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
 const PURPOSE = 'anthropic-thinking';
 export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 
@@ -49,14 +49,14 @@ export function thinkingSettingsProblem(body: JsonObject, betas: ReadonlySet<str
       typeof body.max_tokens === 'number' &&
       budget >= body.max_tokens
     ) {
-      return `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${DOCS}#max-tokens-and-context-window-size`;
+      return `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${THINKING_DOCS}#max-tokens-and-context-window-size`;
     }
   }
   if (body.temperature !== undefined && body.temperature !== 1) {
-    return `\`temperature\` may only be set to 1 when thinking is enabled or in adaptive mode. Please consult our documentation at ${DOCS}#feature-compatibility`;
+    return `\`temperature\` may only be set to 1 when thinking is enabled or in adaptive mode. Please consult our documentation at ${THINKING_DOCS}#feature-compatibility`;
   }
   if (typeof body.top_p === 'number' && body.top_p < 0.95) {
-    return `\`top_p\` must be greater than or equal to 0.95 or unset when thinking is enabled or in adaptive mode. Please consult our documentation at ${DOCS}#feature-compatibility`;
+    return `\`top_p\` must be greater than or equal to 0.95 or unset when thinking is enabled or in adaptive mode. Please consult our documentation at ${THINKING_DOCS}#feature-compatibility`;
   }
   const choice = asRecord(body.tool_choice)?.type;
   if (choice === 'any' || choice === 'tool')
@@ -64,12 +64,7 @@ export function thinkingSettingsProblem(body: JsonObject, betas: ReadonlySet<str
   return undefined;
 }
 
-function blocksOf(message: unknown): JsonObject[] {
-  const content = asRecord(message)?.content;
-  return typeof content === 'string'
-    ? [{ type: 'text', text: content }]
-    : asArray(content).map((b) => asRecord(b) ?? {});
-}
+const blocksOf = (message: unknown): JsonObject[] => contentBlocks(asRecord(message)?.content);
 
 /**
  * Checks every thinking block sent back against the server's signatures; returns the error in
@@ -116,5 +111,10 @@ export function toolLoopWithoutThinking(messages: unknown[]): string | undefined
   if (index === undefined || asRecord(previous)?.role !== 'assistant') return undefined;
   const first = blocksOf(previous)[0];
   if (first?.type === 'thinking' || first?.type === 'redacted_thinking') return undefined;
-  return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS}`;
+  return thinkingFirstError(index, String(first?.type));
+}
+
+/** Claude's error for an assistant turn (at `index`) of a tool loop that starts with a `found` block. */
+export function thinkingFirstError(index: number, found: string): string {
+  return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${THINKING_DOCS}`;
 }

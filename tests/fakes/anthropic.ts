@@ -22,6 +22,7 @@ import {
   asRecord,
   asString,
   type Conversation,
+  contentText,
   countWords,
   fakeId,
   isRecord,
@@ -32,6 +33,7 @@ import {
 import {
   type ErrorKind,
   type FakeContext,
+  observedAnswer,
   runScenario,
   SSE_HEADERS,
   sendAnswer,
@@ -60,27 +62,17 @@ export function anthropicError(status: number, kind: ErrorKind, message: string)
   };
 }
 
-function blocksText(content: unknown, type: string): string {
-  if (typeof content === 'string') return content;
-  const texts: string[] = [];
-  for (const block of asArray(content)) {
-    const record = asRecord(block);
-    if (record?.type === type && typeof record.text === 'string') texts.push(record.text);
-  }
-  return texts.join(' ');
-}
-
 export function anthropicConversation(body: JsonObject): Conversation {
   const texts: string[] = [];
   let last: Conversation['last'];
-  const system = blocksText(body.system, 'text');
+  const system = contentText(body.system);
   if (system !== '') texts.push(system);
   for (const value of asArray(body.messages)) {
     const message = asRecord(value) ?? {};
-    const text = blocksText(message.content, 'text');
+    const text = contentText(message.content);
     if (text !== '') texts.push(text);
     const results = asArray(message.content).filter((block) => asRecord(block)?.type === 'tool_result');
-    const resultText = results.map((block) => blocksText(asRecord(block)?.content, 'text')).join(' ');
+    const resultText = results.map((block) => contentText(asRecord(block)?.content)).join(' ');
     if (resultText !== '') texts.push(resultText);
     if (message.role !== 'user') continue;
     last = results.length > 0 ? { kind: 'tool_result', text: resultText } : { kind: 'text', text };
@@ -257,10 +249,7 @@ function reply(ctx: FakeContext, body: JsonObject): Reply {
     out.thinking = { block: thinkingBlock(ctx.memory, thought, setting), thought };
     ctx.observed.reasoning = thought;
   }
-  ctx.observed.answer =
-    result.kind === 'tool'
-      ? { kind: 'tool', name: result.name, arguments: result.arguments }
-      : { kind: 'text', text: result.text };
+  ctx.observed.answer = observedAnswer(result);
   ctx.observed.usage = {
     input: Math.max(result.inputTokens, out.cache.read + out.cache.write5m + out.cache.write1h),
     output: result.outputTokens + thinkingTokens(out),

@@ -5,11 +5,11 @@
  * ValidationExceptions it raises, in Bedrock's wording (Claude's own message behind "The model
  * returned the following errors: ").
  */
+import { THINKING_DOCS, thinkingFirstError } from './anthropic-thinking';
 import { asArray, asRecord, asString, type JsonObject } from './behaviour';
 import { type FakeMemory, seal, sign, unseal, verify } from './memory';
 
 export const MODEL_ERRORS = 'The model returned the following errors: ';
-const THINKING_DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
 /** Claude's output cap on Converse when the request names none. */
 const DEFAULT_MAX_TOKENS = 4096;
 
@@ -103,7 +103,7 @@ function toolLoopWithoutThinking(messages: Messages): string | undefined {
   const i = messages.length - 2;
   const first = messages[i]?.blocks[0];
   if (messages[i]?.role !== 'assistant' || !first || 'reasoningContent' in first) return undefined;
-  return `messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${claudeType(first)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${THINKING_DOCS}`;
+  return thinkingFirstError(i, claudeType(first));
 }
 
 function thinkingProblem(body: JsonObject, budget: unknown): string | undefined {

@@ -31,6 +31,8 @@ import {
 import {
   type ErrorKind,
   type FakeContext,
+  type ObservedUsage,
+  observedAnswer,
   runScenario,
   sendAnswer,
   sendError,
@@ -148,6 +150,20 @@ function converseUsage({ result, reasoning, cache }: Reply): JsonObject {
   };
 }
 
+/** The usage converseUsage reports, in the observation's shape; Converse counts no reasoning apart. */
+function observedUsage(reply: Reply): ObservedUsage {
+  const usage = converseUsage(reply);
+  const cacheRead = Number(usage.cacheReadInputTokens ?? 0);
+  const cacheWrite = Number(usage.cacheWriteInputTokens ?? 0);
+  return {
+    input: Number(usage.inputTokens) + cacheRead + cacheWrite,
+    output: Number(usage.outputTokens),
+    cacheRead,
+    cacheWrite,
+    reasoning: 0,
+  };
+}
+
 function answerBlock(result: Answer): JsonObject {
   return result.kind === 'text'
     ? { text: result.text }
@@ -230,10 +246,8 @@ function reply(ctx: FakeContext, body: JsonObject, model: string, thinking: bool
     out.reasoning = { block: reasoningBlock(ctx.memory, model, text), text };
     ctx.observed.reasoning = text;
   }
-  ctx.observed.answer =
-    result.kind === 'tool'
-      ? { kind: 'tool', name: result.name, arguments: result.arguments }
-      : { kind: 'text', text: result.text };
+  ctx.observed.answer = observedAnswer(result);
+  ctx.observed.usage = observedUsage(out);
   return out;
 }
 

@@ -22,6 +22,23 @@ export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A message's content as text: a string as it is, else its `text` parts joined by spaces. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  const texts: string[] = [];
+  for (const part of asArray(content)) {
+    const record = asRecord(part);
+    if (record?.type === 'text' && typeof record.text === 'string') texts.push(record.text);
+  }
+  return texts.join(' ');
+}
+
+/** A message's content as blocks: a string is one text block (Anthropic's shorthand). */
+export function contentBlocks(content: unknown): JsonObject[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return asArray(content).map((block) => asRecord(block) ?? {});
+}
+
 /** What the fake model reads from a request, whatever the vendor's format. */
 export interface Conversation {
   /** Every text the request carries (system, messages, tool results): the input token count. */

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Scenario, scenarioOf } from './behaviour';
+import { type Answer, type Scenario, scenarioOf } from './behaviour';
 import type { FakeMemory } from './memory';
 
 export type Vendor = 'openai' | 'azure' | 'custom' | 'anthropic' | 'google' | 'bedrock';
@@ -53,6 +53,27 @@ export interface ObservedUsage {
   cacheRead: number;
   cacheWrite: number;
   reasoning: number;
+}
+
+/** What the model answered, as an observation keeps it (without the token counts). */
+export function observedAnswer(result: Answer): NonNullable<Observation['answer']> {
+  return result.kind === 'tool'
+    ? { kind: 'tool', name: result.name, arguments: result.arguments }
+    : { kind: 'text', text: result.text };
+}
+
+/**
+ * The usage of OpenAI's APIs (chat completions, Responses): cached tokens within the input,
+ * reasoning within the output, and no cache writes.
+ */
+export function openAiObservedUsage(result: Answer, cachedTokens: number, reasoning: number): ObservedUsage {
+  return {
+    input: result.inputTokens,
+    output: result.outputTokens + reasoning,
+    cacheRead: cachedTokens,
+    cacheWrite: 0,
+    reasoning,
+  };
 }
 
 /** An error answer in some vendor's shape. */

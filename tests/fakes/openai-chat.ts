@@ -15,6 +15,7 @@ import {
   asRecord,
   asString,
   type Conversation,
+  contentText,
   countWords,
   fakeId,
   isRecord,
@@ -26,6 +27,8 @@ import { chatProblem } from './chat-checks';
 import {
   type ErrorKind,
   type FakeContext,
+  observedAnswer,
+  openAiObservedUsage,
   runScenario,
   SSE_HEADERS,
   sendAnswer,
@@ -47,12 +50,20 @@ const OPENAI_ERRORS: Readonly<Record<ErrorKind, [type: string, code: string | nu
   server: ['server_error', null],
 };
 
-/** `{error: {message, type, param, code}}`, as api.openai.com answers. */
-export function openAiError(status: number, kind: ErrorKind, message: string): VendorError {
+/**
+ * `{error: {message, type, param, code}}`, as api.openai.com answers; `detail` names the
+ * parameter at fault and a code of its own where OpenAI gives them.
+ */
+export function openAiError(
+  status: number,
+  kind: ErrorKind,
+  message: string,
+  detail: { param?: string | null; code?: string | null } = {},
+): VendorError {
   const [type, code] = OPENAI_ERRORS[kind];
   return {
     status,
-    body: { error: { message, type, param: null, code } },
+    body: { error: { message, type, param: null, code, ...detail } },
     headers: { 'x-request-id': fakeId('req_') },
   };
 }
@@ -73,16 +84,6 @@ export function azureError(status: number, kind: ErrorKind, message: string): Ve
     body: { error: { code: codes[kind], message } },
     headers: { 'apim-request-id': fakeId('') },
   };
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  const texts: string[] = [];
-  for (const part of asArray(content)) {
-    const record = asRecord(part);
-    if (record?.type === 'text' && typeof record.text === 'string') texts.push(record.text);
-  }
-  return texts.join(' ');
 }
 
 export function chatConversation(body: JsonObject): Conversation {
@@ -277,17 +278,8 @@ export async function answerChat(ctx: FakeContext, flavor: ChatFlavor, model: st
     reply.thought = thoughtFor(conversation, result);
     ctx.observed.reasoning = reply.thought;
   }
-  ctx.observed.answer =
-    result.kind === 'tool'
-      ? { kind: 'tool', name: result.name, arguments: result.arguments }
-      : { kind: 'text', text: result.text };
-  ctx.observed.usage = {
-    input: result.inputTokens,
-    output: result.outputTokens + reasoningTokens(reply),
-    cacheRead: reply.cachedTokens,
-    cacheWrite: 0,
-    reasoning: reasoningTokens(reply),
-  };
+  ctx.observed.answer = observedAnswer(result);
+  ctx.observed.usage = openAiObservedUsage(result, reply.cachedTokens, reasoningTokens(reply));
   const requestId = { 'x-request-id': fakeId('req_') };
   if (body.stream !== true) return sendAnswer(ctx, chatCompletion(flavor, model, reply), scenario, requestId);
   const includeUsage = asRecord(body.stream_options)?.include_usage === true;

@@ -19,7 +19,16 @@ import {
   type JsonObject,
   thoughtFor,
 } from './behaviour';
-import { type FakeContext, runScenario, SSE_HEADERS, sendAnswer, sendError, writeStream } from './context';
+import {
+  type FakeContext,
+  observedAnswer,
+  openAiObservedUsage,
+  runScenario,
+  SSE_HEADERS,
+  sendAnswer,
+  sendError,
+  writeStream,
+} from './context';
 import { seal } from './memory';
 import { openAiError } from './openai-chat';
 import { REASONING_PURPOSE, responsesProblem } from './openai-responses-checks';
@@ -121,16 +130,8 @@ export async function answerResponses(ctx: FakeContext): Promise<void> {
   const checked = responsesProblem(ctx.memory, body);
   ctx.observed.verifiedReasoning = checked.verified;
   if (checked.problem) {
-    const error = openAiError(400, 'invalid', checked.problem.message);
-    error.body = {
-      error: {
-        message: checked.problem.message,
-        type: 'invalid_request_error',
-        param: checked.problem.param,
-        code: checked.problem.code,
-      },
-    };
-    return sendError(ctx, error);
+    const { message, param, code } = checked.problem;
+    return sendError(ctx, openAiError(400, 'invalid', message, { param, code }));
   }
   const model = String(body.model);
   const scenario = await runScenario(ctx, model, openAiError);
@@ -148,17 +149,8 @@ export async function answerResponses(ctx: FakeContext): Promise<void> {
   const item = answerItem(result, fakeId('call_'), fakeId(result.kind === 'tool' ? 'fc_' : 'msg_'));
   if (reasoning && item.type === 'function_call')
     ctx.memory.reasoningForCall.set(String(item.id), String(reasoning.id));
-  ctx.observed.answer =
-    result.kind === 'tool'
-      ? { kind: 'tool', name: result.name, arguments: result.arguments }
-      : { kind: 'text', text: result.text };
-  ctx.observed.usage = {
-    input: result.inputTokens,
-    output: result.outputTokens + reasoningTokens(reply),
-    cacheRead: reply.cachedTokens,
-    cacheWrite: 0,
-    reasoning: reasoningTokens(reply),
-  };
+  ctx.observed.answer = observedAnswer(result);
+  ctx.observed.usage = openAiObservedUsage(result, reply.cachedTokens, reasoningTokens(reply));
   const output = reasoning ? [reasoning, item] : [item];
   const shell: Shell = { id: fakeId('resp_'), createdAt: Math.floor(Date.now() / 1000), model, body };
   if (body.stream !== true) {

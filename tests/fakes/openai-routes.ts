@@ -34,9 +34,9 @@ export async function handleOpenAiCompatible(ctx: FakeContext): Promise<void> {
   }
   const authFailure = bearerFailure(ctx);
   if (authFailure !== undefined) {
-    const error = openAiError(401, 'auth', authFailure);
-    if (ctx.headers.authorization === undefined)
-      error.body = { error: { ...errorOf(error.body), code: null } };
+    // Without an Authorization header at all, OpenAI names no code.
+    const detail = ctx.headers.authorization === undefined ? { code: null } : {};
+    const error = openAiError(401, 'auth', authFailure, detail);
     return sendJson(ctx, error.status, error.body, error.headers);
   }
   if (route === 'responses') return answerResponses(ctx);
@@ -44,10 +44,6 @@ export async function handleOpenAiCompatible(ctx: FakeContext): Promise<void> {
   const modelName = typeof model === 'string' ? model : '';
   if (route === 'embeddings') return answerEmbeddings(ctx, 'openai', modelName);
   return answerChat(ctx, 'openai', modelName);
-}
-
-function errorOf(body: unknown): Record<string, unknown> {
-  return asRecord(asRecord(body)?.error) ?? {};
 }
 
 /** `azure`: the deployment in the path is the model; `api-version` is mandatory. */

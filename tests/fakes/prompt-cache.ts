@@ -14,6 +14,7 @@
  *   OpenAI bills no writes.
  */
 import { createHash } from 'node:crypto';
+import { stableJson } from '../../shared/src/proxy/response-cache';
 import type { FakeMemory } from './memory';
 
 export type CacheTtl = '5m' | '1h';
@@ -44,18 +45,6 @@ const LOOKBACK_BLOCKS = 20;
 const OPENAI_MINIMUM = 1024;
 const OPENAI_STEP = 128;
 const OPENAI_TTL_MS = 10 * 60_000;
-
-/** JSON with object keys sorted, so equal content hashes equally whatever the key order. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** The value without the named keys, at any depth. */
 export function without(value: unknown, keys: ReadonlySet<string>): unknown {

@@ -7,8 +7,8 @@
 import { expect, vi } from 'vitest';
 import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import { asArray, asRecord } from '../fakes/behaviour';
-import type { FakeUpstreams, RecordedRequest, Vendor } from '../fakes/server';
-import type { ConsoleCall } from './fake-providers';
+import type { FakeUpstreams, RecordedRequest } from '../fakes/server';
+import { type ConsoleCall, PROVIDER_VENDORS, registerFakeProvider } from './fake-providers';
 
 export type RouteType = 'anthropic' | 'openai' | 'bedrock';
 
@@ -17,12 +17,6 @@ export const AGENT_MODELS: Readonly<Record<RouteType, { alias: string; upstream:
   anthropic: { alias: 'agent-anth', upstream: 'claude-sonnet-4-5' },
   openai: { alias: 'agent-oai', upstream: 'gpt-5' },
   bedrock: { alias: 'agent-bedrock', upstream: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' },
-};
-
-export const ROUTE_VENDORS: Readonly<Record<RouteType, Vendor>> = {
-  anthropic: 'anthropic',
-  openai: 'openai',
-  bedrock: 'bedrock',
 };
 
 /** USD per million tokens: input, output, cache reads, five-minute and one-hour cache writes. */
@@ -51,22 +45,14 @@ export function agentCost(row: RequestLogRecord): number {
 export async function configureAgentRoutes(api: ConsoleCall, fakes: FakeUpstreams): Promise<string[]> {
   const providerIds: string[] = [];
   for (const type of Object.keys(AGENT_MODELS) as RouteType[]) {
-    const vendor = ROUTE_VENDORS[type];
-    const provider = await api('POST', '/api/admin/providers', {
-      name: `agents-${vendor}`,
-      display_name: `Agents ${vendor}`,
-      provider_type: type,
-      base_url: fakes.baseUrlFor(vendor),
-      api_key: fakes.apiKeyFor(vendor),
-      config: fakes.configFor(vendor),
-    });
-    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
-    providerIds.push(provider.body.id);
+    const vendor = PROVIDER_VENDORS[type];
+    const providerId = await registerFakeProvider(api, fakes, type, `agents-${vendor}`, `Agents ${vendor}`);
+    providerIds.push(providerId);
     const { alias, upstream } = AGENT_MODELS[type];
     const model = await api('POST', '/api/admin/models', {
       name: alias,
       ...AGENT_PRICES,
-      routes: [{ provider_id: provider.body.id, upstream_model: upstream }],
+      routes: [{ provider_id: providerId, upstream_model: upstream }],
     });
     expect(model.status, JSON.stringify(model.body)).toBe(201);
   }

@@ -25,6 +25,27 @@ export interface ConsoleAnswer {
 
 export type ConsoleCall = (method: string, path: string, body?: unknown) => Promise<ConsoleAnswer>;
 
+/** Registers, through the console API, a provider of `type` pointing at its fake; gives its id back. */
+export async function registerFakeProvider(
+  api: ConsoleCall,
+  fakes: FakeUpstreams,
+  type: FakeProviderType,
+  name: string,
+  displayName: string,
+): Promise<string> {
+  const vendor = PROVIDER_VENDORS[type];
+  const res = await api('POST', '/api/admin/providers', {
+    name,
+    display_name: displayName,
+    provider_type: type,
+    base_url: fakes.baseUrlFor(vendor),
+    api_key: fakes.apiKeyFor(vendor),
+    config: fakes.configFor(vendor),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+
 /**
  * Configures, through the console API, one provider per type pointing at the fakes and these
  * models: `m-<type>` (priced, one route each), `m-failover` (503 first, then Anthropic),
@@ -35,16 +56,7 @@ export async function configureFakeProviders(api: ConsoleCall, fakes: FakeUpstre
   const providerIds: Record<string, string> = {};
   for (const type of FAKE_PROVIDER_TYPES) {
     const vendor = PROVIDER_VENDORS[type];
-    const res = await api('POST', '/api/admin/providers', {
-      name: `fake-${vendor}`,
-      display_name: `Fake ${vendor}`,
-      provider_type: type,
-      base_url: fakes.baseUrlFor(vendor),
-      api_key: fakes.apiKeyFor(vendor),
-      config: fakes.configFor(vendor),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    providerIds[type] = res.body.id;
+    providerIds[type] = await registerFakeProvider(api, fakes, type, `fake-${vendor}`, `Fake ${vendor}`);
   }
   const route = (type: FakeProviderType, upstream_model: string, extra: Record<string, unknown> = {}) => ({
     provider_id: providerIds[type],

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ConsoleCall } from './fake-providers';
 import { http } from './http';
 
 /** The e2e suite's admin: the shared stack is set up with it (tests/setup/e2e-global.ts). */
@@ -41,4 +42,13 @@ export async function walkFirstRun(consoleUrl: string, gatewayUrl: string): Prom
     body: { error: { message: 'Missing or invalid API key', type: 'authentication_error' } },
   });
   return { accessToken };
+}
+
+/** Logs the e2e suite's admin in to the console; gives back console API calls made as it. */
+export async function adminConsole(consoleUrl: string): Promise<ConsoleCall> {
+  const { email, password } = FIRST_ADMIN;
+  const login = await http('POST', `${consoleUrl}/api/auth/login`, { body: { email, password } });
+  expect(login.status, JSON.stringify(login.body)).toBe(200);
+  const token = login.body.access_token as string;
+  return (method, path, body) => http(method, `${consoleUrl}${path}`, { token, body });
 }

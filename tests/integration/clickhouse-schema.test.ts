@@ -19,13 +19,13 @@ import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { clickHouseLogTable } from '../../shared/src/logs/analytics/clickhouse-table';
 import { createClickHouseRequestLogStore } from '../../shared/src/logs/requests/clickhouse-store';
 import { requestLogSchema } from '../../shared/src/logs/requests/log-columns';
-import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import {
   CLICKHOUSE_ROW_FORMAT,
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
 import { CLICKHOUSE_URL } from '../helpers/env';
+import { requestLogRecord } from '../helpers/request-log-record';
 
 const DATABASE = 'sluice_it_ch_schema';
 const T0 = Date.UTC(2025, 6, 1, 12, 0, 0, 500);
@@ -161,43 +161,16 @@ describe('the request log', () => {
     await ch.command({ query: older });
 
     const store = createClickHouseRequestLogStore(ch, { database });
-    const record: RequestLogRecord = {
-      id: crypto.randomUUID(),
+    const record = requestLogRecord({
       createdAt: new Date(T0),
-      userId: null,
-      apiKeyId: null,
-      endpoint: '/v1/chat/completions',
       model: 'm',
-      provider: null,
-      providerType: null,
-      upstreamModel: null,
-      routeId: null,
-      stream: false,
       statusCode: 499,
-      errorType: null,
-      errorMessage: null,
       promptTokens: 1,
-      completionTokens: 0,
-      cachedTokens: 0,
-      cacheWriteTokens: 0,
-      cacheWriteHourTokens: 0,
-      reasoningTokens: 0,
       totalTokens: 1,
       weightedTokens: 1,
-      costUsd: 0,
-      unpriced: false,
       latencyMs: 5,
-      upstreamLatencyMs: null,
-      cacheHit: false,
-      attempts: 1,
       clientAborted: true,
-      guardrail: null,
-      reasoningEffort: null,
-      clientName: null,
-      clientVersion: null,
-      userAgent: null,
-      sessionId: null,
-    };
+    });
     await store.insert([record]);
     expect(await store.list()).toEqual([record]);
     const columns = await ch.query({

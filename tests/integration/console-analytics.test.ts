@@ -11,6 +11,7 @@ import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { OpenApiConformance } from '../helpers/openapi-conformance';
+import { requestLogRecord } from '../helpers/request-log-record';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 // Its own ClickHouse database (dropped first), so sums are exact whatever else shares the server.
@@ -104,44 +105,32 @@ const FAILURE_OF: Array<[number, string] | null> = [
 ];
 
 function records(me: string): RequestLogRecord[] {
-  return SEEDS.map((s, i) => ({
-    id: `e${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
-    createdAt: new Date(s.at),
-    userId: s.mine ? me : OTHER_USER,
-    apiKeyId: null,
-    endpoint: '/v1/chat/completions' as const,
-    model: s.model,
-    provider: 'openai-main',
-    providerType: 'openai',
-    upstreamModel: null,
-    routeId: null,
-    stream: false,
-    statusCode: FAILURE_OF[i]?.[0] ?? 200,
-    errorType: FAILURE_OF[i]?.[1] ?? null,
-    errorMessage: null,
-    promptTokens: s.prompt,
-    completionTokens: s.completion,
-    // The first seed (outside the range) is large, so a bound off by one shows.
-    cachedTokens: i === 0 ? 100 : i,
-    cacheWriteTokens: i === 0 ? 100 : i,
-    cacheWriteHourTokens: 0,
-    reasoningTokens: i === 0 ? 100 : i,
-    totalTokens: s.prompt + s.completion,
-    weightedTokens: s.prompt + s.completion,
-    costUsd: s.cost,
-    unpriced: s.cost === null,
-    latencyMs: s.latency,
-    upstreamLatencyMs: 10,
-    cacheHit: false,
-    attempts: 1,
-    clientAborted: false,
-    guardrail: null,
-    reasoningEffort: null,
-    clientName: CLIENT_OF[i]?.[0] ?? null,
-    clientVersion: CLIENT_OF[i]?.[1] ?? null,
-    userAgent: null,
-    sessionId: null,
-  }));
+  return SEEDS.map((s, i) =>
+    requestLogRecord({
+      id: `e${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
+      createdAt: new Date(s.at),
+      userId: s.mine ? me : OTHER_USER,
+      model: s.model,
+      provider: 'openai-main',
+      providerType: 'openai',
+      statusCode: FAILURE_OF[i]?.[0] ?? 200,
+      errorType: FAILURE_OF[i]?.[1] ?? null,
+      promptTokens: s.prompt,
+      completionTokens: s.completion,
+      // The first seed (outside the range) is large, so a bound off by one shows.
+      cachedTokens: i === 0 ? 100 : i,
+      cacheWriteTokens: i === 0 ? 100 : i,
+      reasoningTokens: i === 0 ? 100 : i,
+      totalTokens: s.prompt + s.completion,
+      weightedTokens: s.prompt + s.completion,
+      costUsd: s.cost,
+      unpriced: s.cost === null,
+      latencyMs: s.latency,
+      upstreamLatencyMs: 10,
+      clientName: CLIENT_OF[i]?.[0] ?? null,
+      clientVersion: CLIENT_OF[i]?.[1] ?? null,
+    }),
+  );
 }
 
 /** No requests: every total 0. */

@@ -9,6 +9,7 @@ import { createClickHouse } from '../../shared/src/stores/clickhouse';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
+import { requestLogRecord } from '../helpers/request-log-record';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const CH_DATABASE = 'sluice_it_gateway_usage_month';
@@ -21,7 +22,7 @@ function logged(
   tokens: { read: number; write: number; reasoning: number; cost: number | null },
 ): RequestLogRecord {
   n += 1;
-  return {
+  return requestLogRecord({
     id: `5f${String(n).padStart(6, '0')}-0000-4000-8000-000000000000`,
     createdAt,
     ...who,
@@ -30,16 +31,11 @@ function logged(
     provider: 'anthropic-main',
     providerType: 'anthropic',
     upstreamModel: 'claude-sonnet-4-5',
-    routeId: null,
     stream: true,
-    statusCode: 200,
-    errorType: null,
-    errorMessage: null,
     promptTokens: 1000 + tokens.read + tokens.write,
     completionTokens: 100 + tokens.reasoning,
     cachedTokens: tokens.read,
     cacheWriteTokens: tokens.write,
-    cacheWriteHourTokens: 0,
     reasoningTokens: tokens.reasoning,
     totalTokens: 1100 + tokens.read + tokens.write + tokens.reasoning,
     weightedTokens: 1100 + tokens.read + tokens.write + tokens.reasoning,
@@ -47,16 +43,11 @@ function logged(
     unpriced: tokens.cost === null,
     latencyMs: 900,
     upstreamLatencyMs: 800,
-    cacheHit: false,
-    attempts: 1,
-    clientAborted: false,
-    guardrail: null,
     reasoningEffort: 'high',
     clientName: 'claude-code',
     clientVersion: '2.1.3',
     userAgent: 'claude-cli/2.1.3 (external, cli)',
-    sessionId: null,
-  };
+  });
 }
 
 describe.each([

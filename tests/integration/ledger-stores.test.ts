@@ -20,6 +20,7 @@ import {
 } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';
+import { requestLogRecord } from '../helpers/request-log-record';
 import { freshDatabase } from '../helpers/stores';
 
 const CH_DATABASE = 'sluice_it_ledger';
@@ -35,42 +36,23 @@ const WRITER_KEY = '66666666-6666-4666-8666-666666666666';
 function record(
   overrides: Partial<RequestLogRecord> & Pick<RequestLogRecord, 'id' | 'createdAt'>,
 ): RequestLogRecord {
-  return {
+  return requestLogRecord({
     userId: USER,
     apiKeyId: KEY_A,
-    endpoint: '/v1/chat/completions',
     model: 'gpt-test',
     provider: 'openai-main',
     providerType: 'openai',
     upstreamModel: 'gpt-test-2025-01-01',
     routeId: ROUTE,
-    stream: false,
-    statusCode: 200,
-    errorType: null,
-    errorMessage: null,
     promptTokens: 1000,
     completionTokens: 500,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    cacheWriteHourTokens: 0,
-    reasoningTokens: 0,
     totalTokens: 1500,
     weightedTokens: 1500,
     costUsd: 0.0105,
-    unpriced: false,
     latencyMs: 840,
     upstreamLatencyMs: 310,
-    cacheHit: false,
-    attempts: 1,
-    clientAborted: false,
-    guardrail: null,
-    reasoningEffort: null,
-    clientName: null,
-    clientVersion: null,
-    userAgent: null,
-    sessionId: null,
     ...overrides,
-  };
+  });
 }
 
 const T0 = Date.UTC(2025, 5, 30, 23, 59, 59, 123);

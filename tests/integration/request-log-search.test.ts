@@ -11,6 +11,7 @@ import {
   type AnalyticsAdapters,
   startAnalyticsAdapters,
 } from '../helpers/analytics-adapters';
+import { requestLogRecord } from '../helpers/request-log-record';
 
 const CH_DATABASE = 'sluice_it_request_log_search';
 const U1 = '81000000-0000-4000-8000-000000000001';
@@ -22,44 +23,24 @@ const T0 = Date.UTC(2025, 7, 1, 8, 0, 0, 500);
 let n = 0;
 function request(overrides: Partial<RequestLogRecord> = {}): RequestLogRecord {
   n += 1;
-  return {
+  return requestLogRecord({
     id: `b${String(n).padStart(7, '0')}-0000-4000-8000-000000000000`,
     createdAt: new Date(T0 + n * 1000),
     userId: U1,
     apiKeyId: K1,
-    endpoint: '/v1/chat/completions',
     model: 'gpt-test',
     provider: 'openai-main',
     providerType: 'openai',
     upstreamModel: 'gpt-test-2025',
-    routeId: null,
-    stream: false,
-    statusCode: 200,
-    errorType: null,
-    errorMessage: null,
     promptTokens: 100,
     completionTokens: 50,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    cacheWriteHourTokens: 0,
-    reasoningTokens: 0,
     totalTokens: 150,
     weightedTokens: 150,
     costUsd: n / 1000,
-    unpriced: false,
     latencyMs: 100 + n,
     upstreamLatencyMs: 50,
-    cacheHit: false,
-    attempts: 1,
-    clientAborted: false,
-    guardrail: null,
-    reasoningEffort: null,
-    clientName: null,
-    clientVersion: null,
-    userAgent: null,
-    sessionId: null,
     ...overrides,
-  };
+  });
 }
 
 const unpriced = { costUsd: null, unpriced: true } as const;

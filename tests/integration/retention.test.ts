@@ -33,6 +33,7 @@ import {
 } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';
+import { requestLogRecord } from '../helpers/request-log-record';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const CH_DAILY = 'sluice_r_retention';
@@ -48,43 +49,17 @@ let db: QueryDb;
 let databaseUrl: string;
 
 function requestLog(createdAt: Date): RequestLogRecord {
-  return {
-    id: randomUUID(),
+  return requestLogRecord({
     createdAt,
-    userId: null,
-    apiKeyId: null,
-    endpoint: '/v1/chat/completions',
     model: 'retention-model',
-    provider: null,
-    providerType: null,
-    upstreamModel: null,
-    routeId: null,
-    stream: false,
-    statusCode: 200,
-    errorType: null,
-    errorMessage: null,
     promptTokens: 1,
     completionTokens: 1,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    cacheWriteHourTokens: 0,
-    reasoningTokens: 0,
     totalTokens: 2,
     weightedTokens: 2,
     costUsd: null,
     unpriced: true,
     latencyMs: 1,
-    upstreamLatencyMs: null,
-    cacheHit: false,
-    attempts: 1,
-    clientAborted: false,
-    guardrail: null,
-    reasoningEffort: null,
-    clientName: null,
-    clientVersion: null,
-    userAgent: null,
-    sessionId: null,
-  };
+  });
 }
 
 function mcpLog(createdAt: Date): McpLogRecord {
