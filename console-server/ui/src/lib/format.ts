@@ -11,6 +11,11 @@ export function formatUsd(value: number | null | undefined): string {
   return `$${value.toFixed(value !== 0 && Math.abs(value) < 0.01 ? 6 : 2)}`;
 }
 
+/** A price in USD per 1M tokens, as entered; '—' when unset (it falls back to another price). */
+export function formatPrice(value: number | null): string {
+  return value === null ? '—' : `$${value}`;
+}
+
 export function formatNumber(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : value.toLocaleString();
 }
@@ -33,3 +38,9 @@ export function optionalInt(value: string | number | null | undefined): number |
   const n = Number(value);
   return Number.isFinite(n) ? n : undefined;
 }
+
+/** A form's value for an optional number: '' when not set. */
+export const orEmpty = (n: number | null | undefined): number | '' => n ?? '';
+
+/** An optional number input for the API: '' (not set) is null. */
+export const numberOrNull = (v: number | string): number | null => (v === '' ? null : Number(v));

@@ -2,6 +2,7 @@ import { Badge, Group, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatDate, formatNumber, formatUsd } from '../../lib/format';
+import { clientLabel } from '../analytics/client-columns';
 import { zeroCostReason } from './gateway-log-cost';
 
 type Entry = Schemas['GatewayLogEntry'];
@@ -30,8 +31,7 @@ function ClientCell({ entry }: { entry: Entry }) {
   if (!entry.client_name) return null;
   return (
     <Text size="xs" title={entry.user_agent ?? undefined} data-testid="log-client">
-      {entry.client_name}
-      {entry.client_version ? ` ${entry.client_version}` : ''}
+      {clientLabel(entry.client_name, entry.client_version)}
     </Text>
   );
 }

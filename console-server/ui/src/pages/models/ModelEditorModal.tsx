@@ -7,6 +7,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
+import { PriceInput } from '../../components/PriceInput';
 import { KIND_OPTIONS, type ModelValues, modelBody, modelValues, STRATEGY_OPTIONS } from './model-form';
 import { useRouteHealth } from './RouteHealthBadge';
 import { RoutesEditor } from './RoutesEditor';
@@ -93,36 +94,31 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <NumberInput
+          <PriceInput
             label="Input price (USD / 1M tokens)"
             description="Empty: use the price table"
-            decimalScale={6}
             {...form.getInputProps('input_price_per_mtok')}
           />
-          <NumberInput
+          <PriceInput
             label="Output price (USD / 1M tokens)"
             description="Empty: use the price table"
-            decimalScale={6}
             {...form.getInputProps('output_price_per_mtok')}
           />
-          <NumberInput
+          <PriceInput
             label="Cached input price (USD / 1M tokens)"
             description="Empty: cached tokens billed at the input price"
-            decimalScale={6}
             {...form.getInputProps('cached_input_price_per_mtok')}
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <NumberInput
+          <PriceInput
             label="Cache write price (USD / 1M tokens)"
             description="Prompt-cache writes (5 minutes). Empty: billed at the input price"
-            decimalScale={6}
             {...form.getInputProps('cache_write_price_per_mtok')}
           />
-          <NumberInput
+          <PriceInput
             label="1-hour cache write price (USD / 1M tokens)"
             description="Empty: billed at the cache write price"
-            decimalScale={6}
             {...form.getInputProps('cache_write_1h_price_per_mtok')}
           />
           <NumberInput

@@ -10,13 +10,13 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
+import { formatPrice } from '../../lib/format';
 import { ModelEditorModal } from './ModelEditorModal';
 import { KIND_LABEL, STRATEGY_LABEL } from './model-form';
 import { RouteHealthBadge, useRouteHealth } from './RouteHealthBadge';
 import { BENCH_EXPLANATION, type RouteHealth } from './route-health';
 
 type Model = Schemas['Model'];
-const money = (n: number | null) => (n === null ? '—' : `$${n}`);
 const SOURCE_LABEL = { model: 'own prices', price_table: 'price table', none: 'unpriced' } as const;
 
 /** A model's routes in order, each with its health badge when it failed lately. */
@@ -51,13 +51,14 @@ function PriceCell({ m }: { m: Model }) {
   return (
     <Stack gap={2}>
       <Text size="sm">
-        in {money(p.input_price_per_mtok)} · out {money(p.output_price_per_mtok)}
-        {p.cached_input_price_per_mtok !== null && ` · cached ${money(p.cached_input_price_per_mtok)}`}
+        in {formatPrice(p.input_price_per_mtok)} · out {formatPrice(p.output_price_per_mtok)}
+        {p.cached_input_price_per_mtok !== null && ` · cached ${formatPrice(p.cached_input_price_per_mtok)}`}
       </Text>
       {p.cache_write_price_per_mtok !== null && (
         <Text size="xs" c="dimmed" data-testid="model-cache-write-price">
-          cache write {money(p.cache_write_price_per_mtok)}
-          {p.cache_write_1h_price_per_mtok !== null && ` · 1 h ${money(p.cache_write_1h_price_per_mtok)}`}
+          cache write {formatPrice(p.cache_write_price_per_mtok)}
+          {p.cache_write_1h_price_per_mtok !== null &&
+            ` · 1 h ${formatPrice(p.cache_write_1h_price_per_mtok)}`}
         </Text>
       )}
       <Badge size="xs" variant="light" color={m.is_priced ? 'gray' : 'red'}>

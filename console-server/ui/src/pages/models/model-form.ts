@@ -1,5 +1,5 @@
 import type { RequestBody, Schemas } from '../../api/types';
-import { optionalInt } from '../../lib/format';
+import { numberOrNull, optionalInt, orEmpty } from '../../lib/format';
 
 export interface RouteValues {
   key: string;
@@ -72,8 +72,6 @@ export function emptyRoute(): RouteValues {
   };
 }
 
-const orEmpty = (n: number | null | undefined) => n ?? '';
-
 export function modelValues(model: Schemas['Model'] | null): ModelValues {
   return {
     name: model?.name ?? '',
@@ -104,19 +102,17 @@ export function modelValues(model: Schemas['Model'] | null): ModelValues {
   };
 }
 
-const price = (v: number | string) => (v === '' ? null : Number(v));
-
 /** The body for POST /api/admin/models and PATCH /api/admin/models/{id}: routes in display order. */
 export function modelBody(v: ModelValues): ModelBody {
   return {
     name: v.name,
     kind: v.kind,
     strategy: v.strategy,
-    input_price_per_mtok: price(v.input_price_per_mtok),
-    output_price_per_mtok: price(v.output_price_per_mtok),
-    cached_input_price_per_mtok: price(v.cached_input_price_per_mtok),
-    cache_write_price_per_mtok: price(v.cache_write_price_per_mtok),
-    cache_write_1h_price_per_mtok: price(v.cache_write_1h_price_per_mtok),
+    input_price_per_mtok: numberOrNull(v.input_price_per_mtok),
+    output_price_per_mtok: numberOrNull(v.output_price_per_mtok),
+    cached_input_price_per_mtok: numberOrNull(v.cached_input_price_per_mtok),
+    cache_write_price_per_mtok: numberOrNull(v.cache_write_price_per_mtok),
+    cache_write_1h_price_per_mtok: numberOrNull(v.cache_write_1h_price_per_mtok),
     max_output_tokens: optionalInt(v.max_output_tokens) ?? null,
     cache_breakpoints: v.cache_breakpoints,
     input_weight: Number(v.input_weight),

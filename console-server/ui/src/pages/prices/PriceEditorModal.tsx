@@ -1,4 +1,4 @@
-import { Modal, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
+import { PriceInput } from '../../components/PriceInput';
 import { PRICE_VALIDATION, type PriceValues, priceBody, priceValues } from './price-form';
 
 type Price = Schemas['ModelPrice'];
@@ -56,15 +57,6 @@ function PriceEditor({ entry, onClose }: { entry: Price | null; onClose: () => v
     },
     onError: (error) => setAlert(applyApiErrors(form, error)),
   });
-  const usd = (field: keyof PriceValues, label: string, description?: string) => (
-    <NumberInput
-      label={label}
-      description={description}
-      decimalScale={6}
-      min={0}
-      {...form.getInputProps(field)}
-    />
-  );
   return (
     <form
       onSubmit={form.onSubmit((v) => {
@@ -84,17 +76,36 @@ function PriceEditor({ entry, onClose }: { entry: Price | null; onClose: () => v
           <TextInput label="Vendor" {...form.getInputProps('vendor')} />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {usd('input_price_per_mtok', 'Input price (USD / 1M tokens)')}
-          {usd('output_price_per_mtok', 'Output price (USD / 1M tokens)')}
-          {usd('cached_input_price_per_mtok', 'Cache read price', 'Empty: billed at the input price')}
+          <PriceInput
+            label="Input price (USD / 1M tokens)"
+            min={0}
+            {...form.getInputProps('input_price_per_mtok')}
+          />
+          <PriceInput
+            label="Output price (USD / 1M tokens)"
+            min={0}
+            {...form.getInputProps('output_price_per_mtok')}
+          />
+          <PriceInput
+            label="Cache read price"
+            description="Empty: billed at the input price"
+            min={0}
+            {...form.getInputProps('cached_input_price_per_mtok')}
+          />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {usd(
-            'cache_write_price_per_mtok',
-            'Cache write price',
-            'Prompt-cache writes (5 minutes). Empty: the input price',
-          )}
-          {usd('cache_write_1h_price_per_mtok', '1-hour cache write price', 'Empty: the cache write price')}
+          <PriceInput
+            label="Cache write price"
+            description="Prompt-cache writes (5 minutes). Empty: the input price"
+            min={0}
+            {...form.getInputProps('cache_write_price_per_mtok')}
+          />
+          <PriceInput
+            label="1-hour cache write price"
+            description="Empty: the cache write price"
+            min={0}
+            {...form.getInputProps('cache_write_1h_price_per_mtok')}
+          />
         </SimpleGrid>
         <FormActions onCancel={onClose} submitting={save.isPending} submitLabel="Save price" />
       </Stack>

@@ -10,13 +10,10 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
-import { formatDate } from '../../lib/format';
+import { formatDate, formatPrice } from '../../lib/format';
 import { PRICES_QUERY, PriceEditorModal } from './PriceEditorModal';
 
 type Price = Schemas['ModelPrice'];
-
-/** USD per 1M tokens; '—' when the price falls back to another (see the column header). */
-const usd = (n: number | null) => (n === null ? '—' : `$${n}`);
 
 /** The price table: what requests of models without their own prices are billed at. */
 export function PricesPage() {
@@ -41,11 +38,15 @@ export function PricesPage() {
   const columns: Column<Price>[] = [
     { key: 'model', header: 'Upstream model', render: (p) => <Text fw={500}>{p.model}</Text> },
     { key: 'vendor', header: 'Vendor', render: (p) => p.vendor },
-    { key: 'input', header: 'Input', render: (p) => usd(p.input_price_per_mtok) },
-    { key: 'output', header: 'Output', render: (p) => usd(p.output_price_per_mtok) },
-    { key: 'cached', header: 'Cache read', render: (p) => usd(p.cached_input_price_per_mtok) },
-    { key: 'write', header: 'Cache write', render: (p) => usd(p.cache_write_price_per_mtok) },
-    { key: 'write-1h', header: 'Cache write 1 h', render: (p) => usd(p.cache_write_1h_price_per_mtok) },
+    { key: 'input', header: 'Input', render: (p) => formatPrice(p.input_price_per_mtok) },
+    { key: 'output', header: 'Output', render: (p) => formatPrice(p.output_price_per_mtok) },
+    { key: 'cached', header: 'Cache read', render: (p) => formatPrice(p.cached_input_price_per_mtok) },
+    { key: 'write', header: 'Cache write', render: (p) => formatPrice(p.cache_write_price_per_mtok) },
+    {
+      key: 'write-1h',
+      header: 'Cache write 1 h',
+      render: (p) => formatPrice(p.cache_write_1h_price_per_mtok),
+    },
     { key: 'updated', header: 'Updated', render: (p) => formatDate(p.updated_at) },
     {
       key: 'actions',

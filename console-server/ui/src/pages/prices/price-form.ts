@@ -1,4 +1,5 @@
 import type { RequestBody, Schemas } from '../../api/types';
+import { numberOrNull, orEmpty } from '../../lib/format';
 
 type Price = Schemas['ModelPrice'];
 type PriceBody = RequestBody<'/api/admin/model-prices/{model}', 'put'>;
@@ -14,8 +15,6 @@ export interface PriceValues {
   cache_write_1h_price_per_mtok: number | string;
 }
 
-const orEmpty = (n: number | null | undefined) => n ?? '';
-
 export function priceValues(entry: Price | null): PriceValues {
   return {
     model: entry?.model ?? '',
@@ -27,8 +26,6 @@ export function priceValues(entry: Price | null): PriceValues {
     cache_write_1h_price_per_mtok: orEmpty(entry?.cache_write_1h_price_per_mtok),
   };
 }
-
-const optional = (v: number | string) => (v === '' ? null : Number(v));
 
 /** The input and output prices are required: an entry without them could not price a request. */
 export const PRICE_VALIDATION = {
@@ -42,8 +39,8 @@ export function priceBody(v: PriceValues): PriceBody {
     vendor: v.vendor,
     input_price_per_mtok: Number(v.input_price_per_mtok),
     output_price_per_mtok: Number(v.output_price_per_mtok),
-    cached_input_price_per_mtok: optional(v.cached_input_price_per_mtok),
-    cache_write_price_per_mtok: optional(v.cache_write_price_per_mtok),
-    cache_write_1h_price_per_mtok: optional(v.cache_write_1h_price_per_mtok),
+    cached_input_price_per_mtok: numberOrNull(v.cached_input_price_per_mtok),
+    cache_write_price_per_mtok: numberOrNull(v.cache_write_price_per_mtok),
+    cache_write_1h_price_per_mtok: numberOrNull(v.cache_write_1h_price_per_mtok),
   };
 }
