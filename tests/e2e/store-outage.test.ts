@@ -16,7 +16,8 @@ const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], d
 const DATABASE = 'sluice_outage_e2e';
 const REDIS_URL = withRedisDatabase(SERVE_REDIS_URL, 6);
 const STORE_TIMEOUT_MS = 1000;
-const DB_TIMEOUT_MS = 2000;
+const DB_TIMEOUT_MS = Number(process.env.SLUICE_TEST_DB_TIMEOUT_MS ?? 2000);
+const BRIDGE_PG_TIMEOUT_MS = DB_TIMEOUT_MS;
 const CH_OUTAGE_MS = Number(process.env.SLUICE_TEST_CH_OUTAGE_MS ?? 22_000);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-outage-'));
@@ -48,7 +49,8 @@ beforeAll(async () => {
       SLUICE_SPILL_DRAIN_INTERVAL_MS: '1000',
       SLUICE_STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
       SLUICE_DB_TIMEOUT_MS: String(DB_TIMEOUT_MS),
-      SLUICE_BRIDGE_PG_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+      // Longer than the gateway's wait, so a blackholed load outlives the request that started it.
+      SLUICE_BRIDGE_PG_TIMEOUT_MS: String(BRIDGE_PG_TIMEOUT_MS),
       SLUICE_BRIDGE_REDIS_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
       SLUICE_QUIET: '1',
     },
@@ -249,6 +251,50 @@ describe('Postgres outage', () => {
       expect(served, 'cold key never served').toBeDefined();
     }, 120_000);
   }
+});
+
+describe('Postgres failover (refused, then blackholed, then back)', () => {
+  it(
+    'a key first seen during the blackhole is served within the database timeout of the return',
+    async () => {
+      const fresh = (await consoleCall('POST', '/api/keys', { name: 'first seen in the blackhole' })).body
+        .key as string;
+      pgLink.setMode('refuse');
+      expect((await chat(fresh, 'refused')).status).toBe(503);
+      pgLink.setMode('blackhole');
+      // A client that gives up first: the load its request started loses its request.
+      const leaving = await fetch(`${stack.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fresh}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'outage-model', messages: [{ role: 'user', content: 'leaving' }] }),
+        signal: AbortSignal.timeout(300),
+      }).catch((error: unknown) => error);
+      expect(leaving).toBeInstanceOf(Error);
+      // The loads of the next requests hang (the bridge's connection is caught by the blackhole);
+      // those requests answer 503 at their own deadline.
+      const blackholedAt = performance.now();
+      const hung: Timed[] = [];
+      while (performance.now() - blackholedAt < DB_TIMEOUT_MS * 3) hung.push(await chat(fresh, 'blackholed'));
+      expect(hung.map((a) => a.status)).toEqual(Array(hung.length).fill(503));
+      pgLink.setMode('pass');
+      const backAt = performance.now();
+      const served = await within(DB_TIMEOUT_MS * 4, async () => {
+        const answer = await chat(fresh, 'after');
+        return answer.status === 200 ? answer : undefined;
+      });
+      const recoveryMs = performance.now() - backAt;
+      expect(served, 'the key stayed refused after Postgres came back').toBeDefined();
+      // Nothing can hold it longer than one load's life (SLUICE_DB_TIMEOUT_MS) and a retry.
+      expect(recoveryMs).toBeLessThan(DB_TIMEOUT_MS * 2 + 1_000);
+      const steady: number[] = [];
+      for (let i = 0; i < 5; i++) steady.push((await chat(fresh, `steady ${i}`)).status);
+      expect(steady).toEqual(Array(5).fill(200));
+      console.info(
+        `Postgres failover: blackholed requests ${hung.map((a) => a.ms.toFixed(0)).join(' ')} ms; key served ${recoveryMs.toFixed(0)} ms after Postgres came back`,
+      );
+    },
+    DB_TIMEOUT_MS * 12 + 30_000,
+  );
 });
 
 /** Straight to ClickHouse (not through the proxy): what the request log holds. */

@@ -27,7 +27,10 @@ export const WARM_PARTS: VersionBoardOptions['parts'] = [
 
 /** How long a value serves before a background reload (bounds staleness while Redis is down). */
 export const WARM_REFRESH_MS = 30_000;
-/** Longest a request waits for a missing value to load (a cold Postgres can take seconds). */
+/**
+ * Longest a request waits for a missing value to load (a cold Postgres can take seconds), and
+ * the longest a load stays the one later requests join (SLUICE_DB_TIMEOUT_MS in the gateway).
+ */
 export const WARM_LOAD_WAIT_MS = 15_000;
 
 /**
@@ -53,6 +56,8 @@ export interface WarmCachesDeps {
   /** The key record behind a hash: the Redis key cache, then Postgres (keys/auth-cache.ts). */
   findKey(hash: string, background: Background): Promise<ApiKeyAuthRecord | undefined>;
   refreshAfterMs?: number;
+  /** Bounds a request's wait for a load and a load's life (default WARM_LOAD_WAIT_MS). */
+  loadWaitMs?: number;
   onError(what: string, error: unknown): void;
 }
 
@@ -67,7 +72,7 @@ export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
       ready: () => board.ready(),
       load,
       refreshAfterMs: deps.refreshAfterMs ?? WARM_REFRESH_MS,
-      waitMs: WARM_LOAD_WAIT_MS,
+      waitMs: deps.loadWaitMs ?? WARM_LOAD_WAIT_MS,
       onError: (error) => deps.onError(part, error),
     });
   const keys = cache('keys', (hash, background) => deps.findKey(hash, background));

@@ -41,6 +41,10 @@ function setup(options: { refreshAfterMs?: number } = {}) {
       value = next.value ?? value;
       failing = next.failing ?? failing;
     },
+    /** New loads go through again; a held one stays held (its I/O lost with its request). */
+    reopen: () => {
+      gate = Promise.resolve();
+    },
     hold: () => {
       let release: () => void = () => {};
       gate = new Promise((resolve) => {
@@ -107,5 +111,20 @@ describe('createIsolateCache', () => {
     const s = setup();
     s.hold();
     await expect(s.cache.get('slow', s.bg)).rejects.toThrow('did not answer within 500 ms');
+  });
+
+  it('abandons a load that never settles: a later caller past waitMs starts a fresh one', async () => {
+    const s = setup();
+    s.hold();
+    await expect(s.cache.get('key', s.bg)).rejects.toThrow('did not answer within 500 ms');
+    // Within the load's lifetime a second caller still joins it rather than piling on.
+    s.set({ clock: 100 });
+    s.reopen();
+    await expect(s.cache.get('key', s.bg)).rejects.toThrow('did not answer within 500 ms');
+    expect(s.loads).toEqual(['key']);
+    s.set({ clock: 600 });
+    expect(await s.cache.get('key', s.bg)).toBe('key:v1');
+    expect(s.loads).toEqual(['key', 'key']);
+    expect(s.cache.peek('key')).toBe('key:v1');
   });
 });

@@ -18,6 +18,12 @@ export interface IsolateCacheOptions<V> {
    * on another request's load would look hung and be cancelled).
    */
   waitMs: number;
+  /**
+   * A load older than this is abandoned: the next request starts a fresh one. On workerd a load
+   * belongs to the request that started it, and when that request is gone (its deadline answered
+   * it, its client left) the load's I/O may never settle. Defaults to `waitMs`.
+   */
+  loadTimeoutMs?: number;
   maxEntries?: number;
   now?: () => number;
   /** Told about failed background reloads (the old value stays). */
@@ -39,6 +45,11 @@ export interface IsolateCache<V> {
   peek(key: string): V | undefined;
 }
 
+interface Loading<V> {
+  promise: Promise<V>;
+  startedAt: number;
+}
+
 interface Entry<V> {
   value: V;
   loadedAt: number;
@@ -49,7 +60,8 @@ export function createIsolateCache<V>(options: IsolateCacheOptions<V>): IsolateC
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry<V>>();
-  const loading = new Map<string, Promise<V>>();
+  const loadTimeoutMs = options.loadTimeoutMs ?? options.waitMs;
+  const loading = new Map<string, Loading<V>>();
   options.part.onChange(() => {
     entries.clear();
     loading.clear();
@@ -65,7 +77,7 @@ export function createIsolateCache<V>(options: IsolateCacheOptions<V>): IsolateC
 
   const load = (key: string, background: Background): Promise<V> => {
     const inFlight = loading.get(key);
-    if (inFlight) return inFlight;
+    if (inFlight && now() - inFlight.startedAt < loadTimeoutMs) return inFlight.promise;
     const started = (async () => {
       await options.ready();
       const generation = options.part.generation();
@@ -74,9 +86,9 @@ export function createIsolateCache<V>(options: IsolateCacheOptions<V>): IsolateC
       if (options.part.generation() === generation) store(key, value);
       return value;
     })();
-    loading.set(key, started);
+    loading.set(key, { promise: started, startedAt: now() });
     const forget = () => {
-      if (loading.get(key) === started) loading.delete(key);
+      if (loading.get(key)?.promise === started) loading.delete(key);
     };
     started.then(forget, forget);
     return started;
