@@ -48,6 +48,16 @@ export const storeEnvSchema = z.object({
   SLUICE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
   /** Longest silence of an upstream's body once it has started; then the answer ends with an error. */
   SLUICE_UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * Longest single event of an upstream's stream the gateway reads (characters, about bytes):
+   * past it the answer ends with the format's error event (sse/parser.ts).
+   */
+  SLUICE_MAX_STREAM_EVENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
   /** Route benching (routing/route-health.ts): failures within the window that bench a route. */
   SLUICE_ROUTE_BENCH_FAILURES: z.coerce.number().int().min(1).max(1_000).default(3),
   SLUICE_ROUTE_BENCH_WINDOW_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),

@@ -3,7 +3,9 @@
  * unescaped `"model"` followed by a colon is a key. The events of every format name one model,
  * before any nested object that could (a chunk's own, message_start's message's, the Response's).
  */
-export const MODEL_FIELD = /"model"\s*:\s*"(?:[^"\\]|\\.)*"/;
+// An unrolled loop: an alternation repeated per character overflows V8's backtracking stack
+// on a string of some megabytes.
+export const MODEL_FIELD = /"model"\s*:\s*"[^"\\]*(?:\\.[^"\\]*)*"/;
 
 /**
  * The client's model name where the upstream wrote its own. Clients compare the answer's model
