@@ -11,6 +11,7 @@ import { buildServerLogs } from '@sluice/shared/logs/server/wiring';
 import { originPolicyFrom } from '@sluice/shared/mcp/gateway/origin-policy';
 import { droppedSamples } from '@sluice/shared/metrics/samples';
 import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
+import { configureSseLimits } from '@sluice/shared/sse/parser';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { buildMcpDeps } from './mcp-deps';
 import { buildModelDeps } from './model-deps';
@@ -24,6 +25,7 @@ const CLICKHOUSE_INSERT_TIMEOUT_MS = 20_000;
 export function buildDeps(env: GatewayBindings): GatewayDeps {
   const config = parseStoreEnv(env);
   configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP });
+  configureSseLimits({ maxEventChars: config.SLUICE_MAX_STREAM_EVENT_BYTES });
   const db = createHttpDb(config.DATABASE_URL);
   const storeReport: StoreLinkReport = {
     failed: (what, error) => logger.child(what).warn('store call failed', { error: String(error) }),
@@ -73,6 +75,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     db,
     board: link.board,
     findKey: (hash, background) => keyCache.find(hash, background),
+    loadWaitMs: config.SLUICE_DB_TIMEOUT_MS,
     onError: (part, error) =>
       logger.child('warm-cache').warn('reload failed', { part, error: String(error) }),
   });

@@ -16,7 +16,7 @@ import {
 } from './anthropic-thinking';
 import {
   type Answer,
-  answer,
+  answerFor,
   argumentFragments,
   asArray,
   asRecord,
@@ -216,7 +216,7 @@ async function countTokens(ctx: FakeContext): Promise<void> {
   if (!body || invalid !== undefined) return sendError(ctx, anthropicError(400, 'invalid', invalid ?? ''));
   const scenario = await runScenario(ctx, String(body.model), anthropicError);
   if (!scenario) return;
-  const result = answer(anthropicConversation(body));
+  const result = answerFor(anthropicConversation(body), String(body.model));
   return sendAnswer(ctx, { input_tokens: result.inputTokens }, scenario, { 'request-id': fakeId('req_') });
 }
 
@@ -235,7 +235,7 @@ function requestProblem(ctx: FakeContext, body: JsonObject): string | undefined 
 function reply(ctx: FakeContext, body: JsonObject): Reply {
   const model = String(body.model);
   const conversation = anthropicConversation(body);
-  const result = answer(conversation);
+  const result = answerFor(conversation, model);
   const out: Reply = {
     model,
     result,
@@ -284,8 +284,12 @@ export async function handleAnthropic(ctx: FakeContext): Promise<void> {
   const headers = { 'request-id': fakeId('req_') };
   if (body.stream !== true) return sendAnswer(ctx, message(answered), scenario, headers);
   await writeStream(ctx, { ...SSE_HEADERS, ...headers }, streamFrames(answered), {
-    cut: scenario.cut,
-    stall: scenario.stall,
+    ...scenario,
     model,
+    // What api.anthropic.com sends when it is overloaded part way through an answer.
+    errorFrame: sseFrame(
+      { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      'error',
+    ),
   });
 }

@@ -181,6 +181,15 @@ export function argumentFragments(json: string, minimum = 3): string[] {
   return out;
 }
 
+/** The answer for `model`: as `answer` says, its text made one huge word under `huge-<n>k`. */
+export function answerFor(conversation: Conversation, model: string): Answer {
+  const result = answer(conversation);
+  const huge = scenarioOf(model).hugeChars;
+  if (huge === undefined || result.kind !== 'text') return result;
+  const text = `echo: ${'x'.repeat(huge)}`;
+  return { ...result, text, outputTokens: countWords([text]) };
+}
+
 /** Failure and timing behaviour chosen by the upstream model name. */
 export interface Scenario {
   /** `fail-503`, `fail-429`, `fail-400`, … anywhere in the model name. */
@@ -191,13 +200,29 @@ export interface Scenario {
   cut: boolean;
   /** `stall`: start answering, then fall silent (socket open) until the caller gives up. */
   stall: boolean;
+  /** `stream-error`: a stream stops halfway with the vendor's own error event, then ends. */
+  errorEvent: boolean;
+  /** `garbage-stream`: one event halfway carries data that is not JSON (an HTML error page). */
+  garbage: boolean;
+  /** `no-usage`: a chat stream without its usage chunk, whatever stream_options asked. */
+  noUsage: boolean;
+  /** `huge-<n>k`: the answer's text is one word of n KiB, so one streamed event carries it. */
+  hugeChars?: number;
 }
 
 export function scenarioOf(model: string): Scenario {
   const fail = /fail-(\d{3})/.exec(model)?.[1];
   const slow = /slow-(\d+)/.exec(model)?.[1];
-  const scenario: Scenario = { cut: model.includes('cut-stream'), stall: model.includes('stall') };
+  const huge = /huge-(\d+)k/.exec(model)?.[1];
+  const scenario: Scenario = {
+    cut: model.includes('cut-stream'),
+    stall: model.includes('stall'),
+    errorEvent: model.includes('stream-error'),
+    garbage: model.includes('garbage-stream'),
+    noUsage: model.includes('no-usage'),
+  };
   if (fail !== undefined) scenario.failStatus = Number(fail);
+  if (huge !== undefined) scenario.hugeChars = Number(huge) * 1024;
   if (slow !== undefined) scenario.slowMs = Number(slow);
   return scenario;
 }

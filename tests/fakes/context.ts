@@ -219,10 +219,11 @@ export function awkwardOffset(bytes: Uint8Array, n: number): number {
 export async function writeStream(
   ctx: FakeContext,
   headers: Record<string, string>,
-  frames: ReadonlyArray<string | Uint8Array>,
-  options: { cut?: boolean; stall?: boolean; model?: string } = {},
+  sent: ReadonlyArray<string | Uint8Array>,
+  options: StreamOptions = {},
 ): Promise<void> {
   if (ctx.signal.aborted) return;
+  const frames = tampered(sent, options);
   ctx.observed.status = 200;
   ctx.res.writeHead(200, headers);
   ctx.res.flushHeaders();
@@ -240,6 +241,27 @@ export async function writeStream(
     if (!(await writePiece(ctx, bytes.subarray(at)))) return;
   }
   ctx.res.end();
+}
+
+export interface StreamOptions extends Partial<Pick<Scenario, 'cut' | 'stall' | 'errorEvent' | 'garbage'>> {
+  model?: string;
+  /** The vendor's own mid-stream error event, for `stream-error`. */
+  errorFrame?: string;
+}
+
+/** An HTML error page where an event's JSON should be, as a broken proxy in the path sends. */
+const GARBAGE_FRAME = 'data: <html><body>502 Bad Gateway</body></html>\n\n';
+
+/** The frames as the scenario spoils them: cut short by an error event, or one made garbage. */
+function tampered(
+  frames: ReadonlyArray<string | Uint8Array>,
+  options: StreamOptions,
+): Array<string | Uint8Array> {
+  const half = frames.length >> 1;
+  if (options.errorEvent && options.errorFrame !== undefined)
+    return [...frames.slice(0, half), options.errorFrame];
+  if (options.garbage) return [...frames.slice(0, half), GARBAGE_FRAME, ...frames.slice(half)];
+  return [...frames];
 }
 
 async function writePiece(ctx: FakeContext, piece: Uint8Array): Promise<boolean> {

@@ -9,7 +9,7 @@
  */
 import {
   type Answer,
-  answer,
+  answerFor,
   argumentFragments,
   asArray,
   asRecord,
@@ -266,7 +266,7 @@ export async function answerChat(ctx: FakeContext, flavor: ChatFlavor, model: st
   const scenario = await runScenario(ctx, model, renderError);
   if (!scenario) return;
   const conversation = chatConversation(body);
-  const result = answer(conversation);
+  const result = answerFor(conversation, model);
   const scope = `chat\n${model}\n${asString(body.prompt_cache_key) ?? ''}`;
   const reply: ChatReply = {
     result,
@@ -282,11 +282,19 @@ export async function answerChat(ctx: FakeContext, flavor: ChatFlavor, model: st
   ctx.observed.usage = openAiObservedUsage(result, reply.cachedTokens, reasoningTokens(reply));
   const requestId = { 'x-request-id': fakeId('req_') };
   if (body.stream !== true) return sendAnswer(ctx, chatCompletion(flavor, model, reply), scenario, requestId);
-  const includeUsage = asRecord(body.stream_options)?.include_usage === true;
+  const includeUsage = asRecord(body.stream_options)?.include_usage === true && !scenario.noUsage;
   const frames = chatChunks(flavor, model, reply, includeUsage);
   await writeStream(ctx, { ...SSE_HEADERS, ...requestId }, frames, {
-    cut: scenario.cut,
-    stall: scenario.stall,
+    ...scenario,
     model,
+    // A chunk carrying `error`, as OpenAI sends when a stream fails part way.
+    errorFrame: sseFrame({
+      error: {
+        message: 'The server had an error processing your request.',
+        type: 'server_error',
+        param: null,
+        code: null,
+      },
+    }),
   });
 }

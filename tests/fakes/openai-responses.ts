@@ -8,7 +8,7 @@
  * Repeated prompt prefixes are reported as cached tokens (prompt-cache.ts).
  */
 import {
-  answer,
+  answerFor,
   asArray,
   asRecord,
   asString,
@@ -27,6 +27,7 @@ import {
   SSE_HEADERS,
   sendAnswer,
   sendError,
+  sseFrame,
   writeStream,
 } from './context';
 import { seal } from './memory';
@@ -137,7 +138,7 @@ export async function answerResponses(ctx: FakeContext): Promise<void> {
   const scenario = await runScenario(ctx, model, openAiError);
   if (!scenario) return;
   const conversation = responsesConversation(body);
-  const result = answer(conversation);
+  const result = answerFor(conversation, model);
   const scope = `openai\n${model}\n${asString(body.prompt_cache_key) ?? ''}`;
   const reply: Reply = { result, cachedTokens: automaticCacheRead(ctx.memory, scope, cacheSegments(body)) };
   const thought = thoughtFor(conversation, result);
@@ -157,8 +158,17 @@ export async function answerResponses(ctx: FakeContext): Promise<void> {
     return sendAnswer(ctx, responseObject(shell, 'completed', output, responsesUsage(reply)), scenario);
   }
   await writeStream(ctx, SSE_HEADERS, streamFrames(shell, reply, output), {
-    cut: scenario.cut,
-    stall: scenario.stall,
+    ...scenario,
     model,
+    // The Responses API's `error` event, as it sends when a response fails part way.
+    errorFrame: sseFrame(
+      {
+        type: 'error',
+        code: 'server_error',
+        message: 'The server had an error while processing your request.',
+        param: null,
+      },
+      'error',
+    ),
   });
 }

@@ -36,6 +36,7 @@ export function requestLogRecord(overrides: Partial<RequestLogRecord> = {}): Req
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    usageEstimated: false,
     guardrail: null,
     reasoningEffort: null,
     clientName: null,

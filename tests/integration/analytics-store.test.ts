@@ -78,6 +78,7 @@ function requestRecord(at: Date, i: number): RequestLogRecord {
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    usageEstimated: i % 11 === 4,
     guardrail: null,
     reasoningEffort: i % 2 === 0 ? null : 'high',
     clientName,

@@ -57,6 +57,7 @@ function records(): RequestLogRecord[] {
     cacheHit: false,
     attempts: 1,
     clientAborted: false,
+    usageEstimated: false,
     guardrail: null,
     reasoningEffort: i % 2 === 0 ? null : 'medium',
     ...CLIENTS[i % 3]!,

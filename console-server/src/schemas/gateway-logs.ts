@@ -80,6 +80,10 @@ export const GatewayLogEntrySchema = z
     cache_hit: z.boolean(),
     attempts: z.number().int(),
     client_aborted: z.boolean(),
+    usage_estimated: z.boolean().openapi({
+      description:
+        "True when the stream reported no usage (it broke off, or the vendor sent none): the token counts are the gateway's estimate, charged against limits and budgets all the same",
+    }),
     guardrail: z.string().nullable().openapi({
       description:
         'What guardrails did, `action:guardrail:rule` comma-separated (e.g. `flag:content:pii-terms`); null when none acted',

@@ -43,6 +43,8 @@ export interface ExchangeResult {
   upstreamLatencyMs: number | null;
   cacheHit: boolean;
   clientAborted: boolean;
+  /** The usage is the gateway's estimate: the stream reported none. */
+  usageEstimated?: boolean;
 }
 
 /** A request refused with `error` after reaching `trace.attempts` routes (the last: `trace.route`). */
@@ -107,6 +109,7 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
     cacheHit: result.cacheHit,
     attempts: result.attempts,
     clientAborted: result.clientAborted,
+    usageEstimated: result.usageEstimated ?? false,
     guardrail: formatMarks(exchange.guardrails ?? []),
     reasoningEffort: exchange.request.reasoning?.effort ?? null,
     ...(exchange.client ?? NO_CLIENT),

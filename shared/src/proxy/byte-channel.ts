@@ -1,3 +1,5 @@
+import { endBroken, endWithTail, type StreamEnding } from './stream-ending';
+
 /**
  * A runtime's own byte stream: what is written to `writable` is read from `readable` without
  * JavaScript in between (workerd's IdentityTransformStream).
@@ -124,10 +126,11 @@ export function throughStage(
   transformer: Transformer<Uint8Array, Uint8Array> & { cancel?: () => void },
   stage: () => TransformStream<Uint8Array, Uint8Array>,
   open: (() => ByteChannel) | undefined,
+  ending: StreamEnding,
 ): ReadableStream<Uint8Array> {
-  if (!open) return source.pipeThrough(stage());
+  if (!open) return endWithTail(source.pipeThrough(stage()), ending);
   const channel = open();
-  void drive(source, transformer, channel.writable);
+  void drive(source, transformer, channel.writable, ending).finally(() => ending.over());
   return channel.readable;
 }
 
@@ -135,6 +138,7 @@ async function drive(
   source: ReadableStream<Uint8Array>,
   transformer: Transformer<Uint8Array, Uint8Array> & { cancel?: () => void },
   writable: WritableStream<Uint8Array>,
+  ending: StreamEnding,
 ): Promise<void> {
   const reader = source.getReader();
   const writer = writable.getWriter();
@@ -150,18 +154,26 @@ async function drive(
   writer.closed.catch((error: unknown) => {
     if (!controller.closed) void stop(error);
   });
+  // The answer's side failed (the source's read, or the stage on what came): the tail, the end.
+  const broken = async (error: unknown) => {
+    if (controller.closed) return;
+    controller.closed = true;
+    transformer.cancel?.();
+    void reader.cancel(error).catch(ignore);
+    await endBroken(writer, ending, error);
+  };
   try {
     await transformer.start?.(stage);
     for (;;) {
-      const { done, value } = await reader.read();
+      const next = await reader.read().catch((error: unknown) => broken(error));
       // The transformer ended the stream while the source was quiet (the idle guard's cut).
-      if (controller.closed) return;
-      if (done) break;
-      await transformer.transform?.(value, stage);
+      if (controller.closed || next === undefined) return;
+      if (next.done) break;
+      if (await failed(() => transformer.transform?.(next.value, stage), broken)) return;
       await controller.drained();
       if (controller.closed) return;
     }
-    await transformer.flush?.(stage);
+    if (await failed(() => transformer.flush?.(stage), broken)) return;
     await controller.drained();
     if (!controller.closed) {
       controller.closed = true;
@@ -170,7 +182,18 @@ async function drive(
   } catch (error) {
     // The transformer ended the stream itself (the idle guard's cut): the rest is its doing.
     if (controller.closed) return;
-    // The client left (a write failed) or the upstream broke (the read failed): both sides told.
+    // The client left (a write failed): both sides told.
     await stop(error);
+  }
+}
+
+/** Runs a stage's step; a step that throws is the answer's failure, handed to `broken`. */
+async function failed(step: () => unknown, broken: (error: unknown) => Promise<void>): Promise<boolean> {
+  try {
+    await step();
+    return false;
+  } catch (error) {
+    await broken(error);
+    return true;
   }
 }

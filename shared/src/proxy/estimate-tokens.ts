@@ -1,5 +1,5 @@
 import type { EmbeddingInput } from '../canonical/embeddings';
-import type { CanonicalRequest, ContentPart } from '../canonical/types';
+import type { CanonicalRequest, ContentPart, Usage } from '../canonical/types';
 
 /**
  * The input-token estimate of /v1/messages/count_tokens when no vendor counts: about four
@@ -107,4 +107,16 @@ function walk(value: unknown, tally: { chars: number; attachments: number }, key
 export function estimateEmbeddingTokens(input: EmbeddingInput): number {
   if (input.kind === 'tokens') return input.tokens.reduce((sum, ids) => sum + ids.length, 0);
   return input.texts.reduce((sum, text) => sum + Math.max(1, Math.ceil(text.length / CHARS_PER_TOKEN)), 0);
+}
+
+/**
+ * A stream's usage when it reported none (it broke off, or the vendor sends none): the prompt
+ * by the rule above and the answer at four characters a token. Logged as estimated and charged
+ * against limits and budgets like a vendor's count, so a stream cannot spend without counting.
+ */
+export function estimateStreamUsage(request: CanonicalRequest, answerChars: number): Usage {
+  return {
+    inputTokens: estimatePromptTokens(request),
+    outputTokens: Math.ceil(answerChars / CHARS_PER_TOKEN),
+  };
 }

@@ -14,9 +14,9 @@ import {
 } from './accounting';
 import { type Admitted, admit } from './admission';
 import { chatRouteCaller } from './chat-route-call';
-import { estimatePromptTokens } from './estimate-tokens';
+import { estimatePromptTokens, estimateStreamUsage } from './estimate-tokens';
 import { clientOf, logRefusal } from './refusals';
-import { answerClient, type ClientAnswer } from './respond';
+import { answerClient, type ClientAnswer, type Finished } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
@@ -137,26 +137,22 @@ async function forward(
     toolPolicy: settings.toolPolicy,
     seal: deps.seal,
     byteChannel: deps.byteChannel,
+    clientLeft: () => call.signal?.aborted === true,
     onGuardrail: (mark) => markGuardrails(exchange, [mark]),
   }).catch((error: unknown) => {
     const trace = { attempts: attempt.attempts, route: attempt.route };
     if (error instanceof AppError) throw new RoutesFailedError(error, trace);
     // The client left while the body was read: its abort broke the read off (upstream-fetch.ts).
     if (call.signal?.aborted) throw new ClientGoneError(trace);
-    throw error;
+    // Otherwise the upstream's connection broke off before its answer was whole.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RoutesFailedError(
+      new AppError(502, `Upstream ${attempt.route.providerName} broke off the answer (${reason})`),
+      trace,
+    );
   });
   const after = answer.finished.then((finished) => {
-    const result: ExchangeResult = {
-      route: attempt.route,
-      // An unfinished stream: the upstream fell silent, or the client left part way.
-      statusCode: finished.completed ? 200 : finished.stalled ? 504 : CLIENT_CLOSED_REQUEST,
-      usage: finished.usage,
-      attempts: attempt.attempts,
-      upstreamLatencyMs: attempt.upstreamLatencyMs,
-      cacheHit: false,
-      clientAborted: !finished.stalled && (call.signal?.aborted === true || !finished.completed),
-      ...(finished.stalled ? { errorType: 'upstream_timeout', errorMessage: finished.stalled } : {}),
-    };
+    const result = answeredResult(exchange, attempt, finished, call.signal?.aborted === true);
     settleExchange(exchange, result, deps, call.waitUntil);
     if (cacheKey && finished.completed && finished.bytes) {
       storeInCache(cacheKey, answer, finished, attempt.route.providerName, settings, deps, call.waitUntil);
@@ -171,6 +167,50 @@ async function forward(
     [UPSTREAM_MODEL_HEADER]: attempt.route.upstreamModel,
   };
   return new Response(answer.body, { status: answer.status, headers });
+}
+
+/**
+ * How an answered exchange ended: whole (200); failed on the upstream's side after it started
+ * (502: broke off, its own error event, an oversized event); cut by the gateway because the
+ * upstream fell silent (504); or left by the client (499). A stream that reported no usage is
+ * charged by the gateway's estimate.
+ */
+function answeredResult(
+  exchange: Exchange,
+  attempt: Attempt,
+  finished: Finished,
+  aborted: boolean,
+): ExchangeResult {
+  const { failure, stalled, completed } = finished;
+  const estimated = finished.usage === null && exchange.request.stream;
+  const base = {
+    route: attempt.route,
+    usage: estimated ? estimateStreamUsage(exchange.request, finished.answerChars) : finished.usage,
+    usageEstimated: estimated,
+    attempts: attempt.attempts,
+    upstreamLatencyMs: attempt.upstreamLatencyMs,
+    cacheHit: false,
+  };
+  if (failure !== null) {
+    return {
+      ...base,
+      statusCode: 502,
+      errorType: 'upstream_error',
+      errorMessage: failure,
+      clientAborted: false,
+    };
+  }
+  if (completed) return { ...base, statusCode: 200, clientAborted: aborted };
+  if (stalled !== null) {
+    return {
+      ...base,
+      statusCode: 504,
+      errorType: 'upstream_timeout',
+      errorMessage: stalled,
+      clientAborted: false,
+    };
+  }
+  return { ...base, statusCode: CLIENT_CLOSED_REQUEST, clientAborted: true };
 }
 
 function storeInCache(

@@ -4,6 +4,7 @@ import { detector } from '../guardrails/detectors';
 import { createRedactor } from '../guardrails/redact-text';
 import { AppError } from '../http/app-error';
 import { openAiAdapter } from '../providers/openai/adapter';
+import { configureSseLimits, DEFAULT_MAX_EVENT_CHARS } from '../sse/parser';
 import { createCallDeadline } from '../util/call-deadline';
 import { encodedEventNames } from '../wire/anthropic-messages/fixtures/event-names';
 import { anthropicMessages, openaiChat } from '../wire/index';
@@ -107,6 +108,8 @@ describe('answerClient, whole answers', () => {
       completed: true,
       bytes: null,
       stalled: null,
+      failure: null,
+      answerChars: 0,
     });
   });
 
@@ -222,6 +225,8 @@ describe('answerClient, streamed answers', () => {
       completed: true,
       bytes: null,
       stalled: null,
+      failure: null,
+      answerChars: 0,
     });
   });
 
@@ -312,13 +317,16 @@ describe('answerClient, a stream on the call’s timer', () => {
       upstream?.error(new Error(reason));
     };
     const answer = await answerOnCallTimer(a, 40);
-    const reading = textOf(answer.body).catch(() => 'broken off');
+    const reading = textOf(answer.body);
     expect(await answer.finished).toMatchObject({
       completed: false,
       stalled: 'upstream sent nothing for 40 ms',
     });
     expect(aborts).toEqual(['upstream idle timeout']);
-    expect(await reading).toBe('broken off');
+    // What came, then the format's error event: the client knows the answer is incomplete.
+    const text = await reading;
+    expect(text.startsWith(sse.slice(0, 120))).toBe(true);
+    expect(text.slice(120)).toContain('"type":"upstream_timeout"');
   });
 
   it('lets a stream run past the idle timeout while its chunks keep coming', async () => {
@@ -414,5 +422,100 @@ describe('answerClient, streams handed to the runtime’s byte channel', () => {
       stalled: 'upstream sent nothing for 40 ms',
     });
     expect(aborts).toEqual(['upstream idle timeout']);
+  });
+});
+
+describe('answerClient, streams that fail on the upstream’s side', () => {
+  /** Sends `chunks`, then the connection breaks (as a reset does). */
+  function breakingBody(chunks: string[]): ReadableStream<Uint8Array> {
+    const left = [...chunks];
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const chunk = left.shift();
+        if (chunk !== undefined) controller.enqueue(new TextEncoder().encode(chunk));
+        else controller.error(new TypeError('Network connection lost.'));
+      },
+    });
+  }
+  const sse = completionSse(['Hel', 'lo']);
+  /** The stream up to its second content chunk: no finish, no usage. */
+  const head = sse.slice(0, sse.lastIndexOf('data: ', sse.indexOf('"lo"')));
+  const chatStream = openaiChat.parseRequest({
+    model: 'house',
+    stream: true,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
+  const renamedPlan = () =>
+    openaiChat.preparePassthrough(
+      { model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [] },
+      { clientModel: 'house' },
+    );
+  const channels = [
+    ['into a byte channel', () => new TransformStream<Uint8Array, Uint8Array>()],
+    ['without one', undefined],
+  ] as const;
+
+  for (const [where, byteChannel] of channels) {
+    it(`${where}: a native stream that breaks off ends with the format's error event, not completed`, async () => {
+      for (const plan of [undefined, renamedPlan()]) {
+        const { attempt: a } = attempt(new Response(breakingBody([head])), 'native');
+        a.plan = plan;
+        const answer = await answerClient(a, openaiChat, chatStream, { ...OPTIONS, byteChannel });
+        const text = await textOf(answer.body);
+        const last = text.trim().split('\n\n').at(-1) ?? '';
+        expect(JSON.parse(last.slice('data: '.length))).toMatchObject({
+          error: { type: 'upstream_error', message: expect.stringContaining('Network connection lost') },
+        });
+        const finished = await answer.finished;
+        expect(finished).toMatchObject({ completed: false, usage: null, stalled: null });
+        expect(finished.failure).toContain('openai-main broke off the answer');
+        // What the estimate rests on: the characters of what came ("Hel").
+        expect(finished.answerChars).toBeGreaterThanOrEqual(3);
+      }
+    });
+
+    it(`${where}: a translated stream that breaks off ends with the client's failure events`, async () => {
+      const { attempt: a } = attempt(new Response(breakingBody([head])));
+      const answer = await answerClient(a, anthropicMessages, messagesRequest(true), {
+        ...OPTIONS,
+        byteChannel,
+      });
+      const events = sseEvents(await textOf(answer.body));
+      expect(events.at(-1)).toMatchObject({ event: 'error', data: { type: 'error' } });
+      expect(events.some((e) => e.event === 'message_stop')).toBe(false);
+      const finished = await answer.finished;
+      expect(finished).toMatchObject({ completed: false, stalled: null });
+      expect(finished.failure).toContain('openai-main broke off the answer');
+      expect(finished.answerChars).toBe(3);
+    });
+  }
+
+  it("logs the upstream's own error event in a native stream as its failure", async () => {
+    const failing = `${head}data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`;
+    const { attempt: a } = attempt(new Response(bodyOf([failing])), 'native');
+    const answer = await answerClient(a, openaiChat, chatStream, OPTIONS);
+    expect(await textOf(answer.body)).toBe(failing);
+    const finished = await answer.finished;
+    expect(finished.failure).toBe('the upstream reported an error: overloaded');
+    expect(finished.completed).toBe(false);
+  });
+
+  it('ends a renamed stream whose one event outgrows the limit with the error event', async () => {
+    configureSseLimits({ maxEventChars: 4096 });
+    try {
+      const huge = `data: {"choices":[{"delta":{"content":"${'x'.repeat(10_000)}"}}]}\n\n`;
+      const { attempt: a } = attempt(
+        new Response(bodyOf([head, huge.slice(0, 5000), huge.slice(5000)])),
+        'native',
+      );
+      a.plan = renamedPlan();
+      const answer = await answerClient(a, openaiChat, chatStream, OPTIONS);
+      const text = await textOf(answer.body);
+      expect(text).toContain('exceeds 4096 characters');
+      expect(text).not.toContain('x'.repeat(100));
+      expect((await answer.finished).failure).toContain('exceeds 4096 characters');
+    } finally {
+      configureSseLimits({ maxEventChars: DEFAULT_MAX_EVENT_CHARS });
+    }
   });
 });

@@ -5,13 +5,16 @@ import type { Redactor } from '../guardrails/redact-text';
 import { createToolCallInspection, inspectAnswerToolCalls } from '../guardrails/tool-call-inspection';
 import type { ToolPolicy } from '../guardrails/tool-policy';
 import { AppError } from '../http/app-error';
+import { StreamEventTooLargeError } from '../sse/parser';
+import { concatBytes } from '../util/bytes';
 import { renameModelInData } from '../wire/common/rename-model';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import { type ByteChannel, handOver, throughStage } from './byte-channel';
 import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
 import { createReasoningSealStage, sealAnswerReasoning } from './reasoning-flow';
 import type { ReasoningSeal } from './reasoning-seal';
-import { createByteCollector, createUsageTap } from './taps';
+import { closeOnError, passThrough, type StreamEnding } from './stream-ending';
+import { createByteCollector, createUsageTap, type StreamOutcome } from './taps';
 import type { Attempt } from './types';
 
 /** How the exchange ended, known once the client has everything (or has left). */
@@ -23,6 +26,14 @@ export interface Finished {
   bytes: Uint8Array | null;
   /** Why the gateway cut the stream (the upstream fell silent), or null. */
   stalled: string | null;
+  /**
+   * Why the answer failed on the upstream's side after it started, or null: its connection
+   * broke off, it sent its own error event or something that is not an event of its format, or
+   * one event outgrew the limit. The client got the format's error event at the end.
+   */
+  failure: string | null;
+  /** Characters of the answer streamed, for the gateway's estimate when `usage` is null. */
+  answerChars: number;
 }
 
 export interface AnswerOptions {
@@ -40,6 +51,11 @@ export interface AnswerOptions {
   seal: ReasoningSeal;
   /** The runtime's own byte stream, for answers streamed from JavaScript (byte-channel.ts). */
   byteChannel?: () => ByteChannel;
+  /**
+   * The client has left: its going aborts the upstream call, so the upstream's body breaks off
+   * then too, and that is the client's doing, not the upstream's.
+   */
+  clientLeft?: () => boolean;
 }
 
 export interface ClientAnswer {
@@ -54,6 +70,7 @@ export const SSE_HEADERS = {
   'cache-control': 'no-cache',
 };
 export const JSON_HEADERS = { 'content-type': 'application/json' };
+const EVENT_BOUNDARY = new TextEncoder().encode('\n\n');
 
 /**
  * Turns the upstream's successful answer into the client's, in the client's format. Nothing is
@@ -100,7 +117,14 @@ function jsonAnswer(body: string, usage: Usage | null, keep: boolean): ClientAns
     status: 200,
     headers: JSON_HEADERS,
     body,
-    finished: Promise.resolve({ usage, completed: true, bytes, stalled: null }),
+    finished: Promise.resolve({
+      usage,
+      completed: true,
+      bytes,
+      stalled: null,
+      failure: null,
+      answerChars: 0,
+    }),
   };
 }
 
@@ -118,23 +142,55 @@ function streamAnswer(
   request: CanonicalRequest,
   options: AnswerOptions,
 ): ClientAnswer {
+  const guardErrorEvent = () =>
+    format.streamErrorEvent({ type: 'upstream_timeout', message: guardMessage(attempt, options) });
   // A stream's silences are the idle guard's to time, on the call's timer.
   const guard = createIdleGuard({
     deadline: attempt.deadline,
     idleMs: options.idleTimeoutMs,
     now: () => Date.now(),
-    errorEvent: () =>
-      format.streamErrorEvent({ type: 'upstream_timeout', message: guardMessage(attempt, options) }),
+    errorEvent: guardErrorEvent,
     onIdle: (reason) => attempt.abortUpstream(reason),
   });
-  const { body, ended: upstreamEnded, native } = clientStream(attempt, format, request, guard, options);
+  let broken: string | null = null;
+  let clientOver: () => void = () => {};
+  // The client's stream is over (the tail, if any, written), or the guard cut it.
+  const over = Promise.race([
+    new Promise<void>((resolve) => {
+      clientOver = resolve;
+    }),
+    guard.cut,
+  ]);
+  const ending: StreamEnding = {
+    over: () => clientOver(),
+    // A client that stopped reading gets no tail: its stream is broken off (idle-guard.ts). An
+    // upstream the guard aborted for its silence broke off for that reason.
+    tail: (error) => {
+      if (guard.clientStopped() || options.clientLeft?.()) return null;
+      const event =
+        guard.stalled() !== null
+          ? guardErrorEvent()
+          : format.streamErrorEvent({ type: 'upstream_error', message: brokenMessage(attempt, error) });
+      // A passed-through stream may have stopped inside an event: a blank line ends that one first.
+      return attempt.mode === 'native' ? concatBytes([EVENT_BOUNDARY, event]) : event;
+    },
+    broke: (error) => {
+      if (guard.stalled() === null && !options.clientLeft?.()) broken ??= brokenMessage(attempt, error);
+    },
+  };
+  const {
+    body,
+    ended: upstreamEnded,
+    native,
+  } = clientStream(attempt, format, request, guard, options, ending);
   // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
   void upstreamEnded.finally(guard.stop);
-  // A stream the guard cut did not complete, whatever its stages saw.
-  const ended = upstreamEnded.then((e) => ({
-    ...e,
-    completed: e.completed && guard.stalled() === null && !guard.clientStopped(),
-  }));
+  // A stream the guard cut, or one that failed, did not complete, whatever its stages saw.
+  const ended = Promise.all([upstreamEnded, over]).then(([e]) => {
+    const failure = broken ?? e.failure;
+    const completed = e.completed && failure === null && guard.stalled() === null && !guard.clientStopped();
+    return { usage: e.usage, completed, failure, answerChars: e.answerChars };
+  });
   if (!options.keep) {
     const finished = ended.then((e) => ({ ...e, bytes: null, stalled: guard.stalled() }));
     // The untouched passthrough, or a stream driven into the runtime's byte channel, is the
@@ -151,9 +207,20 @@ function streamAnswer(
     completed: e.completed && bytes !== null,
     bytes,
     stalled: guard.stalled(),
+    failure: e.failure,
+    answerChars: e.answerChars,
   }));
   const sent = handOver(body.pipeThrough(collector.transform), options.byteChannel);
   return { status: 200, headers: SSE_HEADERS, body: sent, finished };
+}
+
+/** What the client and the log are told when the answer broke off on the upstream's side. */
+function brokenMessage(attempt: Attempt, error: unknown): string {
+  const provider = attempt.route.providerName;
+  if (error instanceof StreamEventTooLargeError)
+    return `Upstream ${provider}: ${error.message}; the answer is incomplete`;
+  const reason = error instanceof Error ? error.message : String(error);
+  return `Upstream ${provider} broke off the answer (${reason}); the answer is incomplete`;
 }
 
 function guardMessage(attempt: Attempt, options: AnswerOptions): string {
@@ -171,9 +238,10 @@ function clientStream(
   request: CanonicalRequest,
   guard: IdleGuard,
   options: AnswerOptions,
+  ending: StreamEnding,
 ): {
   body: ReadableStream<Uint8Array>;
-  ended: Promise<{ usage: Usage | null; completed: boolean }>;
+  ended: Promise<StreamOutcome>;
   /** The runtime's own stream (a branch of the upstream's, or its byte channel): nothing to hand over. */
   native: boolean;
 } {
@@ -190,22 +258,24 @@ function clientStream(
     // connection error) rather than ending with the format's error event. A client that
     // leaves aborts the upstream call (proxy/upstream-fetch.ts), which ends the copy too.
     const [toClient, copy] = source.tee();
-    return { body: toClient, ended: format.watchNativeUsage(copy, guard.touch), native: true };
+    const body = passThrough(toClient, channel, ending);
+    return { body, ended: format.watchNativeUsage(copy, guard.touch), native: channel !== undefined };
   }
   if (attempt.mode === 'native') {
     // Events to drop or rename: one stage (the guard's, the usage reader inside it), the bytes
     // pass (changed) while usage is read.
     const reader = format.createNativeUsageReader(attempt.plan);
     const inner = reader.transformer;
-    const body = throughStage(source, guard.transformer(inner), () => guard.stage(inner), channel);
-    const ended = Promise.all([reader.usage, reader.completed]).then(([usage, completed]) => ({
-      usage,
-      completed,
-    }));
+    const body = throughStage(source, guard.transformer(inner), () => guard.stage(inner), channel, ending);
+    const ended = Promise.all([reader.usage, reader.completed, reader.failure, reader.answerChars]).then(
+      ([usage, completed, failure, answerChars]) => ({ usage, completed, failure, answerChars }),
+    );
     return { body, ended, native: channel !== undefined };
   }
   const tap = createUsageTap();
-  const decoded = source.pipeThrough(attempt.adapter.createStreamDecoder());
+  // A connection that breaks off ends the bytes there: the decoder then reports the answer as
+  // ended before completion, in the client's format (the encoder's failure events).
+  const decoded = closeOnError(source, ending.broke).pipeThrough(attempt.adapter.createStreamDecoder());
   // A decoder gives reasoning only in its adapter's vendor's form: none needs sealing when
   // the adapter has no such form or the client's format carries it itself.
   const vendor = attempt.adapter.reasoningVendor;
@@ -216,7 +286,7 @@ function clientStream(
   const encoded = answerStages(events, options)
     .pipeThrough(tap.transform)
     .pipeThrough(format.createStreamEncoder(request.model, request));
-  const body = throughStage(encoded, guard.transformer(), () => guard.stage(), channel);
+  const body = throughStage(encoded, guard.transformer(), () => guard.stage(), channel, ending);
   return { body, ended: tap.result, native: channel !== undefined };
 }
 

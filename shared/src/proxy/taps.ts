@@ -28,20 +28,38 @@ function settler<R>(): Settler<R> {
 /** `cancel` is in the Streams standard (Node, workerd) but not yet in TypeScript's types. */
 type CancellableTransformer<I, O> = Transformer<I, O> & { cancel: () => void };
 
-/** Canonical usage as the stream reports it, merged across events; null when none came. */
-export function createUsageTap(): Tap<StreamEvent, StreamEvent, { usage: Usage | null; completed: boolean }> {
-  const done = settler<{ usage: Usage | null; completed: boolean }>();
+export interface StreamOutcome {
+  usage: Usage | null;
+  completed: boolean;
+  /** The first error event's message (the upstream's, or the decoder's), or null. */
+  failure: string | null;
+  /** Characters of text, reasoning and tool arguments, for an estimate when no usage came. */
+  answerChars: number;
+}
+
+/**
+ * Canonical usage as the stream reports it, merged across events (null when none came), and
+ * the error the stream ended with.
+ */
+export function createUsageTap(): Tap<StreamEvent, StreamEvent, StreamOutcome> {
+  const done = settler<StreamOutcome>();
   let usage: Usage | null = null;
+  let failure: string | null = null;
+  let answerChars = 0;
   const transformer: CancellableTransformer<StreamEvent, StreamEvent> = {
     transform(event, controller) {
       if (event.type === 'usage') usage = mergeUsage(usage, event.usage);
+      else if (event.type === 'text_delta' || event.type === 'reasoning_delta')
+        answerChars += event.text.length;
+      else if (event.type === 'tool_call_delta') answerChars += event.argumentsDelta.length;
+      else if (event.type === 'error') failure ??= event.message;
       controller.enqueue(event);
     },
     flush() {
-      done.settle({ usage, completed: true });
+      done.settle({ usage, completed: true, failure, answerChars });
     },
     cancel() {
-      done.settle({ usage, completed: false });
+      done.settle({ usage, completed: false, failure, answerChars });
     },
   };
   return { transform: new TransformStream(transformer), result: done.promise };

@@ -32,6 +32,7 @@ const record: RequestLogRecord = {
   cacheHit: false,
   attempts: 2,
   clientAborted: true,
+  usageEstimated: false,
   guardrail: null,
   reasoningEffort: 'high',
   clientName: 'claude-code',

@@ -48,6 +48,7 @@ export const requestLogSchema = chLogSchema<RequestLogRecord>({
     cacheHit: chFlag('cache_hit'),
     attempts: chUInt32('attempts'),
     clientAborted: chFlag('client_aborted'),
+    usageEstimated: chFlag('usage_estimated'),
     guardrail: chNullable(chString('guardrail')),
     reasoningEffort: chNullable(chString('reasoning_effort')),
     clientName: chNullable(chString('client_name')),

@@ -186,6 +186,7 @@ function toRow(record: RequestLogRecord): RequestLogRecord {
     cacheHit: record.cacheHit,
     attempts: record.attempts,
     clientAborted: record.clientAborted,
+    usageEstimated: record.usageEstimated,
     guardrail: record.guardrail,
     reasoningEffort: record.reasoningEffort,
     clientName: record.clientName,

@@ -53,6 +53,11 @@ export interface RequestLogRecord {
   attempts: number;
   clientAborted: boolean;
   /**
+   * The stream reported no usage (it broke off, or the vendor sent none): the token counts are
+   * the gateway's own estimate (proxy/estimate-tokens.ts), charged against limits all the same.
+   */
+  usageEstimated: boolean;
+  /**
    * What guardrails did to the request, `action:guardrail:rule` comma-separated
    * (`flag:content:pii-terms,block:inspect_tools:no-rm`); null when none acted (guardrails/marks.ts).
    */

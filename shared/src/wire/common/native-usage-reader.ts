@@ -2,8 +2,10 @@ import type { Usage } from '../../canonical/types';
 import type { SseEvent } from '../../sse/decoder';
 import { EventAssembler, LineSplitter } from '../../sse/parser';
 import { concatBytes } from '../../util/bytes';
+import { answerCharsIn } from './answer-chars';
 import { renameModelInData } from './rename-model';
 import { createRenamingReader } from './renaming-reader';
+import { failureOfEvent, upstreamFailureIn } from './stream-failure';
 
 export interface NativeUsageReader {
   /**
@@ -20,6 +22,26 @@ export interface NativeUsageReader {
   usage: Promise<Usage | null>;
   /** True when the stream ended normally, false when it was cancelled or broke off. Never rejects. */
   completed: Promise<boolean>;
+  /** The failure the stream itself reported (stream-failure.ts), once it ends; null if none. */
+  failure: Promise<string | null>;
+  /** Characters of the answer passed while no usage had come (answer-chars.ts), once it ends. */
+  answerChars: Promise<number>;
+}
+
+/** What a native stream told, once it ended. */
+export interface NativeStreamOutcome {
+  usage: Usage | null;
+  completed: boolean;
+  failure: string | null;
+  /** Characters of the answer, counted only when the stream reported no usage (else 0). */
+  answerChars: number;
+}
+
+/** What a reader has read so far. */
+export interface ReaderState {
+  usage: Usage | null;
+  failure: string | null;
+  answerChars: number;
 }
 
 /** Reads one SSE event of a format and returns the usage so far (or the previous value). */
@@ -55,8 +77,10 @@ function editOf({ drop, clientModel }: NativeTapOptions): EventEdit | undefined 
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 /** Splits SSE bytes into events as they come and keeps the usage they report. */
-class UsageScanner {
+class UsageScanner implements ReaderState {
   usage: Usage | null = null;
+  failure: string | null = null;
+  answerChars = 0;
   readonly #text = new TextDecoder();
   readonly #lines = new LineSplitter();
   readonly #events = new EventAssembler();
@@ -68,7 +92,10 @@ class UsageScanner {
   /** What the edit made of the event being read: null dropped, a string its new data. */
   #edited: string | null | undefined = undefined;
   readonly #onEvent = (event: SseEvent): void => {
+    if (this.failure === null) this.failure = failureOfEvent(event);
     const carriesUsage = USAGE_OBJECT.test(event.data);
+    // Counted until usage comes: a stream that breaks off (or reports none) is estimated on it.
+    if (this.usage === null && !carriesUsage) this.answerChars += answerCharsIn(event.data);
     if (carriesUsage) {
       try {
         this.usage = this.#observe(event, this.usage);
@@ -159,7 +186,7 @@ export function createNativeUsageReader(
       },
       cancel: () => settle(false),
     }),
-    () => scanner.usage,
+    () => scanner,
   );
 }
 
@@ -172,7 +199,7 @@ type SettlingTransformer = Transformer<Uint8Array, Uint8Array> & { cancel: () =>
  */
 export function readerOf(
   stage: (settle: (completed: boolean) => void) => SettlingTransformer,
-  usage: () => Usage | null,
+  state: () => ReaderState,
 ): NativeUsageReader {
   let settle: (completed: boolean) => void = () => {};
   const completed = new Promise<boolean>((resolve) => {
@@ -184,8 +211,13 @@ export function readerOf(
       return new TransformStream(transformer);
     },
     transformer,
-    usage: completed.then(usage),
+    usage: completed.then(() => state().usage),
     completed,
+    failure: completed.then(() => state().failure),
+    answerChars: completed.then(() => {
+      const { usage, answerChars } = state();
+      return usage === null ? answerChars : 0;
+    }),
   };
 }
 
@@ -206,12 +238,12 @@ export async function watchNativeUsage(
   observe: UsageObserver,
   partial: boolean,
   onChunk?: () => void,
-): Promise<{ usage: Usage | null; completed: boolean }> {
+): Promise<NativeStreamOutcome> {
   if (!partial && !onChunk) {
     try {
-      return { usage: usageInText(await new Response(copy).text(), observe), completed: true };
+      return outcomeOf(await new Response(copy).text(), observe, true);
     } catch {
-      return { usage: null, completed: false };
+      return { usage: null, completed: false, failure: null, answerChars: 0 };
     }
   }
   const chunks: Uint8Array[] = [];
@@ -227,7 +259,13 @@ export async function watchNativeUsage(
   } catch {
     completed = false;
   }
-  return { usage: usageInText(new TextDecoder().decode(concatBytes(chunks)), observe), completed };
+  return outcomeOf(new TextDecoder().decode(concatBytes(chunks)), observe, completed);
+}
+
+function outcomeOf(text: string, observe: UsageObserver, completed: boolean): NativeStreamOutcome {
+  const usage = usageInText(text, observe);
+  const answerChars = usage === null ? answerCharsIn(text) : 0;
+  return { usage, completed, failure: upstreamFailureIn(text), answerChars };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { encodeSseJson } from '../../sse/encoder';
+import { concatBytes } from '../../util/bytes';
 import { watchNativeUsage } from '../common/native-usage-reader';
 import { renamingPlan } from '../common/passthrough-plan';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
@@ -8,14 +9,38 @@ import { createResponsesStreamEncoder } from './stream-encoder';
 import { parseResponsesRequest } from './to-canonical';
 import { createResponsesNativeUsageReader, responsesStreamUsage, responsesUsageFromResponse } from './usage';
 
+/**
+ * A stream that fails part way: `error` (the SDK's ResponseStream rejects on it), then the
+ * terminal `response.failed` raw-event clients such as Codex wait for. The Response's own id is
+ * not known where the gateway cuts a passed-through stream, so the failure names none of its own.
+ */
+function responsesStreamError(error: { type: string; message: string }): Uint8Array {
+  return concatBytes([
+    encodeSseJson({ type: 'error', code: error.type, message: error.message, param: null }, 'error'),
+    encodeSseJson(
+      {
+        type: 'response.failed',
+        response: {
+          id: 'resp_failed',
+          object: 'response',
+          status: 'failed',
+          error: { code: 'server_error', message: error.message },
+          incomplete_details: null,
+          output: [],
+        },
+      },
+      'response.failed',
+    ),
+  ]);
+}
+
 /** POST /v1/responses. */
 export const openaiResponses: WireFormatWithUsageTap = {
   name: 'openai-responses',
   parseRequest: parseResponsesRequest,
   renderResponse: (response, clientModel, request) =>
     renderResponsesResponse(response, clientModel, undefined, request),
-  streamErrorEvent: (error) =>
-    encodeSseJson({ type: 'error', code: error.type, message: error.message, param: null }, 'error'),
+  streamErrorEvent: responsesStreamError,
   createStreamEncoder: createResponsesStreamEncoder,
   usageFromResponse: responsesUsageFromResponse,
   createNativeUsageReader: createResponsesNativeUsageReader,

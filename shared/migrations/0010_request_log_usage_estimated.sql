@@ -1,0 +1,1 @@
+ALTER TABLE "request_logs" ADD COLUMN "usage_estimated" boolean DEFAULT false NOT NULL;
