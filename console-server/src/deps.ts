@@ -2,6 +2,7 @@ import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { createSecretBox } from '@sluice/shared/auth/secret-box';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
+import { createLoginGate } from '@sluice/shared/identity/login-gate';
 import { subjectLimits } from '@sluice/shared/limits/definitions';
 import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import { createLimiter } from '@sluice/shared/limits/limiter';
@@ -45,7 +46,7 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     jwt: createJwtSigner(config.SLUICE_JWT_SECRET),
     secrets: await createSecretBox(config.SLUICE_ENCRYPTION_KEY),
     passwords: argon2Passwords,
-    loginAttempts: createFixedWindowCounter(redis, 'sluice:login-failures'),
+    loginAttempts: createLoginGate(redis, 'sluice:login'),
     setupCalls: createFixedWindowCounter(redis, 'sluice:setup-calls'),
     pingAnalytics: logTarget
       ? async () => {

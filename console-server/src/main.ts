@@ -1,9 +1,11 @@
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { startAuditMirrorJob } from '@sluice/shared/audit/mirror-job';
 import { parseStoreEnv } from '@sluice/shared/config/env';
 import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { createConsoleApp } from './app';
+import { answerClientErrors, connectionOptions } from './connection-limits';
 import { buildDeps } from './deps';
 import { startKeyJobs, startRetentionJob, startSpillDrainJob } from './jobs';
 import { uiStatic } from './ui-static';
@@ -33,11 +35,14 @@ const app = createConsoleApp(deps, {
   trustProxy: process.env.SLUICE_TRUST_PROXY === '1',
 });
 
-const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
+const bodyTimeoutMs = parseStoreEnv(process.env).SLUICE_BODY_TIMEOUT_MS;
+const serverOptions = connectionOptions(bodyTimeoutMs);
+const server = serve({ fetch: app.fetch, port, hostname, serverOptions }, (info) => {
   console.log(`console: listening on http://${hostname}:${info.port}`);
   if (!ui)
     console.log('console: no web UI build found (npm run build -w @sluice/console-ui); serving the API only');
 });
+answerClientErrors(server as Server);
 
 function shutdown(): void {
   stopKeyJobs();

@@ -3,6 +3,7 @@ import type { AuditMirror } from '@sluice/shared/audit/mirror-job';
 import type { AccessClaims, JwtSigner } from '@sluice/shared/auth/jwt';
 import type { SecretBox } from '@sluice/shared/auth/secret-box';
 import type { Db } from '@sluice/shared/db/types';
+import type { LoginGate } from '@sluice/shared/identity/login-gate';
 import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import type { Limiter } from '@sluice/shared/limits/limiter';
@@ -21,7 +22,7 @@ export interface ConsoleDeps {
   passwords: PasswordHasher;
   secrets: SecretBox;
   /** Failed logins per email+IP. */
-  loginAttempts: FixedWindowCounter;
+  loginAttempts: LoginGate;
   /** Calls to the setup endpoint per client. */
   setupCalls: FixedWindowCounter;
   /** Null when no analytics store is configured. */

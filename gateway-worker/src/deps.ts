@@ -96,6 +96,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     mcpOrigins: originPolicyFrom(config.SLUICE_MCP_ALLOWED_HOSTS, config.SLUICE_MCP_ALLOWED_ORIGINS),
     metrics,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+    bodyTimeoutMs: config.SLUICE_BODY_TIMEOUT_MS,
     logger,
     recordAccess,
   };

@@ -25,6 +25,8 @@ export interface GatewayDeps {
   mcpOrigins: McpOriginPolicy;
   metrics: MetricsStore;
   storeTimeoutMs: number;
+  /** Longest a request's body may take to arrive (SLUICE_BODY_TIMEOUT_MS), then 408. */
+  bodyTimeoutMs: number;
   /** Structured logs: printed, and stored in the app log (hand flush() to waitUntil). */
   logger: Logger;
   /** Stores one access-log record in the next batch; a batch it opens goes to `keepAlive`. */

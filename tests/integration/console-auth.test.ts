@@ -149,6 +149,31 @@ describe('login, me and refresh', () => {
     expect(otherEmail.status).toBe(200);
   });
 
+  it('refuses no correct login because of others arriving at the same moment', async () => {
+    await registerUser('crowd@example.com');
+    const ip = '192.0.2.91';
+    const logins = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        h.call('POST', '/api/auth/login', { body: { email: 'crowd@example.com', password }, ip }),
+      ),
+    );
+    expect(logins.map((r) => r.status)).toEqual(Array(12).fill(200));
+    // Nor after some failures, while the limit is not reached.
+    for (let i = 0; i < 3; i++) {
+      const wrong = await h.call('POST', '/api/auth/login', {
+        body: { email: 'crowd@example.com', password: 'no' },
+        ip,
+      });
+      expect(wrong.status).toBe(401);
+    }
+    const again = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        h.call('POST', '/api/auth/login', { body: { email: 'crowd@example.com', password }, ip }),
+      ),
+    );
+    expect(again.map((r) => r.status)).toEqual(Array(8).fill(200));
+  });
+
   it('rotates refresh tokens once and revokes the family on reuse', async () => {
     const login = (await (
       await h.call('POST', '/api/auth/login', { body: { email: 'login@example.com', password } })

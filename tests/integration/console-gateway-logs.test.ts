@@ -120,6 +120,7 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
       cache_hit: false,
       attempts: 1,
       client_aborted: false,
+      usage_estimated: false,
       guardrail: null,
       reasoning_effort: 'medium',
       client_name: 'claude-code',

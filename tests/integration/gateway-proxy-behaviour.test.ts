@@ -369,9 +369,9 @@ describe('upstreams that fall silent after their headers', () => {
   });
 
   // Passed through untouched (the model named as upstream, so no JavaScript stage on the
-  // client's side, see respond.ts): the stream breaks off instead of ending with an error
-  // event, and the client's SDK raises.
-  it('breaks off a passthrough stream for Anthropic clients, aborts the upstream and logs a 504', async () => {
+  // client's side, see respond.ts): where the upstream's body is aborted, its error event is
+  // added after what came, and the client's SDK raises.
+  it('ends a passthrough stream for Anthropic clients with the error event, aborts the upstream and logs a 504', async () => {
     await stallingModel('stall-messages', 'fake-anthropic', 'stall-messages');
     const stream = h.anthropic.messages.stream({
       model: 'stall-messages',
@@ -394,7 +394,10 @@ describe('upstreams that fall silent after their headers', () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('"model":"m-stall-responses"');
-    expect(text.trimEnd().split('\n').at(-1)).toContain('"code":"upstream_timeout"');
+    // `error` (the SDK's ResponseStream rejects on it), then the terminal `response.failed`.
+    const events = text.trimEnd().split('\n\n');
+    expect(events.at(-2)).toContain('"code":"upstream_timeout"');
+    expect(events.at(-1)).toMatch(/^event: response\.failed\ndata: .*"status":"failed"/);
     await abandoned('stall-responses');
     const row = await newestLog((r) => r.model === 'm-stall-responses');
     expect(row).toMatchObject({ statusCode: 504, errorType: 'upstream_timeout' });

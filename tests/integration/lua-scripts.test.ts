@@ -3,6 +3,7 @@
 // the real Redis through the real @upstash/redis client and the dev sidecar.
 import { createHash } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
+import { ENTER_SCRIPT, LEAVE_SCRIPT } from '../../shared/src/identity/login-gate';
 import { TAKE_SCRIPT } from '../../shared/src/identity/sso/state-store';
 import { ADMIT_SCRIPT } from '../../shared/src/limits/admission-script';
 import { HIT_SCRIPT } from '../../shared/src/limits/fixed-window';
@@ -17,6 +18,8 @@ const SCRIPTS = [
   CHECK_SCRIPT,
   ADD_SCRIPT,
   HIT_SCRIPT,
+  ENTER_SCRIPT,
+  LEAVE_SCRIPT,
   TAKE_SCRIPT,
   FLUSH_SCRIPT,
   READ_ACTIVE_SCRIPT,

@@ -3,17 +3,18 @@ import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/h
 import { handleMcpDelete, handleMcpPost, SESSION_HEADER } from '@sluice/shared/mcp/gateway/handle-mcp';
 import { McpRpcError, RPC } from '@sluice/shared/mcp/gateway/jsonrpc';
 import { handleMcpGet } from '@sluice/shared/mcp/gateway/listen-stream';
+import { createCallDeadline } from '@sluice/shared/util/call-deadline';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
+import { readJsonWithin } from './read-body';
 
 async function readJsonRpcBody(c: Context<GatewayEnv>): Promise<unknown> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new McpRpcError(400, RPC.parseError, 'Parse error: the body must be JSON', null);
-  }
+  const body = await readJsonWithin(
+    c,
+    createCallDeadline(),
+    () => new McpRpcError(400, RPC.parseError, 'Parse error: the body must be JSON', null),
+  );
   const problem = findJsonInputProblem(body);
   if (problem) {
     const id = rpcIdOf(body);

@@ -5,11 +5,12 @@ import { handleCountTokens } from '@sluice/shared/proxy/count-tokens';
 import { handleEmbeddings } from '@sluice/shared/proxy/embeddings';
 import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
 import type { ModelEndpoint } from '@sluice/shared/proxy/types';
-import { createCallDeadline } from '@sluice/shared/util/call-deadline';
+import { type CallDeadline, createCallDeadline } from '@sluice/shared/util/call-deadline';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import { principalOf } from '../middleware/authenticate';
 import type { GatewayEnv } from '../types';
+import { readJsonWithin } from './read-body';
 
 /**
  * The response cache is skipped when the client says so: `Cache-Control: no-cache` or
@@ -20,13 +21,8 @@ function clientOptsOutOfCache(c: Context<GatewayEnv>): boolean {
   return /\bno-(cache|store)\b/i.test(control) || c.req.header('x-sluice-cache')?.toLowerCase() === 'bypass';
 }
 
-async function readJsonBody(c: Context<GatewayEnv>): Promise<unknown> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new AppError(400, 'Request body must be valid JSON');
-  }
+async function readJsonBody(c: Context<GatewayEnv>, timer: CallDeadline): Promise<unknown> {
+  const body = await readJsonWithin(c, timer, () => new AppError(400, 'Request body must be valid JSON'));
   const problem = findJsonInputProblem(body);
   if (problem) throw new AppError(400, `Invalid request: ${describeJsonInputProblem(problem)}`);
   return body;
@@ -39,24 +35,26 @@ function modelEndpoint(
   format: WireFormatName,
   handle: ModelHandler = handleModelRequest,
 ) {
-  return async (c: Context<GatewayEnv>) =>
-    handle(
+  return async (c: Context<GatewayEnv>) => {
+    const timer = createCallDeadline();
+    return handle(
       {
         endpoint,
         format,
-        body: await readJsonBody(c),
+        body: await readJsonBody(c, timer),
         principal: c.get('principal'),
         signal: c.req.raw.signal,
         headers: c.req.raw.headers,
         useCache: () => !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),
-        timer: createCallDeadline(),
+        timer,
         bodyEnds: (ended) => c.set('bodyEnds', ended),
         // After the gate dropped the isolate's stale caches: the key record is loaded afresh.
         reauthenticate: () => principalOf(c, { allowJwt: true, checkedByAdmission: true }),
       },
       c.get('deps').proxy,
     );
+  };
 }
 
 /** Their admission round trip checks the isolate's cache versions (limits/admission-script.ts). */

@@ -33,6 +33,11 @@ export const storeEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:_.-]+$/)
     .default('sluice:metrics'),
+  /**
+   * Longest a request's body may take to arrive, gateway and console: past it the request is
+   * answered 408 and its connection closed, so a client trickling a body cannot hold one open.
+   */
+  SLUICE_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** Upper bound on any single store call, so a hung store cannot hang a request. */
   SLUICE_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**

@@ -13,6 +13,8 @@ import { toUserView, type UserView } from './views';
 // Verifying against a fixed hash when the email is unknown keeps timing the same for
 // unknown emails and wrong passwords.
 let dummyHash: Promise<string> | undefined;
+/** How long a login waits for the checks under way for its email and address to end. */
+const LOGIN_WAIT_MS = 10_000;
 
 export async function register(
   deps: IdentityDeps,
@@ -41,16 +43,36 @@ export async function login(
   const settings = await loadSettings(deps.db);
   const email = input.email.trim().toLowerCase();
   const attemptKey = `${email}|${meta.ipAddress ?? 'unknown'}`;
-  // Each attempt is counted before the password is checked (one atomic INCR), so parallel
-  // guesses cannot all slip under the limit; a correct password clears the count.
-  const attempt = await deps.attempts.hit(attemptKey, settings.login_lockout_seconds * 1000);
-  if (attempt.count > settings.login_max_failed_attempts) {
-    throw tooManyRequests('Too many failed login attempts; try again later', attempt.resetMs / 1000);
+  // Only failed checks count, and no more run at once than failures are still allowed
+  // (identity/login-gate.ts): correct logins wait their turn rather than being refused.
+  const entry = await deps.attempts.enter(attemptKey, {
+    maxFailures: settings.login_max_failed_attempts,
+    waitMs: LOGIN_WAIT_MS,
+  });
+  if (entry.kind === 'locked') {
+    throw tooManyRequests('Too many failed login attempts; try again later', entry.resetMs / 1000);
   }
+  if (entry.kind === 'busy') throw tooManyRequests('Too many login attempts at once; try again shortly', 1);
+  try {
+    return await checkPassword(deps, input, meta, settings, attemptKey);
+  } finally {
+    await deps.attempts.leave(attemptKey);
+  }
+}
+
+async function checkPassword(
+  deps: IdentityDeps,
+  input: LoginInput,
+  meta: RequestMeta,
+  settings: SettingValues,
+  attemptKey: string,
+): Promise<TokenPair & { user: UserView }> {
+  const email = input.email.trim().toLowerCase();
   const user = await findUserByEmail(deps.db, email);
   dummyHash ??= deps.passwords.hash('sluice-timing-equaliser');
   const valid = await deps.passwords.verify(user?.passwordHash ?? (await dummyHash), input.password);
   if (!user || !valid || !user.isActive || !user.passwordHash) {
+    await deps.attempts.failed(attemptKey, settings.login_lockout_seconds * 1000);
     await writeAudit(deps.db, {
       action: 'auth.login_failed',
       userId: user?.id ?? null,

@@ -1,7 +1,7 @@
 import type { JwtSigner } from '../auth/jwt';
 import type { SecretBox } from '../auth/secret-box';
 import type { Db } from '../db/types';
-import type { FixedWindowCounter } from '../limits/fixed-window';
+import type { LoginGate } from './login-gate';
 
 /** Password hashing lives behind a port: argon2id is native code the console supplies. */
 export interface PasswordHasher {
@@ -20,6 +20,6 @@ export interface IdentityDeps {
   db: Db;
   jwt: JwtSigner;
   passwords: PasswordHasher;
-  attempts: FixedWindowCounter;
+  attempts: LoginGate;
   secrets: SecretBox;
 }

@@ -173,7 +173,7 @@ async function forward(
  * How an answered exchange ended: whole (200); failed on the upstream's side after it started
  * (502: broke off, its own error event, an oversized event); cut by the gateway because the
  * upstream fell silent (504); or left by the client (499). A stream that reported no usage is
- * charged by the gateway's estimate.
+ * charged by the gateway's estimate once any of it came.
  */
 function answeredResult(
   exchange: Exchange,
@@ -182,7 +182,10 @@ function answeredResult(
   aborted: boolean,
 ): ExchangeResult {
   const { failure, stalled, completed } = finished;
-  const estimated = finished.usage === null && exchange.request.stream;
+  // A client that left before any of the answer came is charged nothing (its reservation
+  // goes back); any answer that came, or that the upstream broke off, is counted.
+  const answered = completed || failure !== null || finished.answerChars > 0;
+  const estimated = finished.usage === null && exchange.request.stream && answered;
   const base = {
     route: attempt.route,
     usage: estimated ? estimateStreamUsage(exchange.request, finished.answerChars) : finished.usage,
