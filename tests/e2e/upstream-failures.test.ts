@@ -62,7 +62,10 @@ beforeAll(async () => {
   api = adminApi(stack.consoleUrl, init.body.access_token as string);
   const openai = await registerFakeProvider(api, fakes, 'openai', 'flaky-openai', 'Flaky OpenAI');
   const anthropic = await registerFakeProvider(api, fakes, 'anthropic', 'flaky-anthropic', 'Flaky Anthropic');
-  const models: Array<[string, string, string]> = [['healthy', openai, 'test-model']];
+  const models: Array<[string, string, string]> = [
+    ['healthy', openai, 'test-model'],
+    ['dead', openai, 'dead-fail-503'],
+  ];
   for (const scenario of SCENARIOS) {
     const [same, oai, anth] = ways(scenario);
     models.push([same!, openai, scenario], [oai!, openai, scenario], [anth!, anthropic, scenario]);
@@ -349,5 +352,29 @@ describe('keep-alive after a broken stream', () => {
     } finally {
       agent.destroy();
     }
+  });
+});
+
+describe('a route whose upstream answers 503 every time', () => {
+  it('a burst of 40 tries it at most the bench policy’s count plus one (3 + 1)', async () => {
+    const tried = () =>
+      fakes.requests.filter((r) => (r.body as { model?: string } | undefined)?.model === 'dead-fail-503')
+        .length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch(`${stack.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+        },
+        body: JSON.stringify({ model: 'dead', messages: [{ role: 'user', content: PROMPT }] }),
+      });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(tried(), statuses.join(' ')).toBeLessThanOrEqual(4);
+    expect(statuses.slice(-30)).toEqual(Array(30).fill(503));
   });
 });

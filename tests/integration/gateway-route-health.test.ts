@@ -97,7 +97,12 @@ describe('route benching', () => {
       timeout: 5_000,
       interval: 50,
     });
-    expect(await health()).toEqual([expect.objectContaining({ model: 'm-flaky', state: 'benched' })]);
+    // The console reads the store's copy: there once the gateway's flush has carried the failures.
+    await vi.waitFor(
+      async () =>
+        expect(await health()).toEqual([expect.objectContaining({ model: 'm-flaky', state: 'benched' })]),
+      { timeout: 5_000, interval: 50 },
+    );
     const metrics = await (await h.gateway.app.request('/metrics')).text();
     expect(metrics).toMatch(/sluice_route_state\{model="m-flaky",provider="flaky",route_id="[0-9a-f-]+"\} 1/);
   });
@@ -152,5 +157,28 @@ describe('route benching', () => {
     );
     const metrics = await (await h.gateway.app.request('/metrics')).text();
     expect(metrics).not.toMatch(/sluice_route_state\{model="m-flaky"/);
+  });
+
+  it('a burst against a dead route tries it at most the policy’s count plus one, before any flush', async () => {
+    const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
+      id: string;
+      name: string;
+    }>;
+    const openai = providers.find((p) => p.name === 'fake-openai')?.id;
+    const created = await h.admin('POST', '/api/admin/models', {
+      name: 'm-dead',
+      routes: [{ provider_id: openai, upstream_model: 'dead-fail-503' }],
+    });
+    expect(created.status).toBe(201);
+    await vi.waitFor(async () => expect((await chat('m-dead')).status).not.toBe(404), { timeout: 5_000 });
+    const tried = () =>
+      h.fakes.requests.filter((r) => (r.body as { model?: string })?.model === 'dead-fail-503').length;
+    const before = tried();
+    const statuses: number[] = [];
+    // Back to back, as a busy client sends them: no time for a write-behind flush in between.
+    for (let i = 0; i < 40; i++) statuses.push((await chat('m-dead')).status);
+    // SLUICE_ROUTE_BENCH_FAILURES is 2 here.
+    expect(tried() - before).toBeLessThanOrEqual(3);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThanOrEqual(37);
   });
 });

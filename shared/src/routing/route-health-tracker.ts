@@ -4,6 +4,7 @@ import type { RedisPort } from '../stores/redis-port';
 import type { BoardPart } from '../stores/version-board';
 import type { WriteBehind } from '../stores/write-behind';
 import { withDeadline } from '../util/deadline';
+import { afterOutcome, type LocalRouteState, mergedState } from './local-bench';
 import {
   type BenchPolicy,
   HEALTHY,
@@ -47,7 +48,9 @@ export interface RouteHealthDeps {
  * counted in the store, through the write-behind flush that already carries token counts, so
  * a failing route costs no round trip of its own; the bench itself is read once per move of
  * its version, which every admission reply carries. A healthy route's successes are not
- * reported at all: only a route on the bench or on probation needs one to recover.
+ * reported at all: only a route on the bench or on probation needs one to recover. The isolate
+ * also applies its own outcomes to its own copy at once (local-bench.ts), so a burst against a
+ * dead route tries it at most the policy's count plus one here, before any flush.
  */
 export function createRouteHealth(deps: RouteHealthDeps): RouteHealth {
   const now = deps.now ?? Date.now;
@@ -58,6 +61,8 @@ export function createRouteHealth(deps: RouteHealthDeps): RouteHealth {
   let loading: Promise<void> | null = null;
   /** Outcomes since the last flush, in order; repeats of one route's outcome merged. */
   let pending: Array<[routeId: string, outcome: 'f' | 's', count: number]> = [];
+  /** This isolate's own outcomes, applied as they happen. */
+  const local = new Map<string, LocalRouteState>();
 
   const reload = async (): Promise<void> => {
     const generation = deps.part.generation();
@@ -110,9 +115,15 @@ export function createRouteHealth(deps: RouteHealthDeps): RouteHealth {
         background(loading);
       }
       const current = states;
-      return { state: (routeId) => (routeId === null ? HEALTHY : (current.get(routeId) ?? HEALTHY)) };
+      return {
+        state: (routeId) =>
+          routeId === null ? HEALTHY : mergedState(current.get(routeId), local.get(routeId)),
+      };
     },
     report(routeId, outcome, keepAlive) {
+      const at = now();
+      const base = local.get(routeId) ?? { ...(states.get(routeId) ?? HEALTHY), since: at };
+      local.set(routeId, afterOutcome(base, outcome, at, deps.policy));
       const code = outcome === 'failed' ? 'f' : 's';
       const last = pending.at(-1);
       if (last && last[0] === routeId && last[1] === code) last[2]++;
