@@ -82,7 +82,38 @@ async function expectLimitsAndUsage(consoleUrl: string, gatewayUrl: string, toke
     const usage = await http('GET', `${gatewayUrl}/v1/usage`, { token: key });
     expect(usage.status, JSON.stringify(usage.body)).toBe(200);
     expect(usage.body.scope).toBe('key');
+    await expectStreamedTokensCounted(api, gatewayUrl);
   } finally {
     await fakes.close();
   }
+}
+
+/** Issue 46 › F13: streamed answers settle their tokens on the embedded store as on Redis. */
+async function expectStreamedTokensCounted(
+  api: ReturnType<typeof adminApi>,
+  gatewayUrl: string,
+): Promise<void> {
+  const key = (await api('POST', '/api/keys', { name: 'streams', rate_limit_rpm: 100 })).body.key;
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${gatewayUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  const prompt = [{ role: 'user', content: 'count these five words' }];
+  await post('/v1/chat/completions', { model: 'embedded-model', stream: true, messages: prompt });
+
+  await post('/v1/messages', { model: 'embedded-model', stream: true, max_tokens: 20, messages: prompt });
+  // The fake counts words: 4 in, `echo: …` 5 out, for each of the two.
+  const deadline = Date.now() + 10_000;
+  let usage: { requests_today: number; tokens_today: number } = { requests_today: 0, tokens_today: 0 };
+  while (Date.now() < deadline) {
+    usage = (await http('GET', `${gatewayUrl}/v1/usage`, { token: key })).body.usage;
+    if (usage.tokens_today >= 18) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(usage).toMatchObject({ requests_today: 2, tokens_today: 18 });
 }

@@ -120,4 +120,45 @@ describe('createWriteBehind', () => {
     expect(outcomes).toEqual([{ ok: false, error: 'Error: connection refused' }]);
     expect(errors).toHaveLength(1);
   });
+
+  it('opens a new window when one never fired (its timer lost with the request that opened it)', async () => {
+    const { redis, pipelines } = fakeRedis();
+    let clock = 0;
+    const realSetTimeout = globalThis.setTimeout;
+    let lose = true;
+    // The first window's timer is lost, as a timer of a request context workerd has ended.
+    globalThis.setTimeout = ((fn: () => void, ms?: number) =>
+      lose ? 0 : realSetTimeout(fn, ms)) as unknown as typeof setTimeout;
+    try {
+      const writeBehind = createWriteBehind(redis, { windowMs: 5, timeoutMs: 100, now: () => clock });
+      let pending = 0;
+      writeBehind.register({
+        drain() {
+          const n = pending;
+          pending = 0;
+          return n === 0 ? [] : [{ call: { script: SCRIPT, keys: ['tokens'], args: [n] } }];
+        },
+      });
+      pending = 3;
+      void writeBehind.schedule();
+      lose = false;
+      // Within the window's life a contributor joins it (and would wait for ever).
+      clock = 500;
+      pending += 1;
+      const joined = writeBehind.schedule();
+      expect(
+        await Promise.race([
+          joined.then(() => 'flushed'),
+          new Promise((r) => realSetTimeout(() => r('waiting'), 30)),
+        ]),
+      ).toBe('waiting');
+      // Past it, the next contributor opens a new window, which carries everything pending.
+      clock = 2_000;
+      pending += 1;
+      await writeBehind.schedule();
+      expect(pipelines).toEqual([['EVALSHA e0e1f9 tokens 5']]);
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+    }
+  });
 });

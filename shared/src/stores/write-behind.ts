@@ -39,11 +39,25 @@ export interface WriteBehind {
  */
 export function createWriteBehind(
   redis: PipelinePort,
-  options: { windowMs: number; timeoutMs: number; breaker?: Breaker; onError?(error: unknown): void },
+  options: {
+    windowMs: number;
+    timeoutMs: number;
+    breaker?: Breaker;
+    onError?(error: unknown): void;
+    now?: () => number;
+  },
 ): WriteBehind {
   const breaker = options.breaker ?? NO_BREAKER;
+  const now = options.now ?? Date.now;
   const sources: WriteBehindSource[] = [];
   let next: Promise<void> | null = null;
+  let openedAt = 0;
+  /**
+   * A window open longer than this never fired: on workerd its timer belonged to a request
+   * whose context ended without keeping it (a contributor with no waitUntil to hand it to).
+   * What it would have carried is still in the sources: the next contributor opens a new one.
+   */
+  const lostAfterMs = options.windowMs + options.timeoutMs + 1_000;
 
   const flush = async (): Promise<void> => {
     next = null;
@@ -86,9 +100,17 @@ export function createWriteBehind(
       sources.push(source);
     },
     schedule(keepAlive) {
-      if (!next) {
-        next = new Promise<void>((resolve) => setTimeout(resolve, options.windowMs)).then(flush);
-        keepAlive?.(next);
+      if (!next || now() - openedAt > lostAfterMs) {
+        openedAt = now();
+        const opened: Promise<void> = new Promise<void>((resolve) =>
+          setTimeout(resolve, options.windowMs),
+        ).then(
+          // A window given up on that fires after all leaves the flush to the current one.
+          (): Promise<void> | undefined => (next === opened ? flush() : undefined),
+        );
+        next = opened;
+        keepAlive?.(opened);
+        return opened;
       }
       return next;
     },
