@@ -1,6 +1,8 @@
 export interface BannerInput {
-  gatewayUrl: string;
-  consoleUrl: string;
+  /** Null when this process runs no gateway (SLUICE_SERVE=console). */
+  gatewayUrl: string | null;
+  /** Null when this process runs no console (SLUICE_SERVE=gateway). */
+  consoleUrl: string | null;
   /** How the gateway runs, e.g. "workerd serve" or "Miniflare". */
   gatewayRuntime: string;
   /** One line per store. */
@@ -15,11 +17,18 @@ export interface BannerInput {
  * is what scripts and tests wait for: it is printed once everything answers.
  */
 export function stackBanner(input: BannerInput): string {
+  const { gatewayUrl, consoleUrl } = input;
   return [
     'Sluice is running',
-    `  gateway: ${input.gatewayUrl}   (model API under /v1, readiness at /health/ready; ${input.gatewayRuntime})`,
-    `  web UI:  ${input.consoleUrl}/   (${webUiHint(input.initialized)})`,
-    `  console: ${input.consoleUrl}   (management API under /api; start at /api/setup/status)`,
+    ...(gatewayUrl
+      ? [`  gateway: ${gatewayUrl}   (model API under /v1, readiness at /health/ready; ${input.gatewayRuntime})`]
+      : ['  gateway: not in this process (SLUICE_SERVE=console)']),
+    ...(consoleUrl
+      ? [
+          `  web UI:  ${consoleUrl}/   (${webUiHint(input.initialized)})`,
+          `  console: ${consoleUrl}   (management API under /api; start at /api/setup/status)`,
+        ]
+      : ['  console: not in this process (SLUICE_SERVE=gateway)']),
     ...input.stores.map((line) => `  ${line}`),
     `  bridge:  127.0.0.1:${input.bridgePort} (Neon and Upstash protocols in front of the stores, for the apps' drivers)`,
   ].join('\n');

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import * as z from 'zod';
+import type { StackApps } from './stack';
 
 export interface ServeOptions {
   /** Address the gateway (and, unless SLUICE_CONSOLE_HOST says otherwise, the console) binds. */
@@ -20,6 +21,8 @@ export interface ServeOptions {
    * or over HTTP through the store bridge (SLUICE_REDIS_LINK=bridge).
    */
   redisLink: boolean;
+  /** SLUICE_SERVE: `both` (default), `gateway` or `console`, for N gateways and one console. */
+  apps: StackApps;
   env: NodeJS.ProcessEnv;
 }
 
@@ -58,6 +61,7 @@ const schema = z.object({
       message: `a comma-separated list of ${[...NETWORK_NAMES].join(', ')} or CIDR blocks`,
     }),
   SLUICE_REDIS_LINK: z.enum(['socket', 'bridge']).default('socket'),
+  SLUICE_SERVE: z.enum(['both', 'gateway', 'console']).default('both'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
 });
@@ -94,6 +98,7 @@ export function serveOptionsFromEnv(env: NodeJS.ProcessEnv): ServeOptions {
     redisUrl: values.REDIS_URL,
     outboundAllow: values.SLUICE_OUTBOUND_ALLOW,
     redisLink: values.SLUICE_REDIS_LINK === 'socket',
+    apps: { gateway: values.SLUICE_SERVE !== 'console', console: values.SLUICE_SERVE !== 'gateway' },
     env,
   };
 }

@@ -22,6 +22,7 @@ export function startServe(options: ServeOptions): Promise<RunningStack> {
         options.env,
       ),
     console: { host: options.consoleHost, port: options.consolePort },
+    apps: options.apps,
     gateway: {
       host: options.host,
       port: options.gatewayPort,

@@ -34,12 +34,23 @@ export interface StackPlan {
   bridgePort: number;
   gateway: { host: string; port: number; runtime: GatewayRuntime };
   console: { host: string; port: number };
+  /** Which of the two apps this process runs (SLUICE_SERVE; `npm start` runs both). */
+  apps: StackApps;
   openStores(): Promise<PreparedStores>;
 }
 
+export interface StackApps {
+  gateway: boolean;
+  console: boolean;
+}
+
+export const BOTH_APPS: StackApps = { gateway: true, console: true };
+
 export interface RunningStack extends SupervisedStack {
-  gatewayUrl: string;
-  consoleUrl: string;
+  /** Null when this process runs no gateway. */
+  gatewayUrl: string | null;
+  /** Null when this process runs no console. */
+  consoleUrl: string | null;
 }
 
 /**
@@ -51,7 +62,11 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
   const log = (line: string) => {
     if (!plan.quiet) console.log(line);
   };
-  const building = Promise.all([buildGatewayWorker(join(plan.dataDir, 'gateway')), ensureUiBuild(log)]);
+  const { apps } = plan;
+  const building = Promise.all([
+    apps.gateway ? buildGatewayWorker(join(plan.dataDir, 'gateway')) : null,
+    apps.console ? ensureUiBuild(log) : null,
+  ]);
   // Awaited below; until then a failed build must not count as an unhandled rejection.
   building.catch(() => {});
   const stores = await plan.openStores().catch(async (error: unknown) => {
@@ -83,26 +98,28 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       gatewayHost: plan.gateway.host,
     });
     // The console first: it takes the longest to boot, and the gateway starts meanwhile.
-    children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));
-    gateway = await plan.gateway.runtime.start(build, env);
-    if (gateway.child) children.push(gateway.child);
-    const gatewayUrl = localUrl(plan.gateway.host, plan.gateway.port);
-    const consoleUrl = localUrl(plan.console.host, plan.console.port);
+    if (apps.console) children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));
+    if (build) {
+      gateway = await plan.gateway.runtime.start(build, env);
+      if (gateway.child) children.push(gateway.child);
+    }
+    const gatewayUrl = build ? localUrl(plan.gateway.host, plan.gateway.port) : null;
+    const consoleUrl = apps.console ? localUrl(plan.console.host, plan.console.port) : null;
     const failure = firstExit(children);
     await readyUnlessExited(
       Promise.all([
-        waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
-        waitForHttp(`${consoleUrl}/api/health`, 60_000),
+        gatewayUrl && waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
+        consoleUrl && waitForHttp(`${consoleUrl}/api/health`, 60_000),
       ]),
       failure,
     );
     const banner = stackBanner({
       gatewayUrl,
       consoleUrl,
-      gatewayRuntime: `${plan.gateway.runtime.name}, ${build.settings.compatibilityDate}`,
+      gatewayRuntime: build ? `${plan.gateway.runtime.name}, ${build.settings.compatibilityDate}` : '',
       stores: stores.describe,
       bridgePort: bridge.port,
-      initialized: await setupDone(consoleUrl),
+      initialized: consoleUrl ? await setupDone(consoleUrl) : null,
     });
     return { gatewayUrl, consoleUrl, banner, stop, failure };
   } catch (error) {

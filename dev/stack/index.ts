@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type RunningStack, startStack as startSharedStack } from '../../self-host/stack';
+import { BOTH_APPS, type RunningStack, startStack as startSharedStack } from '../../self-host/stack';
 import { startMiniflareGateway } from './miniflare-gateway';
 import { resolveStores } from './stores';
 
@@ -41,6 +41,7 @@ export function startStack(options: StackOptions): Promise<RunningStack> {
     bridgePort: options.sidecarPort,
     openStores: () => resolveStores(options.env, options.dataDir),
     console: { host: options.env.SLUICE_CONSOLE_HOST ?? HOST, port: options.consolePort },
+    apps: BOTH_APPS,
     gateway: {
       host: HOST,
       port: options.gatewayPort,
