@@ -4,6 +4,9 @@
 // (tests/fakes), streams one answer whose text is a single event of 1, 4 and 16 MiB through an
 // alias (renamed as it passes) and through translation (Messages client, OpenAI route), and
 // sends plain requests every 20 ms while each is under way. Prints a table.
+// `npm run bench:events -- --soak <minutes>`: large answers (1, 2, 4 and 10 MiB; streamed
+// renamed, streamed translated, whole) back to back for that long, then 30 s idle, printing
+// the gateway's (workerd's) RSS every minute: where its memory settles.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,14 +15,18 @@ import { startFakeUpstreams } from '../../tests/fakes/server';
 import { resetStores } from './bench-stores';
 import { cleanupAll, onCleanup, stopOnSignals } from './cleanup';
 import { launchStack } from './stack-launch';
+import { rssMbByRole, stackReader } from './stack-processes';
 
 const SIZES_MIB = [1, 4, 16];
+const SOAK_SIZES_MIB = [1, 2, 4, 10];
 const PLAIN_EVERY_MS = 20;
 const say = (line: string) => console.log(`bench:events: ${line}`);
 
 interface Stack {
   gatewayUrl: string;
   key: string;
+  /** The gateway's resident memory now (MiB). */
+  gatewayRssMb(): number;
 }
 
 async function json(url: string, init: RequestInit & { token?: string; body?: string }) {
@@ -74,12 +81,13 @@ async function startStack(): Promise<Stack> {
   });
   const route = (upstream_model: string) => [{ provider_id: provider.id, upstream_model }];
   await consoleCall('/api/admin/models', { name: 'plain', routes: route('test-model') });
-  for (const mib of SIZES_MIB) {
+  for (const mib of new Set([...SIZES_MIB, ...SOAK_SIZES_MIB])) {
     await consoleCall('/api/admin/models', { name: `event-${mib}`, routes: route(`huge-${mib * 1024}k`) });
   }
   const key = String((await consoleCall('/api/keys', { name: 'bench' })).key);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  return { gatewayUrl: stack.gatewayUrl, key };
+  const read = stackReader(stack.supervisor);
+  return { gatewayUrl: stack.gatewayUrl, key, gatewayRssMb: () => rssMbByRole(read()).gateway };
 }
 
 const percentile = (values: number[], p: number) =>
@@ -119,10 +127,17 @@ async function measure(stack: Stack, path: string, body: unknown) {
   return { ms, bytes, status: res.status, plain };
 }
 
-stopOnSignals();
-try {
-  say('starting npm run serve with the fake vendors');
-  const stack = await startStack();
+/** The streamed (renamed, translated) and whole answers of one size, one after another. */
+function largeAnswers(model: string): Array<[string, string, unknown]> {
+  const messages = [{ role: 'user', content: 'hi' }];
+  return [
+    ['renamed (chat)', '/v1/chat/completions', { model, stream: true, messages }],
+    ['translated (messages)', '/v1/messages', { model, stream: true, max_tokens: 10, messages }],
+    ['whole (chat)', '/v1/chat/completions', { model, messages }],
+  ];
+}
+
+async function eventTable(stack: Stack): Promise<void> {
   const baseline: number[] = [];
   for (let i = 0; i < 50; i++) baseline.push(await plainLatency(stack));
   say(
@@ -132,20 +147,7 @@ try {
     '\n| event | path | answer | total ms | plain p50 / max meanwhile (n) |\n|---|---|---|---|---|',
   );
   for (const mib of SIZES_MIB) {
-    const model = `event-${mib}`;
-    const ways: Array<[string, string, unknown]> = [
-      [
-        'renamed (chat)',
-        '/v1/chat/completions',
-        { model, stream: true, messages: [{ role: 'user', content: 'hi' }] },
-      ],
-      [
-        'translated (messages)',
-        '/v1/messages',
-        { model, stream: true, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
-      ],
-    ];
-    for (const [way, path, body] of ways) {
+    for (const [way, path, body] of largeAnswers(`event-${mib}`).slice(0, 2)) {
       const run = await measure(stack, path, body);
       const meanwhile = `${percentile(run.plain, 0.5).toFixed(1)} / ${Math.max(...run.plain).toFixed(1)} ms (${run.plain.length})`;
       console.log(
@@ -153,6 +155,42 @@ try {
       );
     }
   }
+}
+
+async function soak(stack: Stack, minutes: number): Promise<void> {
+  const requests = SOAK_SIZES_MIB.flatMap((mib) => largeAnswers(`event-${mib}`));
+  say(
+    `soak: ${minutes} min of large answers, then 30 s idle; gateway RSS at start ${stack.gatewayRssMb().toFixed(0)} MiB`,
+  );
+  console.log('\n| minute | answers | MiB sent | gateway RSS (MiB) |\n|---|---|---|---|');
+  const started = Date.now();
+  let answers = 0;
+  let mib = 0;
+  for (let minute = 1; minute <= minutes; minute++) {
+    while (Date.now() - started < minute * 60_000) {
+      const [, path, body] = requests[answers % requests.length]!;
+      const res = await fetch(`${stack.gatewayUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      mib += (await res.arrayBuffer()).byteLength / 1048576;
+      answers++;
+    }
+    console.log(`| ${minute} | ${answers} | ${mib.toFixed(0)} | ${stack.gatewayRssMb().toFixed(0)} |`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 30_000));
+  console.log(`| idle 30 s | ${answers} | ${mib.toFixed(0)} | ${stack.gatewayRssMb().toFixed(0)} |`);
+}
+
+stopOnSignals();
+const soakAt = process.argv.indexOf('--soak');
+const soakMinutes = soakAt === -1 ? null : Number(process.argv[soakAt + 1] ?? 10);
+try {
+  say('starting npm run serve with the fake vendors');
+  const stack = await startStack();
+  if (soakMinutes === null) await eventTable(stack);
+  else await soak(stack, soakMinutes);
 } finally {
   await cleanupAll();
 }
