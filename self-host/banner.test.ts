@@ -19,6 +19,16 @@ describe('stackBanner', () => {
     expect(restarted.split('\n')[0]).toBe('Sluice is running');
   });
 
+  it('names the app a split deployment leaves out of this process', () => {
+    const gatewayOnly = stackBanner({ ...input, consoleUrl: null, initialized: null });
+    expect(gatewayOnly).toContain('gateway: http://127.0.0.1:3000');
+    expect(gatewayOnly).toContain('console: not in this process (SLUICE_SERVE=gateway)');
+    expect(gatewayOnly).not.toContain('web UI');
+    const consoleOnly = stackBanner({ ...input, gatewayUrl: null, initialized: true });
+    expect(consoleOnly).toContain('gateway: not in this process (SLUICE_SERVE=console)');
+    expect(consoleOnly).toContain('console: http://127.0.0.1:3001');
+  });
+
   it('gives a reachable local URL for wildcard and IPv6 binds', () => {
     expect(localUrl('0.0.0.0', 3000)).toBe('http://127.0.0.1:3000');
     expect(localUrl('::', 3000)).toBe('http://[::1]:3000');

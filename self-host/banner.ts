@@ -21,7 +21,9 @@ export function stackBanner(input: BannerInput): string {
   return [
     'Sluice is running',
     ...(gatewayUrl
-      ? [`  gateway: ${gatewayUrl}   (model API under /v1, readiness at /health/ready; ${input.gatewayRuntime})`]
+      ? [
+          `  gateway: ${gatewayUrl}   (model API under /v1, readiness at /health/ready; ${input.gatewayRuntime})`,
+        ]
       : ['  gateway: not in this process (SLUICE_SERVE=console)']),
     ...(consoleUrl
       ? [

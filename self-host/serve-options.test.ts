@@ -33,6 +33,19 @@ describe('npm run serve options', () => {
     expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_REDIS_LINK: 'tcp' })).toThrow(/SLUICE_REDIS_LINK/);
   });
 
+  it('runs both apps unless SLUICE_SERVE names one', () => {
+    expect(serveOptionsFromEnv(STORES).apps).toEqual({ gateway: true, console: true });
+    expect(serveOptionsFromEnv({ ...STORES, SLUICE_SERVE: 'gateway' }).apps).toEqual({
+      gateway: true,
+      console: false,
+    });
+    expect(serveOptionsFromEnv({ ...STORES, SLUICE_SERVE: 'console' }).apps).toEqual({
+      gateway: false,
+      console: true,
+    });
+    expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_SERVE: 'all' })).toThrow(/SLUICE_SERVE/);
+  });
+
   it('reads the same SLUICE_* variables as npm start, plus SLUICE_HOST and SLUICE_OUTBOUND_ALLOW', () => {
     const options = serveOptionsFromEnv({
       ...STORES,
