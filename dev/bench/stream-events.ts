@@ -27,6 +27,8 @@ interface Stack {
   key: string;
   /** The gateway's resident memory now (MiB). */
   gatewayRssMb(): number;
+  /** Forgets what the fake vendors recorded (they keep every request and answer, for tests). */
+  forgetRecorded(): void;
 }
 
 async function json(url: string, init: RequestInit & { token?: string; body?: string }) {
@@ -87,7 +89,14 @@ async function startStack(): Promise<Stack> {
   const key = String((await consoleCall('/api/keys', { name: 'bench' })).key);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const read = stackReader(stack.supervisor);
-  return { gatewayUrl: stack.gatewayUrl, key, gatewayRssMb: () => rssMbByRole(read()).gateway };
+  return {
+    gatewayUrl: stack.gatewayUrl,
+    key,
+    gatewayRssMb: () => rssMbByRole(read()).gateway,
+    forgetRecorded: () => {
+      fakes.requests.length = 0;
+    },
+  };
 }
 
 const percentile = (values: number[], p: number) =>
@@ -176,6 +185,7 @@ async function soak(stack: Stack, minutes: number): Promise<void> {
       });
       mib += (await res.arrayBuffer()).byteLength / 1048576;
       answers++;
+      stack.forgetRecorded();
     }
     console.log(`| ${minute} | ${answers} | ${mib.toFixed(0)} | ${stack.gatewayRssMb().toFixed(0)} |`);
   }

@@ -162,18 +162,26 @@ async function drive(
     void reader.cancel(error).catch(ignore);
     await endBroken(writer, ending, error);
   };
+  // Which side a throw comes from: the answer's (the source's read, the stage's work on what
+  // came) or the client's (a write it did not take). Tracked in a variable rather than one
+  // try per step: a stream's chunks then cost no promise of their own for it.
+  let answerSide = true;
   try {
     await transformer.start?.(stage);
     for (;;) {
-      const next = await reader.read().catch((error: unknown) => broken(error));
+      answerSide = true;
+      const { done, value } = await reader.read();
       // The transformer ended the stream while the source was quiet (the idle guard's cut).
-      if (controller.closed || next === undefined) return;
-      if (next.done) break;
-      if (await failed(() => transformer.transform?.(next.value, stage), broken)) return;
+      if (controller.closed) return;
+      if (done) break;
+      await transformer.transform?.(value, stage);
+      answerSide = false;
       await controller.drained();
       if (controller.closed) return;
     }
-    if (await failed(() => transformer.flush?.(stage), broken)) return;
+    answerSide = true;
+    await transformer.flush?.(stage);
+    answerSide = false;
     await controller.drained();
     if (!controller.closed) {
       controller.closed = true;
@@ -182,18 +190,8 @@ async function drive(
   } catch (error) {
     // The transformer ended the stream itself (the idle guard's cut): the rest is its doing.
     if (controller.closed) return;
+    if (answerSide) await broken(error);
     // The client left (a write failed): both sides told.
-    await stop(error);
-  }
-}
-
-/** Runs a stage's step; a step that throws is the answer's failure, handed to `broken`. */
-async function failed(step: () => unknown, broken: (error: unknown) => Promise<void>): Promise<boolean> {
-  try {
-    await step();
-    return false;
-  } catch (error) {
-    await broken(error);
-    return true;
+    else await stop(error);
   }
 }
