@@ -5,10 +5,9 @@ import type { Redactor } from '../guardrails/redact-text';
 import { createToolCallInspection, inspectAnswerToolCalls } from '../guardrails/tool-call-inspection';
 import type { ToolPolicy } from '../guardrails/tool-policy';
 import { AppError } from '../http/app-error';
-import { StreamEventTooLargeError } from '../sse/parser';
-import { concatBytes } from '../util/bytes';
 import { renameModelInData } from '../wire/common/rename-model';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
+import { answerEnding } from './answer-ending';
 import { type ByteChannel, handOver, throughStage } from './byte-channel';
 import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
 import { createReasoningSealStage, sealAnswerReasoning } from './reasoning-flow';
@@ -70,7 +69,6 @@ export const SSE_HEADERS = {
   'cache-control': 'no-cache',
 };
 export const JSON_HEADERS = { 'content-type': 'application/json' };
-const EVENT_BOUNDARY = new TextEncoder().encode('\n\n');
 
 /**
  * Turns the upstream's successful answer into the client's, in the client's format. Nothing is
@@ -152,32 +150,7 @@ function streamAnswer(
     errorEvent: guardErrorEvent,
     onIdle: (reason) => attempt.abortUpstream(reason),
   });
-  let broken: string | null = null;
-  let clientOver: () => void = () => {};
-  // The client's stream is over (the tail, if any, written), or the guard cut it.
-  const over = Promise.race([
-    new Promise<void>((resolve) => {
-      clientOver = resolve;
-    }),
-    guard.cut,
-  ]);
-  const ending: StreamEnding = {
-    over: () => clientOver(),
-    // A client that stopped reading gets no tail: its stream is broken off (idle-guard.ts). An
-    // upstream the guard aborted for its silence broke off for that reason.
-    tail: (error) => {
-      if (guard.clientStopped() || options.clientLeft?.()) return null;
-      const event =
-        guard.stalled() !== null
-          ? guardErrorEvent()
-          : format.streamErrorEvent({ type: 'upstream_error', message: brokenMessage(attempt, error) });
-      // A passed-through stream may have stopped inside an event: a blank line ends that one first.
-      return attempt.mode === 'native' ? concatBytes([EVENT_BOUNDARY, event]) : event;
-    },
-    broke: (error) => {
-      if (guard.stalled() === null && !options.clientLeft?.()) broken ??= brokenMessage(attempt, error);
-    },
-  };
+  const { ending, broken, over } = answerEnding(attempt, format, guard, options, guardErrorEvent);
   const {
     body,
     ended: upstreamEnded,
@@ -187,7 +160,7 @@ function streamAnswer(
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut, or one that failed, did not complete, whatever its stages saw.
   const ended = Promise.all([upstreamEnded, over]).then(([e]) => {
-    const failure = broken ?? e.failure;
+    const failure = broken() ?? e.failure;
     const completed = e.completed && failure === null && guard.stalled() === null && !guard.clientStopped();
     return { usage: e.usage, completed, failure, answerChars: e.answerChars };
   });
@@ -212,15 +185,6 @@ function streamAnswer(
   }));
   const sent = handOver(body.pipeThrough(collector.transform), options.byteChannel);
   return { status: 200, headers: SSE_HEADERS, body: sent, finished };
-}
-
-/** What the client and the log are told when the answer broke off on the upstream's side. */
-function brokenMessage(attempt: Attempt, error: unknown): string {
-  const provider = attempt.route.providerName;
-  if (error instanceof StreamEventTooLargeError)
-    return `Upstream ${provider}: ${error.message}; the answer is incomplete`;
-  const reason = error instanceof Error ? error.message : String(error);
-  return `Upstream ${provider} broke off the answer (${reason}); the answer is incomplete`;
 }
 
 function guardMessage(attempt: Attempt, options: AnswerOptions): string {
