@@ -12,7 +12,7 @@ export interface AnswerEnding {
   ending: StreamEnding;
   /** Why the answer broke off on the upstream's side, once it has; null while it has not. */
   broken(): string | null;
-  /** The client's stream is over (the tail, if any, written), or the guard cut it. */
+  /** The client's stream is over (the tail, if any, written), or the guard cut it. Never rejects. */
   over: Promise<void>;
 }
 

@@ -490,6 +490,17 @@ describe('answerClient, streams that fail on the upstream’s side', () => {
     });
   }
 
+  it('settles a broken passthrough whose client reads nothing within a second, so its row is written', async () => {
+    const tight = () =>
+      new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: 0 }, { highWaterMark: 0 });
+    const { attempt: a } = attempt(new Response(breakingBody([head, head, head])), 'native');
+    const answer = await answerClient(a, openaiChat, chatStream, { ...OPTIONS, byteChannel: tight });
+    const started = Date.now();
+    const finished = await answer.finished;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(finished.completed).toBe(false);
+  });
+
   it("logs the upstream's own error event in a native stream as its failure", async () => {
     const failing = `${head}data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`;
     const { attempt: a } = attempt(new Response(bodyOf([failing])), 'native');

@@ -159,7 +159,11 @@ function streamAnswer(
   // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut, or one that failed, did not complete, whatever its stages saw.
-  const ended = Promise.all([upstreamEnded, over]).then(([e]) => {
+  const ended = upstreamEnded.then(async (e) => {
+    // Not completed: the client's side may not have met the break yet (a passed-through
+    // stream's branches learn of it each on its own), and it says whether it broke upstream.
+    // Bounded: a client that is not reading may never let its side get there.
+    if (!e.completed) await within(over, TAIL_WAIT_MS);
     const failure = broken() ?? e.failure;
     const completed = e.completed && failure === null && guard.stalled() === null && !guard.clientStopped();
     return { usage: e.usage, completed, failure, answerChars: e.answerChars };
@@ -185,6 +189,20 @@ function streamAnswer(
   }));
   const sent = handOver(body.pipeThrough(collector.transform), options.byteChannel);
   return { status: 200, headers: SSE_HEADERS, body: sent, finished };
+}
+
+/** How long a broken stream's outcome waits for the client's side to have met the break. */
+const TAIL_WAIT_MS = 1_000;
+
+/** Settles when `work` does, or after `ms`, whichever comes first. */
+function within(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void work.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 function guardMessage(attempt: Attempt, options: AnswerOptions): string {
