@@ -14,6 +14,13 @@ export interface AnswerEnding {
   broken(): string | null;
   /** The client's stream is over (the tail, if any, written), or the guard cut it. Never rejects. */
   over: Promise<void>;
+  /**
+   * The client went before its stream's end: its side failed, or it had gone when the
+   * upstream's body broke off (known once `over` has settled).
+   */
+  clientLeft(): boolean;
+  /** The upstream's body broke off (however: the client's going may be what broke it). */
+  sourceBroke(): boolean;
 }
 
 /**
@@ -30,6 +37,9 @@ export function answerEnding(
   guardErrorEvent: () => Uint8Array,
 ): AnswerEnding {
   let broken: string | null = null;
+  let sourceBroke = false;
+  /** The client's side failed, or the client had gone when the upstream's body broke off. */
+  let left = false;
   let clientOver: () => void = () => {};
   const over = Promise.race([
     new Promise<void>((resolve) => {
@@ -39,7 +49,10 @@ export function answerEnding(
   ]);
   const clientGone = () => guard.clientStopped() || options.clientLeft?.() === true;
   const ending: StreamEnding = {
-    over: () => clientOver(),
+    over: (clientLeft) => {
+      left ||= clientLeft;
+      clientOver();
+    },
     tail: (error) => {
       if (clientGone()) return null;
       const event =
@@ -49,10 +62,18 @@ export function answerEnding(
       return attempt.mode === 'native' ? concatBytes([EVENT_BOUNDARY, event]) : event;
     },
     broke: (error) => {
-      if (guard.stalled() === null && !options.clientLeft?.()) broken ??= brokenMessage(attempt, error);
+      sourceBroke = true;
+      if (options.clientLeft?.()) left = true;
+      else if (guard.stalled() === null) broken ??= brokenMessage(attempt, error);
     },
   };
-  return { ending, broken: () => broken, over };
+  return {
+    ending,
+    broken: () => broken,
+    over,
+    clientLeft: () => left,
+    sourceBroke: () => sourceBroke,
+  };
 }
 
 /** What the client and the log are told when the answer broke off on the upstream's side. */

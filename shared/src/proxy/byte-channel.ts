@@ -130,7 +130,10 @@ export function throughStage(
 ): ReadableStream<Uint8Array> {
   if (!open) return endWithTail(source.pipeThrough(stage()), ending);
   const channel = open();
-  void drive(source, transformer, channel.writable, ending).finally(() => ending.over());
+  void drive(source, transformer, channel.writable, ending).then(
+    (clientLeft) => ending.over(clientLeft),
+    () => ending.over(false),
+  );
   return channel.readable;
 }
 
@@ -139,13 +142,16 @@ async function drive(
   transformer: Transformer<Uint8Array, Uint8Array> & { cancel?: () => void },
   writable: WritableStream<Uint8Array>,
   ending: StreamEnding,
-): Promise<void> {
+): Promise<boolean> {
+  /** Whether the client went before the end (its write failed, its side was cancelled). */
+  let clientLeft = false;
   const reader = source.getReader();
   const writer = writable.getWriter();
   const controller = new ChannelController(writer, reader);
   // The transformer takes the stand-in for the controller of the stage it would have been.
   const stage = controller as unknown as TransformStreamDefaultController<Uint8Array>;
   const stop = (error: unknown) => {
+    clientLeft = true;
     controller.closed = true;
     transformer.cancel?.();
     return Promise.allSettled([reader.cancel(error), writer.abort(error)]);
@@ -160,7 +166,7 @@ async function drive(
     controller.closed = true;
     transformer.cancel?.();
     void reader.cancel(error).catch(ignore);
-    await endBroken(writer, ending, error);
+    if (!(await endBroken(writer, ending, error))) clientLeft = true;
   };
   // Which side a throw comes from: the answer's (the source's read, the stage's work on what
   // came) or the client's (a write it did not take). Tracked in a variable rather than one
@@ -172,12 +178,12 @@ async function drive(
       answerSide = true;
       const { done, value } = await reader.read();
       // The transformer ended the stream while the source was quiet (the idle guard's cut).
-      if (controller.closed) return;
+      if (controller.closed) return clientLeft;
       if (done) break;
       await transformer.transform?.(value, stage);
       answerSide = false;
       await controller.drained();
-      if (controller.closed) return;
+      if (controller.closed) return clientLeft;
     }
     answerSide = true;
     await transformer.flush?.(stage);
@@ -189,9 +195,10 @@ async function drive(
     }
   } catch (error) {
     // The transformer ended the stream itself (the idle guard's cut): the rest is its doing.
-    if (controller.closed) return;
+    if (controller.closed) return clientLeft;
     if (answerSide) await broken(error);
     // The client left (a write failed): both sides told.
     else await stop(error);
   }
+  return clientLeft;
 }

@@ -150,7 +150,13 @@ function streamAnswer(
     errorEvent: guardErrorEvent,
     onIdle: (reason) => attempt.abortUpstream(reason),
   });
-  const { ending, broken, over } = answerEnding(attempt, format, guard, options, guardErrorEvent);
+  const { ending, broken, over, clientLeft, sourceBroke } = answerEnding(
+    attempt,
+    format,
+    guard,
+    options,
+    guardErrorEvent,
+  );
   const {
     body,
     ended: upstreamEnded,
@@ -160,10 +166,16 @@ function streamAnswer(
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut, or one that failed, did not complete, whatever its stages saw.
   const ended = upstreamEnded.then(async (e) => {
-    // Not completed: the client's side may not have met the break yet (a passed-through
-    // stream's branches learn of it each on its own), and it says whether it broke upstream.
-    // Bounded: a client that is not reading may never let its side get there.
-    if (!e.completed) await within(over, TAIL_WAIT_MS);
+    // Not completed, or failed: the client's side may not have met the break yet (a
+    // passed-through stream's branches learn of it each on its own), and it tells whether the
+    // client had gone first (on workerd its going aborts the upstream call, which then looks
+    // broken). Bounded: a client that is not reading may never let its side get there.
+    if (!e.completed || e.failure !== null) await within(over, TAIL_WAIT_MS);
+    // A client gone while the upstream's connection broke: its going broke it. An error the
+    // upstream reported itself came first, whatever the client did after reading it.
+    if (clientLeft() && (sourceBroke() || e.failure === null)) {
+      return { usage: e.usage, completed: false, failure: null, answerChars: e.answerChars };
+    }
     const failure = broken() ?? e.failure;
     const completed = e.completed && failure === null && guard.stalled() === null && !guard.clientStopped();
     return { usage: e.usage, completed, failure, answerChars: e.answerChars };

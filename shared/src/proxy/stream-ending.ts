@@ -10,8 +10,12 @@ export interface StreamEnding {
   tail(error: unknown): Uint8Array | null;
   /** Told why the answer broke off (its source failed, or a stage refused what came). */
   broke(error: unknown): void;
-  /** The client's stream is over, however it ended (whole, broken off, or left by the client). */
-  over(): void;
+  /**
+   * The client's stream is over, however it ended; `clientLeft` when the client went before its
+   * end (its side was cancelled, or the tail could not be written): whatever broke upstream
+   * meanwhile is then the client's going (on workerd its going aborts the upstream call).
+   */
+  over(clientLeft: boolean): void;
 }
 
 /**
@@ -31,20 +35,22 @@ export function endWithTail(
           next = await reader.read();
         } catch (error) {
           const tail = ending.tail(error);
-          if (tail === null) controller.error(error);
-          else {
-            ending.broke(error);
-            controller.enqueue(tail);
-            controller.close();
+          if (tail === null) {
+            // The client is gone (it stopped reading, or left): its stream breaks off.
+            controller.error(error);
+            return ending.over(true);
           }
-          return ending.over();
+          ending.broke(error);
+          controller.enqueue(tail);
+          controller.close();
+          return ending.over(false);
         }
         if (!next.done) return controller.enqueue(next.value);
         controller.close();
-        ending.over();
+        ending.over(false);
       },
       cancel: (reason) => {
-        ending.over();
+        ending.over(true);
         return reader.cancel(reason);
       },
     },
@@ -91,27 +97,36 @@ export function passThrough(
 ): ReadableStream<Uint8Array> {
   if (!open) return endWithTail(source, ending);
   const channel = open();
-  void source
-    .pipeTo(channel.writable, { preventAbort: true })
-    .catch((error: unknown) => endBroken(channel.writable.getWriter(), ending, error))
-    .finally(() => ending.over());
+  void source.pipeTo(channel.writable, { preventAbort: true }).then(
+    () => ending.over(false),
+    async (error: unknown) => ending.over(!(await endBroken(channel.writable.getWriter(), ending, error))),
+  );
   return channel.readable;
 }
 
-/** The tail, then the end. A client that has left (its stream errored) is told nothing. */
+/**
+ * The tail, then the end; true when the client got them. A client that has left (its stream
+ * errored, or the tail's write failed) is told nothing, and nothing is said to have broken.
+ */
 export async function endBroken(
   writer: WritableStreamDefaultWriter<Uint8Array>,
   ending: StreamEnding,
   error: unknown,
-): Promise<void> {
-  if (writer.desiredSize === null) return;
+): Promise<boolean> {
+  if (writer.desiredSize === null) return false;
   const tail = ending.tail(error);
-  if (tail === null) return void (await writer.abort(error).catch(() => undefined));
-  ending.broke(error);
+  if (tail === null) {
+    // The ending knows the client is gone (it stopped reading, or left): its stream breaks off.
+    await writer.abort(error).catch(() => undefined);
+    return false;
+  }
   try {
     await writer.write(tail);
     await writer.close();
   } catch {
-    // The client left meanwhile: nothing more to tell it.
+    return false;
   }
+  // Said only now: a client that was leaving as the upstream's body broke off broke it.
+  ending.broke(error);
+  return true;
 }
