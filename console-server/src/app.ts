@@ -6,6 +6,7 @@ import { limitBody } from './middleware/body-limit';
 import { guardJsonInput } from './middleware/json-input';
 import { type RequestMetaOptions, requestMeta } from './middleware/request-meta';
 import { registerApiRoutes } from './routes';
+import { probeRoutes } from './routes/probes';
 import type { ConsoleDeps, ConsoleEnv } from './types';
 
 export const CONSOLE_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -31,6 +32,7 @@ export function createConsoleApp(
   app.use('*', recordAccessLog());
   app.use('/api/*', limitBody({ maxBytes: CONSOLE_BODY_LIMIT_BYTES }));
   app.use('/api/*', guardJsonInput());
+  app.route('/health', probeRoutes);
   if (options.ui) app.use('*', options.ui);
   registerApiRoutes(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

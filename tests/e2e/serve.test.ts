@@ -118,6 +118,15 @@ describe('npm run serve', () => {
       status: 200,
       body: { status: 'ready' },
     });
+    // The console's probes answer JSON like the gateway's, never the web UI's page.
+    expect(await http('GET', `${stack.consoleUrl}/health`)).toMatchObject({
+      status: 200,
+      body: { status: 'ok' },
+    });
+    expect(await http('GET', `${stack.consoleUrl}/health/ready`)).toMatchObject({
+      status: 200,
+      body: { status: 'ready' },
+    });
     expect(await http('GET', `${stack.consoleUrl}/api/setup/status`)).toMatchObject({
       status: 200,
       body: { initialized: false, needs_setup: true },

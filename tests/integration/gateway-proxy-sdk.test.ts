@@ -133,6 +133,25 @@ describe.each(FAKE_PROVIDER_TYPES)('provider type %s', (type) => {
   });
 });
 
+describe('GET /v1/models through each SDK', () => {
+  it('gives each SDK its own shape: OpenAI’s list, Anthropic’s page of model objects', async () => {
+    const openaiList = await h.openai.models.list();
+    expect(openaiList.data.map((m) => m.id)).toContain('m-openai');
+    expect(openaiList.data[0]).toMatchObject({ object: 'model', owned_by: expect.any(String) });
+    const page = await h.anthropic.models.list();
+    const ids = page.data.map((m) => m.id);
+    expect(ids.sort()).toEqual(openaiList.data.map((m) => m.id).sort());
+    for (const m of page.data) {
+      expect(m.type).toBe('model');
+      expect(m.display_name).toBe(m.id);
+      expect(Number.isNaN(Date.parse(m.created_at))).toBe(false);
+    }
+    expect(page.has_more).toBe(false);
+    const one = await h.anthropic.models.retrieve('m-anthropic');
+    expect(one).toMatchObject({ type: 'model', id: 'm-anthropic', display_name: 'm-anthropic' });
+  });
+});
+
 describe('the request log', () => {
   it('holds every SDK call with its tokens and cost, streams included', async () => {
     const rows = await h.logs(calls);

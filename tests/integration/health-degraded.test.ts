@@ -56,7 +56,20 @@ describe('console /api/health', () => {
       redis_latency_ms: null,
       services: { redis: 'error' },
     });
+    // The load balancer's probes answer as the gateway's do.
+    const ready = await h.call('GET', '/health/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'not_ready', reason: 'cache unreachable' });
+    expect(await (await h.call('GET', '/health/live')).json()).toEqual({ status: 'alive' });
     await h.close();
+  });
+
+  it('answers the gateway’s probes: /health, /health/live, /health/ready', async () => {
+    expect(await (await healthy.call('GET', '/health')).json()).toEqual({ status: 'ok' });
+    expect(await (await healthy.call('GET', '/health/live')).json()).toEqual({ status: 'alive' });
+    const ready = await healthy.call('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready' });
   });
 });
 

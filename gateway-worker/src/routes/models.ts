@@ -1,7 +1,7 @@
 import { listServableModels, type ServableModel } from '@sluice/shared/db/repos/models-repo';
 import { mayUseModel } from '@sluice/shared/gateway/principal';
 import { AppError } from '@sluice/shared/http/app-error';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { GatewayEnv } from '../types';
 
 /** OpenAI's model object, plus `kind` (chat or embedding): which endpoint the model answers. */
@@ -15,8 +15,22 @@ function modelObject(model: ServableModel) {
   };
 }
 
+/** Anthropic's model object: what its SDK's `models.list()` and `models.retrieve()` read. */
+function anthropicModelObject(model: ServableModel) {
+  return {
+    type: 'model' as const,
+    id: model.name,
+    display_name: model.name,
+    created_at: model.createdAt.toISOString(),
+  };
+}
+
+/** A client of Anthropic's API (its SDKs and Claude Code always send `anthropic-version`). */
+const speaksAnthropic = (c: Context<GatewayEnv>) => c.req.header('anthropic-version') !== undefined;
+
 /**
- * GET /v1/models and GET /v1/models/{id}: the models the caller may use. A model that exists
+ * GET /v1/models and GET /v1/models/{id}: the models the caller may use, in OpenAI's shape, or
+ * in Anthropic's for a client that speaks it (one page: `has_more` false). A model that exists
  * but is not the caller's to use is as unknown as one that does not (no probing for names).
  * Names may hold a `/` (`openai/gpt-4o`), sent raw or percent-encoded.
  */
@@ -24,8 +38,17 @@ export const modelsRoutes = new Hono<GatewayEnv>()
   .get('/', async (c) => {
     const principal = c.get('principal');
     const servable = await listServableModels(c.get('deps').db);
-    const data = servable.filter((m) => mayUseModel(principal, m.name)).map(modelObject);
-    return c.json({ object: 'list', data });
+    const usable = servable.filter((m) => mayUseModel(principal, m.name));
+    if (speaksAnthropic(c)) {
+      const data = usable.map(anthropicModelObject);
+      return c.json({
+        data,
+        has_more: false,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+      });
+    }
+    return c.json({ object: 'list', data: usable.map(modelObject) });
   })
   .get('/:id{.+}', async (c) => {
     const id = c.req.param('id');
@@ -37,5 +60,5 @@ export const modelsRoutes = new Hono<GatewayEnv>()
         type: 'invalid_request_error',
       });
     }
-    return c.json(modelObject(found));
+    return c.json(speaksAnthropic(c) ? anthropicModelObject(found) : modelObject(found));
   });

@@ -70,7 +70,7 @@ export async function usageForKey(principal: Principal, deps: UsageDeps): Promis
   const [logged, thresholds] = await Promise.all([
     deps.usageSince(filter).then(
       (u): LoggedMonthUsage => ({
-        cost_usd_month: u.costUsd,
+        cost_usd_month: roundUsd(u.costUsd),
         cache_read_tokens_month: u.cacheReadTokens,
         cache_write_tokens_month: u.cacheWriteTokens,
         reasoning_tokens_month: u.reasoningTokens,
@@ -107,4 +107,12 @@ function keyExpiry(principal: Extract<Principal, { kind: 'api_key' }>, nowMs: nu
     .filter((d): d is Date => d !== null && d.getTime() > nowMs)
     .map((d) => d.getTime());
   return ends.length === 0 ? null : new Date(Math.min(...ends)).toISOString();
+}
+
+/**
+ * A sum of many small float costs, to the micro-dollar (a millionth of a dollar, finer than
+ * any price per token): `2.748495`, not `2.7484950000000503`.
+ */
+export function roundUsd(usd: number | null): number | null {
+  return usd === null ? null : Math.round(usd * 1e6) / 1e6;
 }

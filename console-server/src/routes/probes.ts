@@ -1,0 +1,26 @@
+import { probeLatency } from '@sluice/shared/stores/probe';
+import { sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import type { ConsoleEnv } from '../types';
+
+/**
+ * The load balancer's probes, as the gateway answers them (`/health`, `/health/live`,
+ * `/health/ready`), ahead of the web UI so that they never get its page. `/api/health` stays
+ * the console's detailed report.
+ */
+export const probeRoutes = new Hono<ConsoleEnv>()
+  .get('/', (c) => c.json({ status: 'ok' }))
+  .get('/live', (c) => c.json({ status: 'alive' }))
+  .get('/ready', async (c) => {
+    const { deps } = c.var;
+    const [pg, redis] = await Promise.all([
+      probeLatency(() => deps.db.execute(sql`select 1`), deps.storeTimeoutMs),
+      probeLatency(() => deps.redis.ping(), deps.storeTimeoutMs),
+    ]);
+    const down = [
+      pg === null ? 'database unreachable' : null,
+      redis === null ? 'cache unreachable' : null,
+    ].filter(Boolean);
+    if (down.length > 0) return c.json({ status: 'not_ready', reason: down.join('; ') }, 503);
+    return c.json({ status: 'ready' });
+  });
