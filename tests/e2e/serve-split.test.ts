@@ -14,7 +14,7 @@ import { pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
 import { adminApi, freshStackStores, seedFakeOpenAiModel } from '../helpers/stack-seed';
-import { type StackCommand, type StartedStack, startStackProcess } from '../setup/e2e-global';
+import { type StackCommand, type StartedStack, startStackProcess, stopStackGroup } from '../setup/e2e-global';
 
 const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], detached: true };
 const DATABASE = 'sluice_serve_split_e2e';
@@ -46,15 +46,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  for (const stack of started) {
-    if (stack.child.exitCode !== null) continue;
-    try {
-      process.kill(-stack.child.pid!, 'SIGTERM');
-    } catch {
-      // gone
-    }
-    await new Promise((resolve) => stack.child.once('exit', resolve));
-  }
+  await Promise.all(started.map(stopStackGroup));
   await fakes?.close();
   rmSync(parent, { recursive: true, force: true });
 });

@@ -10,7 +10,7 @@ import { CLICKHOUSE_URL, PG_HOST, PG_PORT, pgUrl, SERVE_REDIS_URL, withRedisData
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
 import { adminApi, freshStackStores, seedFakeOpenAiModel } from '../helpers/stack-seed';
-import { type StackCommand, type StartedStack, startStackProcess } from '../setup/e2e-global';
+import { type StackCommand, type StartedStack, startStackProcess, stopStackGroup } from '../setup/e2e-global';
 
 const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], detached: true };
 const DATABASE = 'sluice_outage_e2e';
@@ -70,14 +70,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (stack && stack.child.exitCode === null) {
-    try {
-      process.kill(-stack.child.pid!, 'SIGTERM');
-    } catch {
-      // gone
-    }
-    await new Promise((r) => stack.child.once('exit', r));
-  }
+  await stopStackGroup(stack);
   await fakes?.close();
   await redisLink?.close();
   await pgLink?.close();

@@ -17,7 +17,7 @@ import { registerFakeProvider } from '../helpers/fake-providers';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
 import { type AdminCall, adminApi, freshStackStores } from '../helpers/stack-seed';
-import { type StackCommand, type StartedStack, startStackProcess } from '../setup/e2e-global';
+import { type StackCommand, type StartedStack, startStackProcess, stopStackGroup } from '../setup/e2e-global';
 
 const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], detached: true };
 const DATABASE = 'sluice_upstream_failures_e2e';
@@ -85,14 +85,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (stack && stack.child.exitCode === null) {
-    try {
-      process.kill(-stack.child.pid!, 'SIGTERM');
-    } catch {
-      // gone
-    }
-    await new Promise((resolve) => stack.child.once('exit', resolve));
-  }
+  await stopStackGroup(stack);
   await fakes?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });

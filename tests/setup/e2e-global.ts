@@ -84,6 +84,21 @@ export async function startStackProcess(
   };
 }
 
+/**
+ * SIGTERM to a stack started in its own process group (`detached`), as the benchmark stops it;
+ * resolves once it has exited. Nothing to do for one already gone (or never started).
+ */
+export async function stopStackGroup(stack: StartedStack | undefined): Promise<void> {
+  if (!stack || stack.child.exitCode !== null || stack.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => stack.child.once('exit', resolve));
+  try {
+    process.kill(-stack.child.pid!, 'SIGTERM');
+  } catch {
+    return; // gone
+  }
+  await exited;
+}
+
 /** Ctrl-C, as a user would; resolves with the exit code. */
 export function interrupt(stack: StartedStack): Promise<number | null> {
   return new Promise((resolve) => {

@@ -1,4 +1,4 @@
-import { probeLatency } from '@sluice/shared/stores/probe';
+import { readiness } from '@sluice/shared/stores/probe';
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { GatewayEnv } from '../types';
@@ -8,14 +8,9 @@ export const healthRoutes = new Hono<GatewayEnv>()
   .get('/live', (c) => c.json({ status: 'alive' }))
   .get('/ready', async (c) => {
     const deps = c.get('deps');
-    const [pg, redis] = await Promise.all([
-      probeLatency(() => deps.db.execute(sql`select 1`), deps.storeTimeoutMs),
-      probeLatency(() => deps.redis.ping(), deps.storeTimeoutMs),
-    ]);
-    const down = [
-      pg === null ? 'database unreachable' : null,
-      redis === null ? 'cache unreachable' : null,
-    ].filter(Boolean);
-    if (down.length > 0) return c.json({ status: 'not_ready', reason: down.join('; ') }, 503);
-    return c.json({ status: 'ready' });
+    const ready = await readiness(
+      { database: () => deps.db.execute(sql`select 1`), cache: () => deps.redis.ping() },
+      deps.storeTimeoutMs,
+    );
+    return c.json(ready, ready.status === 'ready' ? 200 : 503);
   });

@@ -17,3 +17,24 @@ export async function probeLatency(probe: () => Promise<unknown>, timeoutMs: num
     clearTimeout(timer);
   }
 }
+
+export type Readiness = { status: 'ready' } | { status: 'not_ready'; reason: string };
+
+/**
+ * `/health/ready` of both apps: ready when Postgres and Redis both answer within `timeoutMs`,
+ * else what does not (`database unreachable; cache unreachable`).
+ */
+export async function readiness(
+  probes: { database: () => Promise<unknown>; cache: () => Promise<unknown> },
+  timeoutMs: number,
+): Promise<Readiness> {
+  const [pg, redis] = await Promise.all([
+    probeLatency(probes.database, timeoutMs),
+    probeLatency(probes.cache, timeoutMs),
+  ]);
+  const down = [
+    pg === null ? 'database unreachable' : null,
+    redis === null ? 'cache unreachable' : null,
+  ].filter((reason): reason is string => reason !== null);
+  return down.length > 0 ? { status: 'not_ready', reason: down.join('; ') } : { status: 'ready' };
+}
