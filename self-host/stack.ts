@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { ANALYTICS_LOG_BATCH } from '@sluice/shared/stores/batching-writer';
 import { appEnvironment } from './app-env';
 import { localUrl, stackBanner } from './banner';
 import { bridgeLimitsFromEnv } from './bridge/limits';
@@ -46,6 +47,13 @@ export interface StackApps {
 
 export const BOTH_APPS: StackApps = { gateway: true, console: true };
 
+/**
+ * How long a stopping stack leaves its gateway running: the request and MCP log rows of the
+ * last requests wait in the gateway's batches for up to ANALYTICS_LOG_BATCH.maxDelayMs (2 s),
+ * and neither workerd nor Miniflare lets them finish once told to stop.
+ */
+export const GATEWAY_DRAIN_MS = ANALYTICS_LOG_BATCH.maxDelayMs + 500;
+
 export interface RunningStack extends SupervisedStack {
   /** Null when this process runs no gateway. */
   gatewayUrl: string | null;
@@ -77,6 +85,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
   let bridge: StoreBridge | undefined;
   let gateway: StartedGateway | undefined;
   const stop = async (): Promise<void> => {
+    if (gateway) await new Promise((resolve) => setTimeout(resolve, GATEWAY_DRAIN_MS));
     await Promise.all([gateway?.stop(), ...children.map((child) => child.stop())]);
     await bridge?.close();
     await stores.close();

@@ -1,4 +1,6 @@
+import { storeMarker } from '@sluice/shared/db/repos/store-markers-repo';
 import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
+import { keepCounters } from '@sluice/shared/limits/counter-rebuild';
 import { type RetentionDeps, retentionSummary, runRetention } from '@sluice/shared/retention/run';
 import type { ConsoleDeps } from './types';
 
@@ -99,6 +101,49 @@ export function startSpillDrainJob(
       running = false;
     }
   };
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export const COUNTER_KEEPER_INTERVAL_MS = 5_000;
+
+/**
+ * At start and every 5 s: when Redis lost its data, the day, week and month limit counters are
+ * rebuilt from the request log (shared/src/limits/counter-rebuild.ts). Consoles sharing the
+ * stores take turns through a lock. One failure is logged per outage. Unref'd; returns a stop
+ * function.
+ */
+export function startCounterKeeper(
+  deps: Pick<ConsoleDeps, 'db' | 'redis' | 'requestLogs' | 'logger'>,
+  delayMs: number,
+  intervalMs = COUNTER_KEEPER_INTERVAL_MS,
+): () => void {
+  const log = deps.logger.child('counter-rebuild');
+  const keeper = {
+    redis: deps.redis,
+    log: deps.requestLogs,
+    marker: storeMarker(deps.db, 'redis_epoch'),
+    delayMs,
+  };
+  let running = false;
+  let failing = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const outcome = await keepCounters(keeper, Date.now());
+      if (outcome.state === 'rebuilt')
+        log.warn('Redis lost its data: limit counters rebuilt from the request log', outcome);
+      failing = false;
+    } catch (error) {
+      if (!failing) log.error('limit counters could not be checked or rebuilt', { error: String(error) });
+      failing = true;
+    } finally {
+      running = false;
+    }
+  };
+  void tick();
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
   return () => clearInterval(timer);

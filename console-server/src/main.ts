@@ -7,7 +7,7 @@ import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { createConsoleApp } from './app';
 import { answerClientErrors, connectionOptions } from './connection-limits';
 import { buildDeps } from './deps';
-import { startKeyJobs, startRetentionJob, startSpillDrainJob } from './jobs';
+import { startCounterKeeper, startKeyJobs, startRetentionJob, startSpillDrainJob } from './jobs';
 import { uiStatic } from './ui-static';
 
 const port = Number(process.env.SLUICE_CONSOLE_PORT ?? 3001);
@@ -28,6 +28,11 @@ const stopRetention = startRetentionJob({
   clickhouse: clickhouseTargetFor(parseStoreEnv(process.env)),
   logger: deps.logger,
 });
+// Day, week and month limit counters rebuilt from the request log when Redis lost them.
+const stopCounterKeeper = startCounterKeeper(
+  deps,
+  parseStoreEnv(process.env).SLUICE_COUNTER_REBUILD_DELAY_MS,
+);
 const ui = uiStatic(process.env.SLUICE_CONSOLE_UI_DIR || undefined);
 const app = createConsoleApp(deps, {
   ui,
@@ -48,6 +53,7 @@ function shutdown(): void {
   stopKeyJobs();
   stopSpillDrain();
   stopRetention();
+  stopCounterKeeper();
   server.close();
   // The last access records and log lines go out before the pool closes (at most ~200 ms).
   void deps

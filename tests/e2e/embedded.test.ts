@@ -34,7 +34,10 @@ describe('embedded defaults', () => {
       expect((refused as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
     }
 
-    const second = await startStackProcess({}, dataDir);
+    // Counters lost with the in-memory store are rebuilt from the log soon after a start.
+    const restartEnv = { SLUICE_COUNTER_REBUILD_DELAY_MS: '500' };
+    const second = await startStackProcess(restartEnv, dataDir);
+    let counted: Counted[] = [];
     try {
       // Restarted with its admin: the banner no longer promises the setup wizard.
       expect(second.output()).toContain('(open in a browser and sign in)');
@@ -54,18 +57,64 @@ describe('embedded defaults', () => {
       expect(me.status).toBe(200);
       const notices = () => second.output().match(/not for production/g)?.length ?? 0;
       const atStart = notices();
-      await expectLimitsAndUsage(second.consoleUrl, second.gatewayUrl, login.body.access_token);
+      counted = await expectLimitsAndUsage(second.consoleUrl, second.gatewayUrl, login.body.access_token);
       // The embedded stores' notice is printed at start, never per request.
       expect(notices()).toBe(atStart);
       expect(second.output()).not.toMatch(/unsupported reply type|limit counters unavailable/);
     } finally {
       expect(await interrupt(second)).toBe(0);
     }
+
+    // Issue 46 › F10: the in-memory store starts empty; the day and month counters come back.
+    const third = await startStackProcess(restartEnv, dataDir);
+    try {
+      for (const { key, usage } of counted) {
+        expect(await usageOnceRebuilt(third.gatewayUrl, key, usage), third.output()).toEqual(usage);
+      }
+      expect(third.output()).toContain('limit counters rebuilt from the request log');
+    } finally {
+      expect(await interrupt(third)).toBe(0);
+    }
   });
 });
 
-/** Issue 16: limits count and /v1/usage answers on the in-memory store, as on Redis. */
-async function expectLimitsAndUsage(consoleUrl: string, gatewayUrl: string, token: string): Promise<void> {
+interface Usage {
+  requests_today: number;
+  requests_month: number;
+  tokens_today: number;
+  tokens_month: number;
+}
+interface Counted {
+  key: string;
+  usage: Usage;
+}
+
+async function usageOf(gatewayUrl: string, key: string): Promise<Usage> {
+  const answer = await http('GET', `${gatewayUrl}/v1/usage`, { token: key });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.usage;
+}
+
+/** The key's usage once it reads as `expected` (the rebuild ran), or after 20 s as it is. */
+async function usageOnceRebuilt(gatewayUrl: string, key: string, expected: Usage): Promise<Usage> {
+  const deadline = Date.now() + 20_000;
+  let usage = await usageOf(gatewayUrl, key);
+  while (JSON.stringify(usage) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    usage = await usageOf(gatewayUrl, key);
+  }
+  return usage;
+}
+
+/**
+ * Issue 16: limits count and /v1/usage answers on the in-memory store, as on Redis. Returns the
+ * keys used and their usage.
+ */
+async function expectLimitsAndUsage(
+  consoleUrl: string,
+  gatewayUrl: string,
+  token: string,
+): Promise<Counted[]> {
   const fakes = await startFakeUpstreams();
   try {
     const api = adminApi(consoleUrl, token);
@@ -82,7 +131,16 @@ async function expectLimitsAndUsage(consoleUrl: string, gatewayUrl: string, toke
     const usage = await http('GET', `${gatewayUrl}/v1/usage`, { token: key });
     expect(usage.status, JSON.stringify(usage.body)).toBe(200);
     expect(usage.body.scope).toBe('key');
-    await expectStreamedTokensCounted(api, gatewayUrl);
+    // The refused third request counts against nothing.
+    expect(usage.body.usage).toMatchObject({ requests_today: 2, requests_month: 2 });
+    const streams = await expectStreamedTokensCounted(api, gatewayUrl);
+    // Read after the streams: by then the first key's tokens are settled too.
+    const counted = [
+      { key, usage: await usageOf(gatewayUrl, key) },
+      { key: streams, usage: await usageOf(gatewayUrl, streams) },
+    ];
+    expect(counted.map((c) => c.usage.tokens_today > 0)).toEqual([true, true]);
+    return counted;
   } finally {
     await fakes.close();
   }
@@ -92,7 +150,7 @@ async function expectLimitsAndUsage(consoleUrl: string, gatewayUrl: string, toke
 async function expectStreamedTokensCounted(
   api: ReturnType<typeof adminApi>,
   gatewayUrl: string,
-): Promise<void> {
+): Promise<string> {
   const key = (await api('POST', '/api/keys', { name: 'streams', rate_limit_rpm: 100 })).body.key;
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${gatewayUrl}${path}`, {
@@ -116,4 +174,5 @@ async function expectStreamedTokensCounted(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   expect(usage).toMatchObject({ requests_today: 2, tokens_today: 18 });
+  return key;
 }

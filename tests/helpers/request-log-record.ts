@@ -37,6 +37,7 @@ export function requestLogRecord(overrides: Partial<RequestLogRecord> = {}): Req
     attempts: 1,
     clientAborted: false,
     usageEstimated: false,
+    uncounted: false,
     guardrail: null,
     reasoningEffort: null,
     clientName: null,

@@ -79,6 +79,7 @@ function requestRecord(at: Date, i: number): RequestLogRecord {
     attempts: 1,
     clientAborted: false,
     usageEstimated: i % 11 === 4,
+    uncounted: i % 6 === 1,
     guardrail: null,
     reasoningEffort: i % 2 === 0 ? null : 'high',
     clientName,
@@ -318,6 +319,30 @@ describe.each(['postgres', 'clickhouse'] as const)('AnalyticsStore contract (%s)
     expect(rows.map((row) => row.errorType)).toContain('rate_limit_error');
     expect(sortErrors(await store().requests.errorCounts({ ...everything, from: CUTOFF }))).toEqual(
       expectedErrors(kept(requests)),
+    );
+  });
+
+  it('sums what the limits counted per key, user and day: admitted requests, tokens of those that ended before', async () => {
+    // From a day before the cutoff to an instant inside the cutoff's day, after its 09:00 rows.
+    const since = new Date(CUTOFF.getTime() - DAY);
+    const before = new Date(CUTOFF.getTime() + 9 * 3_600_000 + 123 + 25);
+    const inRange = requests.filter((r) => r.createdAt >= since && r.createdAt < before);
+    const expected = new Map<number, { requests: number; weightedTokens: number }>();
+    for (const r of inRange) {
+      const day = Math.floor(r.createdAt.getTime() / DAY);
+      const sums = expected.get(day) ?? { requests: 0, weightedTokens: 0 };
+      if (!r.uncounted) sums.requests += 1;
+      if (r.createdAt.getTime() + r.latencyMs < before.getTime()) sums.weightedTokens += r.weightedTokens;
+      expected.set(day, sums);
+    }
+    // The 09:00 row of the cutoff's day started before `before` but ended after it.
+    expect(inRange.some((r) => r.createdAt.getTime() + r.latencyMs >= before.getTime())).toBe(true);
+    expect(inRange.some((r) => r.uncounted)).toBe(true);
+    const rows = await store().requests.countedUsage({ since, before });
+    expect([...rows].sort((a, b) => a.day - b.day)).toEqual(
+      [...expected.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([day, sums]) => ({ apiKeyId: KEY, userId: USER, day, ...sums })),
     );
   });
 

@@ -84,6 +84,10 @@ export const GatewayLogEntrySchema = z
       description:
         "True when the stream reported no usage (it broke off, or the vendor sent none): the token counts are the gateway's estimate, charged against limits and budgets all the same",
     }),
+    uncounted: z.boolean().openapi({
+      description:
+        'True when the request was refused before it counted against any limit (an invalid body, an unknown or forbidden model, a limit reached); such rows are left out when lost limit counters are rebuilt from the log',
+    }),
     guardrail: z.string().nullable().openapi({
       description:
         'What guardrails did, `action:guardrail:rule` comma-separated (e.g. `flag:content:pii-terms`); null when none acted',

@@ -38,6 +38,12 @@ export const storeEnvSchema = z.object({
    * answered 408 and its connection closed, so a client trickling a body cannot hold one open.
    */
   SLUICE_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * After Redis lost its data, how long the console waits before it rebuilds the day, week and
+   * month counters from the request log: rows of requests that ended just before the loss are
+   * still in the gateways' batches (limits/counter-rebuild.ts).
+   */
+  SLUICE_COUNTER_REBUILD_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
   /** Upper bound on any single store call, so a hung store cannot hang a request. */
   SLUICE_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**

@@ -1,5 +1,6 @@
 import type { ScriptCall } from '../stores/script-pipeline';
 import { ADMIT_SCRIPT } from './admission-script';
+import { COUNTING_SINCE_KEY } from './counting-since';
 import {
   type CounterCheck,
   counterArgs,
@@ -18,6 +19,8 @@ export interface AdmissionAsk {
   route: readonly PreparedCounter[];
   /** The response cache entry to read; null when the cache is off for this request. */
   cacheKey: string | null;
+  /** The caller's time (stamped on the counting-since key when Redis lost it). */
+  nowMs: number;
 }
 
 export type RouteCheck = { checked: false } | { checked: true; result: CounterCheck };
@@ -43,6 +46,7 @@ export function admissionCall(ask: AdmissionAsk): ScriptCall {
     ...limits.keys,
     ...route.keys,
     ...(ask.cacheKey === null ? [] : [ask.cacheKey]),
+    COUNTING_SINCE_KEY,
   ];
   const args = [
     ask.versions.length,
@@ -52,6 +56,7 @@ export function admissionCall(ask: AdmissionAsk): ScriptCall {
     ...ask.versions.map((v) => v.expected),
     ...limits.args,
     ...route.args,
+    Math.floor(ask.nowMs),
   ];
   return { script: ADMIT_SCRIPT, keys, args };
 }

@@ -6,10 +6,11 @@ import { COUNTER_LUA } from './counter-lua';
  * call): the isolate's cache versions, every limit of the key and its owner, the response
  * cache, and the caps of the first route it will try.
  *
- * KEYS: version keys (V), limit counters (L), route-cap counters (R), the cache key (C = 0|1).
+ * KEYS: version keys (V), limit counters (L), route-cap counters (R), the cache key (C = 0|1),
+ * and last the counting-since key (limits/counter-rebuild.ts).
  * ARGV: V, L, R, C; the expected value of each version key ('*' = not checked, '' = unset);
  * then 5 per counter, limits first: current bucket, buckets in window (N), limit, cost, expiry ms
- * (the layout of the check script in sliding-window-scripts.ts).
+ * (the layout of the check script in sliding-window-scripts.ts); last the caller's time in ms.
  *
  * 1. A version key that moved means the isolate's cached keys, routes, limits or settings are
  *    out of date: nothing is counted, the reply is {-1, versions}, and the gateway reloads what
@@ -18,6 +19,8 @@ import { COUNTER_LUA } from './counter-lua';
  * 3. The cache entry is read; a hit skips the route caps (no upstream call will be made).
  * 4. The route caps: when they pass they are counted with the limits; when one is reached the
  *    limits still count (the request goes on to another route) and route is 0.
+ * 5. Counting stamps the counting-since key when it is missing (Redis lost its data): what the
+ *    request log holds from before that instant is what a rebuild adds back.
  * Reply when admitted: {1, versions, limit states, route (1 | 0 | -1 not checked), route states,
  * cached value or ''}, each list of states flat: {used, newest bucket, used, newest bucket, ...}
  * (one table, not two per counter: Redis converts every table of a reply, and nested ones
@@ -57,7 +60,8 @@ if cached == '' and nr > 0 then
   end
 end
 count_all(limits)
+redis.call('SET', KEYS[#KEYS], ARGV[#ARGV], 'NX')
 if route == 0 then return {1, versions, flat(limits), route, replies(routes), cached} end
 return {1, versions, flat(limits), route, flat(routes), cached}`,
-  sha1: '48700cd4fbc0201cdebe85fb5826e5ffb67ff2cc',
+  sha1: 'ae5df9e316536e36383bee42b38247e7f31c3fb8',
 };

@@ -179,3 +179,21 @@ export function usageReadPlan(ref: ScopeRef, set: LimitSet, nowMs: number): Usag
     limits,
   };
 }
+
+/**
+ * A scope's calendar counters at nowMs, as admission and settlement write them: requests let
+ * through per day and month, weighted tokens per day, week and month (what a rebuild restores).
+ */
+export function calendarCounters(ref: ScopeRef, nowMs: number) {
+  return {
+    requests: {
+      daily: usageTemplate(ref, 'req', 'daily', 0).at(nowMs),
+      monthly: usageTemplate(ref, 'req', 'monthly', 0).at(nowMs),
+    },
+    tokens: {
+      daily: budgetTemplate(ref, 'daily', UNLIMITED).at(nowMs),
+      weekly: budgetTemplate(ref, 'weekly', UNLIMITED).at(nowMs),
+      monthly: budgetTemplate(ref, 'monthly', UNLIMITED).at(nowMs),
+    },
+  } satisfies { requests: Record<'daily' | 'monthly', Counter>; tokens: Record<BudgetPeriod, Counter> };
+}

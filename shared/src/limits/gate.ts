@@ -150,6 +150,7 @@ export function createGate(deps: GateDeps): Gate {
         limits: counters,
         route: ask.route ? routeCapCounters(ask.route, ask.nowMs) : [],
         cacheKey: ask.cacheKey,
+        nowMs: ask.nowMs,
       };
       let answer: AdmissionAnswer;
       try {

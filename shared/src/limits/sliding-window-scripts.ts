@@ -37,8 +37,10 @@ return reply`,
 };
 
 /**
- * ADD — KEYS[i]: hash of entry i. ARGV[1]: number of entries; then 4 per entry:
- * current bucket index, buckets in window (N), amount, expiry ms (window + bucket).
+ * ADD — KEYS[i]: hash of entry i, then the counting-since key (limits/counter-rebuild.ts).
+ * ARGV[1]: number of entries; then 4 per entry: current bucket index, buckets in window (N),
+ * amount, expiry ms (window + bucket); last the caller's time in ms, stamped on the
+ * counting-since key when it is missing (Redis lost its data), as ADMIT does.
  * Adds without checking (dropping the buckets that left the window). A negative amount gives
  * a reservation back to the bucket it was taken in (limits/reservation.ts): never more than
  * the bucket holds, and nothing to a bucket that has left the window or a period that expired.
@@ -48,6 +50,7 @@ export const ADD_SCRIPT: LuaScript = {
   name: 'sliding-window-add',
   source: `${COUNTER_LUA}
 local n = tonumber(ARGV[1])
+redis.call('SET', KEYS[n + 1], ARGV[2 + n * 4], 'NX')
 for i = 1, n do
   local a = 2 + (i - 1) * 4
   local current, buckets = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
@@ -65,5 +68,5 @@ for i = 1, n do
   end
 end
 return n`,
-  sha1: 'db3644b5e783692868fdcbe8e242bccca45f1d30',
+  sha1: '2c3a94fc0d496288c1bd99d80512f6562be057de',
 };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
+import { COUNTING_SINCE_KEY } from './counting-since';
 import {
   bucketLeavesAtMs,
   createSlidingWindowLimiter,
@@ -206,7 +207,11 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
       T0,
     );
     expect(calls).toEqual([
-      { sha: ADD_SCRIPT.sha1, keys: ['k:t'], args: ['1', String(T0 / 1000), '60', '13', '61000'] },
+      {
+        sha: ADD_SCRIPT.sha1,
+        keys: ['k:t', COUNTING_SINCE_KEY],
+        args: ['1', String(T0 / 1000), '60', '13', '61000', String(T0)],
+      },
     ]);
     await expect(
       limiter.add([{ key: 'k', windowMs: 60_000, bucketMs: 1000, amount: Number.NaN }], T0),
@@ -218,7 +223,11 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
     const limiter = createSlidingWindowLimiter(directScripts(redis));
     await limiter.add([{ key: 'k:r', windowMs: 60_000, bucketMs: 1000, amount: -12.7 }], T0);
     expect(calls).toEqual([
-      { sha: ADD_SCRIPT.sha1, keys: ['k:r'], args: ['1', String(T0 / 1000), '60', '-12', '61000'] },
+      {
+        sha: ADD_SCRIPT.sha1,
+        keys: ['k:r', COUNTING_SINCE_KEY],
+        args: ['1', String(T0 / 1000), '60', '-12', '61000', String(T0)],
+      },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { ScriptCall, ScriptRun } from '../stores/lua-script';
+import { COUNTING_SINCE_KEY } from './counting-since';
 import { ADD_SCRIPT, CHECK_SCRIPT } from './sliding-window-scripts';
 
 /**
@@ -280,13 +281,17 @@ export interface CounterAddition {
 }
 
 /** One ADD script call: adds amounts to counters (bucket geometry worked out by the caller). */
-export async function addToCounters(run: ScriptRun, entries: ReadonlyArray<CounterAddition>): Promise<void> {
-  const call = addCall(entries);
+export async function addToCounters(
+  run: ScriptRun,
+  entries: ReadonlyArray<CounterAddition>,
+  nowMs = Date.now(),
+): Promise<void> {
+  const call = addCall(entries, nowMs);
   if (call) await run(call);
 }
 
-/** The ADD script call for these entries; null when nothing is to be added. */
-export function addCall(entries: ReadonlyArray<CounterAddition>): ScriptCall | null {
+/** The ADD script call for these entries, made at nowMs; null when nothing is to be added. */
+export function addCall(entries: ReadonlyArray<CounterAddition>, nowMs = Date.now()): ScriptCall | null {
   const keys: string[] = [];
   const args: number[] = [];
   for (const e of entries) {
@@ -295,7 +300,12 @@ export function addCall(entries: ReadonlyArray<CounterAddition>): ScriptCall | n
     keys.push(e.key);
     args.push(e.current, e.bucketsInWindow, amount, e.expiryMs);
   }
-  return keys.length === 0 ? null : { script: ADD_SCRIPT, keys, args: [keys.length, ...args] };
+  if (keys.length === 0) return null;
+  return {
+    script: ADD_SCRIPT,
+    keys: [...keys, COUNTING_SINCE_KEY],
+    args: [keys.length, ...args, Math.floor(nowMs)],
+  };
 }
 
 export function createSlidingWindowLimiter(run: ScriptRun): SlidingWindowLimiter {
@@ -314,6 +324,7 @@ export function createSlidingWindowLimiter(run: ScriptRun): SlidingWindowLimiter
       await addToCounters(
         run,
         entries.map((e) => ({ ...slidingBucketAt(e, nowMs), amount: e.amount })),
+        nowMs,
       );
     },
   };

@@ -26,6 +26,8 @@ export interface Exchange {
   guardrails?: GuardrailMark[];
   /** Who called (User-Agent, agent session id); absent: not known. */
   client?: ClientIdentity;
+  /** Refused before admission counted it on the limits (proxy/refusals.ts). */
+  uncounted?: boolean;
 }
 
 /** Adds to what the log row will say the guardrails did. */
@@ -110,6 +112,7 @@ export function buildLogRecord(exchange: Exchange, result: ExchangeResult, now: 
     attempts: result.attempts,
     clientAborted: result.clientAborted,
     usageEstimated: result.usageEstimated ?? false,
+    uncounted: exchange.uncounted === true,
     guardrail: formatMarks(exchange.guardrails ?? []),
     reasoningEffort: exchange.request.reasoning?.effort ?? null,
     ...(exchange.client ?? NO_CLIENT),

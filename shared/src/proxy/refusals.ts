@@ -59,6 +59,7 @@ export function logRefusal(
     startedAt,
     reserved: [],
     client: clientOf(call),
+    uncounted: true,
   };
   settleExchange(exchange, failedExchange(error, { attempts: 0, route: null }), deps, call.waitUntil);
   return error;

@@ -18,6 +18,7 @@ function recordingStore(fail = false) {
     aggregate: async () => [],
     clientUsage: async () => [],
     errorCounts: async () => [],
+    countedUsage: async () => [],
   };
   return { store, batches };
 }

@@ -58,6 +58,8 @@ export const requestLogs = pgTable(
     clientAborted: boolean('client_aborted').notNull(),
     /** Token counts are the gateway's estimate: the stream reported none (logs/requests/record.ts). */
     usageEstimated: boolean('usage_estimated').notNull().default(false),
+    /** Refused before the limits counted it (logs/requests/record.ts). */
+    uncounted: boolean('uncounted').notNull().default(false),
     /** What guardrails did (logs/requests/record.ts); null when none acted. */
     guardrail: text('guardrail'),
     /** The reasoning effort asked for, on OpenAI's scale (canonical/reasoning.ts); null: none. */

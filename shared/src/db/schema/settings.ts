@@ -11,6 +11,16 @@ export const settings = pgTable('settings', {
   updatedBy: uuid('updated_by'),
 });
 
+/**
+ * Values the stores keep about each other, by name: e.g. `redis_epoch`, the mark Redis must
+ * still hold for its counters to be trusted (limits/counter-rebuild.ts).
+ */
+export const storeMarkers = pgTable('store_markers', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: tsz('updated_at').notNull().defaultNow(),
+});
+
 export const auditLog = pgTable(
   'audit_log',
   {

@@ -6,7 +6,7 @@ import {
   MIN_ERROR_STATUS,
 } from './breakdown-query';
 import { analyticsConditions } from './clickhouse-aggregate';
-import type { LoggedUsage, UsageSinceFilter } from './port';
+import type { CountedUsageQuery, CountedUsageRow, LoggedUsage, UsageSinceFilter } from './port';
 
 /**
  * SQL for the request log's reads by client, by error and per key (18.16: no server-side
@@ -110,5 +110,36 @@ export function fromLoggedUsage(row: SelectedLoggedUsage | undefined): LoggedUsa
     cacheReadTokens: Number(row?.cache_read_tokens_sum ?? 0),
     cacheWriteTokens: Number(row?.cache_write_tokens_sum ?? 0),
     reasoningTokens: Number(row?.reasoning_tokens_sum ?? 0),
+  };
+}
+
+export interface SelectedCountedRow {
+  api_key_id: string | null;
+  user_id: string;
+  day: Int;
+  requests: Int;
+  weighted_tokens_sum: Int;
+}
+
+const DAY_MS = 86_400_000;
+
+export function countedUsageSql(table: ChSql, query: CountedUsageQuery): ChSql {
+  const since = Math.max(0, query.since.getTime());
+  const before = Math.max(0, query.before.getTime());
+  return chSql`SELECT api_key_id, user_id, intDiv(created_at_ms, ${DAY_MS}) AS day,
+      countIf(uncounted = 0) AS requests,
+      sumIf(weighted_tokens, created_at_ms + latency_ms < ${before}) AS weighted_tokens_sum
+    FROM ${table}
+    WHERE created_at_ms >= ${since} AND created_at_ms < ${before} AND isNotNull(user_id)
+    GROUP BY api_key_id, user_id, day`;
+}
+
+export function fromCountedRow(row: SelectedCountedRow): CountedUsageRow {
+  return {
+    apiKeyId: row.api_key_id,
+    userId: row.user_id,
+    day: Number(row.day),
+    requests: Number(row.requests),
+    weightedTokens: Number(row.weighted_tokens_sum),
   };
 }

@@ -33,6 +33,7 @@ const record: RequestLogRecord = {
   attempts: 2,
   clientAborted: true,
   usageEstimated: false,
+  uncounted: false,
   guardrail: null,
   reasoningEffort: 'high',
   clientName: 'claude-code',

@@ -8,11 +8,14 @@ import { breakdownQuery } from './breakdown-query';
 import { fromUsageBucketRow, type SelectedUsageBucketRow, usageAggregateSql } from './clickhouse-aggregate';
 import {
   clientUsageSql,
+  countedUsageSql,
   errorCountsSql,
   fromClientRow,
+  fromCountedRow,
   fromErrorRow,
   fromLoggedUsage,
   type SelectedClientRow,
+  type SelectedCountedRow,
   type SelectedErrorRow,
   type SelectedLoggedUsage,
   usageSinceSql,
@@ -70,6 +73,9 @@ export function createClickHouseRequestLogStore(
     async errorCounts(filter) {
       const query = errorCountsSql(logs.table, breakdownQuery(filter));
       return (await logs.select<SelectedErrorRow>(query)).map(fromErrorRow);
+    },
+    async countedUsage(query) {
+      return (await logs.select<SelectedCountedRow>(countedUsageSql(logs.table, query))).map(fromCountedRow);
     },
   };
 }

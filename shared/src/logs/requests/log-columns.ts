@@ -49,6 +49,7 @@ export const requestLogSchema = chLogSchema<RequestLogRecord>({
     attempts: chUInt32('attempts'),
     clientAborted: chFlag('client_aborted'),
     usageEstimated: chFlag('usage_estimated'),
+    uncounted: chFlag('uncounted'),
     guardrail: chNullable(chString('guardrail')),
     reasoningEffort: chNullable(chString('reasoning_effort')),
     clientName: chNullable(chString('client_name')),

@@ -40,6 +40,26 @@ export interface RequestLogStore {
    * (GET /api/analytics/errors), in no particular order. Checked by breakdownQuery.
    */
   errorCounts(query: BreakdownQuery): Promise<ErrorCountRow[]>;
+  /**
+   * What the limits counted of the requests that started in [since, before), per key, user and
+   * UTC day: the requests admission let through, and the weighted tokens of those that ended
+   * before `before` (limits/counter-rebuild.ts). Rows without a user are left out.
+   */
+  countedUsage(query: CountedUsageQuery): Promise<CountedUsageRow[]>;
+}
+
+export interface CountedUsageQuery {
+  since: Date;
+  before: Date;
+}
+
+export interface CountedUsageRow {
+  apiKeyId: string | null;
+  userId: string;
+  /** Days since 1970-01-01 (UTC) of the requests' start. */
+  day: number;
+  requests: number;
+  weightedTokens: number;
 }
 
 /**

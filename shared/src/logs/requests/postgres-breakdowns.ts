@@ -1,4 +1,4 @@
-import { type AnyColumn, and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, gte, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { requestLogs } from '../../db/schema';
 import type { QueryDb } from '../../db/types';
 import {
@@ -8,7 +8,7 @@ import {
   type ErrorCountRow,
   MIN_ERROR_STATUS,
 } from './breakdown-query';
-import type { LoggedUsage, UsageSinceFilter } from './port';
+import type { CountedUsageQuery, CountedUsageRow, LoggedUsage, UsageSinceFilter } from './port';
 
 /**
  * The request log's reads by client, by error and per key, in Postgres (the ClickHouse twins
@@ -95,4 +95,36 @@ export async function postgresUsageSince(db: QueryDb, filter: UsageSinceFilter):
     cacheWriteTokens: Number(row?.cacheWriteTokens ?? 0),
     reasoningTokens: Number(row?.reasoningTokens ?? 0),
   };
+}
+
+export async function postgresCountedUsage(
+  db: QueryDb,
+  query: CountedUsageQuery,
+): Promise<CountedUsageRow[]> {
+  const day = sql<Int>`floor(extract(epoch from ${requestLogs.createdAt}) / 86400)::bigint`;
+  const ended = sql`${requestLogs.createdAt} + ${requestLogs.latencyMs} * interval '1 millisecond'`;
+  const rows = await db
+    .select({
+      apiKeyId: requestLogs.apiKeyId,
+      userId: requestLogs.userId,
+      day,
+      requests: sql<Int>`count(*) filter (where not ${requestLogs.uncounted})`,
+      weightedTokens: sql<Int | null>`sum(${requestLogs.weightedTokens}) filter (where ${ended} < ${query.before})`,
+    })
+    .from(requestLogs)
+    .where(
+      and(
+        gte(requestLogs.createdAt, query.since),
+        lt(requestLogs.createdAt, query.before),
+        isNotNull(requestLogs.userId),
+      ),
+    )
+    .groupBy(requestLogs.apiKeyId, requestLogs.userId, day);
+  return rows.map((row) => ({
+    apiKeyId: row.apiKeyId,
+    userId: row.userId ?? '',
+    day: Number(row.day),
+    requests: Number(row.requests),
+    weightedTokens: Number(row.weightedTokens ?? 0),
+  }));
 }

@@ -7,6 +7,7 @@ import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './p
 import {
   analyticsWhere,
   postgresClientUsage,
+  postgresCountedUsage,
   postgresErrorCounts,
   postgresUsageSince,
 } from './postgres-breakdowns';
@@ -39,6 +40,7 @@ export function createPostgresRequestLogStore(db: QueryDb): RequestLogStore {
       return rows.map(toRow);
     },
     usageSince: (filter) => postgresUsageSince(db, filter),
+    countedUsage: (query) => postgresCountedUsage(db, query),
     async search(filter) {
       const query = requestLogSearchQuery(filter);
       const where = searchWhere(query);
@@ -187,6 +189,7 @@ function toRow(record: RequestLogRecord): RequestLogRecord {
     attempts: record.attempts,
     clientAborted: record.clientAborted,
     usageEstimated: record.usageEstimated,
+    uncounted: record.uncounted,
     guardrail: record.guardrail,
     reasoningEffort: record.reasoningEffort,
     clientName: record.clientName,

@@ -58,6 +58,11 @@ export interface RequestLogRecord {
    */
   usageEstimated: boolean;
   /**
+   * Refused before the limits counted it (validation, an unknown or forbidden model, a limit
+   * reached): left out when lost counters are rebuilt from the log (limits/counter-rebuild.ts).
+   */
+  uncounted: boolean;
+  /**
    * What guardrails did to the request, `action:guardrail:rule` comma-separated
    * (`flag:content:pii-terms,block:inspect_tools:no-rm`); null when none acted (guardrails/marks.ts).
    */

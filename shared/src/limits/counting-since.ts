@@ -1,0 +1,7 @@
+/**
+ * When the limit counters started counting, in ms since the epoch: written by the first
+ * counter write after Redis lost its data (ADMIT and ADD stamp it when it is missing, never
+ * overwrite it). The request log's rows from before that instant are what a rebuild adds back
+ * (counter-rebuild.ts).
+ */
+export const COUNTING_SINCE_KEY = 'sluice:rl:counting-since';

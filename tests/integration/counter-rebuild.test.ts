@@ -1,0 +1,172 @@
+// Redis restarted without persistence: the day, week and month limit counters are rebuilt from
+// the request log (shared/src/limits/counter-rebuild.ts), over the real Redis (a database of
+// this file's own, so the loss is a real FLUSHDB), the real Upstash client through the store
+// bridge, and the request log in Postgres and in ClickHouse.
+import type { Redis } from '@upstash/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
+import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
+import { storeMarker } from '../../shared/src/db/repos/store-markers-repo';
+import { EPOCH_KEY, keepCounters } from '../../shared/src/limits/counter-rebuild';
+import { COUNTING_SINCE_KEY } from '../../shared/src/limits/counting-since';
+import type { LimitSubject, SubjectLimits } from '../../shared/src/limits/definitions';
+import { createLimiter, type Limiter } from '../../shared/src/limits/limiter';
+import { createPooledDb } from '../../shared/src/stores/neon';
+import { createUpstash } from '../../shared/src/stores/upstash';
+import { type AnalyticsAdapters, startAnalyticsAdapters } from '../helpers/analytics-adapters';
+import { PG_HOST, PG_PORT } from '../helpers/env';
+import { requestLogRecord } from '../helpers/request-log-record';
+import { freshDatabase } from '../helpers/stores';
+
+const REDIS_URL = process.env.TEST_REBUILD_REDIS_URL ?? 'redis://127.0.0.1:6379/12';
+/** Wednesday 18 November 2026, 10:00 UTC: its week began Monday the 16th. */
+const T = Date.parse('2026-11-18T10:00:00.000Z');
+const HOUR = 3_600_000;
+const DELAY_MS = 5_000;
+const KEY = '7d000000-0000-4000-8000-000000000001';
+const USER = '7e000000-0000-4000-8000-000000000001';
+const subject: LimitSubject = { keyId: KEY, userId: USER, rateLimitRpm: null };
+const limits: SubjectLimits = {
+  key: { rules: [], budgets: [{ period: 'weekly', limitTokens: 1_000_000 }] },
+  user: { rules: [], budgets: [] },
+};
+
+let backend: RedisBackend;
+let bridge: StoreBridge;
+let redis: Redis;
+let adapters: AnalyticsAdapters;
+let db: ReturnType<typeof createPooledDb>;
+
+beforeAll(async () => {
+  backend = createRedisBackend(REDIS_URL);
+  bridge = await startStoreBridge({
+    port: 0,
+    pgTarget: { host: PG_HOST, port: PG_PORT },
+    redis: backend,
+    redisToken: 'rebuild-token',
+  });
+  redis = createUpstash({
+    url: bridge.env.UPSTASH_REDIS_REST_URL,
+    token: bridge.env.UPSTASH_REDIS_REST_TOKEN,
+    timeoutMs: 5000,
+  });
+  adapters = await startAnalyticsAdapters({ pgName: 'counter_rebuild', chDatabase: 'sluice_it_rebuild' });
+  db = createPooledDb(await freshDatabase('counter_rebuild_marker'), 2);
+});
+
+afterAll(async () => {
+  await db?.pool.end();
+  await adapters?.close();
+  await bridge?.close();
+  await backend?.close();
+});
+
+/** What an ordinary request leaves behind: counted at admission and settlement, and one log row. */
+async function request(limiter: Limiter, at: number, tokens: number, latencyMs = 200) {
+  const admission = await limiter.admit(subject, at, { failClosed: true });
+  expect(admission.ok).toBe(true);
+  await limiter.addTokens(subject, tokens, at + latencyMs);
+  return requestLogRecord({
+    createdAt: new Date(at),
+    userId: USER,
+    apiKeyId: KEY,
+    weightedTokens: tokens,
+    totalTokens: tokens,
+    latencyMs,
+  });
+}
+
+const refusedRow = (at: number) =>
+  requestLogRecord({
+    createdAt: new Date(at),
+    userId: USER,
+    apiKeyId: KEY,
+    statusCode: 429,
+    errorType: 'rate_limit_error',
+    uncounted: true,
+  });
+
+const usageOf = async (limiter: Limiter, at: number) => {
+  const report = await limiter.readUsage(subject, at);
+  const weekly = report.limits.find((l) => l.window === 'weekly');
+  return { ...report.usage, weekly: weekly?.used };
+};
+
+describe.each([
+  'neon-pool',
+  'clickhouse',
+] as const)('limit counters rebuilt from the request log (%s)', (adapter) => {
+  it('marks a first start, rebuilds what a loss took, counts what came after once, and holds a rebuild to one console', async () => {
+    await backend.call(['FLUSHDB']);
+    const log = adapters.stores[adapter].requests;
+    const deps = { redis, log, marker: storeMarker(db.db, `redis_epoch_${adapter}`), delayMs: DELAY_MS };
+    const limiter = createLimiter({ redis, limitsOf: async () => limits, timeoutMs: 5000, warn: () => {} });
+
+    // A first start (or an upgrade): nothing is rebuilt, the mark is set in both stores.
+    expect(await keepCounters(deps, T - 5 * HOUR)).toEqual({ state: 'marked' });
+    expect(await keepCounters(deps, T - 5 * HOUR)).toEqual({ state: 'intact' });
+
+    const before = [
+      await request(limiter, Date.parse('2026-11-05T12:00:00Z'), 7), // this month only
+      await request(limiter, Date.parse('2026-11-17T12:00:00Z'), 50), // this week
+      await request(limiter, T - 3 * HOUR, 100),
+      await request(limiter, T - 2 * HOUR, 100),
+      refusedRow(T - 2 * HOUR),
+    ];
+    // Admitted before the loss, its answer ends after it: its tokens are counted live.
+    const inFlight = requestLogRecord({
+      createdAt: new Date(T - 1_000),
+      userId: USER,
+      apiKeyId: KEY,
+      weightedTokens: 40,
+      totalTokens: 40,
+      latencyMs: 5_000,
+    });
+    expect((await limiter.admit(subject, T - 1_000, { failClosed: true })).ok).toBe(true);
+    await log.insert(before);
+    const counted = await usageOf(limiter, T - 500);
+    expect(counted).toEqual({
+      requests_today: 3,
+      requests_month: 5,
+      tokens_today: 200,
+      tokens_month: 257,
+      weekly: 250,
+    });
+
+    // The loss: Redis comes back empty. The first counter write stamps when counting began again.
+    await backend.call(['FLUSHDB']);
+    const after = await request(limiter, T, 30);
+    expect(String(await redis.get(COUNTING_SINCE_KEY))).toBe(String(T));
+    await limiter.addTokens(subject, 40, T + 4_000);
+    await log.insert([after, inFlight]);
+    expect(await usageOf(limiter, T + 4_500)).toEqual({
+      requests_today: 1,
+      requests_month: 1,
+      tokens_today: 70,
+      tokens_month: 70,
+      weekly: 70,
+    });
+
+    // The rebuild waits for rows still on their way to the log, then adds back what was lost.
+    expect(await keepCounters(deps, T + 1_000)).toEqual({ state: 'waiting', countingSince: T });
+    const rebuilt = await keepCounters(deps, T + DELAY_MS);
+    expect(rebuilt).toMatchObject({ state: 'rebuilt', countingSince: T, requests: 5, weightedTokens: 257 });
+    expect(await usageOf(limiter, T + 6_000)).toEqual({
+      requests_today: counted.requests_today + 1,
+      requests_month: counted.requests_month + 1,
+      tokens_today: counted.tokens_today + 70,
+      tokens_month: counted.tokens_month + 70,
+      weekly: (counted.weekly ?? 0) + 70,
+    });
+    expect(String(await redis.get(EPOCH_KEY))).toBe(await deps.marker.read());
+    expect(await keepCounters(deps, T + 60_000)).toEqual({ state: 'intact' });
+
+    // Another loss while a console holds the rebuild: the others wait for it.
+    await backend.call(['FLUSHDB']);
+    await redis.set('sluice:rl:rebuild-lock', 'another-console', { px: 60_000 });
+    // No counter written since: the keeper stamps the instant itself.
+    expect(await keepCounters(deps, T + HOUR)).toEqual({ state: 'waiting', countingSince: T + HOUR });
+    expect(await keepCounters(deps, T + HOUR + DELAY_MS)).toEqual({ state: 'busy' });
+    expect((await limiter.readUsage(subject, T + HOUR)).usage.requests_today).toBe(0);
+  });
+});
