@@ -21,6 +21,8 @@ export interface AppEnvironmentInput {
   env: NodeJS.ProcessEnv;
   /** The address the gateway listens on. */
   gatewayHost: string;
+  /** This stack's console and gateway URLs; null for an app it does not run. */
+  publicUrls?: { console: string | null; gateway: string | null };
 }
 
 /** Names a browser on this machine uses for a loopback listener. */
@@ -48,6 +50,10 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
   if (passed.SLUICE_MCP_ALLOWED_HOSTS === undefined && isLoopback(input.gatewayHost)) {
     passed.SLUICE_MCP_ALLOWED_HOSTS = LOOPBACK_NAMES;
   }
+  if (passed.SLUICE_CONSOLE_URL === undefined && input.publicUrls?.console)
+    passed.SLUICE_CONSOLE_URL = input.publicUrls.console;
+  if (passed.SLUICE_GATEWAY_URL === undefined && input.publicUrls?.gateway)
+    passed.SLUICE_GATEWAY_URL = input.publicUrls.gateway;
   return {
     ...passed,
     DATABASE_URL: input.stores.databaseUrl,

@@ -105,6 +105,11 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       secrets: loadOrCreateSecrets(plan.dataDir, plan.env),
       env: plan.env,
       gatewayHost: plan.gateway.host,
+      // Where this stack's apps answer: the OAuth issuer and resource URLs of /mcp, unless set.
+      publicUrls: {
+        console: apps.console ? localUrl(plan.console.host, plan.console.port) : null,
+        gateway: apps.gateway ? localUrl(plan.gateway.host, plan.gateway.port) : null,
+      },
     });
     // The console first: it takes the longest to boot, and the gateway starts meanwhile.
     if (apps.console) children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));

@@ -5,6 +5,7 @@ import { recordAccessLog } from './middleware/access-log';
 import { limitBody } from './middleware/body-limit';
 import { guardJsonInput } from './middleware/json-input';
 import { type RequestMetaOptions, requestMeta } from './middleware/request-meta';
+import { oauthEndpoints } from './oauth/endpoints';
 import { registerApiRoutes } from './routes';
 import { probeRoutes } from './routes/probes';
 import type { ConsoleDeps, ConsoleEnv } from './types';
@@ -33,6 +34,7 @@ export function createConsoleApp(
   app.use('/api/*', limitBody({ maxBytes: CONSOLE_BODY_LIMIT_BYTES }));
   app.use('/api/*', guardJsonInput());
   app.route('/health', probeRoutes);
+  app.route('/', oauthEndpoints);
   if (options.ui) app.use('*', options.ui);
   registerApiRoutes(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -12,10 +12,12 @@ import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { buildServerLogs } from '@sluice/shared/logs/server/wiring';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
+import { createMcpAccessTokens } from '@sluice/shared/oauth/access-token';
 import { pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
 import { BoundedCloseWebSocket } from './bounded-close-websocket';
+import { fetchClientDocument } from './oauth/server-deps';
 import { argon2Passwords } from './passwords';
 import type { ConsoleDeps } from './types';
 
@@ -73,6 +75,12 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     requestLogs: analytics.requests,
     ...logs,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+    oauth: {
+      issuer: config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null,
+      gatewayUrl: config.SLUICE_GATEWAY_URL?.replace(/\/+$/, '') ?? null,
+      tokens: createMcpAccessTokens(config.SLUICE_JWT_SECRET),
+      fetchDocument: fetchClientDocument,
+    },
     startedAt: Date.now(),
   };
 }

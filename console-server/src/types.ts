@@ -11,6 +11,8 @@ import type { RequestLogStore } from '@sluice/shared/logs/requests/port';
 import type { Logger } from '@sluice/shared/logs/server/logger';
 import type { AccessLogRecord, AccessLogStore, AppLogStore } from '@sluice/shared/logs/server/records';
 import type { McpLogStore, UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
+import type { McpAccessTokens } from '@sluice/shared/oauth/access-token';
+import type { FetchDocument } from '@sluice/shared/oauth/clients';
 import type { Redis } from '@upstash/redis';
 
 /** Everything the console's routes need, built once by buildDeps. */
@@ -58,6 +60,15 @@ export interface ConsoleDeps {
   /** Resolves once every access record and log line written so far is stored (shutdown). */
   flushLogs(): Promise<void>;
   storeTimeoutMs: number;
+  /** The authorization server for /mcp (console-server/src/oauth). */
+  oauth: {
+    /** SLUICE_CONSOLE_URL: the issuer; null: the URL each request came to. */
+    issuer: string | null;
+    /** SLUICE_GATEWAY_URL: the resources tokens may be for; null: any …/mcp[/server]. */
+    gatewayUrl: string | null;
+    tokens: McpAccessTokens;
+    fetchDocument: FetchDocument;
+  };
   startedAt: number;
 }
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { onGatewayError, onGatewayNotFound } from './errors';
 import { recordAccessLog } from './middleware/access-log';
-import { authenticate } from './middleware/authenticate';
+import { authenticate, authenticateMcp } from './middleware/authenticate';
 import { limitBodySize } from './middleware/body-limit';
 import { guardMcpOrigin } from './middleware/mcp-origin';
 import { recordHttpMetrics } from './middleware/metrics';
@@ -9,6 +9,7 @@ import { healthRoutes } from './routes/health';
 import { mcpRoutes } from './routes/mcp';
 import { metricsRoute } from './routes/metrics';
 import { modelsRoutes } from './routes/models';
+import { protectedResourceRoutes } from './routes/protected-resource';
 import { MODEL_PATHS, proxyRoutes } from './routes/proxy';
 import { usageRoute } from './routes/usage';
 import type { GatewayDeps, GatewayEnv } from './types';
@@ -34,7 +35,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   app.get('/v1/usage', authenticate({ allowJwt: false, countsAsUse: false }), usageRoute);
   app.use('/v1/*', authenticate({ allowJwt: true }, MODEL_PATHS));
   app.use('/mcp/*', guardMcpOrigin());
-  app.use('/mcp/*', authenticate());
+  app.route('/.well-known/oauth-protected-resource', protectedResourceRoutes);
+  app.use('/mcp/*', authenticateMcp());
   app.route('/v1/models', modelsRoutes);
   app.route('/v1', proxyRoutes);
   app.route('/mcp', mcpRoutes);

@@ -11,6 +11,7 @@ import { buildServerLogs } from '@sluice/shared/logs/server/wiring';
 import { originPolicyFrom } from '@sluice/shared/mcp/gateway/origin-policy';
 import { droppedSamples } from '@sluice/shared/metrics/samples';
 import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
+import { createMcpAccessTokens, revokedGrantKey } from '@sluice/shared/oauth/access-token';
 import { configureSseLimits } from '@sluice/shared/sse/parser';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
 import { buildMcpDeps } from './mcp-deps';
@@ -93,6 +94,12 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     },
     ...buildModelDeps(config, link, warm, analytics.requests, metrics, logger.child('proxy')),
     mcp: buildMcpDeps(config, link, warm, analytics.mcpCalls, metrics, logger.child('mcp')),
+    mcpOAuth: {
+      issuer: config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null,
+      gatewayUrl: config.SLUICE_GATEWAY_URL?.replace(/\/+$/, '') ?? null,
+      tokens: createMcpAccessTokens(config.SLUICE_JWT_SECRET),
+      isRevoked: async (grantId) => (await redis.get(revokedGrantKey(grantId))) !== null,
+    },
     mcpOrigins: originPolicyFrom(config.SLUICE_MCP_ALLOWED_HOSTS, config.SLUICE_MCP_ALLOWED_ORIGINS),
     metrics,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,

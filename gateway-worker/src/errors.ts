@@ -23,7 +23,8 @@ export const BEARER_CHALLENGE = 'Bearer realm="sluice"';
 function render(c: Context, error: AppError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   // RFC 6750 (and MCP's authorization spec): a 401 names the scheme it wants.
-  if (error.status === 401) c.header('WWW-Authenticate', BEARER_CHALLENGE);
+  if (error.status === 401 && !error.headers['WWW-Authenticate'])
+    c.header('WWW-Authenticate', BEARER_CHALLENGE);
   // /mcp speaks JSON-RPC: its clients read {jsonrpc, id, error: {code, message}}.
   if (c.req.path === '/mcp' || c.req.path.startsWith('/mcp/')) {
     return c.json(rpcErrorBody(error), error.status as ContentfulStatusCode);

@@ -7,6 +7,7 @@ import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import type { McpOriginPolicy } from '@sluice/shared/mcp/gateway/origin-policy';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
+import type { McpResourceServer } from '@sluice/shared/oauth/resource-server';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { Redis } from '@upstash/redis';
 
@@ -21,6 +22,8 @@ export interface GatewayDeps {
   proxy: ProxyDeps;
   usage: UsageDeps;
   mcp: MethodDeps;
+  /** OAuth on /mcp: the authorization server it trusts, and how tokens are checked. */
+  mcpOAuth: McpResourceServer;
   /** Which Host and Origin headers /mcp accepts (DNS-rebinding protection). */
   mcpOrigins: McpOriginPolicy;
   metrics: MetricsStore;

@@ -12,6 +12,7 @@ import { limitsRoutes } from './limits';
 import { mcpRoutes } from './mcp';
 import { modelPricesRoutes } from './model-prices';
 import { modelsRoutes } from './models';
+import { oauthGrantsRoutes } from './oauth-grants';
 import { permissionsRoutes } from './permissions';
 import { platformLogsRoutes } from './platform-logs';
 import { providersRoutes } from './providers';
@@ -40,6 +41,7 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/limits', limitsRoutes);
   app.route('/api/admin/permissions', permissionsRoutes);
   app.route('/api/mcp', mcpRoutes);
+  app.route('/api/oauth', oauthGrantsRoutes);
   app.route('/api/audit', auditRoutes);
   app.route('/api/admin/platform-logs', platformLogsRoutes);
   app.route('/api/admin/access-logs', accessLogsRoutes);

@@ -1,5 +1,7 @@
 import { type AuthOptions, authenticateGatewayRequest } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
+import { AppError } from '@sluice/shared/http/app-error';
+import { mcpChallenge, mcpResourceOf, principalFromAccessToken } from '@sluice/shared/oauth/resource-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
@@ -35,6 +37,29 @@ export function authenticate(
   const admitted: AuthOptions = { ...options, checkedByAdmission: true };
   return async function authenticateMiddleware(c, next) {
     c.set('principal', await principalOf(c, admittedPaths.has(c.req.path) ? admitted : options));
+    await next();
+  };
+}
+
+/**
+ * /mcp and /mcp/{server}: an API key, a console token, or an OAuth access token for exactly
+ * this resource. A refusal tells the client where the resource's metadata is, so it can sign
+ * the user in (MCP authorization; RFC 9728 § 5.1).
+ */
+export function authenticateMcp(): MiddlewareHandler<GatewayEnv> {
+  return async function authenticateMcpMiddleware(c, next) {
+    const server = c.get('deps').mcpOAuth;
+    const resource = mcpResourceOf(c.req.url, server.gatewayUrl);
+    try {
+      const accessToken = (token: string) => principalFromAccessToken(token, resource, server);
+      c.set('principal', await principalOf(c, { allowJwt: true, accessToken }));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 401 || server.issuer === null) throw error;
+      const presented = (c.req.header('authorization') ?? c.req.header('x-api-key')) !== undefined;
+      throw new AppError(401, error.message, {
+        headers: { 'WWW-Authenticate': mcpChallenge(resource, presented) },
+      });
+    }
     await next();
   };
 }

@@ -44,6 +44,14 @@ export const storeEnvSchema = z.object({
    * still in the gateways' batches (limits/counter-rebuild.ts).
    */
   SLUICE_COUNTER_REBUILD_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
+  /**
+   * The console's public URL: the OAuth issuer that /mcp clients sign in with (the gateway
+   * names it in its protected-resource metadata and checks it in tokens). npm start and
+   * npm run serve set it to the console's local URL.
+   */
+  SLUICE_CONSOLE_URL: optionalUrl,
+  /** The gateway's public URL: the resources (…/mcp, …/mcp/{server}) OAuth tokens may be for. */
+  SLUICE_GATEWAY_URL: optionalUrl,
   /** Upper bound on any single store call, so a hung store cannot hang a request. */
   SLUICE_STORE_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**

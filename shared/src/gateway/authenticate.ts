@@ -34,6 +34,8 @@ export interface AuthOptions {
   countsAsUse?: boolean;
   /** True where the admission round trip checks the key's version afterwards. Default false. */
   checkedByAdmission?: boolean;
+  /** An OAuth access token's user (/mcp, oauth/resource-server.ts); null when it is not one. */
+  accessToken?(token: string): Promise<Principal | null>;
 }
 
 // Without a scheduler the work still runs; its failure is logged by whoever wraps it.
@@ -51,6 +53,10 @@ export async function authenticateGatewayRequest(
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (!token) throw unauthorized(INVALID_CREDENTIALS);
   if (looksLikeApiKey(token)) return authenticateKey(deps, token, options, background);
+  if (options.accessToken && looksLikeJwt(token)) {
+    const principal = await options.accessToken(token);
+    if (principal) return principal;
+  }
   if (options.allowJwt && looksLikeJwt(token)) {
     const claims = await deps.jwt.verifyAccess(token);
     if (claims) return { kind: 'user', userId: claims.userId, role: claims.role };
