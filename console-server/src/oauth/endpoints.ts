@@ -18,18 +18,18 @@ const FORM_LIMIT_BYTES = 64 * 1024;
 /**
  * The authorization server's own surface (RFC 8414 metadata, RFC 6749 authorize and token,
  * RFC 7591 registration, RFC 7009 revocation) at the console's root, beside /api. Its errors
- * are OAuth's `{error, error_description}` (RFC 6749 § 5.2), produced in onOAuthError only.
+ * are OAuth's `{error, error_description}` (RFC 6749 § 5.2), produced in this router's onError only.
  * Browser-based MCP clients call these from other origins: CORS is open, without credentials.
  */
+const openCors = cors({
+  origin: '*',
+  allowMethods: ['GET', 'POST', 'OPTIONS'],
+  allowHeaders: ['content-type', 'authorization', 'mcp-protocol-version'],
+});
+
 export const oauthEndpoints = new Hono<ConsoleEnv>()
-  .use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'OPTIONS'],
-      allowHeaders: ['content-type', 'authorization', 'mcp-protocol-version'],
-    }),
-  )
+  .use('/oauth/*', openCors)
+  .use('/.well-known/*', openCors)
   .use('/oauth/*', limitBody({ maxBytes: FORM_LIMIT_BYTES }))
   .get('/.well-known/oauth-authorization-server', (c) => c.json(authorizationServerMetadata(issuerOf(c))))
   .get('/oauth/authorize', async (c) => {

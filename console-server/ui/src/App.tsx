@@ -10,6 +10,7 @@ import { HOME_PATH, PAGES } from './pages';
 import { LoginPage } from './pages/auth/LoginPage';
 import { SetupWizard } from './pages/auth/SetupWizard';
 import { SsoReturnPage } from './pages/auth/SsoReturnPage';
+import { OAuthConsentPage } from './pages/oauth/OAuthConsentPage';
 
 function RequireSession({ children }: { children: ReactNode }) {
   const { session } = useAuth();
@@ -42,6 +43,14 @@ export function App() {
       <Route path="/setup" element={needsSetup ? <SetupWizard /> : <Navigate to="/login" replace />} />
       <Route path="/login" element={<LoginPage />} />
       <Route path="/sso" element={<SsoReturnPage />} />
+      <Route
+        path="/oauth/consent"
+        element={
+          <RequireSession>
+            <OAuthConsentPage />
+          </RequireSession>
+        }
+      />
       <Route
         element={
           <RequireSession>

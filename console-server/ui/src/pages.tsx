@@ -12,6 +12,7 @@ import { PlatformLogsPage } from './pages/logs/PlatformLogsPage';
 import { McpServersPage } from './pages/mcp/McpServersPage';
 import { McpToolsPage } from './pages/mcp/McpToolsPage';
 import { ModelsPage } from './pages/models/ModelsPage';
+import { ConnectedAppsPage } from './pages/oauth/ConnectedAppsPage';
 import { PricesPage } from './pages/prices/PricesPage';
 import { ProvidersPage } from './pages/providers/ProvidersPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
@@ -69,6 +70,13 @@ export const PAGES: PageDef[] = [
     group: 'MCP',
     admin: false,
     element: <McpToolsPage />,
+  },
+  {
+    path: 'mcp/connected-apps',
+    label: 'Connected apps',
+    group: 'MCP',
+    admin: false,
+    element: <ConnectedAppsPage />,
   },
   { path: 'logs/gateway', label: 'Gateway logs', group: 'Logs', admin: false, element: <GatewayLogsPage /> },
   {
