@@ -61,6 +61,22 @@ for suite in ${SUITES:-released 2025-11-25 2026-07-28}; do
     run_suite "$suite" "http://127.0.0.1:$PROXY$path" "gateway${path//\//-}" 2>&1 | sed -n '/=== SUMMARY ===/,$p' || true
   done
 done
+# AUTHORIZATION=1: the suite's authorization mode against the console (the OAuth authorization
+# server of /mcp): a client registered for the suite's callback, and a browser that consents.
+if [ -n "${AUTHORIZATION:-}" ]; then
+  CALLBACK=${CALLBACK_PORT:-23405}
+  CLIENT=$(curl -sf -X POST "http://127.0.0.1:$CON/oauth/register" -H 'content-type: application/json' \
+    -d "{\"client_name\":\"MCP conformance\",\"redirect_uris\":[\"http://127.0.0.1:$CALLBACK/callback\"]}" |
+    node -pe 'JSON.parse(require("fs").readFileSync(0)).client_id')
+  echo "== conformance suite: authorization server (the console)"
+  pick=(); [ -n "${OUT_DIR:-}" ] && pick=(-o "$OUT_DIR/authorization")
+  (cd "$ROOT" && node_modules/.bin/tsx dev/conformance/consent-in-browser.ts "$DATA/authorization.log" \
+    "http://127.0.0.1:$CON/oauth/authorize?" conformance@example.com conformance-pass-1) & consent=$!
+  "$N" "$CONF/node_modules/conformance-next/dist/index.js" authorization --url "http://127.0.0.1:$CON" \
+    --client-id "$CLIENT" --resource "http://127.0.0.1:$GW/mcp" -p "$CALLBACK" "${pick[@]}" 2>&1 |
+    tee "$DATA/authorization.log" | sed -n '/=== SUMMARY ===/,$p' || true
+  wait "$consent" || echo "consent: the browser did not complete"
+fi
 # HOLD: keep the stack up that many seconds after the suites (to probe it by hand); PROXY is the keyed URL.
 [ -n "${HOLD:-}" ] && { echo "holding: proxy http://127.0.0.1:$PROXY"; sleep "$HOLD"; }
 true
