@@ -93,7 +93,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
     ...buildModelDeps(config, link, warm, analytics.requests, metrics, logger.child('proxy')),
-    mcp: buildMcpDeps(config, link, warm, analytics.mcpCalls, metrics, logger.child('mcp')),
+    mcp: buildMcpDeps(config, { link, db }, warm, analytics.mcpCalls, metrics, logger.child('mcp')),
     mcpOAuth: {
       issuer: config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null,
       gatewayUrl: config.SLUICE_GATEWAY_URL?.replace(/\/+$/, '') ?? null,

@@ -1,6 +1,8 @@
 import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
 import type { StoreEnv } from '@sluice/shared/config/env';
+import { upstreamOAuthStore } from '@sluice/shared/db/repos/mcp-oauth-repo';
 import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
+import type { QueryDb } from '@sluice/shared/db/types';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
 import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
@@ -8,6 +10,7 @@ import type { Logger } from '@sluice/shared/logs/server/logger';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
 import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
+import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
@@ -26,7 +29,7 @@ const detached = (task: Promise<unknown>): void => void task.catch(() => undefin
 /** The /mcp endpoint's ports, built once per isolate. */
 export function buildMcpDeps(
   config: StoreEnv,
-  link: StoreLink,
+  { link, db }: { link: StoreLink; db: QueryDb },
   warm: WarmCaches,
   callLogStore: McpLogStore,
   metrics: MetricsStore,
@@ -34,6 +37,7 @@ export function buildMcpDeps(
 ): MethodDeps {
   const warn = (message: string, fields: Record<string, unknown> = {}) => log.warn(message, fields);
   let secretBox: Promise<SecretBox> | undefined;
+  const consoleUrl = config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null;
   const drops = createDropReporter(metrics, 'mcp', warn);
   const callLog = createBatchingLedgerWriter<McpLogRecord>(callLogStore, {
     onError: (error, records) =>
@@ -57,9 +61,20 @@ export function buildMcpDeps(
     onToolBlocked: (rule) => void metrics.record(guardrailSamples('inspect_tools', rule)),
     catalog: () => fresh((background) => warm.mcpCatalog(background)),
     connector: generationAwareConnector(createSdkConnector({ validateToolOutput: false })),
-    targetOf: async (server: McpServerRow) => {
+    targetOf: async (server: McpServerRow, userId: string) => {
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
-      return toMcpServerTarget(server, await secretBox);
+      const secrets = await secretBox;
+      const target = await toMcpServerTarget(server, secrets);
+      const upstreamOAuth = {
+        store: upstreamOAuthStore(db, secrets),
+        kv: link.redis,
+        fetch,
+        // The gateway only uses and refreshes tokens; connecting happens in the console.
+        callbackUrl: '',
+        clientMetadataUrl: null,
+        now: () => new Date(),
+      };
+      return targetForUser(target, userId, upstreamOAuth, consoleUrl);
     },
     logCall: (record, keepAlive) => callLog.write(record, keepAlive),
     timeoutMs: MCP_UPSTREAM_TIMEOUT_MS,

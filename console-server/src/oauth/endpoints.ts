@@ -1,3 +1,5 @@
+import { finishUpstreamConnect } from '@sluice/shared/mcp/oauth/connect';
+import { connectionsPageOf } from '@sluice/shared/mcp/oauth/user-target';
 import { startAuthorization } from '@sluice/shared/oauth/authorize';
 import { registerClient } from '@sluice/shared/oauth/clients';
 import { invalidRequest, OAuthError } from '@sluice/shared/oauth/errors';
@@ -10,6 +12,7 @@ import { onConsoleError } from '../errors';
 import { limitBody } from '../middleware/body-limit';
 import type { ConsoleEnv } from '../types';
 import { issuerOf, oauthServer } from './server-deps';
+import { UPSTREAM_CALLBACK_PATH, UPSTREAM_CLIENT_DOCUMENT_PATH, upstreamOAuth } from './upstream-deps';
 
 /** Where the web UI asks the signed-in user to consent (console-server/ui: OAuthConsentPage). */
 export const CONSENT_PATH = '/oauth/consent';
@@ -52,6 +55,29 @@ export const oauthEndpoints = new Hono<ConsoleEnv>()
   .post('/oauth/revoke', async (c) => {
     await revokeToken(await formOf(c), oauthServer(c));
     return c.body(null, 200);
+  })
+  .get(UPSTREAM_CLIENT_DOCUMENT_PATH, (c) => {
+    const base = issuerOf(c);
+    return c.json({
+      client_id: `${base}${UPSTREAM_CLIENT_DOCUMENT_PATH}`,
+      client_name: 'Sluice gateway',
+      client_uri: base,
+      redirect_uris: [`${base}${UPSTREAM_CALLBACK_PATH}`],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+  })
+  .get(UPSTREAM_CALLBACK_PATH, async (c) => {
+    // The user's browser, back from an upstream MCP server's sign-in (mcp/oauth/connect.ts).
+    const back = new URL(connectionsPageOf(issuerOf(c)));
+    try {
+      const { serverName } = await finishUpstreamConnect(c.req.query(), upstreamOAuth(c));
+      back.searchParams.set('connected', serverName);
+    } catch (error) {
+      back.searchParams.set('error', error instanceof Error ? error.message : String(error));
+    }
+    return c.redirect(back.toString(), 302);
   })
   .onError((error, c) => {
     if (error instanceof OAuthError) return oauthErrorResponse(c, error);

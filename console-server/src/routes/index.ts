@@ -10,6 +10,7 @@ import { healthRoutes } from './health';
 import { keysRoutes } from './keys';
 import { limitsRoutes } from './limits';
 import { mcpRoutes } from './mcp';
+import { mcpConnectionsRoutes } from './mcp-connections';
 import { modelPricesRoutes } from './model-prices';
 import { modelsRoutes } from './models';
 import { oauthGrantsRoutes } from './oauth-grants';
@@ -40,6 +41,7 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/teams', teamsRoutes);
   app.route('/api/admin/limits', limitsRoutes);
   app.route('/api/admin/permissions', permissionsRoutes);
+  app.route('/api/mcp/connections', mcpConnectionsRoutes);
   app.route('/api/mcp', mcpRoutes);
   app.route('/api/oauth', oauthGrantsRoutes);
   app.route('/api/audit', auditRoutes);

@@ -1,5 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { mcpLogSchema } from '@sluice/shared/logs/mcp/log-columns';
+import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
+import type { McpServerTarget } from '@sluice/shared/mcp/ports';
 import { discoverMcpTools } from '@sluice/shared/mcp/registry/discover';
 import {
   createMcpServer,
@@ -13,6 +15,8 @@ import { createMcpServerInputSchema, updateMcpServerInputSchema } from '@sluice/
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';
+import { issuerOf } from '../oauth/server-deps';
+import { upstreamOAuth } from '../oauth/upstream-deps';
 import {
   bearerSecurity,
   createRouter,
@@ -170,7 +174,13 @@ export const mcpRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(discoverRoute, async (c) => {
-    const deps = { ...c.var.deps, connector: c.var.deps.mcpConnector, timeoutMs: c.var.deps.mcpTimeoutMs };
+    const oauth = upstreamOAuth(c);
+    const deps = {
+      ...c.var.deps,
+      connector: c.var.deps.mcpConnector,
+      timeoutMs: c.var.deps.mcpTimeoutMs,
+      forUser: (target: McpServerTarget, userId: string) => targetForUser(target, userId, oauth, issuerOf(c)),
+    };
     return c.json(await discoverMcpTools(deps, c.req.valid('param').id, auditActor(c)), 200);
   })
   .openapi(toolsRoute, async (c) => c.json(await listMcpTools(c.var.deps.db), 200))

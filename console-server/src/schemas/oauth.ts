@@ -47,3 +47,29 @@ export const GrantListQuery = z.object({
     .optional()
     .openapi({ description: "Admins: every user's grants (default: only your own)" }),
 });
+
+export const McpConnectionSchema = z
+  .object({
+    server_id: z.uuid(),
+    server_name: z.string(),
+    endpoint_url: z.string(),
+    connected: z
+      .boolean()
+      .openapi({ description: 'You connected your account; the gateway calls the server with your token' }),
+    connected_at: z.string().nullable(),
+    expires_at: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When the current access token expires (it is refreshed)' }),
+  })
+  .openapi('McpConnection');
+
+export const McpConnectionListSchema = z
+  .object({ connections: z.array(McpConnectionSchema) })
+  .openapi('McpConnectionList');
+
+export const ConnectStartSchema = z
+  .object({
+    authorization_url: z.string().openapi({ description: "Send the browser here: the server's own sign-in" }),
+  })
+  .openapi('McpConnectStart');

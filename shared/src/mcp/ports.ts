@@ -11,7 +11,8 @@ export interface McpServerTarget {
   name: string;
   endpointUrl: string;
   transportType: 'streamable_http' | 'sse';
-  authType: 'none' | 'bearer' | 'header' | 'query';
+  /** `oauth` is resolved to `bearer` with the calling user's token before a target is used. */
+  authType: 'none' | 'bearer' | 'header' | 'query' | 'oauth';
   /** Header name (auth_type header) or query parameter name (auth_type query). */
   authName: string | null;
   /** Decrypted; never logged or returned. */

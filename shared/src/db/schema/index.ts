@@ -2,6 +2,7 @@ export * from './api-keys';
 export * from './limits';
 export * from './mcp';
 export * from './mcp-logs';
+export * from './mcp-oauth';
 export * from './oauth';
 export * from './prices';
 export * from './providers';

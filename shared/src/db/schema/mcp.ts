@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns';
 
+export type McpAuthType = 'none' | 'bearer' | 'header' | 'query' | 'oauth';
+
 export const mcpServers = pgTable(
   'mcp_servers',
   {
@@ -13,7 +15,8 @@ export const mcpServers = pgTable(
       .$type<'streamable_http' | 'sse'>()
       .notNull()
       .default('streamable_http'),
-    authType: text('auth_type').$type<'none' | 'bearer' | 'header' | 'query'>().notNull().default('none'),
+    /** `oauth`: each user connects their own account (mcp-oauth.ts); the others: one credential. */
+    authType: text('auth_type').$type<McpAuthType>().notNull().default('none'),
     /** Header or query parameter name for auth types header and query. */
     authName: text('auth_name'),
     authSecretEncrypted: text('auth_secret_encrypted'),
@@ -24,7 +27,7 @@ export const mcpServers = pgTable(
   (t) => [
     uniqueIndex('mcp_servers_name_key').on(t.name),
     check('mcp_servers_transport_check', sql`${t.transportType} in ('streamable_http','sse')`),
-    check('mcp_servers_auth_check', sql`${t.authType} in ('none','bearer','header','query')`),
+    check('mcp_servers_auth_check', sql`${t.authType} in ('none','bearer','header','query','oauth')`),
   ],
 );
 

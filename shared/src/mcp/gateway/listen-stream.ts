@@ -182,7 +182,7 @@ async function listenTo(
 ): Promise<UpstreamMcpSession | null> {
   const resumeSessionId = record.upstream[server.id];
   if (server.transportType !== 'streamable_http' || !resumeSessionId) return null;
-  const upstream = await deps.connector.connect(await deps.targetOf(server), {
+  const upstream = await deps.connector.connect(await deps.targetOf(server, record.userId), {
     timeoutMs: deps.timeoutMs,
     resumeSessionId,
     channel,

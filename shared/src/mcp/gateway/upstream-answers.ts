@@ -12,6 +12,8 @@ export function upstreamRpcError(error: unknown): { code: number; message: strin
 
 /** Unreachable upstream: HTTP 502 (spec). An upstream JSON-RPC error: the same error, HTTP 200. */
 export function failure(id: JsonRpcId, error: unknown): never {
+  // The gateway's own answer (e.g. a user who must connect their account first) stays as it is.
+  if (error instanceof RpcFault) throw error;
   const rpc = upstreamRpcError(error);
   if (rpc) throw new RpcFault(rpc.code, rpc.message, rpc.data);
   const message =

@@ -5,7 +5,11 @@ import type { McpSessionRecord, McpSessionStore } from './sessions';
 
 export interface UpstreamCallDeps {
   connector: UpstreamMcpConnector;
-  targetOf(server: McpServerRow): Promise<McpServerTarget>;
+  /**
+   * The server ready to call for this user: its registered credential, or (auth_type oauth) the
+   * user's own token; throws McpRpcError when the user has not connected their account yet.
+   */
+  targetOf(server: McpServerRow, userId: string): Promise<McpServerTarget>;
   sessions: McpSessionStore;
   timeoutMs: number;
 }
@@ -33,7 +37,7 @@ export async function withUpstream<T>(
   work: (session: UpstreamMcpSession) => Promise<T>,
   channel: ClientChannel = unreachableClient(context.record.clientCapabilities ?? {}),
 ): Promise<T> {
-  const target = await deps.targetOf(server);
+  const target = await deps.targetOf(server, context.record.userId);
   const resumeId =
     server.transportType === 'streamable_http' ? context.record.upstream[server.id] : undefined;
   if (resumeId) {

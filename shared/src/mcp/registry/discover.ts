@@ -12,12 +12,18 @@ import {
 
 const RELAYED_CAPABILITIES: ClientChannel['capabilities'] = { sampling: {}, elicitation: {}, roots: {} };
 
+import type { McpServerTarget } from '../ports';
 import { type McpRegistryDeps, requireMcpServer } from './registry';
 import { toMcpServerTarget } from './target';
 
 export interface DiscoverDeps extends McpRegistryDeps {
   connector: UpstreamMcpConnector;
   timeoutMs: number;
+  /**
+   * The server as `userId` reaches it: an auth_type oauth server is listed with the acting
+   * admin's own connection (mcp/oauth/user-target.ts).
+   */
+  forUser(target: McpServerTarget, userId: string): Promise<McpServerTarget>;
 }
 
 export interface DiscoveryView {
@@ -26,8 +32,11 @@ export interface DiscoveryView {
   tools: Array<{ name: string; description: string; input_schema: Record<string, unknown> }>;
 }
 
-async function fetchTools(deps: DiscoverDeps, id: string): Promise<McpToolDescriptor[]> {
-  const target = await toMcpServerTarget(await requireMcpServer(deps.db, id), deps.secrets);
+async function fetchTools(deps: DiscoverDeps, id: string, userId: string): Promise<McpToolDescriptor[]> {
+  const registered = await toMcpServerTarget(await requireMcpServer(deps.db, id), deps.secrets);
+  const target = await deps.forUser(registered, userId).catch((error: unknown) => {
+    throw new AppError(409, `${error instanceof Error ? error.message : String(error)}, then discover again`);
+  });
   let session: Awaited<ReturnType<UpstreamMcpConnector['connect']>> | undefined;
   try {
     // As a client that answers everything the gateway relays: servers that offer some tools only
@@ -56,7 +65,7 @@ export async function discoverMcpTools(
   id: string,
   actor: AuditActor,
 ): Promise<DiscoveryView> {
-  const tools = await fetchTools(deps, id);
+  const tools = await fetchTools(deps, id, actor.userId ?? '');
   const unique = [...new Map(tools.map((t) => [t.name, t])).values()];
   return commitThenBump(deps, ['mcp'], async (tx) => {
     const server = await requireMcpServer(tx, id);

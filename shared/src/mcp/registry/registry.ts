@@ -81,8 +81,8 @@ async function toPatch(
   const keepsName = authType === 'header' || authType === 'query';
   const authName = input.auth_name !== undefined ? input.auth_name : keepsName ? row.authName : null;
   const secretSent = input.auth_secret !== undefined && input.auth_secret !== null;
-  const keepsSecret =
-    authType !== 'none' && input.auth_secret === undefined && row.authSecretEncrypted !== null;
+  const secretless = authType === 'none' || authType === 'oauth';
+  const keepsSecret = !secretless && input.auth_secret === undefined && row.authSecretEncrypted !== null;
   const problems = authProblems({
     auth_type: authType,
     auth_name: authName,
@@ -101,7 +101,7 @@ async function toPatch(
   if (input.transport_type !== undefined) patch.transportType = input.transport_type;
   if (input.is_active !== undefined) patch.isActive = input.is_active;
   if (secretSent) patch.authSecretEncrypted = await secrets.encrypt(input.auth_secret as string);
-  if (authType === 'none') patch.authSecretEncrypted = null;
+  if (secretless) patch.authSecretEncrypted = null;
   return patch;
 }
 

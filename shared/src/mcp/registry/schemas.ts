@@ -3,10 +3,11 @@ import { httpUrlSchema } from '../../identity/schemas';
 
 /**
  * MCP server registration. auth_type bearer sends `Authorization: Bearer <auth_secret>`; header
- * sends `<auth_name>: <auth_secret>`; query adds `?<auth_name>=<auth_secret>` to every request.
+ * sends `<auth_name>: <auth_secret>`; query adds `?<auth_name>=<auth_secret>` to every request;
+ * oauth sends each user's own token, which they get by connecting their account (mcp/oauth).
  */
 export const MCP_TRANSPORTS = ['streamable_http', 'sse'] as const;
-export const MCP_AUTH_TYPES = ['none', 'bearer', 'header', 'query'] as const;
+export const MCP_AUTH_TYPES = ['none', 'bearer', 'header', 'query', 'oauth'] as const;
 
 const nameSchema = z
   .string()
@@ -39,11 +40,12 @@ export function authProblems(auth: AuthFields): Array<{ path: string; message: s
   if (!needsName && auth.auth_name) {
     problems.push({ path: 'auth_name', message: 'is only allowed for auth_type header or query' });
   }
-  if (auth.auth_type !== 'none' && !auth.has_secret) {
+  const secretless = auth.auth_type === 'none' || auth.auth_type === 'oauth';
+  if (!secretless && !auth.has_secret) {
     problems.push({ path: 'auth_secret', message: `is required for auth_type ${auth.auth_type}` });
   }
-  if (auth.auth_type === 'none' && auth.secret_sent) {
-    problems.push({ path: 'auth_secret', message: 'is not used with auth_type none' });
+  if (secretless && (auth.secret_sent || auth.has_secret)) {
+    problems.push({ path: 'auth_secret', message: `is not used with auth_type ${auth.auth_type}` });
   }
   return problems;
 }

@@ -7,6 +7,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import { useDocumentTitle, useSiteName } from '../../api/site';
 import { useAuth } from '../../auth/AuthProvider';
+import { rememberAfterSignIn } from '../../auth/after-sign-in';
 import { HOME_PATH } from '../../pages';
 import { AuthCard } from './AuthCard';
 
@@ -61,7 +62,12 @@ export function LoginPage() {
           {sso.data?.enabled && (
             <>
               <Divider label="or" labelPosition="center" />
-              <Button component="a" variant="default" href="/api/auth/sso/authorize?return_to=/sso">
+              <Button
+                component="a"
+                variant="default"
+                href="/api/auth/sso/authorize?return_to=/sso"
+                onClick={() => rememberAfterSignIn(from)}
+              >
                 Sign in with single sign-on
               </Button>
             </>

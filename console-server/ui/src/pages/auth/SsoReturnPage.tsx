@@ -5,6 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthProvider';
+import { takeAfterSignIn } from '../../auth/after-sign-in';
 import { HOME_PATH } from '../../pages';
 import { AuthCard } from './AuthCard';
 
@@ -21,7 +22,7 @@ export function SsoReturnPage() {
     mutationFn: (c: string) => unwrap(api.POST('/api/auth/sso/exchange', { body: { code: c } })),
     onSuccess: (tokens) => {
       signIn(tokens);
-      navigate(HOME_PATH, { replace: true });
+      navigate(takeAfterSignIn() ?? HOME_PATH, { replace: true });
     },
   });
   const { mutate } = exchange;

@@ -52,7 +52,7 @@ export async function handleStatelessPost(
   const id = message.id;
   if (REMOVED.has(message.method)) throw methodNotFound(message.method, id);
   const server = post.scope === null ? undefined : (await deps.catalog()).serverByName.get(post.scope);
-  if (server && (await serverSpeaksStateless(server, deps)))
+  if (server && (await serverSpeaksStateless(server, post.principal.userId, deps)))
     return forwardStateless(post, { ...message, id }, server, deps);
   if (message.method === 'server/discover') return json(rpcResult(id, stamp(message.method, discover())));
   if (message.method === 'subscriptions/listen') return listen(id, post);

@@ -17,9 +17,13 @@ import type { MethodDeps } from '../methods';
  * results (input-required rounds, request state, caching hints, listen streams) pass through
  * unchanged; one that does not is bridged over a session (handle-stateless.ts).
  */
-export async function serverSpeaksStateless(server: McpServerRow, deps: MethodDeps): Promise<boolean> {
+export async function serverSpeaksStateless(
+  server: McpServerRow,
+  userId: string,
+  deps: MethodDeps,
+): Promise<boolean> {
   if (server.transportType !== 'streamable_http') return false;
-  return speaksStateless(await deps.targetOf(server), deps.fetch ?? fetch, deps.timeoutMs);
+  return speaksStateless(await deps.targetOf(server, userId), deps.fetch ?? fetch, deps.timeoutMs);
 }
 
 interface Outgoing {
@@ -29,8 +33,13 @@ interface Outgoing {
   signal?: AbortSignal;
 }
 
-async function send(server: McpServerRow, deps: MethodDeps, outgoing: Outgoing): Promise<Response> {
-  const target = await deps.targetOf(server);
+async function send(
+  server: McpServerRow,
+  userId: string,
+  deps: MethodDeps,
+  outgoing: Outgoing,
+): Promise<Response> {
+  const target = await deps.targetOf(server, userId);
   const upstreamFetch = authenticatedFetch(target, deps.fetch ?? fetch);
   return upstreamFetch(target.endpointUrl, {
     method: 'POST',
@@ -61,7 +70,7 @@ export async function forwardStateless(
     body = checked.body;
     logCall = checked.log;
   }
-  const upstream = await send(server, deps, {
+  const upstream = await send(server, post.principal.userId, deps, {
     headers: post.forwardHeaders ?? {},
     body,
     accept: post.accept || 'application/json, text/event-stream',

@@ -1,0 +1,73 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { SecretBox } from '../../auth/secret-box';
+import type { UpstreamOAuthStore } from '../../mcp/oauth/ports';
+import { mcpOAuthClients, mcpServers, mcpUserTokens } from '../schema';
+import type { QueryDb } from '../types';
+
+/** Upstream OAuth clients and each user's tokens, in Postgres; secrets sealed with `secrets`. */
+export function upstreamOAuthStore(db: QueryDb, secrets: SecretBox): UpstreamOAuthStore {
+  const seal = (value: string | null) => (value === null ? null : secrets.encrypt(value));
+  const open = (value: string | null) => (value === null ? null : secrets.decrypt(value));
+  return {
+    async client(serverId) {
+      const [row] = await db.select().from(mcpOAuthClients).where(eq(mcpOAuthClients.serverId, serverId));
+      if (!row) return null;
+      const { clientSecretEncrypted, createdAt: _created, ...rest } = row;
+      return { ...rest, clientSecret: await open(clientSecretEncrypted) };
+    },
+    async saveClient({ clientSecret, ...client }) {
+      const values = { ...client, clientSecretEncrypted: await seal(clientSecret) };
+      await db
+        .insert(mcpOAuthClients)
+        .values(values)
+        .onConflictDoUpdate({ target: mcpOAuthClients.serverId, set: values });
+    },
+    async tokens(serverId, userId) {
+      const [row] = await db
+        .select()
+        .from(mcpUserTokens)
+        .where(and(eq(mcpUserTokens.serverId, serverId), eq(mcpUserTokens.userId, userId)));
+      if (!row) return null;
+      return {
+        accessToken: (await open(row.accessTokenEncrypted)) as string,
+        refreshToken: await open(row.refreshTokenEncrypted),
+        expiresAt: row.expiresAt,
+      };
+    },
+    async saveTokens(serverId, userId, tokens) {
+      const values = {
+        accessTokenEncrypted: (await seal(tokens.accessToken)) as string,
+        refreshTokenEncrypted: await seal(tokens.refreshToken),
+        expiresAt: tokens.expiresAt,
+        updatedAt: sql`now()`,
+      };
+      await db
+        .insert(mcpUserTokens)
+        .values({ serverId, userId, ...values })
+        .onConflictDoUpdate({ target: [mcpUserTokens.serverId, mcpUserTokens.userId], set: values });
+    },
+    async deleteTokens(serverId, userId) {
+      const rows = await db
+        .delete(mcpUserTokens)
+        .where(and(eq(mcpUserTokens.serverId, serverId), eq(mcpUserTokens.userId, userId)))
+        .returning({ serverId: mcpUserTokens.serverId });
+      return rows.length > 0;
+    },
+  };
+}
+
+/** The servers each user connects to on their own, and whether this user has. */
+export async function listUserConnections(db: QueryDb, userId: string) {
+  return db
+    .select({
+      serverId: mcpServers.id,
+      serverName: mcpServers.name,
+      endpointUrl: mcpServers.endpointUrl,
+      connectedAt: mcpUserTokens.createdAt,
+      expiresAt: mcpUserTokens.expiresAt,
+    })
+    .from(mcpServers)
+    .leftJoin(mcpUserTokens, and(eq(mcpUserTokens.serverId, mcpServers.id), eq(mcpUserTokens.userId, userId)))
+    .where(and(eq(mcpServers.authType, 'oauth'), eq(mcpServers.isActive, true)))
+    .orderBy(asc(mcpServers.name));
+}

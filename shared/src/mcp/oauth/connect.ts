@@ -1,0 +1,194 @@
+import { randomBytes, toBase64Url } from '../../auth/encoding';
+import { s256 } from '../../oauth/pkce';
+import { discoverUpstreamAuthorization } from './discovery';
+import type { UpstreamClient, UpstreamOAuthDeps, UpstreamTokens } from './ports';
+
+/**
+ * Sluice as the OAuth client of an upstream MCP server registered with auth_type oauth: each
+ * user connects their own account once (from the web UI), and the gateway then calls the
+ * server with that user's token, refreshed as it expires.
+ */
+export interface ConnectingServer {
+  id: string;
+  name: string;
+  endpointUrl: string;
+}
+
+interface PendingConnect {
+  serverId: string;
+  serverName: string;
+  userId: string;
+  verifier: string;
+  resource: string;
+}
+
+const PENDING_TTL_SECONDS = 600;
+/** A token this close to its expiry is refreshed before use. */
+const EXPIRY_MARGIN_MS = 30_000;
+const TOKEN_TIMEOUT_MS = 10_000;
+const stateKey = (state: string) => `sluice:mcp-oauth:state:${state}`;
+
+/** The upstream's authorization URL to send the user's browser to. */
+export async function startUpstreamConnect(
+  server: ConnectingServer,
+  userId: string,
+  deps: UpstreamOAuthDeps,
+): Promise<string> {
+  const client = (await deps.store.client(server.id)) ?? (await registerUpstreamClient(server, deps));
+  const verifier = toBase64Url(randomBytes(32));
+  const state = toBase64Url(randomBytes(24));
+  const pending: PendingConnect = {
+    serverId: server.id,
+    serverName: server.name,
+    userId,
+    verifier,
+    resource: server.endpointUrl,
+  };
+  await deps.kv.set(stateKey(state), JSON.stringify(pending), { ex: PENDING_TTL_SECONDS });
+  const url = new URL(client.authorizationEndpoint);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', client.clientId);
+  url.searchParams.set('redirect_uri', deps.callbackUrl);
+  url.searchParams.set('code_challenge', await s256(verifier));
+  url.searchParams.set('code_challenge_method', 'S256');
+  url.searchParams.set('state', state);
+  url.searchParams.set('resource', server.endpointUrl);
+  if (client.scope) url.searchParams.set('scope', client.scope);
+  return url.toString();
+}
+
+/** Discovery, then a client ID metadata document where taken, else dynamic registration. */
+async function registerUpstreamClient(
+  server: ConnectingServer,
+  deps: UpstreamOAuthDeps,
+): Promise<UpstreamClient> {
+  const found = await discoverUpstreamAuthorization(server.endpointUrl, deps.fetch);
+  const base = {
+    serverId: server.id,
+    issuer: found.issuer,
+    authorizationEndpoint: found.authorizationEndpoint,
+    tokenEndpoint: found.tokenEndpoint,
+    scope: found.scope,
+  };
+  let client: UpstreamClient;
+  if (found.metadataDocuments && deps.clientMetadataUrl) {
+    client = { ...base, clientId: deps.clientMetadataUrl, clientSecret: null };
+  } else if (found.registrationEndpoint) {
+    const response = await deps.fetch(found.registrationEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Sluice gateway',
+        redirect_uris: [deps.callbackUrl],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+    });
+    const body = (await response.json().catch(() => ({}))) as { client_id?: string; client_secret?: string };
+    if (!response.ok || !body.client_id)
+      throw new Error(`registration at ${found.registrationEndpoint} failed (${response.status})`);
+    client = { ...base, clientId: body.client_id, clientSecret: body.client_secret ?? null };
+  } else {
+    throw new Error(`${found.issuer} offers neither client registration nor client ID metadata documents`);
+  }
+  await deps.store.saveClient(client);
+  return client;
+}
+
+/** The browser came back from the upstream: the code becomes the user's tokens. */
+export async function finishUpstreamConnect(
+  query: Record<string, string | undefined>,
+  deps: UpstreamOAuthDeps,
+): Promise<{ serverName: string }> {
+  const stored = query.state ? await deps.kv.get(stateKey(query.state)) : null;
+  if (
+    stored === null ||
+    stored === undefined ||
+    !query.state ||
+    (await deps.kv.del(stateKey(query.state))) !== 1
+  )
+    throw new Error('This connection attempt expired or was already used; start again');
+  const pending = (typeof stored === 'string' ? JSON.parse(stored) : stored) as PendingConnect;
+  if (query.error) throw new Error(`${pending.serverName}: ${query.error_description ?? query.error}`);
+  if (!query.code) throw new Error(`${pending.serverName} sent no authorization code`);
+  const client = await deps.store.client(pending.serverId);
+  if (!client) throw new Error('The server was removed meanwhile');
+  const tokens = await tokenRequest(client, deps, {
+    grant_type: 'authorization_code',
+    code: query.code,
+    redirect_uri: deps.callbackUrl,
+    code_verifier: pending.verifier,
+    resource: pending.resource,
+  });
+  await deps.store.saveTokens(pending.serverId, pending.userId, tokens);
+  return { serverName: pending.serverName };
+}
+
+/**
+ * The user's access token for the server, refreshed when it is about to expire (a failed
+ * refresh forgets the connection: the user must connect again); null when not connected.
+ */
+export async function upstreamAccessToken(
+  server: ConnectingServer,
+  userId: string,
+  deps: UpstreamOAuthDeps,
+): Promise<string | null> {
+  const tokens = await deps.store.tokens(server.id, userId);
+  if (!tokens) return null;
+  const fresh = !tokens.expiresAt || tokens.expiresAt.getTime() - EXPIRY_MARGIN_MS > deps.now().getTime();
+  if (fresh) return tokens.accessToken;
+  const client = await deps.store.client(server.id);
+  if (!tokens.refreshToken || !client) {
+    await deps.store.deleteTokens(server.id, userId);
+    return null;
+  }
+  try {
+    const renewed = await tokenRequest(client, deps, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refreshToken,
+      resource: server.endpointUrl,
+    });
+    await deps.store.saveTokens(server.id, userId, {
+      ...renewed,
+      refreshToken: renewed.refreshToken ?? tokens.refreshToken,
+    });
+    return renewed.accessToken;
+  } catch {
+    await deps.store.deleteTokens(server.id, userId);
+    return null;
+  }
+}
+
+async function tokenRequest(
+  client: UpstreamClient,
+  deps: UpstreamOAuthDeps,
+  form: Record<string, string>,
+): Promise<UpstreamTokens> {
+  const body = new URLSearchParams({ ...form, client_id: client.clientId });
+  if (client.clientSecret) body.set('client_secret', client.clientSecret);
+  const response = await deps.fetch(client.tokenEndpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body,
+    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+  });
+  const answer = (await response.json().catch(() => ({}))) as {
+    access_token?: string;
+    refresh_token?: string;
+    expires_in?: number;
+    error?: string;
+    error_description?: string;
+  };
+  if (!response.ok || !answer.access_token)
+    throw new Error(`token request failed: ${answer.error_description ?? answer.error ?? response.status}`);
+  return {
+    accessToken: answer.access_token,
+    refreshToken: answer.refresh_token ?? null,
+    expiresAt:
+      typeof answer.expires_in === 'number'
+        ? new Date(deps.now().getTime() + answer.expires_in * 1000)
+        : null,
+  };
+}

@@ -1,0 +1,38 @@
+import type { OAuthKv } from '../../oauth/ports';
+
+/** The client Sluice registered at an upstream's authorization server (one per server). */
+export interface UpstreamClient {
+  serverId: string;
+  issuer: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  clientId: string;
+  clientSecret: string | null;
+  scope: string | null;
+}
+
+/** A user's tokens for one server, opened. */
+export interface UpstreamTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+}
+
+export interface UpstreamOAuthStore {
+  client(serverId: string): Promise<UpstreamClient | null>;
+  saveClient(client: UpstreamClient): Promise<void>;
+  tokens(serverId: string, userId: string): Promise<UpstreamTokens | null>;
+  saveTokens(serverId: string, userId: string, tokens: UpstreamTokens): Promise<void>;
+  deleteTokens(serverId: string, userId: string): Promise<boolean>;
+}
+
+export interface UpstreamOAuthDeps {
+  store: UpstreamOAuthStore;
+  kv: OAuthKv;
+  fetch: typeof fetch;
+  /** The console's callback, registered as the redirect URI. */
+  callbackUrl: string;
+  /** Sluice's client ID metadata document (https only); null: register instead. */
+  clientMetadataUrl: string | null;
+  now(): Date;
+}
