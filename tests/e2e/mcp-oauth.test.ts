@@ -15,6 +15,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type OAuthMcpServer, startOAuthMcpServer } from '../fakes/mcp-oauth-server';
 import { type RunningMcpServer, startEverything } from '../fakes/mcp-servers';
 import { launchBrowser, watchErrors } from '../helpers/browser';
 import { FIRST_ADMIN } from '../helpers/first-run';
@@ -26,6 +27,7 @@ let callback: Server;
 let redirectUrl: string;
 let browser: Browser;
 let adminToken: string;
+let hub: OAuthMcpServer;
 
 /** Where the browser lands after consent: a client's loopback listener, as CLIs run one. */
 function startCallbackListener(): Promise<Server> {
@@ -35,6 +37,7 @@ function startCallbackListener(): Promise<Server> {
 
 beforeAll(async () => {
   everything = await startEverything('streamableHttp');
+  hub = await startOAuthMcpServer();
   callback = await startCallbackListener();
   redirectUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   browser = await launchBrowser();
@@ -56,6 +59,7 @@ afterAll(async () => {
   await browser?.close();
   callback?.close();
   await everything?.close();
+  await hub?.close();
 });
 
 /** The SDK's client side of OAuth, kept in memory; the authorization URL is handed to the test. */
@@ -227,5 +231,121 @@ describe('MCP clients sign users in with OAuth', () => {
     });
     expect(badRegistration.status).toBe(400);
     expect(await badRegistration.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+  });
+});
+
+/** One tool call through /mcp with the official SDK client and an API key: its result, or its JSON-RPC error. */
+async function mcpCall(
+  token: string,
+  method: 'tools/call',
+  params: { name: string; arguments: Record<string, unknown> },
+) {
+  const client = new Client({ name: 'e2e-key', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${gatewayUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  try {
+    expect(method).toBe('tools/call');
+    return { result: await client.callTool(params), error: undefined };
+  } catch (error) {
+    const { code, message, data } = error as { code: number; message: string; data?: unknown };
+    return { result: undefined, error: { code, message, data } };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('upstream MCP servers where each user signs in with their own account', () => {
+  it("connects the user's account in the web UI and calls the server with that user's own token", async () => {
+    const server = await http('POST', `${consoleUrl}/api/mcp/servers`, {
+      token: adminToken,
+      body: { name: 'hub', endpoint_url: hub.url, auth_type: 'oauth' },
+    });
+    expect(server.status, JSON.stringify(server.body)).toBe(201);
+    const discover = () =>
+      http('POST', `${consoleUrl}/api/mcp/servers/${server.body.id}/discover`, { token: adminToken });
+    // Nobody can list its tools before connecting: the admin is told to connect first.
+    const early = await discover();
+    expect(early.status).toBe(409);
+    expect(early.body.error.message).toContain(
+      `Connect your hub account first: ${consoleUrl}/mcp/connections`,
+    );
+
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${consoleUrl}/mcp/connections`);
+    await page.getByLabel('Email').fill(FIRST_ADMIN.email);
+    await page.getByLabel('Password').fill(FIRST_ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const row = page.getByTestId('mcp-connections-table').getByRole('row', { name: /hub/ });
+    await row.getByText('not connected').waitFor();
+    await row.getByRole('button', { name: 'Connect' }).click();
+    // The upstream's own sign-in page: the user is alice there.
+    await page.getByLabel('Fake Hub login').fill('alice');
+    await page.getByRole('button', { name: 'Authorize Fake Hub' }).click();
+    await page.getByText('Connected to hub.').waitFor();
+    await row.getByText('connected', { exact: true }).waitFor();
+    expect(errors.list()).toEqual([]);
+    await page.close();
+    // Sluice asked for the token for that server (RFC 8707), with PKCE.
+    expect(hub.tokenRequests.at(-1)).toMatchObject({ grant_type: 'authorization_code', resource: hub.url });
+    expect(hub.tokenRequests.at(-1)?.code_verifier).toMatch(/^[\w-]{43}$/);
+
+    expect((await discover()).body).toMatchObject({ tools_discovered: 1 });
+    // An MCP client with nothing but the URL signs the same user in, and acts as alice upstream.
+    const provider = new MemoryProvider();
+    const resource = new URL(`${gatewayUrl}/mcp`);
+    expect(await auth(provider, { serverUrl: resource })).toBe('REDIRECT');
+    const landed = new URL(await consentInBrowser(provider.authorizationUrl as URL));
+    const code = landed.searchParams.get('code') ?? '';
+    expect(await auth(provider, { serverUrl: resource, authorizationCode: code })).toBe('AUTHORIZED');
+    const agent = new Client({ name: 'e2e-oauth-hub', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(resource, { authProvider: provider }));
+    await expect
+      .poll(async () => (await agent.callTool({ name: 'hub__whoami', arguments: {} })).content, {
+        timeout: 10_000,
+      })
+      .toEqual([{ type: 'text', text: 'You are alice' }]);
+    await agent.close();
+    const adminKey = (
+      await http('POST', `${consoleUrl}/api/keys`, { token: adminToken, body: { name: 'hub' } })
+    ).body.key;
+    expect(
+      (await mcpCall(adminKey, 'tools/call', { name: 'hub__whoami', arguments: {} })).result?.content,
+    ).toEqual([{ type: 'text', text: 'You are alice' }]);
+
+    // Another user, not connected: told where to connect, as a URL elicitation.
+    const bob = {
+      email: 'bob-hub@example.com',
+      display_name: 'Bob',
+      password: 'bob-password-1',
+      role: 'user',
+    };
+    expect(
+      (await http('POST', `${consoleUrl}/api/admin/users`, { token: adminToken, body: bob })).status,
+    ).toBe(201);
+    const bobToken = (
+      await http('POST', `${consoleUrl}/api/auth/login`, {
+        body: { email: bob.email, password: bob.password },
+      })
+    ).body.access_token;
+    const bobKey = (await http('POST', `${consoleUrl}/api/keys`, { token: bobToken, body: { name: 'bob' } }))
+      .body.key;
+    const refused = await mcpCall(bobKey, 'tools/call', { name: 'hub__whoami', arguments: {} });
+    expect(refused.error).toMatchObject({
+      code: -32042,
+      data: { elicitations: [{ mode: 'url', url: `${consoleUrl}/mcp/connections` }] },
+    });
+
+    // Disconnecting forgets the tokens: the admin is asked to connect again.
+    expect(
+      (await http('DELETE', `${consoleUrl}/api/mcp/connections/${server.body.id}`, { token: adminToken }))
+        .status,
+    ).toBe(204);
+    expect((await mcpCall(adminKey, 'tools/call', { name: 'hub__whoami', arguments: {} })).error?.code).toBe(
+      -32042,
+    );
   });
 });

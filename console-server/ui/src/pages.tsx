@@ -9,6 +9,7 @@ import { AuditLogsPage } from './pages/logs/AuditLogsPage';
 import { GatewayLogsPage } from './pages/logs/GatewayLogsPage';
 import { McpLogsPage } from './pages/logs/McpLogsPage';
 import { PlatformLogsPage } from './pages/logs/PlatformLogsPage';
+import { McpConnectionsPage } from './pages/mcp/McpConnectionsPage';
 import { McpServersPage } from './pages/mcp/McpServersPage';
 import { McpToolsPage } from './pages/mcp/McpToolsPage';
 import { ModelsPage } from './pages/models/ModelsPage';
@@ -70,6 +71,13 @@ export const PAGES: PageDef[] = [
     group: 'MCP',
     admin: false,
     element: <McpToolsPage />,
+  },
+  {
+    path: 'mcp/connections',
+    label: 'Connections',
+    group: 'MCP',
+    admin: false,
+    element: <McpConnectionsPage />,
   },
   {
     path: 'mcp/connected-apps',

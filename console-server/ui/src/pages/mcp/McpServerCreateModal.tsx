@@ -1,4 +1,4 @@
-import { Modal, PasswordInput, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,6 +21,7 @@ const AUTH_TYPES: Array<{ value: AuthType; label: string }> = [
   { value: 'bearer', label: 'Bearer token (Authorization header)' },
   { value: 'header', label: 'Custom header' },
   { value: 'query', label: 'Query parameter' },
+  { value: 'oauth', label: 'Each user signs in (OAuth)' },
 ];
 
 const initialValues = {
@@ -102,7 +103,13 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
               {...form.getInputProps('auth_name')}
             />
           )}
-          {authType !== 'none' && (
+          {authType === 'oauth' && (
+            <Text size="sm" c="dimmed">
+              Each user connects their own account under MCP → Connections; the gateway calls the server with
+              that user's token. Connect yours before discovering its tools.
+            </Text>
+          )}
+          {authType !== 'none' && authType !== 'oauth' && (
             <PasswordInput
               label="Secret"
               description="Write-only: stored encrypted and never shown again"
