@@ -77,6 +77,17 @@ if [ -n "${AUTHORIZATION:-}" ]; then
     tee "$DATA/authorization.log" | sed -n '/=== SUMMARY ===/,$p' || true
   wait "$consent" || echo "consent: the browser did not complete"
 fi
+# CLIENT=1: the suite's client mode against Sluice's upstream connector (client-adapter.mjs
+# registers each scenario's server and drives the calls through the gateway); CLIENT_SCENARIO: one.
+if [ -n "${CLIENT:-}" ]; then
+  echo "== conformance suite: client mode (Sluice's upstream connector), requirements 2026-07-28"
+  pick=(--requirements 2026-07-28); [ -n "${CLIENT_SCENARIO:-}" ] && pick=(--scenario "$CLIENT_SCENARIO" --spec-version 2026-07-28)
+  [ -n "${OUT_DIR:-}" ] && pick+=(-o "$OUT_DIR/client")
+  (cd "$ROOT" && SLUICE_CONSOLE="http://127.0.0.1:$CON" SLUICE_GATEWAY="http://127.0.0.1:$GW" SLUICE_ADMIN_TOKEN=$TOKEN SLUICE_KEY=$KEY \
+    "$N" "$CONF/node_modules/conformance-next/dist/index.js" client --command "node $ROOT/dev/conformance/client-adapter.mjs" \
+    "${pick[@]}" 2>&1 | tee "$DATA/client.log" | sed -n '/=== SUMMARY ===/,$p') || true
+  [ -n "${CLIENT_LOG:-}" ] && cp "$DATA/client.log" "$CLIENT_LOG"
+fi
 # HOLD: keep the stack up that many seconds after the suites (to probe it by hand); PROXY is the keyed URL.
 [ -n "${HOLD:-}" ] && { echo "holding: proxy http://127.0.0.1:$PROXY"; sleep "$HOLD"; }
 true

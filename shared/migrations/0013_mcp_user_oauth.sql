@@ -5,7 +5,10 @@ CREATE TABLE "mcp_oauth_clients" (
 	"token_endpoint" text NOT NULL,
 	"client_id" text NOT NULL,
 	"client_secret_encrypted" text,
+	"resource" text NOT NULL,
 	"scope" text,
+	"token_auth_method" text DEFAULT 'none' NOT NULL,
+	"iss_supported" boolean DEFAULT false NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

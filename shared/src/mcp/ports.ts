@@ -17,6 +17,11 @@ export interface McpServerTarget {
   authName: string | null;
   /** Decrypted; never logged or returned. */
   authSecret: string | null;
+  /**
+   * The server refused the credential (401): what the caller gets instead (a user's token that
+   * was revoked upstream is forgotten, and the user told to connect again).
+   */
+  onUnauthorized?(): Promise<never>;
 }
 
 export interface McpToolDescriptor {

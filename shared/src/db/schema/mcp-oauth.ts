@@ -1,7 +1,9 @@
-import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tsz, updatedAt } from './columns';
 import { mcpServers } from './mcp';
 import { users } from './users';
+
+export type TokenAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 
 /**
  * Sluice as an OAuth client of an upstream MCP server registered with auth_type oauth: the
@@ -16,8 +18,14 @@ export const mcpOAuthClients = pgTable('mcp_oauth_clients', {
   tokenEndpoint: text('token_endpoint').notNull(),
   clientId: text('client_id').notNull(),
   clientSecretEncrypted: text('client_secret_encrypted'),
+  /** The resource identifier tokens are asked for (RFC 8707), exactly as its metadata names it. */
+  resource: text('resource').notNull(),
   /** What tokens are asked for (the resource's scopes_supported), space-separated; null: none. */
   scope: text('scope'),
+  /** How the client authenticates at the token endpoint: none, client_secret_basic or _post. */
+  tokenAuthMethod: text('token_auth_method').$type<TokenAuthMethod>().notNull().default('none'),
+  /** The server says it puts `iss` in authorization responses (RFC 9207): it must be there. */
+  issSupported: boolean('iss_supported').notNull().default(false),
   createdAt: createdAt(),
 });
 

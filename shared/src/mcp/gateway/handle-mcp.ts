@@ -16,6 +16,7 @@ import {
   rpcResult,
 } from './jsonrpc';
 import { callMethod, type MethodDeps } from './methods';
+import { checkStandardHeaders } from './standard-headers';
 import { statelessEnvelope } from './stateless/envelope';
 import { GATEWAY_SERVER_INFO, handleStatelessPost } from './stateless/handle-stateless';
 import type { SessionContext } from './upstream-calls';
@@ -244,6 +245,7 @@ export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promi
     throw new McpRpcError(400, RPC.invalidRequest, `Invalid JSON-RPC request (${where})`, idOf(post.body));
   }
   const message = parsed.data;
+  checkStandardHeaders(post.forwardHeaders, message);
   // A stateless (2026-07-28) request needs no session; initialize keeps the session lifecycle.
   const envelope = statelessEnvelope(post, post.body, message.id ?? null);
   if (envelope) return handleStatelessPost(post, envelope, message, deps);

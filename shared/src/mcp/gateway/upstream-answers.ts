@@ -12,8 +12,11 @@ export function upstreamRpcError(error: unknown): { code: number; message: strin
 
 /** Unreachable upstream: HTTP 502 (spec). An upstream JSON-RPC error: the same error, HTTP 200. */
 export function failure(id: JsonRpcId, error: unknown): never {
-  // The gateway's own answer (e.g. a user who must connect their account first) stays as it is.
-  if (error instanceof RpcFault) throw error;
+  // The gateway's own answer (e.g. a user who must connect their account first) stays as it is,
+  // however deep the upstream client wrapped it.
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof RpcFault) throw cause;
+  }
   const rpc = upstreamRpcError(error);
   if (rpc) throw new RpcFault(rpc.code, rpc.message, rpc.data);
   const message =

@@ -11,7 +11,10 @@ const client = {
   tokenEndpoint: 'https://hub.example.com/token',
   clientId: 'sluice',
   clientSecret: null,
+  resource: 'https://hub.example.com/mcp',
   scope: null,
+  tokenAuthMethod: 'none' as const,
+  issSupported: false,
 };
 
 function deps(tokens: UpstreamTokens | null, answer: () => Response) {

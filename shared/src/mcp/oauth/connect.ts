@@ -1,7 +1,7 @@
 import { randomBytes, toBase64Url } from '../../auth/encoding';
 import { s256 } from '../../oauth/pkce';
-import { discoverUpstreamAuthorization } from './discovery';
 import type { UpstreamClient, UpstreamOAuthDeps, UpstreamTokens } from './ports';
+import { authenticateTokenRequest, upstreamClientFor } from './register';
 
 /**
  * Sluice as the OAuth client of an upstream MCP server registered with auth_type oauth: each
@@ -34,7 +34,7 @@ export async function startUpstreamConnect(
   userId: string,
   deps: UpstreamOAuthDeps,
 ): Promise<string> {
-  const client = (await deps.store.client(server.id)) ?? (await registerUpstreamClient(server, deps));
+  const client = await upstreamClientFor(server, deps);
   const verifier = toBase64Url(randomBytes(32));
   const state = toBase64Url(randomBytes(24));
   const pending: PendingConnect = {
@@ -42,7 +42,7 @@ export async function startUpstreamConnect(
     serverName: server.name,
     userId,
     verifier,
-    resource: server.endpointUrl,
+    resource: client.resource,
   };
   await deps.kv.set(stateKey(state), JSON.stringify(pending), { ex: PENDING_TTL_SECONDS });
   const url = new URL(client.authorizationEndpoint);
@@ -52,49 +52,9 @@ export async function startUpstreamConnect(
   url.searchParams.set('code_challenge', await s256(verifier));
   url.searchParams.set('code_challenge_method', 'S256');
   url.searchParams.set('state', state);
-  url.searchParams.set('resource', server.endpointUrl);
+  url.searchParams.set('resource', client.resource);
   if (client.scope) url.searchParams.set('scope', client.scope);
   return url.toString();
-}
-
-/** Discovery, then a client ID metadata document where taken, else dynamic registration. */
-async function registerUpstreamClient(
-  server: ConnectingServer,
-  deps: UpstreamOAuthDeps,
-): Promise<UpstreamClient> {
-  const found = await discoverUpstreamAuthorization(server.endpointUrl, deps.fetch);
-  const base = {
-    serverId: server.id,
-    issuer: found.issuer,
-    authorizationEndpoint: found.authorizationEndpoint,
-    tokenEndpoint: found.tokenEndpoint,
-    scope: found.scope,
-  };
-  let client: UpstreamClient;
-  if (found.metadataDocuments && deps.clientMetadataUrl) {
-    client = { ...base, clientId: deps.clientMetadataUrl, clientSecret: null };
-  } else if (found.registrationEndpoint) {
-    const response = await deps.fetch(found.registrationEndpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        client_name: 'Sluice gateway',
-        redirect_uris: [deps.callbackUrl],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      }),
-      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-    });
-    const body = (await response.json().catch(() => ({}))) as { client_id?: string; client_secret?: string };
-    if (!response.ok || !body.client_id)
-      throw new Error(`registration at ${found.registrationEndpoint} failed (${response.status})`);
-    client = { ...base, clientId: body.client_id, clientSecret: body.client_secret ?? null };
-  } else {
-    throw new Error(`${found.issuer} offers neither client registration nor client ID metadata documents`);
-  }
-  await deps.store.saveClient(client);
-  return client;
 }
 
 /** The browser came back from the upstream: the code becomes the user's tokens. */
@@ -111,10 +71,13 @@ export async function finishUpstreamConnect(
   )
     throw new Error('This connection attempt expired or was already used; start again');
   const pending = (typeof stored === 'string' ? JSON.parse(stored) : stored) as PendingConnect;
-  if (query.error) throw new Error(`${pending.serverName}: ${query.error_description ?? query.error}`);
-  if (!query.code) throw new Error(`${pending.serverName} sent no authorization code`);
   const client = await deps.store.client(pending.serverId);
   if (!client) throw new Error('The server was removed meanwhile');
+  // RFC 9207: an answer from another issuer (a mix-up) is refused, and one that must name it does.
+  if (query.iss !== undefined ? query.iss !== client.issuer : client.issSupported)
+    throw new Error(`${pending.serverName}: the answer did not come from ${client.issuer}`);
+  if (query.error) throw new Error(`${pending.serverName}: ${query.error_description ?? query.error}`);
+  if (!query.code) throw new Error(`${pending.serverName} sent no authorization code`);
   const tokens = await tokenRequest(client, deps, {
     grant_type: 'authorization_code',
     code: query.code,
@@ -148,7 +111,7 @@ export async function upstreamAccessToken(
     const renewed = await tokenRequest(client, deps, {
       grant_type: 'refresh_token',
       refresh_token: tokens.refreshToken,
-      resource: server.endpointUrl,
+      resource: client.resource,
     });
     await deps.store.saveTokens(server.id, userId, {
       ...renewed,
@@ -166,11 +129,15 @@ async function tokenRequest(
   deps: UpstreamOAuthDeps,
   form: Record<string, string>,
 ): Promise<UpstreamTokens> {
-  const body = new URLSearchParams({ ...form, client_id: client.clientId });
-  if (client.clientSecret) body.set('client_secret', client.clientSecret);
+  const body = new URLSearchParams(form);
+  const credentials = authenticateTokenRequest(client, body);
   const response = await deps.fetch(client.tokenEndpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      ...credentials,
+    },
     body,
     signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
   });

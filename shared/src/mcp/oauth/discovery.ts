@@ -8,14 +8,19 @@ export interface UpstreamAuthorization {
   registrationEndpoint: string | null;
   /** The authorization server takes client ID metadata documents. */
   metadataDocuments: boolean;
+  /** The resource identifier, exactly as the server's metadata publishes it (else its URL). */
+  resource: string;
   /** What to ask for: the resource's scopes_supported (or the 401's scope); null: none. */
   scope: string | null;
+  tokenAuthMethods: string[];
+  issSupported: boolean;
 }
 
 const DISCOVERY_TIMEOUT_MS = 10_000;
 
 const resourceMetadata = z
   .object({
+    resource: z.string().optional(),
     authorization_servers: z.array(z.string()).min(1),
     scopes_supported: z.array(z.string()).optional(),
   })
@@ -28,6 +33,8 @@ const serverMetadata = z
     registration_endpoint: z.string().optional(),
     client_id_metadata_document_supported: z.boolean().optional(),
     code_challenge_methods_supported: z.array(z.string()).optional(),
+    token_endpoint_auth_methods_supported: z.array(z.string()).optional(),
+    authorization_response_iss_parameter_supported: z.boolean().optional(),
   })
   .passthrough();
 
@@ -46,22 +53,39 @@ async function getJson(url: string, fetchImpl: typeof fetch): Promise<unknown | 
   return response.json().catch(() => null);
 }
 
-/** RFC 9728 § 3.1: the metadata of `https://h/p` is at `https://h/.well-known/oauth-protected-resource/p`. */
-function wellKnown(url: URL, suffix: string): string[] {
+/** RFC 9728 § 3.1: `https://h/p` has its metadata at `https://h/.well-known/oauth-protected-resource/p`, then the root. */
+function resourceWellKnown(url: URL): string[] {
   const path = url.pathname.replace(/\/+$/, '');
-  return [...new Set([`${url.origin}/.well-known/${suffix}${path}`, `${url.origin}/.well-known/${suffix}`])];
+  const base = `${url.origin}/.well-known/oauth-protected-resource`;
+  return [...new Set([`${base}${path}`, base])];
 }
 
-/**
- * The MCP authorization discovery a client does: the server's 401 challenge (or its well-known
- * protected-resource metadata) names the authorization server, whose own metadata gives the
- * endpoints. Throws with what is missing.
- */
-export async function discoverUpstreamAuthorization(
-  endpointUrl: string,
-  fetchImpl: typeof fetch,
-): Promise<UpstreamAuthorization> {
-  const endpoint = new URL(endpointUrl);
+/** An issuer with a path has its metadata there only (RFC 8414 § 3.1), or (OpenID) under the path. */
+function serverWellKnown(issuer: URL): string[] {
+  const path = issuer.pathname.replace(/\/+$/, '');
+  const { origin } = issuer;
+  if (path === '')
+    return [`${origin}/.well-known/oauth-authorization-server`, `${origin}/.well-known/openid-configuration`];
+  return [
+    `${origin}/.well-known/oauth-authorization-server${path}`,
+    `${origin}/.well-known/openid-configuration${path}`,
+    `${origin}${path}/.well-known/openid-configuration`,
+  ];
+}
+
+/** A resource identifier covers the server's URL: same origin, its path a prefix of the server's. */
+function coversServer(resource: string, server: string): boolean {
+  try {
+    const [r, s] = [new URL(resource), new URL(server)];
+    const path = r.pathname.replace(/\/+$/, '');
+    const serverPath = s.pathname.replace(/\/+$/, '');
+    return r.origin === s.origin && (serverPath === path || serverPath.startsWith(`${path}/`));
+  } catch {
+    return false;
+  }
+}
+
+async function resourceMetadataOf(endpointUrl: string, fetchImpl: typeof fetch) {
   const probe = await fetchImpl(endpointUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -70,36 +94,46 @@ export async function discoverUpstreamAuthorization(
   }).catch(() => null);
   await probe?.body?.cancel().catch(() => {});
   const challenge = challengeParams(probe?.headers.get('www-authenticate') ?? null);
-  let resource: z.infer<typeof resourceMetadata> | null = null;
-  for (const url of challenge.metadata
-    ? [challenge.metadata]
-    : wellKnown(endpoint, 'oauth-protected-resource')) {
+  for (const url of challenge.metadata ? [challenge.metadata] : resourceWellKnown(new URL(endpointUrl))) {
     const parsed = resourceMetadata.safeParse(await getJson(url, fetchImpl));
-    if (parsed.success) {
-      resource = parsed.data;
-      break;
-    }
+    if (parsed.success) return { resource: parsed.data, scope: challenge.scope };
   }
+  return { resource: null, scope: challenge.scope };
+}
+
+/**
+ * The MCP authorization discovery a client does: the server's 401 challenge (or its well-known
+ * protected-resource metadata) names the authorization server, whose own metadata gives the
+ * endpoints. Throws with what is missing or inconsistent.
+ */
+export async function discoverUpstreamAuthorization(
+  endpointUrl: string,
+  fetchImpl: typeof fetch,
+): Promise<UpstreamAuthorization> {
+  const { resource, scope } = await resourceMetadataOf(endpointUrl, fetchImpl);
+  // A resource that names another URL is not this server's (RFC 9728 § 3.3).
+  if (resource?.resource !== undefined && !coversServer(resource.resource, endpointUrl))
+    throw new Error(`its resource metadata names another resource (${resource.resource})`);
   // Servers of the 2025-03-26 revision have no resource metadata: their origin is the issuer.
-  const issuer = resource?.authorization_servers[0] ?? endpoint.origin;
-  const issuerUrl = new URL(issuer);
-  const candidates = [
-    ...wellKnown(issuerUrl, 'oauth-authorization-server'),
-    ...wellKnown(issuerUrl, 'openid-configuration'),
-  ];
-  for (const url of candidates) {
+  const issuer = resource?.authorization_servers[0] ?? new URL(endpointUrl).origin;
+  for (const url of serverWellKnown(new URL(issuer))) {
     const parsed = serverMetadata.safeParse(await getJson(url, fetchImpl));
     if (!parsed.success) continue;
     const meta = parsed.data;
     const methods = meta.code_challenge_methods_supported;
     if (methods && !methods.includes('S256')) throw new Error(`${issuer} does not support PKCE S256`);
+    if (meta.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, ''))
+      throw new Error(`${url} names another issuer (${meta.issuer})`);
     return {
       issuer: meta.issuer,
       authorizationEndpoint: meta.authorization_endpoint,
       tokenEndpoint: meta.token_endpoint,
       registrationEndpoint: meta.registration_endpoint ?? null,
+      resource: resource?.resource ?? endpointUrl,
       metadataDocuments: meta.client_id_metadata_document_supported === true,
-      scope: challenge.scope ?? resource?.scopes_supported?.join(' ') ?? null,
+      scope: scope ?? resource?.scopes_supported?.join(' ') ?? null,
+      tokenAuthMethods: meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
+      issSupported: meta.authorization_response_iss_parameter_supported === true,
     };
   }
   throw new Error(`no authorization server metadata found for ${issuer}`);

@@ -8,7 +8,12 @@ export interface UpstreamClient {
   tokenEndpoint: string;
   clientId: string;
   clientSecret: string | null;
+  /** The resource tokens are for (RFC 8707): as the server's metadata names it, else its URL. */
+  resource: string;
   scope: string | null;
+  tokenAuthMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+  /** The authorization server puts `iss` in its responses (RFC 9207): it must be there and match. */
+  issSupported: boolean;
 }
 
 /** A user's tokens for one server, opened. */

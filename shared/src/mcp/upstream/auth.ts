@@ -18,7 +18,7 @@ export function authenticatedFetch(server: McpServerTarget, base: typeof fetch =
     if (server.authType === 'bearer') headers.set('authorization', `Bearer ${secret}`);
     if (server.authType === 'header' && server.authName) headers.set(server.authName, secret);
     if (server.authType === 'query' && server.authName) url.searchParams.set(server.authName, secret);
-    return base(new Request(url, { ...requestInitOf(request), headers }));
+    return refusedAs(server, base(new Request(url, { ...requestInitOf(request), headers })));
   }) as typeof fetch;
 }
 
@@ -32,4 +32,12 @@ function requestInitOf(request: Request): RequestInit {
   // A streamed body needs half duplex in Node's fetch; workerd ignores the field.
   if (request.body) init.duplex = 'half';
   return init;
+}
+
+/** A 401 to a credential the target knows what to do about (onUnauthorized) becomes that. */
+async function refusedAs(server: McpServerTarget, sent: Promise<Response>): Promise<Response> {
+  const response = await sent;
+  if (response.status !== 401 || !server.onUnauthorized) return response;
+  await response.body?.cancel().catch(() => {});
+  return server.onUnauthorized();
 }

@@ -1,0 +1,89 @@
+// The conformance suite's client mode, pointed at Sluice's upstream connector: the suite starts
+// this command with a scenario's MCP server URL; it registers that server with a running Sluice
+// (auth scenarios: as a server where each user signs in, then connects the admin's account by
+// following the authorization server's redirects back to the console), and drives the calls
+// through the gateway at /mcp/<name> with an API key, as an agent would.
+// Env: SLUICE_CONSOLE, SLUICE_GATEWAY, SLUICE_ADMIN_TOKEN, SLUICE_KEY; the suite sets
+// MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT.
+import { randomBytes } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const serverUrl = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'unknown';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const { SLUICE_CONSOLE: consoleUrl, SLUICE_GATEWAY: gatewayUrl, SLUICE_ADMIN_TOKEN: token, SLUICE_KEY: key } = process.env;
+const name = `c-${scenario.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${randomBytes(3).toString('hex')}`.slice(0, 64);
+
+async function api(method, path, body) {
+  const response = await fetch(`${consoleUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** The user's browser: follows the authorization server's redirects until the console's callback. */
+async function followToConsole(url) {
+  let next = url;
+  for (let hop = 0; hop < 10; hop++) {
+    const response = await fetch(next, { redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (!location) throw new Error(`authorization stopped at ${next}: ${response.status} ${await response.text()}`);
+    next = new URL(location, next).toString();
+    if (next.startsWith(`${consoleUrl}/mcp/connections`)) {
+      const answer = new URL(next);
+      if (answer.searchParams.get('error')) throw new Error(answer.searchParams.get('error'));
+      return;
+    }
+  }
+  throw new Error('too many redirects');
+}
+
+/** What an agent would pass: a value of each required property's type. */
+function argumentsFor(tool) {
+  const schema = tool.inputSchema ?? {};
+  const sample = { number: 1, integer: 1, string: 'x', boolean: true, array: [], object: {} };
+  const args = {};
+  for (const name of schema.required ?? []) args[name] = sample[schema.properties?.[name]?.type] ?? 'x';
+  return args;
+}
+
+async function connectAccount(server) {
+  const { authorization_url: authorizationUrl } = await api('POST', `/api/mcp/connections/${server.id}`);
+  await followToConsole(authorizationUrl);
+}
+
+const auth = scenario.startsWith('auth/');
+const server = await api('POST', '/api/mcp/servers', { name, endpoint_url: serverUrl, auth_type: auth ? 'oauth' : 'none' });
+try {
+  if (auth) await connectAccount(server);
+  // The gateway serves the tools the console discovered (as the admin, for an auth scenario).
+  // Told to connect again (the server refused the token, or moved to another authorization
+  // server), the user does, once.
+  await api('POST', `/api/mcp/servers/${server.id}/discover`).catch(async (error) => {
+    if (!auth || !/Connect your/.test(String(error))) throw error;
+    await connectAccount(server);
+    await api('POST', `/api/mcp/servers/${server.id}/discover`);
+  });
+  const client = new Client({ name: 'sluice-conformance', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${gatewayUrl}/mcp/${name}`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
+  let { tools } = await client.listTools();
+  // The gateway reads the catalog's version at most once a second.
+  for (let i = 0; i < 20 && tools.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    ({ tools } = await client.listTools());
+  }
+  const calls = context.toolCalls ?? (tools[0] ? [{ name: tools[0].name, arguments: argumentsFor(tools[0]) }] : []);
+  for (const call of calls) await client.callTool({ name: call.name, arguments: call.arguments ?? {} });
+  await client.close();
+} finally {
+  await api('DELETE', `/api/mcp/servers/${server.id}`).catch(() => {});
+}

@@ -1,0 +1,50 @@
+import { type JsonRpcId, McpRpcError, RPC } from './jsonrpc';
+
+/** The request parameter each method names in Mcp-Name (2026-07-28 standard headers). */
+const NAMED_BY: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/** `=?base64?…?=` carries a value that is not plain printable ASCII. */
+function decoded(value: string): string {
+  const wrapped = /^=\?base64\?(.*)\?=$/.exec(value);
+  if (!wrapped?.[1]) return value;
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(wrapped[1]), (c) => c.charCodeAt(0)));
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * A request's Mcp-Method and Mcp-Name headers, when sent, must say what its body says: a
+ * gateway or proxy that routes on them must not be told one thing while the server does
+ * another. A mismatch is 400 (JSON-RPC -32600), before anything is done.
+ */
+export function checkStandardHeaders(
+  headers: Readonly<Record<string, string>> | undefined,
+  message: { method: string; params?: Record<string, unknown>; id?: JsonRpcId },
+): void {
+  const method = headers?.['mcp-method'];
+  const id = message.id ?? null;
+  if (method !== undefined && method !== message.method)
+    throw new McpRpcError(
+      400,
+      RPC.invalidRequest,
+      `Mcp-Method header ${method} does not match the body's method ${message.method}`,
+      id,
+    );
+  const name = headers?.['mcp-name'];
+  const field = NAMED_BY[message.method];
+  if (name === undefined || field === undefined) return;
+  const named = message.params?.[field];
+  if (decoded(name) !== named)
+    throw new McpRpcError(
+      400,
+      RPC.invalidRequest,
+      `Mcp-Name header does not match the body's params.${field}`,
+      id,
+    );
+}
