@@ -12,8 +12,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 const serverUrl = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'unknown';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
-const { SLUICE_CONSOLE: consoleUrl, SLUICE_GATEWAY: gatewayUrl, SLUICE_ADMIN_TOKEN: token, SLUICE_KEY: key } = process.env;
-const name = `c-${scenario.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${randomBytes(3).toString('hex')}`.slice(0, 64);
+const {
+  SLUICE_CONSOLE: consoleUrl,
+  SLUICE_GATEWAY: gatewayUrl,
+  SLUICE_ADMIN_TOKEN: token,
+  SLUICE_KEY: key,
+} = process.env;
+const name =
+  `c-${scenario.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${randomBytes(3).toString('hex')}`.slice(0, 64);
 
 async function api(method, path, body) {
   const response = await fetch(`${consoleUrl}${path}`, {
@@ -32,7 +38,8 @@ async function followToConsole(url) {
   for (let hop = 0; hop < 10; hop++) {
     const response = await fetch(next, { redirect: 'manual' });
     const location = response.headers.get('location');
-    if (!location) throw new Error(`authorization stopped at ${next}: ${response.status} ${await response.text()}`);
+    if (!location)
+      throw new Error(`authorization stopped at ${next}: ${response.status} ${await response.text()}`);
     next = new URL(location, next).toString();
     if (next.startsWith(`${consoleUrl}/mcp/connections`)) {
       const answer = new URL(next);
@@ -58,7 +65,11 @@ async function connectAccount(server) {
 }
 
 const auth = scenario.startsWith('auth/');
-const server = await api('POST', '/api/mcp/servers', { name, endpoint_url: serverUrl, auth_type: auth ? 'oauth' : 'none' });
+const server = await api('POST', '/api/mcp/servers', {
+  name,
+  endpoint_url: serverUrl,
+  auth_type: auth ? 'oauth' : 'none',
+});
 try {
   if (auth) await connectAccount(server);
   // The gateway serves the tools the console discovered (as the admin, for an auth scenario).
@@ -81,7 +92,8 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 200));
     ({ tools } = await client.listTools());
   }
-  const calls = context.toolCalls ?? (tools[0] ? [{ name: tools[0].name, arguments: argumentsFor(tools[0]) }] : []);
+  const calls =
+    context.toolCalls ?? (tools[0] ? [{ name: tools[0].name, arguments: argumentsFor(tools[0]) }] : []);
   for (const call of calls) await client.callTool({ name: call.name, arguments: call.arguments ?? {} });
   await client.close();
 } finally {
