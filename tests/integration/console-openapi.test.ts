@@ -292,6 +292,43 @@ async function tourMcp(token: string, userToken: string): Promise<void> {
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
 }
 
+/** An MCP client signs a user in (the authorization server's own endpoints are not /api). */
+async function tourOAuth(token: string, userToken: string): Promise<void> {
+  const registered = await h.call('POST', '/oauth/register', {
+    body: { client_name: 'Tour', redirect_uris: ['http://127.0.0.1/cb'] },
+  });
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  const authorize = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: 'http://127.0.0.1:7777/cb',
+    code_challenge: 'c'.repeat(43),
+    code_challenge_method: 'S256',
+    resource: 'http://127.0.0.1:3000/mcp',
+  });
+  const started = await h.call('GET', `/oauth/authorize?${authorize}`);
+  const requestId =
+    new URL(started.headers.get('location') ?? '', 'http://x').searchParams.get('request') ?? '';
+  await api('GET', `/api/oauth/requests/${requestId}`, { token });
+  await api('GET', '/api/oauth/requests/expired', { token });
+  await api('POST', `/api/oauth/requests/${requestId}/decision`, { token, body: { approve: true } });
+  await api('POST', `/api/oauth/requests/${requestId}/decision`, { token, body: { approve: true } });
+  const grants = await api('GET', '/api/oauth/grants', { token });
+  await api('GET', '/api/oauth/grants?all=true', { token });
+  await api('GET', '/api/oauth/grants?all=true', { token: userToken });
+  await api('DELETE', `/api/oauth/grants/${grants.body.grants[0].id}`, { token });
+  await api('DELETE', `/api/oauth/grants/${MISSING_ID}`, { token: userToken });
+  const server = await api('POST', '/api/mcp/servers', {
+    token,
+    body: { name: 'tour-oauth', endpoint_url: 'http://127.0.0.1:9/mcp', auth_type: 'oauth' },
+  });
+  await api('GET', '/api/mcp/connections', { token: userToken });
+  await api('POST', `/api/mcp/connections/${server.body.id}`, { token: userToken });
+  await api('POST', `/api/mcp/connections/${MISSING_ID}`, { token: userToken });
+  await api('DELETE', `/api/mcp/connections/${server.body.id}`, { token: userToken });
+  await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
+}
+
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_openapi')));
   const res = await h.call('GET', '/api/openapi.json');
@@ -319,6 +356,7 @@ describe('OpenAPI document', () => {
     await tourSettingsAndAudit(tokens.admin, tokens.user);
     await tourLimits(tokens.admin, tokens.user);
     await tourMcp(tokens.admin, tokens.user);
+    await tourOAuth(tokens.admin, tokens.user);
     expect(problems).toEqual([]);
     const missed = conformance.operations().filter((op) => !conformance.exercisedOperations().includes(op));
     expect(missed).toEqual([]);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidClient, invalidRequest, OAuthError } from './errors';
 
 /** A client of the authorization server, registered or known by its metadata document. */

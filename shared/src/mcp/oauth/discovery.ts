@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where an upstream MCP server's users sign in, as its metadata says (RFC 9728, RFC 8414). */
 export interface UpstreamAuthorization {
