@@ -15,6 +15,7 @@ const RELAYED_CAPABILITIES: ClientChannel['capabilities'] = { sampling: {}, elic
 import type { McpServerTarget } from '../ports';
 import { type McpRegistryDeps, requireMcpServer } from './registry';
 import { toMcpServerTarget } from './target';
+import { invalidToolHeaders } from './tool-headers';
 
 export interface DiscoverDeps extends McpRegistryDeps {
   connector: UpstreamMcpConnector;
@@ -66,7 +67,8 @@ export async function discoverMcpTools(
   actor: AuditActor,
 ): Promise<DiscoveryView> {
   const tools = await fetchTools(deps, id, actor.userId ?? '');
-  const unique = [...new Map(tools.map((t) => [t.name, t])).values()];
+  const valid = tools.filter((t) => invalidToolHeaders(t.inputSchema ?? {}) === null);
+  const unique = [...new Map(valid.map((t) => [t.name, t])).values()];
   return commitThenBump(deps, ['mcp'], async (tx) => {
     const server = await requireMcpServer(tx, id);
     await replaceMcpTools(

@@ -9,6 +9,7 @@ import type {
 import { UpstreamMcpUnavailable } from '../ports';
 import { authenticatedFetch } from './auth';
 import { readRpcAnswer } from './rpc-answers';
+import { standardHeaders } from './standard-headers';
 
 /** The stateless revision (SEP-2575): what an upstream that speaks it is sent. */
 const VERSION = '2026-07-28';
@@ -45,6 +46,7 @@ async function request(rpc: Rpc, method: string, params: McpResult = {}): Promis
     'io.modelcontextprotocol/clientCapabilities': rpc.capabilities,
     'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
   };
+  const body = { jsonrpc: '2.0', id: crypto.randomUUID(), method, params: { ...params, _meta: meta } };
   let response: Response;
   try {
     response = await authenticatedFetch(rpc.target, rpc.fetch)(rpc.target.endpointUrl, {
@@ -53,14 +55,9 @@ async function request(rpc: Rpc, method: string, params: McpResult = {}): Promis
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': VERSION,
-        'mcp-method': method,
+        ...standardHeaders(body),
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: crypto.randomUUID(),
-        method,
-        params: { ...params, _meta: meta },
-      }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(rpc.timeoutMs),
     });
   } catch (error) {
