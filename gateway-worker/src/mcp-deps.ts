@@ -12,6 +12,7 @@ import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
 import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
 import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
+import { designatedHeaders } from '@sluice/shared/mcp/registry/tool-headers';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
@@ -62,9 +63,21 @@ export function buildMcpDeps(
     catalog: () => fresh((background) => warm.mcpCatalog(background)),
     connector: generationAwareConnector(createSdkConnector({ validateToolOutput: false })),
     targetOf: async (server: McpServerRow, userId: string) => {
+      const paramHeadersOf = async (row: McpServerRow) => {
+        const { tools } = await warm.mcpCatalog(detached);
+        const own = new Map(
+          tools
+            .filter((t) => t.server.id === row.id)
+            .map((t) => [t.tool.name, designatedHeaders(t.tool.inputSchema)]),
+        );
+        return (tool: string) => own.get(tool) ?? [];
+      };
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
       const secrets = await secretBox;
-      const target = await toMcpServerTarget(server, secrets);
+      const target = {
+        ...(await toMcpServerTarget(server, secrets)),
+        paramHeaders: await paramHeadersOf(server),
+      };
       const upstreamOAuth = {
         store: upstreamOAuthStore(db, secrets),
         kv: link.redis,

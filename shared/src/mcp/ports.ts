@@ -22,6 +22,8 @@ export interface McpServerTarget {
    * was revoked upstream is forgotten, and the user told to connect again).
    */
   onUnauthorized?(): Promise<never>;
+  /** Arguments of a tool the server wants as Mcp-Param headers (SEP-2243), from its catalog entry. */
+  paramHeaders?(tool: string): ReadonlyArray<readonly [string, string]>;
 }
 
 export interface McpToolDescriptor {

@@ -26,3 +26,14 @@ export function invalidToolHeaders(inputSchema: Record<string, unknown>): string
   }
   return null;
 }
+
+/** A sound tool's designations: [property, header name] pairs (Mcp-Param-<header name>). */
+export function designatedHeaders(inputSchema: Record<string, unknown>): Array<[string, string]> {
+  const properties = (inputSchema.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const pairs: Array<[string, string]> = [];
+  for (const [name, property] of Object.entries(properties)) {
+    const header = property?.['x-mcp-header'];
+    if (typeof header === 'string' && header !== '') pairs.push([name, header]);
+  }
+  return pairs;
+}

@@ -28,7 +28,7 @@ const MAX_PAGES = 100;
 
 function transportFor(server: McpServerTarget, fetchImpl: typeof fetch, resumeSessionId?: string): Transport {
   const url = new URL(server.endpointUrl);
-  const authed = withStandardHeaders(authenticatedFetch(server, fetchImpl));
+  const authed = withStandardHeaders(authenticatedFetch(server, fetchImpl), server.paramHeaders);
   if (server.transportType === 'sse') return new SSEClientTransport(url, { fetch: authed });
   return new StreamableHTTPClientTransport(url, { fetch: authed, sessionId: resumeSessionId });
 }

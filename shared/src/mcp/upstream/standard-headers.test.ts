@@ -17,6 +17,26 @@ describe('standard headers upstream (2026-07-28)', () => {
     expect(standardHeaders({ method: 'tools/list' })).toEqual({ 'mcp-method': 'tools/list' });
   });
 
+  it('mirrors the arguments a tool designates into Mcp-Param headers, leaving out null ones', () => {
+    const designated = () =>
+      [
+        ['region', 'Region'],
+        ['debug', 'Debug'],
+        ['missing', 'Gone'],
+        ['note', 'Note'],
+      ] as const;
+    const message = {
+      method: 'tools/call',
+      params: { name: 't', arguments: { region: 'us-west1', debug: true, note: null } },
+    };
+    expect(standardHeaders(message, designated)).toEqual({
+      'mcp-method': 'tools/call',
+      'mcp-name': 't',
+      'mcp-param-region': 'us-west1',
+      'mcp-param-debug': 'true',
+    });
+  });
+
   it('encodes values that are not plain printable ASCII', () => {
     expect(headerValue('us-west1')).toBe('us-west1');
     expect(headerValue(' padded')).toBe(`=?base64?${btoa(' padded')}?=`);

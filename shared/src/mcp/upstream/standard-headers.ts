@@ -20,8 +20,17 @@ export function headerValue(value: string): string {
   return `=?base64?${btoa(binary)}?=`;
 }
 
-/** The standard headers of one JSON-RPC message. */
-export function standardHeaders(message: { method?: unknown; params?: unknown }): Record<string, string> {
+/** A tool's parameters the server wants mirrored into headers: [argument, header name] pairs. */
+export type ParamHeaders = (tool: string) => ReadonlyArray<readonly [string, string]>;
+
+/**
+ * The standard headers of one JSON-RPC message; a tools/call also mirrors each argument its
+ * tool designates (x-mcp-header) into `Mcp-Param-<name>`, a null or absent one left out.
+ */
+export function standardHeaders(
+  message: { method?: unknown; params?: unknown },
+  paramHeaders?: ParamHeaders,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   if (typeof message.method !== 'string') return headers;
   headers['mcp-method'] = message.method;
@@ -29,6 +38,14 @@ export function standardHeaders(message: { method?: unknown; params?: unknown })
   const params = (message.params ?? {}) as Record<string, unknown>;
   const named = field ? params[field] : undefined;
   if (typeof named === 'string') headers['mcp-name'] = headerValue(named);
+  if (message.method === 'tools/call' && typeof named === 'string' && paramHeaders) {
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    for (const [argument, header] of paramHeaders(named)) {
+      const value = args[argument];
+      if (value === null || value === undefined || typeof value === 'object') continue;
+      headers[`mcp-param-${header.toLowerCase()}`] = headerValue(String(value));
+    }
+  }
   return headers;
 }
 
@@ -49,7 +66,7 @@ function withInitializeMeta(message: Message): Message {
   return { ...message, params: { ...params, _meta: meta } };
 }
 
-export function withStandardHeaders(fetchImpl: typeof fetch): typeof fetch {
+export function withStandardHeaders(fetchImpl: typeof fetch, paramHeaders?: ParamHeaders): typeof fetch {
   return ((input: string | URL | Request, init?: RequestInit) => {
     if ((init?.method ?? 'GET') !== 'POST' || typeof init?.body !== 'string') return fetchImpl(input, init);
     let message: Message;
@@ -61,7 +78,7 @@ export function withStandardHeaders(fetchImpl: typeof fetch): typeof fetch {
     if (Array.isArray(message) || typeof message !== 'object' || message === null)
       return fetchImpl(input, init);
     const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(standardHeaders(message)))
+    for (const [name, value] of Object.entries(standardHeaders(message, paramHeaders)))
       if (!headers.has(name)) headers.set(name, value);
     let body = init.body;
     if (message.method === 'initialize') {

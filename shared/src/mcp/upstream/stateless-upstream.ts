@@ -55,7 +55,7 @@ async function request(rpc: Rpc, method: string, params: McpResult = {}): Promis
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': VERSION,
-        ...standardHeaders(body),
+        ...standardHeaders(body, rpc.target.paramHeaders),
       },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(rpc.timeoutMs),
