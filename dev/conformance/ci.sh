@@ -3,7 +3,8 @@
 # 0.2 alpha's 2025-11-25 and 2026-07-28 requirement sets) against the reference server alone and
 # through the gateway at /mcp/everything (npm start on embedded stores, the reference server
 # registered behind it); fails when a check that passes alone fails through the gateway. Then the
-# 0.2 alpha's authorization mode against the console (issue 47): every check must pass.
+# 0.2 alpha's authorization mode against the console (issue 47): every check must pass; and its
+# client mode against Sluice's upstream connector (client-adapter.mjs): as client-baseline.json says.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # CONFORMANCE_DIR: a writable folder with the suites' package.json, lock file and reference server
@@ -12,7 +13,8 @@ SUITE_DIR=${CONFORMANCE_DIR:?set CONFORMANCE_DIR to the folder of the MCP confor
 [ -d "$SUITE_DIR/node_modules" ] || npm ci --prefix "$SUITE_DIR" --no-audit --no-fund --loglevel=error
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-CONFORMANCE_DIR=$SUITE_DIR MCP_PATHS=/mcp/everything OUT_DIR=$OUT REFERENCE=1 AUTHORIZATION=1 \
+CONFORMANCE_DIR=$SUITE_DIR MCP_PATHS=/mcp/everything OUT_DIR=$OUT REFERENCE=1 AUTHORIZATION=1 CLIENT=1 \
   bash "$ROOT/dev/conformance/mcp.sh"
 node "$ROOT/dev/conformance/compare.mjs" "$OUT"
 node "$ROOT/dev/conformance/authorization-passed.mjs" "$OUT/authorization"
+node "$ROOT/dev/conformance/client-passed.mjs" "$OUT/client"

@@ -8,6 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const serverUrl = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'unknown';
@@ -56,6 +61,8 @@ function argumentsFor(tool) {
   const sample = { number: 1, integer: 1, string: 'x', boolean: true, array: [], object: {} };
   const args = {};
   for (const name of schema.required ?? []) args[name] = sample[schema.properties?.[name]?.type] ?? 'x';
+  // A tool that asks for a schema back (json-schema scenarios) gets its own, as the gateway listed it.
+  if (schema.properties?.schema?.type === 'object') args.schema = schema;
   return args;
 }
 
@@ -80,7 +87,19 @@ try {
     await connectAccount(server);
     await api('POST', `/api/mcp/servers/${server.id}/discover`);
   });
-  const client = new Client({ name: 'sluice-conformance', version: '1.0.0' });
+  // An agent that answers what servers ask mid-call (relayed by the gateway): it accepts.
+  const client = new Client(
+    { name: 'sluice-conformance', version: '1.0.0' },
+    { capabilities: { elicitation: {}, sampling: {}, roots: {} } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'ok' },
+    model: 'conformance',
+    stopReason: 'endTurn',
+  }));
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [] }));
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${gatewayUrl}/mcp/${name}`), {
       requestInit: { headers: { authorization: `Bearer ${key}` } },
@@ -92,9 +111,15 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 200));
     ({ tools } = await client.listTools());
   }
+  // The scenario's own calls, else every tool once, as an agent exploring a server would.
   const calls =
-    context.toolCalls ?? (tools[0] ? [{ name: tools[0].name, arguments: argumentsFor(tools[0]) }] : []);
-  for (const call of calls) await client.callTool({ name: call.name, arguments: call.arguments ?? {} });
+    context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool) }));
+  for (const call of calls) {
+    await client.callTool({ name: call.name, arguments: call.arguments ?? {} }).catch((error) => {
+      // A tool that fails is the server's answer; the scenario judges it, and the agent goes on.
+      console.error(`${call.name}: ${error.message}`);
+    });
+  }
   await client.close();
 } finally {
   await api('DELETE', `/api/mcp/servers/${server.id}`).catch(() => {});
