@@ -92,7 +92,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis, logger }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    ...buildModelDeps(config, link, warm, analytics.requests, metrics, logger.child('proxy')),
+    ...buildModelDeps(config, { link, db }, warm, analytics.requests, metrics, logger.child('proxy')),
     mcp: buildMcpDeps(config, { link, db }, warm, analytics.mcpCalls, metrics, logger.child('mcp')),
     mcpOAuth: {
       issuer: config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null,

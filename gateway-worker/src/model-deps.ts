@@ -1,5 +1,7 @@
 import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
 import type { StoreEnv } from '@sluice/shared/config/env';
+import { storeMarker } from '@sluice/shared/db/repos/store-markers-repo';
+import type { QueryDb } from '@sluice/shared/db/types';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { answerRulesTag } from '@sluice/shared/guardrails/answer-rules-tag';
@@ -7,6 +9,7 @@ import { contentPolicyOf } from '@sluice/shared/guardrails/content-policy';
 import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
 import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
 import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
+import { createCounterAnchor } from '@sluice/shared/limits/counter-anchor';
 import { createGate } from '@sluice/shared/limits/gate';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { releases } from '@sluice/shared/limits/reservation';
@@ -76,7 +79,7 @@ const detached = (task: Promise<unknown>): void => void task.catch(() => undefin
 /** The model endpoints' ports and /v1/usage's, built once per isolate. */
 export function buildModelDeps(
   config: StoreEnv,
-  link: StoreLink,
+  { link, db }: { link: StoreLink; db: QueryDb },
   warm: WarmCaches,
   requestLog: RequestLogStore,
   metrics: MetricsStore,
@@ -110,6 +113,11 @@ export function buildModelDeps(
       // Refusals are counted by label; the samples join the next write-behind flush.
       onRefusal: (label) => void metrics.record(refusalSamples(label)),
       warn,
+      // Redis lost its counters: rebuilt from the request log before anything counts again.
+      anchorCounters: createCounterAnchor(
+        { redis: link.redis, log: requestLog, marker: storeMarker(db, 'redis_epoch'), delayMs: 0 },
+        config.SLUICE_DB_TIMEOUT_MS,
+      ),
     }),
     routeCaps: createRouteCaps(createSlidingWindowLimiter((call) => link.scripts.run(call))),
     budgetAlerts: createBudgetAlerts({

@@ -7,12 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
 import { storeMarker } from '../../shared/src/db/repos/store-markers-repo';
+import { createCounterAnchor } from '../../shared/src/limits/counter-anchor';
 import { EPOCH_KEY, keepCounters } from '../../shared/src/limits/counter-rebuild';
 import { COUNTING_SINCE_KEY } from '../../shared/src/limits/counting-since';
 import type { LimitSubject, SubjectLimits } from '../../shared/src/limits/definitions';
+import { createGate } from '../../shared/src/limits/gate';
 import { createLimiter, type Limiter } from '../../shared/src/limits/limiter';
+import { directScripts } from '../../shared/src/stores/lua-script';
 import { createPooledDb } from '../../shared/src/stores/neon';
 import { createUpstash } from '../../shared/src/stores/upstash';
+import { createVersionBoard } from '../../shared/src/stores/version-board';
 import { type AnalyticsAdapters, startAnalyticsAdapters } from '../helpers/analytics-adapters';
 import { PG_HOST, PG_PORT } from '../helpers/env';
 import { requestLogRecord } from '../helpers/request-log-record';
@@ -168,5 +172,64 @@ describe.each([
     expect(await keepCounters(deps, T + HOUR)).toEqual({ state: 'waiting', countingSince: T + HOUR });
     expect(await keepCounters(deps, T + HOUR + DELAY_MS)).toEqual({ state: 'busy' });
     expect((await limiter.readUsage(subject, T + HOUR)).usage.requests_today).toBe(0);
+  });
+});
+
+describe('a gateway finds the counters lost (ADMIT without the epoch mark)', () => {
+  it('rebuilds them before it counts its first request, once for every request waiting on it', async () => {
+    // A key and owner of their own: the request log is shared with the tests above.
+    const KEY = '7d000000-0000-4000-8000-000000000002';
+    const USER = '7e000000-0000-4000-8000-000000000002';
+    const subject: LimitSubject = { keyId: KEY, userId: USER, rateLimitRpm: null };
+    await backend.call(['FLUSHDB']);
+    const log = adapters.stores['neon-pool'].requests;
+    const marker = storeMarker(db.db, 'redis_epoch_gateway');
+    const limiter = createLimiter({ redis, limitsOf: async () => limits, timeoutMs: 5000, warn: () => {} });
+    let rebuilds = 0;
+    const keeper = { redis, log, marker, delayMs: 0 };
+    const anchor = createCounterAnchor(keeper, 5000, () => T + 1_000);
+    const counted = async () => {
+      rebuilds += 1;
+      await anchor();
+    };
+    const gate = createGate({
+      run: (call) => directScripts(redis)(call),
+      board: createVersionBoard({ parts: [], read: async () => [], timeoutMs: 5000 }),
+      limitsOf: async () => limits,
+      onRefusal: () => {},
+      warn: () => {},
+      anchorCounters: counted,
+    });
+    const admit = (at: number) =>
+      gate.admit({
+        subject,
+        route: null,
+        cacheKey: null,
+        failClosed: true,
+        checkVersions: false,
+        nowMs: at,
+        background: () => {},
+      });
+
+    // A first start: the mark is set, nothing is rebuilt, the request counts.
+    expect((await admit(T)).kind).toBe('admitted');
+    expect(await marker.read()).not.toBeNull();
+    await log.insert([
+      requestLogRecord({
+        createdAt: new Date(T),
+        userId: USER,
+        apiKeyId: KEY,
+        weightedTokens: 11,
+        totalTokens: 11,
+      }),
+    ]);
+    // Redis loses everything; ten requests arrive together: one rebuild, each counted once.
+    await backend.call(['FLUSHDB']);
+    rebuilds = 0;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => admit(T + 1_000)));
+    expect(answers.map((a) => a.kind)).toEqual(Array(10).fill('admitted'));
+    expect(rebuilds).toBe(10);
+    const usage = await limiter.readUsage(subject, T + 1_000);
+    expect(usage.usage).toMatchObject({ requests_today: 11, tokens_today: 11 });
   });
 });

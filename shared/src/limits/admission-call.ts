@@ -1,6 +1,6 @@
 import type { ScriptCall } from '../stores/script-pipeline';
 import { ADMIT_SCRIPT } from './admission-script';
-import { COUNTING_SINCE_KEY } from './counting-since';
+import { COUNTING_SINCE_KEY, EPOCH_KEY } from './counting-since';
 import {
   type CounterCheck,
   counterArgs,
@@ -21,6 +21,8 @@ export interface AdmissionAsk {
   cacheKey: string | null;
   /** The caller's time (stamped on the counting-since key when Redis lost it). */
   nowMs: number;
+  /** Refuse to count while the epoch mark is missing (counter-rebuild.ts); false: count anyway. */
+  checkEpoch: boolean;
 }
 
 export type RouteCheck = { checked: false } | { checked: true; result: CounterCheck };
@@ -28,6 +30,8 @@ export type RouteCheck = { checked: false } | { checked: true; result: CounterCh
 export type AdmissionAnswer =
   /** A version moved: nothing was counted; reload what changed and ask again. */
   | { kind: 'stale'; versions: string[] }
+  /** The counters are not anchored (the epoch mark is missing): nothing was counted. */
+  | { kind: 'unanchored' }
   | { kind: 'refused'; versions: string[]; limits: Extract<CounterCheck, { allowed: false }> }
   | {
       kind: 'admitted';
@@ -47,6 +51,7 @@ export function admissionCall(ask: AdmissionAsk): ScriptCall {
     ...route.keys,
     ...(ask.cacheKey === null ? [] : [ask.cacheKey]),
     COUNTING_SINCE_KEY,
+    EPOCH_KEY,
   ];
   const args = [
     ask.versions.length,
@@ -57,6 +62,7 @@ export function admissionCall(ask: AdmissionAsk): ScriptCall {
     ...limits.args,
     ...route.args,
     Math.floor(ask.nowMs),
+    ask.checkEpoch ? 1 : 0,
   ];
   return { script: ADMIT_SCRIPT, keys, args };
 }
@@ -89,6 +95,7 @@ export function readAdmission(ask: AdmissionAsk, raw: unknown): AdmissionAnswer 
   const versions = (Array.isArray(rawVersions) ? rawVersions : []).map(text);
   const code = Number(status);
   if (code === -1) return { kind: 'stale', versions };
+  if (code === -2) return { kind: 'unanchored' };
   const admitted = code === 1;
   const limits = interpretCheck(
     ask.limits,

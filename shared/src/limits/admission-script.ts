@@ -7,19 +7,23 @@ import { COUNTER_LUA } from './counter-lua';
  * cache, and the caps of the first route it will try.
  *
  * KEYS: version keys (V), limit counters (L), route-cap counters (R), the cache key (C = 0|1),
- * and last the counting-since key (limits/counter-rebuild.ts).
+ * then the counting-since and epoch keys (limits/counter-rebuild.ts).
  * ARGV: V, L, R, C; the expected value of each version key ('*' = not checked, '' = unset);
  * then 5 per counter, limits first: current bucket, buckets in window (N), limit, cost, expiry ms
- * (the layout of the check script in sliding-window-scripts.ts); last the caller's time in ms.
+ * (the layout of the check script in sliding-window-scripts.ts); then the caller's time in ms
+ * and whether to check the epoch ('1' | '0').
  *
  * 1. A version key that moved means the isolate's cached keys, routes, limits or settings are
  *    out of date: nothing is counted, the reply is {-1, versions}, and the gateway reloads what
  *    changed and asks again. So a revoked key or a lowered limit holds for the very next request.
- * 2. The limits: all must pass, else {0, versions, states} and nothing is counted.
- * 3. The cache entry is read; a hit skips the route caps (no upstream call will be made).
- * 4. The route caps: when they pass they are counted with the limits; when one is reached the
+ * 2. The epoch key missing (Redis lost its data, or never had it) means the calendar counters
+ *    are not to be trusted yet: nothing is counted, the reply is {-2}, and the gateway has them
+ *    rebuilt from the request log (or marks a first start) and asks again.
+ * 3. The limits: all must pass, else {0, versions, states} and nothing is counted.
+ * 4. The cache entry is read; a hit skips the route caps (no upstream call will be made).
+ * 5. The route caps: when they pass they are counted with the limits; when one is reached the
  *    limits still count (the request goes on to another route) and route is 0.
- * 5. Counting stamps the counting-since key when it is missing (Redis lost its data): what the
+ * 6. Counting stamps the counting-since key when it is missing (Redis lost its data): what the
  *    request log holds from before that instant is what a rebuild adds back.
  * Reply when admitted: {1, versions, limit states, route (1 | 0 | -1 not checked), route states,
  * cached value or ''}, each list of states flat: {used, newest bucket, used, newest bucket, ...}
@@ -43,6 +47,7 @@ if nv > 0 then
   end
   if stale then return {-1, versions} end
 end
+if ARGV[#ARGV] == '1' and redis.call('EXISTS', KEYS[#KEYS]) == 0 then return {-2} end
 local first = 5 + nv
 local pass, limits = inspect(nv + 1, nl, first)
 if not pass then return {0, versions, replies(limits)} end
@@ -60,8 +65,8 @@ if cached == '' and nr > 0 then
   end
 end
 count_all(limits)
-redis.call('SET', KEYS[#KEYS], ARGV[#ARGV], 'NX')
+redis.call('SET', KEYS[#KEYS - 1], ARGV[#ARGV - 1], 'NX')
 if route == 0 then return {1, versions, flat(limits), route, replies(routes), cached} end
 return {1, versions, flat(limits), route, flat(routes), cached}`,
-  sha1: 'ae5df9e316536e36383bee42b38247e7f31c3fb8',
+  sha1: 'f3cddc7398a669887ca2e93869f6cadad3a31a59',
 };

@@ -3,7 +3,10 @@ import type { CountedUsageRow, RequestLogStore } from '../logs/requests/port';
 import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
 import { type Counter, calendarCounters, type ScopeRef } from './counters';
-import { COUNTING_SINCE_KEY } from './counting-since';
+import { COUNTING_SINCE_KEY, EPOCH_KEY } from './counting-since';
+
+export { EPOCH_KEY } from './counting-since';
+
 import { calendarPeriod } from './periods';
 import { addToCounters, type CounterAddition } from './sliding-window';
 
@@ -23,7 +26,6 @@ import { addToCounters, type CounterAddition } from './sliding-window';
  *
  * Sliding windows (1m … 1w rules) are not rebuilt: they refill as requests come.
  */
-export const EPOCH_KEY = 'sluice:rl:epoch';
 const LOCK_KEY = 'sluice:rl:rebuild-lock';
 /** A rebuild that takes longer than this is taken over by another console. */
 const LOCK_MS = 10 * 60_000;

@@ -75,6 +75,13 @@ export interface GateDeps {
   limitsOf(subject: LimitSubject, background: Background): Promise<SubjectLimits>;
   /** Counted in /metrics (sluice_rate_limited_total). */
   onRefusal(label: string): void;
+  /**
+   * Redis lost its data (ADMIT found no epoch mark): rebuild the calendar counters from the
+   * request log, or mark a first start, before anything is counted (counter-rebuild.ts).
+   * Shared by every request of the isolate; rejects when it could not be done in time. Absent:
+   * the epoch is not checked.
+   */
+  anchorCounters?(): Promise<void>;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
@@ -151,13 +158,25 @@ export function createGate(deps: GateDeps): Gate {
         route: ask.route ? routeCapCounters(ask.route, ask.nowMs) : [],
         cacheKey: ask.cacheKey,
         nowMs: ask.nowMs,
+        checkEpoch: deps.anchorCounters !== undefined,
       };
+      const send = async (asked: AdmissionAsk) =>
+        readAdmission(asked, await deps.run(admissionCall(asked), ask.background, ask.timer));
       let answer: AdmissionAnswer;
       try {
-        answer = readAdmission(request, await deps.run(admissionCall(request), ask.background, ask.timer));
+        answer = await send(request);
+        if (answer.kind === 'unanchored') {
+          const anchored = await anchor(deps);
+          if (!anchored && ask.failClosed)
+            return refused('limit_counters_rebuilding', FAIL_CLOSED_RETRY_SECONDS);
+          answer = await send({ ...request, checkEpoch: anchored });
+          // Lost again meanwhile: count on what there is rather than go round.
+          if (answer.kind === 'unanchored') answer = await send({ ...request, checkEpoch: false });
+        }
       } catch (error) {
         return unavailable(error, ask, limits, request, deps);
       }
+      if (answer.kind === 'unanchored') throw new Error('admit: unanchored without an epoch check');
       const moved = deps.board.observe(answer.versions);
       if (answer.kind === 'stale') return { kind: 'stale', moved };
       if (answer.kind === 'refused') {
@@ -250,4 +269,15 @@ function unavailable(
   const firstRoute: FirstRouteCheck =
     request.route.length === 0 ? 'unchecked' : ask.failClosed ? UNAVAILABLE_ROUTE : { ok: true };
   return { kind: 'admitted', headers: {}, firstRoute, cached: null, budget: null, reserved: [] };
+}
+
+/** Whether the counters are anchored again; a failure is logged, and the caller decides. */
+async function anchor(deps: GateDeps): Promise<boolean> {
+  try {
+    await deps.anchorCounters?.();
+    return true;
+  } catch (error) {
+    deps.warn('limit counters could not be rebuilt from the request log', { error: String(error) });
+    return false;
+  }
 }

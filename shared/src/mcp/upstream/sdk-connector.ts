@@ -15,7 +15,6 @@ import {
 } from '../ports';
 import { authenticatedFetch } from './auth';
 import { relayThrough } from './client-relay';
-import { withStandardHeaders } from './standard-headers';
 
 const passThroughValidator: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) as never,
@@ -28,7 +27,7 @@ const MAX_PAGES = 100;
 
 function transportFor(server: McpServerTarget, fetchImpl: typeof fetch, resumeSessionId?: string): Transport {
   const url = new URL(server.endpointUrl);
-  const authed = withStandardHeaders(authenticatedFetch(server, fetchImpl), server.paramHeaders);
+  const authed = authenticatedFetch(server, fetchImpl);
   if (server.transportType === 'sse') return new SSEClientTransport(url, { fetch: authed });
   return new StreamableHTTPClientTransport(url, { fetch: authed, sessionId: resumeSessionId });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalidToolHeaders } from '../registry/tool-headers';
-import { headerValue, standardHeaders, withStandardHeaders } from './standard-headers';
+import { headerValue, standardHeaders } from './standard-headers';
 
 describe('standard headers upstream (2026-07-28)', () => {
   it('names the method, and what tools/call, prompts/get and resources/read name', () => {
@@ -41,27 +41,6 @@ describe('standard headers upstream (2026-07-28)', () => {
     expect(headerValue('us-west1')).toBe('us-west1');
     expect(headerValue(' padded')).toBe(`=?base64?${btoa(' padded')}?=`);
     expect(headerValue('世界')).toBe('=?base64?5LiW55WM?=');
-  });
-
-  it('adds them to the POSTs of any client, and the revision fields to initialize', async () => {
-    const seen: Array<{ headers: Headers; body: unknown }> = [];
-    const recording = (async (_url: string, init: RequestInit) => {
-      seen.push({ headers: new Headers(init.headers), body: JSON.parse(String(init.body)) });
-      return new Response('{}');
-    }) as unknown as typeof fetch;
-    const wrapped = withStandardHeaders(recording);
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {} },
-    };
-    await wrapped('http://x/mcp', { method: 'POST', body: JSON.stringify(initialize) });
-    expect(seen[0]?.headers.get('mcp-method')).toBe('initialize');
-    expect(seen[0]?.headers.get('mcp-protocol-version')).toBe('2025-11-25');
-    expect(seen[0]?.body).toMatchObject({
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } },
-    });
   });
 });
 

@@ -1,15 +1,15 @@
 /**
- * What the 2026-07-28 revision asks of a client on every POST, added to the requests the
- * session-era SDK client makes too (a server of either generation reads or ignores them):
- * Mcp-Method, Mcp-Name for the methods that name something, and on initialize the
- * MCP-Protocol-Version header and the request _meta the revision defines.
+ * The standard headers the 2026-07-28 revision asks of a client on every POST, as the
+ * stateless client sends them (stateless-upstream.ts): Mcp-Method, Mcp-Name for the methods
+ * that name something, Mcp-Param-* for the arguments a tool designates. Not on session-era
+ * requests: a server that speaks both generations takes a request with Mcp-Method for a
+ * stateless one (the reference server then drops the session's progress, logs and requests).
  */
 const NAMED_BY: Readonly<Record<string, 'name' | 'uri'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
 };
-const META = 'io.modelcontextprotocol';
 
 /** A header value as the revision encodes it: plain printable ASCII, else `=?base64?…?=`. */
 export function headerValue(value: string): string {
@@ -47,46 +47,4 @@ export function standardHeaders(
     }
   }
   return headers;
-}
-
-interface Message {
-  method?: unknown;
-  params?: Record<string, unknown>;
-}
-
-/** initialize's fields, also as the revision's request _meta. */
-function withInitializeMeta(message: Message): Message {
-  const params = message.params ?? {};
-  const meta = {
-    [`${META}/protocolVersion`]: params.protocolVersion,
-    [`${META}/clientCapabilities`]: params.capabilities,
-    [`${META}/clientInfo`]: params.clientInfo,
-    ...((params._meta as Record<string, unknown> | undefined) ?? {}),
-  };
-  return { ...message, params: { ...params, _meta: meta } };
-}
-
-export function withStandardHeaders(fetchImpl: typeof fetch, paramHeaders?: ParamHeaders): typeof fetch {
-  return ((input: string | URL | Request, init?: RequestInit) => {
-    if ((init?.method ?? 'GET') !== 'POST' || typeof init?.body !== 'string') return fetchImpl(input, init);
-    let message: Message;
-    try {
-      message = JSON.parse(init.body) as Message;
-    } catch {
-      return fetchImpl(input, init);
-    }
-    if (Array.isArray(message) || typeof message !== 'object' || message === null)
-      return fetchImpl(input, init);
-    const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(standardHeaders(message, paramHeaders)))
-      if (!headers.has(name)) headers.set(name, value);
-    let body = init.body;
-    if (message.method === 'initialize') {
-      const version = message.params?.protocolVersion;
-      if (typeof version === 'string' && !headers.has('mcp-protocol-version'))
-        headers.set('mcp-protocol-version', version);
-      body = JSON.stringify(withInitializeMeta(message));
-    }
-    return fetchImpl(input, { ...init, headers, body });
-  }) as typeof fetch;
 }
