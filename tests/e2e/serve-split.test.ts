@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
@@ -84,5 +85,43 @@ describe('SLUICE_SERVE', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await chat(gateways[i % 2]!)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  it('Redis restarted without persistence: the first request rebuilds the day and month counters from the log', async () => {
+    const login = await http('POST', `${consoleApp.consoleUrl}/api/auth/login`, {
+      body: { email: FIRST_ADMIN.email, password: FIRST_ADMIN.password },
+    });
+    const api = adminApi(consoleApp.consoleUrl, login.body.access_token as string);
+    const created = (await api('POST', '/api/keys', { name: 'f10' })).body;
+    const chat = (gateway: StartedStack) =>
+      http('POST', `${gateway.gatewayUrl}/v1/chat/completions`, {
+        token: created.key,
+        body: { model: 'split-model', messages: [{ role: 'user', content: 'hi' }] },
+      });
+    const usage = async () =>
+      (await http('GET', `${gateways[0]!.gatewayUrl}/v1/usage`, { token: created.key })).body.usage;
+    for (let i = 0; i < 3; i++) expect((await chat(gateways[i % 2]!)).status).toBe(200);
+    // Counted, and logged (rows reach the log within a batch).
+    await expect
+      .poll(async () => (await api('GET', `/api/gateway/logs?api_key_id=${created.id}`)).body.total, {
+        timeout: 15_000,
+      })
+      .toBe(3);
+    await expect.poll(async () => (await usage()).tokens_today, { timeout: 10_000 }).toBeGreaterThan(0);
+    const before = await usage();
+    expect(before).toMatchObject({ requests_today: 3, requests_month: 3 });
+
+    const redis = new Redis(REDIS_URL);
+    await redis.flushdb();
+    redis.disconnect();
+    expect((await chat(gateways[1]!)).status).toBe(200);
+    // Rebuilt before the request counted: the three from the log, and this one.
+    const after = await usage();
+    expect(after).toMatchObject({ requests_today: 4, requests_month: 4 });
+    const perRequest = before.tokens_today / 3;
+    await expect
+      .poll(async () => (await usage()).tokens_today, { timeout: 10_000 })
+      .toBe(before.tokens_today + perRequest);
+    expect((await usage()).tokens_month).toBe(before.tokens_month + perRequest);
   });
 });
