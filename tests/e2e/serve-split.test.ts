@@ -92,7 +92,8 @@ describe('SLUICE_SERVE', () => {
       body: { email: FIRST_ADMIN.email, password: FIRST_ADMIN.password },
     });
     const api = adminApi(consoleApp.consoleUrl, login.body.access_token as string);
-    const created = (await api('POST', '/api/keys', { name: 'f10' })).body;
+    // A limit of its own makes /v1/usage report the key's counters, not its owner's.
+    const created = (await api('POST', '/api/keys', { name: 'f10', rate_limit_rpm: 1000 })).body;
     const chat = (gateway: StartedStack) =>
       http('POST', `${gateway.gatewayUrl}/v1/chat/completions`, {
         token: created.key,
