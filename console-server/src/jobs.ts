@@ -85,25 +85,14 @@ export function startSpillDrainJob(
 ): () => void {
   const drain = deps.drainLogSpill;
   if (!drain) return () => {};
-  let running = false;
-  let failing = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return everyInterval(intervalMs, {
+    run: async () => {
       const moved = await drain();
       if (moved > 0) deps.logger.child('log-spill').info('log rows moved to ClickHouse', { moved });
-      failing = false;
-    } catch (error) {
-      if (!failing) deps.logger.child('log-spill').warn('cannot move log rows yet', { error: String(error) });
-      failing = true;
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    },
+    onFirstFailure: (error) =>
+      deps.logger.child('log-spill').warn('cannot move log rows yet', { error: String(error) }),
+  });
 }
 
 export const COUNTER_KEEPER_INTERVAL_MS = 5_000;
@@ -126,24 +115,47 @@ export function startCounterKeeper(
     marker: storeMarker(deps.db, 'redis_epoch'),
     delayMs,
   };
+  return everyInterval(
+    intervalMs,
+    {
+      run: async () => {
+        const outcome = await keepCounters(keeper, Date.now());
+        if (outcome.state === 'rebuilt')
+          log.warn('Redis lost its data: limit counters rebuilt from the request log', outcome);
+      },
+      onFirstFailure: (error) =>
+        log.error('limit counters could not be checked or rebuilt', { error: String(error) }),
+    },
+    { atStart: true },
+  );
+}
+
+/**
+ * Runs `run` every `intervalMs` (and at once with atStart), never two at a time: a slow run
+ * (a large backlog, a slow store) must not overlap the next. One failure is reported per
+ * outage, not per run. The timer is unref'd; returns a stop function.
+ */
+function everyInterval(
+  intervalMs: number,
+  job: { run(): Promise<void>; onFirstFailure(error: unknown): void },
+  options: { atStart?: boolean } = {},
+): () => void {
   let running = false;
   let failing = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      const outcome = await keepCounters(keeper, Date.now());
-      if (outcome.state === 'rebuilt')
-        log.warn('Redis lost its data: limit counters rebuilt from the request log', outcome);
+      await job.run();
       failing = false;
     } catch (error) {
-      if (!failing) log.error('limit counters could not be checked or rebuilt', { error: String(error) });
+      if (!failing) job.onFirstFailure(error);
       failing = true;
     } finally {
       running = false;
     }
   };
-  void tick();
+  if (options.atStart) void tick();
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
