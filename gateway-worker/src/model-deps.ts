@@ -10,6 +10,7 @@ import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
 import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
 import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
 import { createCounterAnchor } from '@sluice/shared/limits/counter-anchor';
+import { EPOCH_KEY } from '@sluice/shared/limits/counting-since';
 import { createGate } from '@sluice/shared/limits/gate';
 import { createLimiter } from '@sluice/shared/limits/limiter';
 import { releases } from '@sluice/shared/limits/reservation';
@@ -97,6 +98,10 @@ export function buildModelDeps(
   const tally = createTokenTally(link.writeBehind, (error, lostTokens) =>
     warn('tokens not counted on limits', { error, lostTokens }),
   );
+  const anchorCounters = createCounterAnchor(
+    { redis: link.redis, log: requestLog, marker: storeMarker(db, 'redis_epoch'), delayMs: 0 },
+    config.SLUICE_DB_TIMEOUT_MS,
+  );
   const reveal = providerKeyOpener(config.SLUICE_ENCRYPTION_KEY, config.SLUICE_STORE_TIMEOUT_MS);
   const proxy: ProxyDeps = {
     fetch: (input, init) => fetch(input, init),
@@ -114,10 +119,7 @@ export function buildModelDeps(
       onRefusal: (label) => void metrics.record(refusalSamples(label)),
       warn,
       // Redis lost its counters: rebuilt from the request log before anything counts again.
-      anchorCounters: createCounterAnchor(
-        { redis: link.redis, log: requestLog, marker: storeMarker(db, 'redis_epoch'), delayMs: 0 },
-        config.SLUICE_DB_TIMEOUT_MS,
-      ),
+      anchorCounters,
     }),
     routeCaps: createRouteCaps(createSlidingWindowLimiter((call) => link.scripts.run(call))),
     budgetAlerts: createBudgetAlerts({
@@ -192,7 +194,14 @@ export function buildModelDeps(
     warn,
   });
   const usage: UsageDeps = {
-    readUsage: (subject, nowMs) => limiter.readUsage(subject, nowMs),
+    // Nor are they read before: GET /v1/usage after a loss waits for the same rebuild.
+    readUsage: async (subject, nowMs) => {
+      if ((await link.redis.exists(EPOCH_KEY)) === 0)
+        await anchorCounters().catch((error: unknown) =>
+          warn('limit counters not rebuilt', { error: String(error) }),
+        );
+      return limiter.readUsage(subject, nowMs);
+    },
     thresholds: async () => {
       const values = await warm.settings(detached);
       return { warning: values.budget_warning_threshold, critical: values.budget_critical_threshold };

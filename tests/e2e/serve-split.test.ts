@@ -115,6 +115,12 @@ describe('SLUICE_SERVE', () => {
     const redis = new Redis(REDIS_URL);
     await redis.flushdb();
     redis.disconnect();
+    // Read before any request: rebuilt first, not read empty.
+    expect(await usage()).toMatchObject({
+      requests_today: 3,
+      requests_month: 3,
+      tokens_today: before.tokens_today,
+    });
     expect((await chat(gateways[1]!)).status).toBe(200);
     // Rebuilt before the request counted: the three from the log, and this one.
     const after = await usage();
