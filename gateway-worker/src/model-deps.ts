@@ -101,6 +101,10 @@ export function buildModelDeps(
   const anchorCounters = createCounterAnchor(
     { redis: link.redis, log: requestLog, marker: storeMarker(db, 'redis_epoch'), delayMs: 0 },
     config.SLUICE_DB_TIMEOUT_MS,
+    {
+      onRebuilt: (outcome) =>
+        warn('Redis lost its data: limit counters rebuilt from the request log', outcome),
+    },
   );
   const reveal = providerKeyOpener(config.SLUICE_ENCRYPTION_KEY, config.SLUICE_STORE_TIMEOUT_MS);
   const proxy: ProxyDeps = {

@@ -187,7 +187,7 @@ describe('a gateway finds the counters lost (ADMIT without the epoch mark)', () 
     const limiter = createLimiter({ redis, limitsOf: async () => limits, timeoutMs: 5000, warn: () => {} });
     let rebuilds = 0;
     const keeper = { redis, log, marker, delayMs: 0 };
-    const anchor = createCounterAnchor(keeper, 5000, () => T + 1_000);
+    const anchor = createCounterAnchor(keeper, 5000, { now: () => T + 1_000 });
     const counted = async () => {
       rebuilds += 1;
       await anchor();
