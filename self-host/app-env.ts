@@ -17,7 +17,7 @@ export interface AppEnvironmentInput {
   stores: PreparedStores;
   bridge: Pick<StoreBridge, 'env'>;
   secrets: StackSecrets;
-  /** The supervisor's environment: its app-level SLUICE_* settings are passed on. */
+  /** The supervisor's environment: its app-level SLUICE_* and OTEL_* settings are passed on. */
   env: NodeJS.ProcessEnv;
   /** The address the gateway listens on. */
   gatewayHost: string;
@@ -41,6 +41,11 @@ function isLoopback(host: string): boolean {
 export function appEnvironment(input: AppEnvironmentInput): Record<string, string> {
   const passed: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.env)) {
+    // OpenTelemetry's standard variables configure both apps' trace export as they do any SDK's.
+    if (value !== undefined && name.startsWith('OTEL_')) {
+      passed[name] = value;
+      continue;
+    }
     if (value === undefined || !name.startsWith('SLUICE_')) continue;
     if (SUPERVISOR_ONLY.has(name) || name.startsWith('SLUICE_BRIDGE_')) continue;
     passed[name] = value;

@@ -8,6 +8,7 @@ import { type RequestMetaOptions, requestMeta } from './middleware/request-meta'
 import { oauthEndpoints } from './oauth/endpoints';
 import { registerApiRoutes } from './routes';
 import { probeRoutes } from './routes/probes';
+import { traceConsoleRequests } from './telemetry/request-spans';
 import type { ConsoleDeps, ConsoleEnv } from './types';
 
 export const CONSOLE_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -28,6 +29,7 @@ export function createConsoleApp(
     c.set('deps', deps);
     await next();
   });
+  app.use('*', traceConsoleRequests(deps.tracer));
   app.use('*', requestMeta(options));
   // Before everything that can refuse (413, 401, 404), so every request is recorded.
   app.use('*', recordAccessLog());

@@ -9,6 +9,7 @@ import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createClickHouseAuditMirror } from '@sluice/shared/logs/analytics/audit-mirror';
 import { createAnalyticsStore } from '@sluice/shared/logs/analytics/store';
 import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
+import type { Logger } from '@sluice/shared/logs/server/logger';
 import { buildServerLogs } from '@sluice/shared/logs/server/wiring';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
@@ -16,9 +17,14 @@ import { createMcpAccessTokens } from '@sluice/shared/oauth/access-token';
 import { pingClickHouse } from '@sluice/shared/stores/clickhouse';
 import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
+import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
+import type { Tracer } from '@sluice/shared/telemetry/tracer';
+import { tracerFor } from '@sluice/shared/telemetry/tracing';
 import { BoundedCloseWebSocket } from './bounded-close-websocket';
 import { fetchClientDocument } from './oauth/server-deps';
 import { argon2Passwords } from './passwords';
+import { traceDbQueries } from './telemetry/db-spans';
+import { activeSpan } from './telemetry/request-spans';
 import type { ConsoleDeps } from './types';
 
 /** Builds every console dependency once from the environment. */
@@ -41,9 +47,12 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
   const analytics = createAnalyticsStore({ db, clickhouse: logTarget });
   // Access and app logs of the console itself.
   const logs = buildServerLogs('console', env, analytics);
+  const tracer = consoleTracer(env, logs.logger);
+  if (tracer.enabled) traceDbQueries(pool as never, activeSpan, config.DATABASE_URL);
   return {
     db,
     pool,
+    tracer,
     redis,
     jwt: createJwtSigner(config.SLUICE_JWT_SECRET),
     secrets: await createSecretBox(config.SLUICE_ENCRYPTION_KEY),
@@ -83,4 +92,16 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     },
     startedAt: Date.now(),
   };
+}
+
+/** The resource the console's spans name (OTEL_SERVICE_NAME overrides the name). */
+const CONSOLE_SERVICE = { serviceName: 'sluice-console', serviceVersion: '0.1.0' };
+
+/** Traces as the OTEL_* variables say; spans the exporter gives up are told in the app log. */
+function consoleTracer(env: Record<string, unknown>, logger: Logger): Tracer {
+  const warn = logger.child('telemetry');
+  return tracerFor(tracingConfigFrom(env, CONSOLE_SERVICE), {
+    fetch: (input, init) => fetch(input, init),
+    onDropped: (count, reason) => warn.warn('trace spans dropped', { count, reason }),
+  });
 }

@@ -13,12 +13,15 @@ import type { AccessLogRecord, AccessLogStore, AppLogStore } from '@sluice/share
 import type { McpLogStore, UpstreamMcpConnector } from '@sluice/shared/mcp/ports';
 import type { McpAccessTokens } from '@sluice/shared/oauth/access-token';
 import type { FetchDocument } from '@sluice/shared/oauth/clients';
+import type { Tracer } from '@sluice/shared/telemetry/tracer';
 import type { Redis } from '@upstash/redis';
 
 /** Everything the console's routes need, built once by buildDeps. */
 export interface ConsoleDeps {
   db: Db;
   pool: Pool;
+  /** OpenTelemetry traces (OTEL_*): request and database spans; the passthrough tracer when off. */
+  tracer: Tracer;
   redis: Redis;
   jwt: JwtSigner;
   passwords: PasswordHasher;

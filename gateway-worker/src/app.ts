@@ -5,6 +5,7 @@ import { authenticate, authenticateMcp } from './middleware/authenticate';
 import { limitBodySize } from './middleware/body-limit';
 import { guardMcpOrigin } from './middleware/mcp-origin';
 import { recordHttpMetrics } from './middleware/metrics';
+import { traceRequests } from './middleware/trace';
 import { healthRoutes } from './routes/health';
 import { mcpRoutes } from './routes/mcp';
 import { metricsRoute } from './routes/metrics';
@@ -25,7 +26,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     c.set('deps', deps);
     await next();
   });
-  // Outermost after the deps, so refusals (413, 401, 404) are recorded too.
+  app.use('*', traceRequests());
+  // Outermost after the deps (and the trace), so refusals (413, 401, 404) are recorded too.
   app.use('*', recordAccessLog());
   app.use('*', limitBodySize(GATEWAY_BODY_LIMIT_BYTES));
   app.use('*', recordHttpMetrics());

@@ -9,11 +9,13 @@ import { createAnalyticsStore } from '@sluice/shared/logs/analytics/store';
 import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { buildServerLogs } from '@sluice/shared/logs/server/wiring';
 import { originPolicyFrom } from '@sluice/shared/mcp/gateway/origin-policy';
-import { droppedSamples } from '@sluice/shared/metrics/samples';
+import { droppedSamples, droppedSpanSamples } from '@sluice/shared/metrics/samples';
 import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
 import { createMcpAccessTokens, revokedGrantKey } from '@sluice/shared/oauth/access-token';
 import { configureSseLimits } from '@sluice/shared/sse/parser';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
+import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
+import { tracerFor } from '@sluice/shared/telemetry/tracing';
 import { buildMcpDeps } from './mcp-deps';
 import { buildModelDeps } from './model-deps';
 import { linkedHotRedis } from './redis-link-client';
@@ -21,6 +23,8 @@ import { buildStoreLink, type StoreLinkReport } from './store-link';
 import type { GatewayBindings, GatewayDeps } from './types';
 
 const CLICKHOUSE_INSERT_TIMEOUT_MS = 20_000;
+/** The resource the gateway's spans name (OTEL_SERVICE_NAME overrides the name). */
+const GATEWAY_SERVICE = { serviceName: 'sluice-gateway', serviceVersion: '0.1.0' };
 
 /** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
 export function buildDeps(env: GatewayBindings): GatewayDeps {
@@ -65,6 +69,11 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     writeBehind: link.writeBehind,
     onError: (error, lost) => logger.child('metrics').warn('samples lost', { lost, error: String(error) }),
   });
+  const tracing = tracingConfigFrom(env, GATEWAY_SERVICE);
+  const tracer = tracerFor(tracing, {
+    fetch: (input, init) => fetch(input, init),
+    onDropped: (count, reason) => void metrics.record(droppedSpanSamples(reason, count)),
+  });
   // Keys, routes, settings, limits and the MCP catalog, kept in the isolate (Redis key cache
   // in front of Postgres for key records; the console invalidates on each change).
   const keyCache = createKeyAuthCache(
@@ -80,6 +89,15 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     onError: (part, error) =>
       logger.child('warm-cache').warn('reload failed', { part, error: String(error) }),
   });
+  const modelDeps = buildModelDeps(
+    config,
+    { link, db },
+    warm,
+    analytics.requests,
+    metrics,
+    logger.child('proxy'),
+  );
+  modelDeps.proxy.traceContent = tracing?.captureContent === true;
   return {
     db,
     redis,
@@ -92,7 +110,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       disableInactiveKey: (keyId, now) => disableInactiveKey({ db, redis, logger }, keyId, now),
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
-    ...buildModelDeps(config, { link, db }, warm, analytics.requests, metrics, logger.child('proxy')),
+    ...modelDeps,
     mcp: buildMcpDeps(config, { link, db }, warm, analytics.mcpCalls, metrics, logger.child('mcp')),
     mcpOAuth: {
       issuer: config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null,
@@ -102,6 +120,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     },
     mcpOrigins: originPolicyFrom(config.SLUICE_MCP_ALLOWED_HOSTS, config.SLUICE_MCP_ALLOWED_ORIGINS),
     metrics,
+    tracer,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     bodyTimeoutMs: config.SLUICE_BODY_TIMEOUT_MS,
     logger,

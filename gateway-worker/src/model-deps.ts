@@ -161,9 +161,10 @@ export function buildModelDeps(
     },
     cache: createResponseCache(link.writeBehind, (error) => warn('response cache write failed', { error })),
     // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
-    writeLog: async (record, keepAlive) => {
-      void ledger.write(record, keepAlive);
+    // Settles when the row is stored (its batch written), for the trace's log-write span.
+    writeLog: (record, keepAlive) => {
       void metrics.recordLater(() => exchangeSamples(record), keepAlive);
+      return ledger.write(record, keepAlive);
     },
     settings: async (background) => {
       const values = await warm.settings(background);

@@ -9,6 +9,8 @@ import type { McpOriginPolicy } from '@sluice/shared/mcp/gateway/origin-policy';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import type { McpResourceServer } from '@sluice/shared/oauth/resource-server';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
+import type { Span } from '@sluice/shared/telemetry/span';
+import type { Tracer } from '@sluice/shared/telemetry/tracer';
 import type { Redis } from '@upstash/redis';
 
 /** Worker bindings (wrangler vars and secrets). Parsed by buildDeps. */
@@ -27,6 +29,8 @@ export interface GatewayDeps {
   /** Which Host and Origin headers /mcp accepts (DNS-rebinding protection). */
   mcpOrigins: McpOriginPolicy;
   metrics: MetricsStore;
+  /** OpenTelemetry traces (OTEL_*): the passthrough tracer when none are exported. */
+  tracer: Tracer;
   storeTimeoutMs: number;
   /** Longest a request's body may take to arrive (SLUICE_BODY_TIMEOUT_MS), then 408. */
   bodyTimeoutMs: number;
@@ -45,6 +49,8 @@ export type GatewayEnv = {
   Variables: {
     deps: GatewayDeps;
     principal: Principal;
+    /** The request's server span (telemetry/tracer.ts); a context-only one when not recorded. */
+    span: Span;
     /**
      * Set by a route whose streamed body it watches itself (the model endpoints): settles when
      * the client has the whole body or has left. The metrics middleware then needs no stage of

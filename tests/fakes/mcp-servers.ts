@@ -92,8 +92,18 @@ export async function listenLocally(http: HttpServer, path: string): Promise<str
 }
 
 /** A stateless streamable-HTTP MCP server that answers 401 without the right credential. */
-export async function startGuardedServer(auth: GuardedAuth): Promise<RunningMcpServer & { refused: number }> {
+/** What the guarded server received per JSON-RPC request: the trace context it carried. */
+export interface GuardedCall {
+  method: string;
+  traceparent: string | undefined;
+  meta: Record<string, unknown> | undefined;
+}
+
+export async function startGuardedServer(
+  auth: GuardedAuth,
+): Promise<RunningMcpServer & { refused: number; calls: GuardedCall[] }> {
   const state = { refused: 0 };
+  const calls: GuardedCall[] = [];
   const http: HttpServer = createServer(async (req, res) => {
     if (!authorized(req, auth)) {
       state.refused++;
@@ -103,6 +113,14 @@ export async function startGuardedServer(auth: GuardedAuth): Promise<RunningMcpS
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
+    if (body && typeof body.method === 'string') {
+      const traceparent = req.headers.traceparent;
+      calls.push({
+        method: body.method,
+        traceparent: typeof traceparent === 'string' ? traceparent : undefined,
+        meta: body.params?._meta,
+      });
+    }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const server = guardedServer();
     res.on('close', () => {
@@ -117,6 +135,7 @@ export async function startGuardedServer(auth: GuardedAuth): Promise<RunningMcpS
     get refused() {
       return state.refused;
     },
+    calls,
     close: () => new Promise((resolve) => http.close(() => resolve())),
   };
 }

@@ -7,6 +7,7 @@ import { createCallDeadline } from '@sluice/shared/util/call-deadline';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
+import { startMcpSpan } from './mcp-span';
 import { readJsonWithin } from './read-body';
 
 async function readJsonRpcBody(c: Context<GatewayEnv>): Promise<unknown> {
@@ -47,14 +48,18 @@ function mcpHeaders(headers: Headers): Record<string, string> {
 const scopeOf = (c: Context<GatewayEnv>): string | null => c.req.param('server') ?? null;
 
 async function post(c: Context<GatewayEnv>) {
+  const body = await readJsonRpcBody(c);
+  const span = startMcpSpan(c, body);
+  c.set('span', span);
   return handleMcpPost(
     {
+      span,
       principal: c.get('principal'),
       waitUntil: backgroundFor(c),
       sessionId: c.req.header(SESSION_HEADER) ?? null,
       protocolVersion: c.req.header('mcp-protocol-version') ?? null,
       accept: c.req.header('accept') ?? '',
-      body: await readJsonRpcBody(c),
+      body,
       scope: scopeOf(c),
       signal: c.req.raw.signal,
       forwardHeaders: mcpHeaders(c.req.raw.headers),

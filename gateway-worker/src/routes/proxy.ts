@@ -44,6 +44,7 @@ function modelEndpoint(
         body: await readJsonBody(c, timer),
         principal: c.get('principal'),
         signal: c.req.raw.signal,
+        span: c.get('span'),
         headers: c.req.raw.headers,
         useCache: () => !clientOptsOutOfCache(c),
         waitUntil: backgroundFor(c),

@@ -45,6 +45,8 @@ export interface UpstreamMcpSession {
     name: string,
     args: Record<string, unknown>,
     onProgress?: (progress: McpResult) => void,
+    /** Request `_meta` entries (the trace context); the call's own keys win. */
+    meta?: Record<string, string>,
   ): Promise<McpResult>;
   listResources(): Promise<McpResult[]>;
   readResource(uri: string): Promise<McpResult>;
@@ -111,6 +113,8 @@ export interface ConnectOptions {
   capabilities?: ClientChannel['capabilities'];
   /** Where the upstream's requests and notifications for the client go. */
   channel?: ClientChannel;
+  /** The calling span's traceparent / tracestate, sent on every request of the connection. */
+  traceHeaders?: Record<string, string>;
 }
 
 export interface UpstreamMcpConnector {

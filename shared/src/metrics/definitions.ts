@@ -57,6 +57,11 @@ export const METRICS = {
     type: 'counter',
     help: 'Log records given up because the analytics store kept failing, by log (request, mcp, …)',
   },
+  spansDropped: {
+    name: 'sluice_otel_spans_dropped_total',
+    type: 'counter',
+    help: 'Trace spans given up, by reason: queue_full (the exporter fell behind) or export_failed (the collector refused, failed or timed out)',
+  },
   activeRequests: {
     name: 'sluice_active_requests',
     type: 'gauge',

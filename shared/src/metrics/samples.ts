@@ -72,3 +72,8 @@ export function refusalSamples(label: string): MetricSample[] {
 export function droppedSamples(log: string, count: number): MetricSample[] {
   return counter(METRICS.analyticsDropped, { log }, count);
 }
+
+/** Spans the trace exporter gave up (telemetry/exporter.ts). */
+export function droppedSpanSamples(reason: string, count: number): MetricSample[] {
+  return counter(METRICS.spansDropped, { reason }, count);
+}

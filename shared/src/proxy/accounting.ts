@@ -9,6 +9,8 @@ import { costUsd, weightedTokens } from '../logs/requests/cost';
 import type { RequestLogRecord } from '../logs/requests/record';
 import { effectivePrice } from '../pricing/effective';
 import type { KeepAlive } from '../stores/coalescer';
+import { outcomeAttributes } from '../telemetry/gen-ai';
+import { NO_SPAN, type Span } from '../telemetry/span';
 import type { ModelEndpoint, ProxyDeps, ResolvedModel, ResolvedRoute } from './types';
 
 /** What the proxy knows about a request once it has resolved the model. */
@@ -28,6 +30,8 @@ export interface Exchange {
   client?: ClientIdentity;
   /** Refused before admission counted it on the limits (proxy/refusals.ts). */
   uncounted?: boolean;
+  /** The request's server span; the outcome is told to it, the log write is a child. */
+  span?: Span;
 }
 
 /** Adds to what the log row will say the guardrails did. */
@@ -139,7 +143,18 @@ export function settleExchange(
   const record = buildLogRecord(exchange, result, now);
   const warn = (error: unknown) =>
     deps.warn('usage accounting failed', { error: String(error), model: record.model });
-  deps.writeLog(record, keepAlive).catch(warn);
+  const span = exchange.span ?? NO_SPAN;
+  if (span.recording) {
+    span.setAll(outcomeAttributes(record));
+    if (record.statusCode >= 500) span.fail(record.errorMessage ?? `status ${record.statusCode}`);
+    const write = span.child('sluice.log.write');
+    deps
+      .writeLog(record, keepAlive)
+      .catch(warn)
+      .finally(() => write.end());
+  } else {
+    deps.writeLog(record, keepAlive).catch(warn);
+  }
   if (record.weightedTokens > 0 || exchange.reserved.length > 0) {
     const settlement = {
       subject: limitSubject(exchange.principal),

@@ -8,6 +8,7 @@ import { reservationTokens, type TokenEstimate } from '../limits/reservation';
 import type { CounterAddition } from '../limits/sliding-window';
 import type { HealthSnapshot } from '../routing/route-health-tracker';
 import { orderRoutes } from '../routing/route-order';
+import { NO_SPAN } from '../telemetry/span';
 import type { CachedAnswer, CacheShape } from './response-cache';
 import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 
@@ -55,6 +56,33 @@ export interface AdmissionUse {
  * have been dropped: load again (authentication included) and ask again.
  */
 export async function admit(
+  call: ProxyCall,
+  modelName: string,
+  deps: ProxyDeps,
+  use: AdmissionUse,
+): Promise<Admitted> {
+  const span = (call.span ?? NO_SPAN).child('sluice.admission');
+  try {
+    const admitted = await admitOnce(call, modelName, deps, use);
+    if (span.recording)
+      span.setAll({
+        'sluice.cache.hit': admitted.cached !== null,
+        'sluice.route.first': admitted.routes[0]?.providerName,
+        'sluice.budget.status': admitted.headers['x-sluice-budget-status'],
+      });
+    return admitted;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const label = /^Rate limited: (.+)$/.exec(message)?.[1];
+    span.setAll({ 'sluice.limit': label, 'error.type': error instanceof AppError ? error.type : 'internal' });
+    span.fail(message);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+async function admitOnce(
   call: ProxyCall,
   modelName: string,
   deps: ProxyDeps,

@@ -38,7 +38,7 @@ export function chatRouteCaller(
   };
   return {
     serves: () => true,
-    async call(route, adapter) {
+    async call(route, adapter, span) {
       // Redaction and tool-call inspection work on the canonical request and answer: no
       // passthrough while either applies.
       const reshaping = settings.redaction?.request || settings.redaction?.response || settings.toolPolicy;
@@ -65,6 +65,7 @@ export function chatRouteCaller(
         clientSignal: call.signal,
         now: deps.now,
         deadline: call.timer,
+        traceHeaders: span.context ? span.headers() : undefined,
       });
       if (!result.ok) return { ok: false, failed: result };
       if (!result.response.ok) {

@@ -1,5 +1,6 @@
 import type { CanonicalRequest } from '../canonical/types';
 import { AppError } from '../http/app-error';
+import { routeAttributes } from '../telemetry/gen-ai';
 import { parseCountTokensRequest } from '../wire/anthropic-messages/to-canonical';
 import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
 import { type Admitted, admit, firstUsableRoute } from './admission';
@@ -52,6 +53,7 @@ export async function handleCountTokens(call: ProxyCall, deps: ProxyDeps): Promi
     startedAt,
     reserved: admitted.reserved,
     client: clientOf(call),
+    span: call.span,
   };
   let counted: Counted;
   try {
@@ -94,12 +96,20 @@ async function count(
     ? await deps.formats['anthropic-messages'].restoreReasoning(body, adapter.reasoningVendor, deps.seal.open)
     : body;
   const upstream = counter(sent, target);
+  const span = call.span?.recording
+    ? call.span.child(
+        `count_tokens ${route.upstreamModel}`,
+        'client',
+        routeAttributes(call.endpoint, route, 1),
+      )
+    : call.span;
   const result = await fetchUpstream(deps.fetch, upstream, {
     timeoutMs,
     bodyTimeoutMs: timeoutMs,
     clientSignal: call.signal,
     now: deps.now,
-  });
+    traceHeaders: span?.context ? span.headers() : undefined,
+  }).finally(() => span?.end());
   if (!result.ok) {
     if (result.reason === 'client_aborted') throw new AppError(400, 'client went away');
     return estimate(1);

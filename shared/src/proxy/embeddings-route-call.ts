@@ -7,6 +7,7 @@ import {
 import type { ProviderAdapter, UpstreamCall } from '../canonical/ports';
 import type { UpstreamError } from '../canonical/types';
 import { AppError } from '../http/app-error';
+import type { Span } from '../telemetry/span';
 import { readBodyWithin } from './idle-guard';
 import { type RouteCaller, targetFor } from './route-attempts';
 import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedRoute } from './types';
@@ -49,6 +50,7 @@ export function embeddingsRouteCaller(
     upstream: UpstreamCall,
     route: ResolvedRoute,
     adapter: ProviderAdapter,
+    span: Span,
   ): Promise<CallOutcome> => {
     const idleMs = settings.upstreamIdleTimeoutMs;
     const result = await fetchUpstream(deps.fetch, upstream, {
@@ -56,6 +58,7 @@ export function embeddingsRouteCaller(
       bodyTimeoutMs: idleMs,
       clientSignal: call.signal,
       now: deps.now,
+      traceHeaders: span.context ? span.headers() : undefined,
     });
     if (!result.ok) return { kind: 'failed', failed: result };
     const { response } = result;
@@ -74,11 +77,11 @@ export function embeddingsRouteCaller(
 
   return {
     serves: embedsRequest(request),
-    async call(route, adapter) {
+    async call(route, adapter, span) {
       const embeddings = adapter.embeddings;
       if (!embeddings) throw new AppError(502, `${route.providerName} has no embeddings API`);
       const calls = await embeddings.buildCalls(request, await targetFor(route, deps));
-      const outcomes = await untilOneFails(calls, (upstream) => callOnce(upstream, route, adapter));
+      const outcomes = await untilOneFails(calls, (upstream) => callOnce(upstream, route, adapter, span));
       const answers: VendorAnswer[] = [];
       let upstreamLatencyMs = 0;
       for (const outcome of outcomes) {

@@ -1,6 +1,7 @@
 import type { EmbeddingRequest } from '../canonical/embeddings';
 import { enforceContentPolicy } from '../guardrails/content-policy';
 import type { Redactor } from '../guardrails/redact-text';
+import { principalAttributes } from '../telemetry/gen-ai';
 import { parseEmbeddingRequest } from '../wire/openai-embeddings/request';
 import { renderEmbeddings } from '../wire/openai-embeddings/response';
 import { type Exchange, markGuardrails, settleExchange } from './accounting';
@@ -54,7 +55,12 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
     reserved: admitted.reserved,
     logRedactor: admitted.settings.redaction?.logs ?? null,
     client: clientOf(call),
+    span: call.span,
   };
+  if (call.span?.recording) {
+    call.span.setAll({ 'gen_ai.operation.name': 'embeddings', 'gen_ai.request.model': request.model });
+    call.span.setAll(principalAttributes(admitted.principal));
+  }
   const texts = request.input.kind === 'text' ? request.input.texts : [];
   try {
     const flags = enforceContentPolicy(
@@ -80,6 +86,8 @@ export async function handleEmbeddings(call: ProxyCall, deps: ProxyDeps): Promis
         admittedAt: admitted.admittedAt,
         routes: admitted.routes,
         keepAlive: call.waitUntil,
+        span: call.span,
+        endpoint: call.endpoint,
       },
       embeddingsRouteCaller(upstreamRequest, call, deps, admitted.settings),
     );
@@ -104,6 +112,7 @@ function answer(
   admitted: Admitted,
 ): Response {
   const { result, upstreamLatencyMs } = success.value;
+  success.span.end();
   const inputTokens = result.inputTokens ?? estimateEmbeddingTokens(request.input);
   const usage = { inputTokens, outputTokens: 0 };
   const body = JSON.stringify(renderEmbeddings(result.vectors, request, inputTokens));

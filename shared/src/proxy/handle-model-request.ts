@@ -2,8 +2,11 @@ import type { CanonicalRequest } from '../canonical/types';
 import { enforceContentPolicy, requestTexts } from '../guardrails/content-policy';
 import { GuardrailRefusal } from '../guardrails/marks';
 import { redactRequest } from '../guardrails/redact-canonical';
+import type { Redactor } from '../guardrails/redact-text';
 import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
+import { principalAttributes, requestAttributes } from '../telemetry/gen-ai';
+import { NO_SPAN, type Span } from '../telemetry/span';
 import {
   type Exchange,
   type ExchangeResult,
@@ -43,6 +46,8 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   } catch (error) {
     throw logRefusal(error, call, deps, startedAt);
   }
+  const span = call.span ?? NO_SPAN;
+  if (span.recording) span.setAll(requestAttributes(call.endpoint, request));
   const promptTokens = estimatePromptTokens(request);
   let admitted: Admitted;
   try {
@@ -64,7 +69,11 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
     reserved: admitted.reserved,
     logRedactor: admitted.settings.redaction?.logs ?? null,
     client: clientOf(call),
+    span,
   };
+  if (span.recording) span.setAll(principalAttributes(admitted.principal));
+  const guarding =
+    admitted.settings.contentPolicy && span.recording ? span.child('sluice.guardrails') : NO_SPAN;
   try {
     // After admission, so a client that keeps sending what the rules refuse meets its limits.
     const flags = enforceContentPolicy(admitted.settings.contentPolicy, requestTexts(request), promptTokens, {
@@ -72,11 +81,16 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
       model: request.model,
     });
     markGuardrails(exchange, flags);
+    guarding.set('sluice.guardrail.flags', flags.length).end();
   } catch (error) {
+    guarding.fail(error instanceof Error ? error.message : String(error)).end();
     return settleUnanswered(error, exchange, call, deps);
   }
   const redaction = admitted.settings.redaction;
   if (redaction?.request) exchange.request = redactRequest(request, redaction.request);
+  if (span.recording && deps.traceContent) {
+    span.set('gen_ai.input.messages', contentForTrace(exchange.request, exchange.logRedactor));
+  }
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);
   try {
     return await forward(exchange, call, deps, admitted);
@@ -126,6 +140,8 @@ async function forward(
       admittedAt: admitted.admittedAt,
       routes: admitted.routes,
       keepAlive: call.waitUntil,
+      span: exchange.span,
+      endpoint: call.endpoint,
     },
     chatRouteCaller(exchange, call, deps, settings),
   );
@@ -153,6 +169,7 @@ async function forward(
   });
   const after = answer.finished.then((finished) => {
     const result = answeredResult(exchange, attempt, finished, call.signal?.aborted === true);
+    if (success.span.recording) traceAnswer(success.span, exchange, finished);
     settleExchange(exchange, result, deps, call.waitUntil);
     if (cacheKey && finished.completed && finished.bytes) {
       storeInCache(cacheKey, answer, finished, attempt.route.providerName, settings, deps, call.waitUntil);
@@ -266,4 +283,30 @@ function clientGone(trace: WalkTrace): ExchangeResult {
     statusCode: CLIENT_CLOSED_REQUEST,
     clientAborted: true,
   };
+}
+
+/** The answering attempt's span, closed once the answer is whole (or cut): usage and timing. */
+function traceAnswer(span: Span, exchange: Exchange, finished: Finished): void {
+  const usage = finished.usage;
+  span.setAll({
+    'gen_ai.usage.input_tokens': usage?.inputTokens,
+    'gen_ai.usage.output_tokens': usage?.outputTokens,
+    'gen_ai.usage.cache_read.input_tokens': usage?.cachedInputTokens,
+    'gen_ai.usage.cache_creation.input_tokens': usage?.cacheWriteTokens,
+    'gen_ai.usage.reasoning.output_tokens': usage?.reasoningTokens,
+  });
+  if (finished.firstChunkAt !== null) {
+    const seconds = (finished.firstChunkAt - exchange.startedAt) / 1000;
+    span.set('gen_ai.response.time_to_first_chunk', seconds);
+    exchange.span?.set('gen_ai.response.time_to_first_chunk', seconds);
+  }
+  if (finished.failure !== null) span.fail(finished.failure);
+  else if (finished.stalled !== null) span.fail(finished.stalled);
+  span.end();
+}
+
+/** The request's messages for a span, as the logs would show them (security.redact for logs). */
+function contentForTrace(request: CanonicalRequest, redactor: Redactor | null | undefined): string {
+  const text = JSON.stringify({ system: request.system, messages: request.messages });
+  return redactor ? redactor.redact(text) : text;
 }

@@ -37,6 +37,8 @@ export interface IdleGuard {
   touch(): void;
   /** Once the stream has ended, however it ended. */
   stop(): void;
+  /** When the first chunk came (the guard's clock), null before it did: time to first chunk. */
+  firstChunkAt(): number | null;
   /** Why the stream was cut because the upstream fell silent (null while it was not). */
   stalled(): string | null;
   /** The stream was cut because the client had stopped reading (see createIdleGuard). */
@@ -97,8 +99,10 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
     markCut();
   };
   deadline.set(options.idleMs, check);
+  let firstAt: number | null = null;
   const touch = () => {
     last = options.now();
+    firstAt ??= last;
   };
   const stop = () => deadline.stop();
   const transformer = (inner?: CancellableTransformer): CancellableTransformer => {
@@ -130,6 +134,7 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
     transformer,
     touch,
     stop,
+    firstChunkAt: () => firstAt,
     stalled: () => stalled,
     clientStopped: () => clientStopped,
     cut: cutDone,

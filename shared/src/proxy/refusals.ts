@@ -60,6 +60,7 @@ export function logRefusal(
     reserved: [],
     client: clientOf(call),
     uncounted: true,
+    span: call.span,
   };
   settleExchange(exchange, failedExchange(error, { attempts: 0, route: null }), deps, call.waitUntil);
   return error;

@@ -110,6 +110,7 @@ describe('answerClient, whole answers', () => {
       stalled: null,
       failure: null,
       answerChars: 0,
+      firstChunkAt: null,
     });
   });
 
@@ -227,6 +228,7 @@ describe('answerClient, streamed answers', () => {
       stalled: null,
       failure: null,
       answerChars: 0,
+      firstChunkAt: expect.any(Number),
     });
   });
 

@@ -33,6 +33,8 @@ export interface Finished {
   failure: string | null;
   /** Characters of the answer streamed, for the gateway's estimate when `usage` is null. */
   answerChars: number;
+  /** When the upstream's first chunk came (Date.now), for a stream; null otherwise. */
+  firstChunkAt: number | null;
 }
 
 export interface AnswerOptions {
@@ -122,6 +124,7 @@ function jsonAnswer(body: string, usage: Usage | null, keep: boolean): ClientAns
       stalled: null,
       failure: null,
       answerChars: 0,
+      firstChunkAt: null,
     }),
   };
 }
@@ -181,7 +184,12 @@ function streamAnswer(
     return { usage: e.usage, completed, failure, answerChars: e.answerChars };
   });
   if (!options.keep) {
-    const finished = ended.then((e) => ({ ...e, bytes: null, stalled: guard.stalled() }));
+    const finished = ended.then((e) => ({
+      ...e,
+      bytes: null,
+      stalled: guard.stalled(),
+      firstChunkAt: guard.firstChunkAt(),
+    }));
     // The untouched passthrough, or a stream driven into the runtime's byte channel, is the
     // runtime's own already; any other is handed over to one (where there is one).
     const sent = native ? body : handOver(body, options.byteChannel);
@@ -198,6 +206,7 @@ function streamAnswer(
     stalled: guard.stalled(),
     failure: e.failure,
     answerChars: e.answerChars,
+    firstChunkAt: guard.firstChunkAt(),
   }));
   const sent = handOver(body.pipeThrough(collector.transform), options.byteChannel);
   return { status: 200, headers: SSE_HEADERS, body: sent, finished };

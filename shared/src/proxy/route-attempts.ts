@@ -6,7 +6,9 @@ import type { RouteCapDecision } from '../limits/route-caps';
 import { knownMaxOutputTokens } from '../routing/output-caps';
 import type { HealthSnapshot } from '../routing/route-health-tracker';
 import type { KeepAlive } from '../stores/coalescer';
-import type { ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
+import { operationOf, routeAttributes } from '../telemetry/gen-ai';
+import { NO_SPAN, type Span } from '../telemetry/span';
+import type { ModelEndpoint, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 import type { FetchFailure } from './upstream-fetch';
 
 /** Which routes a failed request reached, for its log row. */
@@ -53,7 +55,8 @@ interface RouteWalk {
 export interface RouteCaller<T> {
   /** False: this provider cannot serve the request; its routes are passed over, caps untouched. */
   serves(adapter: ProviderAdapter): boolean;
-  call(route: ResolvedRoute, adapter: ProviderAdapter): Promise<RouteAnswer<T>>;
+  /** `span` is the attempt's: its `traceparent` goes on the upstream call. */
+  call(route: ResolvedRoute, adapter: ProviderAdapter, span: Span): Promise<RouteAnswer<T>>;
 }
 
 export type RouteAnswer<T> =
@@ -79,12 +82,18 @@ export interface WalkStart {
   routes: readonly ResolvedRoute[];
   /** Keeps the outcome reports' write-behind flush alive (waitUntil). */
   keepAlive: KeepAlive;
+  /** The request's span: each attempt is a client span under it. */
+  span?: Span;
+  /** The endpoint, for the attempt spans' gen_ai.operation.name. */
+  endpoint?: ModelEndpoint;
 }
 
 export interface RouteSuccess<T> {
   value: T;
   route: ResolvedRoute;
   attempts: number;
+  /** The answering attempt's span, still open: the caller ends it when the answer is read. */
+  span: Span;
 }
 
 /**
@@ -121,7 +130,7 @@ async function walkRoutes<T>(
   model: ResolvedModel,
   deps: ProxyDeps,
   settings: ProxySettings,
-  { firstRoute, health, keepAlive, routes, admittedAt }: WalkStart,
+  { firstRoute, health, keepAlive, routes, admittedAt, span: parent = NO_SPAN, endpoint }: WalkStart,
   walk: RouteWalk,
   caller: RouteCaller<T>,
 ): Promise<RouteSuccess<T>> {
@@ -145,7 +154,10 @@ async function walkRoutes<T>(
     walk.tried++;
     walk.last = route;
     const calledAt = deps.now();
-    const answer = await caller.call(route, adapter);
+    const span = parent.recording
+      ? attemptSpan(parent, endpoint ?? '/v1/chat/completions', route, walk.tried)
+      : parent;
+    const answer = await caller.call(route, adapter, span);
     const report = (outcome: 'failed' | 'succeeded') => {
       if (route.routeId !== null) deps.routeHealth.report(route.routeId, outcome, keepAlive);
     };
@@ -153,21 +165,37 @@ async function walkRoutes<T>(
       // Only a route that is recovering needs to say so; a healthy one's successes cost nothing.
       if (state.level > 0) report('succeeded');
       if (route.routeId !== null) deps.routeLatency.observe(route.routeId, deps.now() - calledAt);
-      return { value: answer.value, route, attempts: walk.tried };
+      return { value: answer.value, route, attempts: walk.tried, span };
     }
     if ('failed' in answer) {
       const { failed } = answer;
+      endAttempt(span, failed.reason, failed.message);
       if (failed.reason === 'client_aborted') throw new ClientGoneError({ attempts: walk.tried, route });
       if (failed.reason === 'timeout') walk.timedOut++;
       report('failed');
       walk.lastFailure = `${route.providerName}: ${failed.message}`;
       continue;
     }
-    if (!answer.refused.retryable) throw clientFacingError(answer.refused, route);
+    const { refused } = answer;
+    span.set('http.response.status_code', refused.status);
+    endAttempt(span, refused.retryable ? 'upstream_retryable' : 'upstream_refused', refused.message);
+    if (!refused.retryable) throw clientFacingError(refused, route);
     report('failed');
-    walk.lastFailure = `${route.providerName}: ${answer.refused.status} ${answer.refused.message}`;
+    walk.lastFailure = `${route.providerName}: ${refused.status} ${refused.message}`;
   }
   throw exhausted(model, walk, nowMs);
+}
+
+/** An upstream call, as the GenAI conventions name a client span: `{operation} {model}`. */
+function attemptSpan(parent: Span, endpoint: ModelEndpoint, route: ResolvedRoute, attempt: number): Span {
+  const name = `${operationOf(endpoint)} ${route.upstreamModel}`;
+  return parent.child(name, 'client', routeAttributes(endpoint, route, attempt));
+}
+
+/** A failed attempt's span: why the walk moved on (or stopped) is its fallback reason. */
+function endAttempt(span: Span, reason: string, message: string): void {
+  if (!span.recording) return;
+  span.setAll({ 'error.type': reason, 'sluice.fallback.reason': message }).fail(message).end();
 }
 
 async function admitRoute(

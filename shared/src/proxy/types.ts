@@ -16,6 +16,7 @@ import type { RouteHealth } from '../routing/route-health-tracker';
 import type { RouteLatency } from '../routing/route-order';
 import type { KeepAlive } from '../stores/coalescer';
 import type { Background } from '../stores/isolate-cache';
+import type { Span } from '../telemetry/span';
 import type { CallDeadline } from '../util/call-deadline';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import type { ByteChannel } from './byte-channel';
@@ -101,6 +102,8 @@ export interface ProxyDeps {
    */
   writeLog(record: RequestLogRecord, keepAlive: KeepAlive): Promise<void>;
   settings(background: Background): Promise<ProxySettings>;
+  /** SLUICE_OTEL_CAPTURE_CONTENT: recorded spans carry the messages (after redaction). */
+  traceContent?: boolean;
   now(): number;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
@@ -124,6 +127,8 @@ export interface ProxyCall {
   principal: Principal;
   /** Aborts when the client goes away; the upstream fetch is cancelled with it. */
   signal?: AbortSignal;
+  /** The request's server span: admission, route attempts and the log write hang under it. */
+  span?: Span;
   /**
    * The client's request headers: vendors' protocol headers (anthropic-beta, …) are forwarded
    * from them, and the log records who called (User-Agent, an agent's session id).

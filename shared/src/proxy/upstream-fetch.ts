@@ -31,6 +31,8 @@ export async function fetchUpstream(
     now: () => number;
     /** The request's timer when it has one (ProxyCall.timer); else the call's own. */
     deadline?: CallDeadline;
+    /** The attempt's trace context (traceparent, tracestate), added to the call's headers. */
+    traceHeaders?: Record<string, string>;
   },
 ): Promise<FetchResult> {
   const controller = new AbortController();
@@ -47,7 +49,10 @@ export async function fetchUpstream(
   deadline.set(options.timeoutMs, expire, options.bodyTimeoutMs);
   const started = options.now();
   try {
-    const response = await doFetch(call.url, { ...call.init, signal: controller.signal });
+    const headers = options.traceHeaders
+      ? { ...call.init.headers, ...options.traceHeaders }
+      : call.init.headers;
+    const response = await doFetch(call.url, { ...call.init, headers, signal: controller.signal });
     deadline.pause();
     const abort = (reason: string) => controller.abort(new Error(reason));
     return { ok: true, response, latencyMs: options.now() - started, abort, deadline };

@@ -1,4 +1,5 @@
 import type { Principal } from '../../gateway/principal';
+import type { Span } from '../../telemetry/span';
 import { type ClientChannel, type McpResult, RELAYED_REQUESTS, type RelayedCapability } from '../ports';
 import { scopedCatalog } from './catalog';
 import { createClientChannel, RELAY_ID_PREFIX } from './client-channel';
@@ -43,6 +44,8 @@ export interface McpPost {
   signal?: AbortSignal;
   /** The client's MCP-* headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, …; not the session's): forwarded to a stateless upstream as sent. */
   forwardHeaders?: Record<string, string>;
+  /** The request's server span (its upstream calls are children). */
+  span?: Span;
 }
 
 const json = (body: unknown, headers: Record<string, string> = {}): Response =>
@@ -224,6 +227,7 @@ function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionConte
     session,
     role: post.principal.role,
     waitUntil: post.waitUntil,
+    span: post.span,
   };
 }
 

@@ -1,7 +1,10 @@
+import type { McpServerRow } from '../../db/repos/mcp-repo';
 import type { UserRole } from '../../db/schema/users';
 import { type RedactPolicy, redactJson } from '../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE, type ToolPolicy } from '../../guardrails/tool-policy';
+import { NO_SPAN, type Span } from '../../telemetry/span';
 import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
+import { traceMeta } from '../upstream/trace-headers';
 import { type McpToolAccess, mayUseTool } from './access';
 import type { McpCatalog } from './catalog';
 import { type JsonRpcId, RPC, RpcFault } from './jsonrpc';
@@ -44,6 +47,8 @@ export interface MethodCall {
   onProgress?: (params: McpResult) => void;
   /** The client, while a streamed tools/call is open (client-channel.ts). */
   channel?: ClientChannel;
+  /** The request's span: an upstream tools/call is a client span under it. */
+  span?: Span;
 }
 
 async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
@@ -84,19 +89,29 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
     deps.onToolBlocked(blockedBy);
     throw new RpcFault(TOOL_BLOCKED_CODE, message);
   }
+  const span = toolCallSpan(call.span ?? NO_SPAN, entry.server, entry.tool.name);
+  const trace = span.context ? span.headers() : undefined;
   try {
     const result = await withUpstream(
       deps,
       call.session,
       entry.server,
-      (upstream) => upstream.callTool(entry.tool.name, outgoing(args, redaction), call.onProgress),
+      (upstream) =>
+        upstream.callTool(entry.tool.name, outgoing(args, redaction), call.onProgress, traceMeta(trace)),
       call.channel,
+      trace,
     );
-    log(result.isError === true ? toolErrorText(result) : null);
+    const toolError = result.isError === true ? toolErrorText(result) : null;
+    log(toolError);
+    if (toolError !== null) span.set('error.type', 'tool_error').fail(toolError);
     return redaction?.response ? (redactJson(result, redaction.response) as McpResult) : result;
   } catch (error) {
-    log(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    log(message);
+    span.set('error.type', error instanceof Error ? error.name : 'error').fail(message);
     failure(call.id, error);
+  } finally {
+    span.end();
   }
 }
 
@@ -198,4 +213,22 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
     default:
       throw new RpcFault(RPC.methodNotFound, `Method not found: ${call.method}`);
   }
+}
+
+/** The upstream tools/call, as the MCP semantic conventions name a client span. */
+function toolCallSpan(parent: Span, server: McpServerRow, tool: string): Span {
+  if (!parent.recording) return parent;
+  let address: string | undefined;
+  try {
+    address = new URL(server.endpointUrl).hostname;
+  } catch {
+    address = undefined;
+  }
+  return parent.child(`tools/call ${tool}`, 'client', {
+    'mcp.method.name': 'tools/call',
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': tool,
+    'server.address': address,
+    'sluice.mcp.server': server.name,
+  });
 }

@@ -36,6 +36,7 @@ export async function withUpstream<T>(
   server: McpServerRow,
   work: (session: UpstreamMcpSession) => Promise<T>,
   channel: ClientChannel = unreachableClient(context.record.clientCapabilities ?? {}),
+  traceHeaders?: Record<string, string>,
 ): Promise<T> {
   const target = await deps.targetOf(server, context.record.userId);
   const resumeId =
@@ -45,6 +46,7 @@ export async function withUpstream<T>(
       timeoutMs: deps.timeoutMs,
       resumeSessionId: resumeId,
       channel,
+      traceHeaders,
     });
     try {
       return await work(resumed);
@@ -54,7 +56,7 @@ export async function withUpstream<T>(
       await resumed.close().catch(() => {});
     }
   }
-  const fresh = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs, channel });
+  const fresh = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs, channel, traceHeaders });
   try {
     // Remembered for every server the session uses (empty when there is nothing to resume):
     // deleting a server ends the sessions bound to it (handle-mcp.ts).

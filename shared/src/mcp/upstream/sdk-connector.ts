@@ -15,6 +15,7 @@ import {
 } from '../ports';
 import { authenticatedFetch } from './auth';
 import { relayThrough } from './client-relay';
+import { withTraceHeaders } from './trace-headers';
 
 const passThroughValidator: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) as never,
@@ -76,12 +77,13 @@ function sessionOf(client: Client, transport: Transport, timeoutMs: number): Ups
       }
       return tools;
     },
-    async callTool(name, args, onProgress) {
+    async callTool(name, args, onProgress, meta) {
       const progress = onProgress && {
         onprogress: (p: McpResult) => onProgress(p),
         resetTimeoutOnProgress: true,
       };
-      return (await client.callTool({ name, arguments: args }, undefined, {
+      const params = meta ? { name, arguments: args, _meta: meta } : { name, arguments: args };
+      return (await client.callTool(params, undefined, {
         ...options,
         ...progress,
       })) as McpResult;
@@ -135,8 +137,9 @@ export function createSdkConnector(
   // tool's output schema is the client's business (and Ajv's code generation is barred in workerd).
   const jsonSchemaValidator = options.validateToolOutput === false ? passThroughValidator : undefined;
   return {
-    async connect(server, { timeoutMs, resumeSessionId, capabilities, channel }) {
-      const transport = transportFor(server, watchResumptions(fetchImpl, channel), resumeSessionId);
+    async connect(server, { timeoutMs, resumeSessionId, capabilities, channel, traceHeaders }) {
+      const traced = withTraceHeaders(fetchImpl, traceHeaders);
+      const transport = transportFor(server, watchResumptions(traced, channel), resumeSessionId);
       // The client's own capabilities, so the upstream offers it what it would offer it directly.
       const declared = channel?.capabilities ?? capabilities ?? {};
       const client = new Client(CLIENT_INFO, { capabilities: declared, jsonSchemaValidator });

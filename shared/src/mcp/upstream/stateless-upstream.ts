@@ -10,6 +10,7 @@ import { UpstreamMcpUnavailable } from '../ports';
 import { authenticatedFetch } from './auth';
 import { readRpcAnswer } from './rpc-answers';
 import { standardHeaders } from './standard-headers';
+import { withTraceHeaders } from './trace-headers';
 
 /** The stateless revision (SEP-2575): what an upstream that speaks it is sent. */
 const VERSION = '2026-07-28';
@@ -46,7 +47,13 @@ async function request(rpc: Rpc, method: string, params: McpResult = {}): Promis
     'io.modelcontextprotocol/clientCapabilities': rpc.capabilities,
     'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
   };
-  const body = { jsonrpc: '2.0', id: crypto.randomUUID(), method, params: { ...params, _meta: meta } };
+  const own = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
+  const body = {
+    jsonrpc: '2.0',
+    id: crypto.randomUUID(),
+    method,
+    params: { ...params, _meta: { ...own, ...meta } },
+  };
   let response: Response;
   try {
     response = await authenticatedFetch(rpc.target, rpc.fetch)(rpc.target.endpointUrl, {
@@ -124,7 +131,8 @@ function statelessSession(rpc: Rpc, channel: ClientChannel | undefined): Upstrea
       const { tools } = await ask('tools/list');
       return (Array.isArray(tools) ? tools : []) as McpToolDescriptor[];
     },
-    callTool: (name, args) => ask('tools/call', { name, arguments: args }),
+    callTool: (name, args, _progress, meta) =>
+      ask('tools/call', meta ? { name, arguments: args, _meta: meta } : { name, arguments: args }),
     listResources: async () => ((await ask('resources/list')).resources ?? []) as McpResult[],
     readResource: (uri) => ask('resources/read', { uri }),
     listPrompts: async () => ((await ask('prompts/list')).prompts ?? []) as McpResult[],
@@ -169,7 +177,8 @@ export function generationAwareConnector(
   const statelessOnly = new Map<string, number>();
   const stateless = (server: McpServerTarget, options: Parameters<UpstreamMcpConnector['connect']>[1]) => {
     const capabilities = options.channel?.capabilities ?? options.capabilities ?? {};
-    const rpc = { target: server, fetch: fetchImpl, timeoutMs: options.timeoutMs, capabilities };
+    const traced = withTraceHeaders(fetchImpl, options.traceHeaders);
+    const rpc = { target: server, fetch: traced, timeoutMs: options.timeoutMs, capabilities };
     return statelessSession(rpc, options.channel);
   };
   return {

@@ -70,6 +70,7 @@ export async function handleStatelessPost(
         params: message.params ?? {},
         session,
         role: post.principal.role,
+        span: post.span,
         waitUntil: post.waitUntil,
       },
       deps,

@@ -87,6 +87,7 @@ function start(
       params: message.params ?? {},
       session,
       role: post.principal.role,
+      span: post.span,
       waitUntil: post.waitUntil,
       channel,
     },

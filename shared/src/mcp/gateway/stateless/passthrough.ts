@@ -4,6 +4,7 @@ import { blockingToolRule, TOOL_BLOCKED_CODE } from '../../../guardrails/tool-po
 import { authenticatedFetch } from '../../upstream/auth';
 import { readRpcAnswer, rewriteRpcAnswer } from '../../upstream/rpc-answers';
 import { speaksStateless } from '../../upstream/stateless-upstream';
+import { traceMeta } from '../../upstream/trace-headers';
 import { mayUseTool } from '../access';
 import { publicName } from '../catalog';
 import type { McpPost } from '../handle-mcp';
@@ -70,9 +71,11 @@ export async function forwardStateless(
     body = checked.body;
     logCall = checked.log;
   }
+  // The gateway's span is the upstream call's parent: its context replaces the client's.
+  const trace = post.span?.context ? post.span.headers() : undefined;
   const upstream = await send(server, post.principal.userId, deps, {
-    headers: post.forwardHeaders ?? {},
-    body,
+    headers: { ...(post.forwardHeaders ?? {}), ...trace },
+    body: withTraceMeta(body, trace),
     accept: post.accept || 'application/json, text/event-stream',
     ...(message.method === 'subscriptions/listen' && post.signal ? { signal: post.signal } : {}),
   });
@@ -179,4 +182,14 @@ async function checkToolCall(
   if (!redactor) return { body: post.body, log };
   const redacted = { ...params, arguments: redactJson(args, redactor) };
   return { body: { ...(post.body as object), params: redacted }, log };
+}
+
+/** The request with the trace context in `params._meta` as well (SEP-414), the rest as sent. */
+function withTraceMeta(body: unknown, trace: Record<string, string> | undefined): unknown {
+  const meta = traceMeta(trace);
+  if (!meta || typeof body !== 'object' || body === null) return body;
+  const message = body as { params?: Record<string, unknown> };
+  const params = message.params ?? {};
+  const own = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
+  return { ...message, params: { ...params, _meta: { ...own, ...meta } } };
 }

@@ -1,0 +1,52 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Span } from '@sluice/shared/telemetry/span';
+import type { Tracer } from '@sluice/shared/telemetry/tracer';
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+
+/**
+ * The span of the console request being served, wherever its work goes (database calls are
+ * made far from the route): Node's async context carries it.
+ */
+const currentSpan = new AsyncLocalStorage<Span>();
+
+export const activeSpan = (): Span | undefined => currentSpan.getStore();
+
+/** Not traced: probes and the web UI's own files (a page load is dozens of them). */
+function untraced(path: string): boolean {
+  return (
+    path.startsWith('/health') ||
+    (!path.startsWith('/api') && !path.startsWith('/oauth') && !path.startsWith('/.well-known'))
+  );
+}
+
+/**
+ * One HTTP server span per console request (HTTP semantic conventions), continuing the
+ * caller's traceparent; the database spans of the request hang under it.
+ */
+export function traceConsoleRequests(tracer: Tracer): MiddlewareHandler {
+  return async function traceConsoleRequestsMiddleware(c, next) {
+    if (!tracer.enabled || untraced(c.req.path)) return next();
+    const url = new URL(c.req.url);
+    const span = tracer.start(`${c.req.method} ${c.req.path}`, 'server', {
+      headers: c.req.raw.headers,
+      attributes: {
+        'http.request.method': c.req.method,
+        'url.path': c.req.path,
+        'url.scheme': url.protocol.replace(':', ''),
+        'server.address': url.hostname,
+        'server.port': url.port ? Number(url.port) : undefined,
+        'user_agent.original': c.req.header('user-agent'),
+      },
+    });
+    try {
+      await currentSpan.run(span, next);
+    } finally {
+      const route = routePath(c);
+      if (route && route !== '/*' && route !== '*') span.set('http.route', route);
+      span.set('http.response.status_code', c.res.status);
+      if (c.res.status >= 500) span.fail(`HTTP ${c.res.status}`);
+      span.end();
+    }
+  };
+}

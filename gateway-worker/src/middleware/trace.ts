@@ -1,0 +1,63 @@
+import { NO_SPAN, type Span } from '@sluice/shared/telemetry/span';
+import type { Context, MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import { backgroundFor } from '../background';
+import type { GatewayEnv } from '../types';
+
+/**
+ * One server span per request (HTTP semantic conventions), continuing the client's
+ * `traceparent`; the routes hang their children on it (`c.get('span')`). A streamed answer's
+ * span ends with its body. Scrapes and health probes are not traced.
+ */
+export function traceRequests(): MiddlewareHandler<GatewayEnv> {
+  return async function traceRequestsMiddleware(c, next) {
+    const { tracer } = c.get('deps');
+    const path = c.req.path;
+    if (path === '/metrics' || path.startsWith('/health')) {
+      c.set('span', NO_SPAN);
+      return next();
+    }
+    // An MCP request's span is started by its route, once the body says the method.
+    if (path.startsWith('/mcp')) {
+      try {
+        await next();
+      } finally {
+        const span = c.get('span') as Span | undefined;
+        if (span) finish(c, span);
+      }
+      return;
+    }
+    const url = new URL(c.req.url);
+    const span = tracer.start(`${c.req.method} ${path}`, 'server', {
+      headers: c.req.raw.headers,
+      keepAlive: backgroundFor(c),
+      attributes: {
+        'http.request.method': c.req.method,
+        'url.path': path,
+        'url.scheme': url.protocol.replace(':', ''),
+        'server.address': url.hostname,
+        'server.port': url.port ? Number(url.port) : undefined,
+        'user_agent.original': c.req.header('user-agent'),
+      },
+    });
+    c.set('span', span);
+    try {
+      await next();
+    } finally {
+      finish(c, span);
+    }
+  };
+}
+
+/** The response's status on the span, which ends with the response (a stream: its body). */
+function finish(c: Context<GatewayEnv>, span: Span): void {
+  if (!span.recording) return;
+  const route = routePath(c);
+  if (route && route !== '/*' && route !== '*') span.set('http.route', route);
+  const status = c.res.status;
+  span.set('http.response.status_code', status);
+  if (status >= 500) span.fail(`HTTP ${status}`);
+  const ends = c.get('bodyEnds');
+  if (ends) void ends.finally(() => span.end());
+  else span.end();
+}
