@@ -67,14 +67,17 @@ export function createSpanExporter(options: ExporterOptions): SpanExporter {
       headers['content-encoding'] = 'gzip';
     }
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('export timed out')), options.timeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Given up at the timeout even where a fetch does not heed its signal.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new Error('export timed out'));
+        reject(new Error('export timed out'));
+      }, options.timeoutMs);
+    });
     try {
-      const response = await options.fetch(options.url, {
-        method: 'POST',
-        headers,
-        body,
-        signal: controller.signal,
-      });
+      const sent = options.fetch(options.url, { method: 'POST', headers, body, signal: controller.signal });
+      const response = await Promise.race([sent, timedOut]);
       await response.body?.cancel();
       if (!response.ok) options.onDropped(spans.length, 'export_failed');
     } catch {
