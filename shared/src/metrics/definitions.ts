@@ -8,6 +8,8 @@ export interface MetricDef {
   name: string;
   type: MetricType;
   help: string;
+  /** A histogram's bucket bounds (default DURATION_BUCKETS, seconds). */
+  buckets?: readonly number[];
 }
 
 export const METRICS = {
@@ -71,6 +73,17 @@ export const METRICS = {
     name: 'sluice_active_streams',
     type: 'gauge',
     help: 'Streamed (SSE) responses still open across live gateway isolates',
+  },
+  genAiTokenUsage: {
+    name: 'gen_ai_client_token_usage',
+    type: 'histogram',
+    help: 'OpenTelemetry GenAI gen_ai.client.token.usage: tokens per request, by gen_ai_token_type (input, output), operation, provider and model',
+    buckets: [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864],
+  },
+  genAiOperationDuration: {
+    name: 'gen_ai_client_operation_duration_seconds',
+    type: 'histogram',
+    help: 'OpenTelemetry GenAI gen_ai.client.operation.duration: seconds per model request answered by an upstream, by operation, provider and model (error_type on failures)',
   },
   routeState: {
     name: 'sluice_route_state',
@@ -149,11 +162,9 @@ const one = (field: string): MetricSample => Object.freeze({ field, value: 1 });
  * The increments of value 1 an observation adds are the same every time for a bucket, so they
  * are built once per label set and shared (frozen): an observation allocates only its sum.
  */
-function histogramFields(name: string, labels: Labels): HistogramFields {
+function histogramFields(name: string, labels: Labels, bounds: readonly number[]): HistogramFields {
   return remember(histogramMemo, memoKey(name, labels), () => {
-    const buckets = DURATION_BUCKETS.map((le) =>
-      one(buildField(`${name}_bucket`, { ...labels, le: String(le) })),
-    );
+    const buckets = bounds.map((le) => one(buildField(`${name}_bucket`, { ...labels, le: String(le) })));
     const onesAbove = [
       one(buildField(`${name}_bucket`, { ...labels, le: '+Inf' })),
       one(buildField(`${name}_count`, labels)),
@@ -173,9 +184,10 @@ export function observe(
   seconds: number,
   out: MetricSample[] = [],
 ): MetricSample[] {
-  const fields = histogramFields(def.name, labels);
+  const bounds = def.buckets ?? DURATION_BUCKETS;
+  const fields = histogramFields(def.name, labels, bounds);
   let first = 0;
-  while (first < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[first] as number)) first++;
+  while (first < bounds.length && seconds > (bounds[first] as number)) first++;
   for (const sample of fields.onesFrom[first] ?? fields.onesAbove) out.push(sample);
   out.push({ field: fields.sum, value: seconds });
   return out;

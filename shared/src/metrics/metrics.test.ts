@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { RequestLogRecord } from '../logs/requests/record';
 import { counter, DURATION_BUCKETS, METRICS, observe, seriesField } from './definitions';
 import { renderExposition } from './exposition';
+import { exchangeSamples } from './samples';
 import { FLUSH_SCRIPT, READ_ACTIVE_SCRIPT } from './store';
 
 describe('metric samples', () => {
@@ -34,6 +36,43 @@ describe('metric samples', () => {
       [count, 1],
       ['http_request_duration_seconds_sum{endpoint="/e"}', 500],
     ]);
+  });
+
+  it('record the GenAI client metrics for a request an upstream answered, not for a cache hit', () => {
+    const record = {
+      endpoint: '/v1/messages',
+      model: 'house',
+      provider: 'anthropic-main',
+      providerType: 'anthropic',
+      upstreamModel: 'claude-x',
+      promptTokens: 300,
+      completionTokens: 20,
+      cacheHit: false,
+      upstreamLatencyMs: 80,
+      latencyMs: 1_500,
+      statusCode: 200,
+      errorType: null,
+      errorMessage: null,
+      guardrail: null,
+    } as unknown as RequestLogRecord;
+    const fields = exchangeSamples(record).map((s) => [s.field, s.value]);
+    const labels =
+      'gen_ai_operation_name="chat",gen_ai_provider_name="anthropic",gen_ai_request_model="house"';
+    expect(fields).toContainEqual([
+      `gen_ai_client_token_usage_bucket{${labels},gen_ai_token_type="input",le="1024"}`,
+      1,
+    ]);
+    expect(fields).not.toContainEqual([
+      `gen_ai_client_token_usage_bucket{${labels},gen_ai_token_type="input",le="256"}`,
+      1,
+    ]);
+    expect(fields).toContainEqual([
+      `gen_ai_client_token_usage_sum{${labels},gen_ai_token_type="output"}`,
+      20,
+    ]);
+    expect(fields).toContainEqual([`gen_ai_client_operation_duration_seconds_bucket{${labels},le="2.5"}`, 1]);
+    const hit = exchangeSamples({ ...record, cacheHit: true }).map((s) => s.field);
+    expect(hit.some((f) => f.startsWith('gen_ai_'))).toBe(false);
   });
 
   it('appends to the list it is given, and keeps the shared increments unchanged', () => {

@@ -1,6 +1,8 @@
 import { type GuardrailMark, type MarkedGuardrail, parseMarks } from '../guardrails/marks';
 import type { RequestLogRecord } from '../logs/requests/record';
-import { counter, METRICS, type MetricSample, observe } from './definitions';
+import type { ModelEndpoint } from '../proxy/types';
+import { operationOf, providerNameOf } from '../telemetry/gen-ai';
+import { counter, type Labels, METRICS, type MetricSample, observe } from './definitions';
 
 /** Error types as the gateway's envelope names them, by status. */
 const ERROR_TYPE_BY_STATUS: Record<number, string> = {
@@ -51,7 +53,32 @@ export function exchangeSamples(record: RequestLogRecord): MetricSample[] {
   for (const mark of parseMarks(record.guardrail)) {
     samples.push(...guardrailSamples(mark.guardrail, mark.rule, mark.action));
   }
+  if (record.providerType && !record.cacheHit) genAiSamples(record, record.providerType, samples);
   return samples;
+}
+
+/**
+ * The OpenTelemetry GenAI client metrics (gen_ai.client.token.usage and
+ * gen_ai.client.operation.duration) for a request an upstream was called for, with their
+ * attributes as Prometheus labels.
+ */
+function genAiSamples(record: RequestLogRecord, providerType: string, out: MetricSample[]): void {
+  const labels = {
+    gen_ai_operation_name: operationOf(record.endpoint as ModelEndpoint) ?? 'chat',
+    gen_ai_provider_name: providerNameOf(providerType),
+    gen_ai_request_model: record.model,
+  };
+  if (record.promptTokens > 0 || record.completionTokens > 0) {
+    observe(METRICS.genAiTokenUsage, { ...labels, gen_ai_token_type: 'input' }, record.promptTokens, out);
+    observe(
+      METRICS.genAiTokenUsage,
+      { ...labels, gen_ai_token_type: 'output' },
+      record.completionTokens,
+      out,
+    );
+  }
+  const durationLabels: Labels = record.errorType ? { ...labels, error_type: record.errorType } : labels;
+  observe(METRICS.genAiOperationDuration, durationLabels, record.latencyMs / 1000, out);
 }
 
 /** A request or tool call a guardrail rule refused (or, for flag rules, let pass marked). */
