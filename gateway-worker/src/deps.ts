@@ -9,22 +9,19 @@ import { createAnalyticsStore } from '@sluice/shared/logs/analytics/store';
 import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { buildServerLogs } from '@sluice/shared/logs/server/wiring';
 import { originPolicyFrom } from '@sluice/shared/mcp/gateway/origin-policy';
-import { droppedSamples, droppedSpanSamples } from '@sluice/shared/metrics/samples';
+import { droppedSamples } from '@sluice/shared/metrics/samples';
 import { createRedisMetricsStore } from '@sluice/shared/metrics/store';
 import { createMcpAccessTokens, revokedGrantKey } from '@sluice/shared/oauth/access-token';
 import { configureSseLimits } from '@sluice/shared/sse/parser';
 import { configureNeon, createHttpDb } from '@sluice/shared/stores/neon';
-import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
-import { tracerFor } from '@sluice/shared/telemetry/tracing';
 import { buildMcpDeps } from './mcp-deps';
 import { buildModelDeps } from './model-deps';
 import { linkedHotRedis } from './redis-link-client';
 import { buildStoreLink, type StoreLinkReport } from './store-link';
+import { buildTracing } from './tracing-deps';
 import type { GatewayBindings, GatewayDeps } from './types';
 
 const CLICKHOUSE_INSERT_TIMEOUT_MS = 20_000;
-/** The resource the gateway's spans name (OTEL_SERVICE_NAME overrides the name). */
-const GATEWAY_SERVICE = { serviceName: 'sluice-gateway', serviceVersion: '0.1.0' };
 
 /** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
 export function buildDeps(env: GatewayBindings): GatewayDeps {
@@ -69,11 +66,6 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     writeBehind: link.writeBehind,
     onError: (error, lost) => logger.child('metrics').warn('samples lost', { lost, error: String(error) }),
   });
-  const tracing = tracingConfigFrom(env, GATEWAY_SERVICE);
-  const tracer = tracerFor(tracing, {
-    fetch: (input, init) => fetch(input, init),
-    onDropped: (count, reason) => void metrics.record(droppedSpanSamples(reason, count)),
-  });
   // Keys, routes, settings, limits and the MCP catalog, kept in the isolate (Redis key cache
   // in front of Postgres for key records; the console invalidates on each change).
   const keyCache = createKeyAuthCache(
@@ -89,6 +81,13 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     onError: (part, error) =>
       logger.child('warm-cache').warn('reload failed', { part, error: String(error) }),
   });
+  const tracing = buildTracing({
+    env,
+    encryptionKey: config.SLUICE_ENCRYPTION_KEY,
+    warm,
+    metrics,
+    logger: logger.child('telemetry'),
+  });
   const modelDeps = buildModelDeps(
     config,
     { link, db },
@@ -97,7 +96,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     metrics,
     logger.child('proxy'),
   );
-  modelDeps.proxy.traceContent = tracing?.captureContent === true;
+  modelDeps.proxy.traceContent = tracing.captureContent;
   return {
     db,
     redis,
@@ -120,7 +119,8 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     },
     mcpOrigins: originPolicyFrom(config.SLUICE_MCP_ALLOWED_HOSTS, config.SLUICE_MCP_ALLOWED_ORIGINS),
     metrics,
-    tracer,
+    tracer: tracing.tracer,
+    refreshTracing: tracing.refresh,
     storeTimeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
     bodyTimeoutMs: config.SLUICE_BODY_TIMEOUT_MS,
     logger,

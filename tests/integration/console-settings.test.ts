@@ -90,8 +90,15 @@ describe('reading settings', () => {
     expect(Object.keys(res.body.system).sort()).toEqual([
       'console_base_url',
       'gateway_base_url',
+      'otel_capture_content',
+      'otel_exporter_otlp_endpoint',
+      'otel_exporter_otlp_headers',
+      'otel_exporter_otlp_protocol',
+      'otel_traces_sampler_ratio',
       'upstream_timeout_seconds',
     ]);
+    // The collector's headers are write-only, like every secret setting.
+    expect(res.body.system.otel_exporter_otlp_headers).toBeNull();
   });
 
   it('serves each category alone, and the legacy aliases equal it', async () => {

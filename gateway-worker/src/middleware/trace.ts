@@ -11,7 +11,8 @@ import type { GatewayEnv } from '../types';
  */
 export function traceRequests(): MiddlewareHandler<GatewayEnv> {
   return async function traceRequestsMiddleware(c, next) {
-    const { tracer } = c.get('deps');
+    const { tracer, refreshTracing } = c.get('deps');
+    if (refreshTracing) refreshTracing(backgroundFor(c));
     const path = c.req.path;
     if (path === '/metrics' || path.startsWith('/health')) {
       c.set('span', NO_SPAN);

@@ -40,7 +40,9 @@ export function startMcpSpan(c: Context<GatewayEnv>, body: unknown): Span {
   const name = method ? (target ? `${method} ${target}` : method) : `${c.req.method} ${c.req.path}`;
   const id = message?.id;
   const principal = c.get('principal') as Principal | undefined;
-  return c.get('deps').tracer.start(name, 'server', {
+  const { tracer, refreshTracing } = c.get('deps');
+  if (refreshTracing) refreshTracing(backgroundFor(c));
+  return tracer.start(name, 'server', {
     headers: contextHeaders(c.req.raw.headers, params),
     keepAlive: backgroundFor(c),
     attributes: {

@@ -88,7 +88,7 @@ export async function handleModelRequest(call: ProxyCall, deps: ProxyDeps): Prom
   }
   const redaction = admitted.settings.redaction;
   if (redaction?.request) exchange.request = redactRequest(request, redaction.request);
-  if (span.recording && deps.traceContent) {
+  if (span.recording && deps.traceContent?.()) {
     span.set('gen_ai.input.messages', contentForTrace(exchange.request, exchange.logRedactor));
   }
   if (admitted.cached) return replayCached(admitted.cached, exchange, call, deps, admitted.headers);

@@ -65,7 +65,7 @@ describe('the trace context of a model request', () => {
       }),
     );
     const { deps, fetched } = fakeDeps({ settings: { redaction } });
-    deps.traceContent = true;
+    deps.traceContent = () => true;
     const { tracer, spans } = recordingTracer();
     const { call, settled } = clientCall(chatBody('mail a@b.io about project falcon'));
     const root = tracer.start('POST /v1/chat/completions', 'server');

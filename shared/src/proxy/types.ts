@@ -102,8 +102,8 @@ export interface ProxyDeps {
    */
   writeLog(record: RequestLogRecord, keepAlive: KeepAlive): Promise<void>;
   settings(background: Background): Promise<ProxySettings>;
-  /** SLUICE_OTEL_CAPTURE_CONTENT: recorded spans carry the messages (after redaction). */
-  traceContent?: boolean;
+  /** SLUICE_OTEL_CAPTURE_CONTENT (otel_capture_content): recorded spans carry the messages, redacted. */
+  traceContent?(): boolean;
   now(): number;
   warn(message: string, fields?: Record<string, unknown>): void;
 }
