@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PASSTHROUGH_TRACER } from '@sluice/shared/telemetry/tracer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsoleApp } from './app';
 import type { ConsoleDeps } from './types';
@@ -14,7 +15,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // These requests reach no handler that reads deps; the access log is the only one written.
 const recordAccess = async () => {};
-const app = createConsoleApp({ recordAccess } as unknown as ConsoleDeps, { ui: uiStatic(dir) });
+const app = createConsoleApp({ recordAccess, tracer: PASSTHROUGH_TRACER } as unknown as ConsoleDeps, {
+  ui: uiStatic(dir),
+});
 
 describe('the console serves the built web UI', () => {
   it('answers files from the build and index.html for every other non-/api page', async () => {

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createConsoleApp } from '../../console-server/src/app';
 import type { ConsoleDeps } from '../../console-server/src/types';
+import { PASSTHROUGH_TRACER } from '../../shared/src/telemetry/tracer';
 
 export const API_CONSOLE_MD = fileURLToPath(new URL('../../docs/api-console.md', import.meta.url));
 
@@ -72,9 +73,9 @@ export interface OpenApiDocument {
 
 /** The document exactly as `GET /api/openapi.json` answers it. */
 export async function consoleOpenApiDocument(): Promise<OpenApiDocument> {
-  // Only the access-log middleware touches deps on this request; its record goes nowhere.
+  // Only the access-log and tracing middleware touch deps on this request; nothing goes anywhere.
   const recordAccess = async () => {};
-  const app = createConsoleApp({ recordAccess } as unknown as ConsoleDeps);
+  const app = createConsoleApp({ recordAccess, tracer: PASSTHROUGH_TRACER } as unknown as ConsoleDeps);
   const res = await app.request('/api/openapi.json');
   if (res.status !== 200) throw new Error(`GET /api/openapi.json answered ${res.status}`);
   return (await res.json()) as OpenApiDocument;
