@@ -373,6 +373,19 @@ describe.each(['postgres', 'clickhouse'] as const)('AnalyticsStore contract (%s)
   it('answers the same filtered questions: failures, errors, minimum level', async () => {
     const failed = await store().requests.search({ statusCode: 502, limit: 200 });
     expect(ids(failed.entries)).toEqual(ids(newestFirst(requests.filter((r) => r.statusCode === 502))));
+    // A class of codes, and the requests analytics leaves out of its costs (unpriced).
+    const serverSide = await store().requests.search({ statusCode: '5xx', limit: 200 });
+    expect(serverSide.total).toBeGreaterThan(0);
+    expect(ids(serverSide.entries)).toEqual(
+      ids(newestFirst(requests.filter((r) => r.statusCode >= 500 && r.statusCode <= 599))),
+    );
+    const unpriced = await store().requests.search({ unpriced: true, limit: 200 });
+    expect(unpriced.total).toBeGreaterThan(0);
+    expect(ids(unpriced.entries)).toEqual(ids(newestFirst(requests.filter((r) => r.costUsd === null))));
+    const priced = await store().requests.search({ unpriced: false, statusCode: '5xx', limit: 200 });
+    expect(ids(priced.entries)).toEqual(
+      ids(newestFirst(requests.filter((r) => r.costUsd !== null && r.statusCode >= 500))),
+    );
     const codexFailures = await store().requests.search({ clientName: 'codex', errorType: 'api_error' });
     expect(codexFailures.total).toBeGreaterThan(0);
     expect(ids(codexFailures.entries)).toEqual(

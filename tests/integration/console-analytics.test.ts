@@ -350,11 +350,14 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     expect(res.body.avg_daily_cost_usd).toBe(Math.round((0.12 / 7) * 1e9) / 1e9); // shown to the nano-dollar
     expectCloseRecord(res.body.by_model, { 'ana-a': 0.1, 'ana-b': 0.02 });
     expect(res.body.unpriced_requests).toBe(1);
+    // What the total leaves out, by model: the one to give prices to.
+    expect(res.body.unpriced_models).toEqual({ 'ana-b': 1 });
     expect(res.body).toMatchObject({ cache_read_tokens: 15, cache_write_tokens: 15, reasoning_tokens: 15 });
     const oneDay = await get('/costs/stats', { from: '2025-04-01T10:00:00Z', to: '2025-04-01T10:59:59Z' });
     expect(oneDay.body.total_cost_usd).toBeCloseTo(0.03, 10);
     expect(oneDay.body.avg_daily_cost_usd).toBeCloseTo(0.03, 10);
     expect(oneDay.body.unpriced_requests).toBe(0);
+    expect(oneDay.body.unpriced_models).toEqual({});
   });
 
   it('a non-admin sees only its own requests', async () => {
@@ -380,6 +383,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
     // The caller's only ana-b request is unpriced: no $0 entry, it is counted instead.
     expectCloseRecord(costStats.body.by_model, { 'ana-a': 0.05 });
     expect(costStats.body.unpriced_requests).toBe(1);
+    expect(costStats.body.unpriced_models).toEqual({ 'ana-b': 1 });
     expect(costStats.body).toMatchObject({ cache_read_tokens: 8, reasoning_tokens: 8 });
     const clients = await get('/clients', { from: FROM, to: TO }, userToken);
     expect(clients.body.data.map((c: { client_name: string }) => c.client_name)).toEqual([

@@ -152,6 +152,11 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
     ]);
     expect(ids(await logs({ status_code: 502 }))).toEqual(['d0000008', 'd0000004', 'd0000000']);
     expect(ids(await logs({ status_code: 502, provider: 'anthropic' }))).toEqual(['d0000000']);
+    // A class of codes: 4xx is 400..499, 5xx 500..599.
+    expect(ids(await logs({ status_code: '5xx' }))).toEqual(['d0000008', 'd0000004', 'd0000000']);
+    expect(ids(await logs({ status_code: '4xx' }))).toEqual(['d0000005']);
+    expect((await logs({ status_code: '2xx' })).body.total).toBe(8);
+    expect((await logs({ status_code: '3xx' })).body.total).toBe(0);
     const from = new Date(T0 + 2 * 60_000).toISOString();
     const to = new Date(T0 + 4 * 60_000).toISOString();
     expect(ids(await logs({ from, to }))).toEqual(['d0000004', 'd0000003', 'd0000002']);
@@ -184,6 +189,14 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
     ]);
   });
 
+  it('lists the requests of unpriced models alone (unpriced=true), what analytics leaves out of its costs', async () => {
+    const unpriced = await logs({ unpriced: 'true' });
+    expect(ids(unpriced)).toEqual(['d0000010', 'd0000005', 'd0000000']);
+    expect(unpriced.body.entries.every((e: { cost_usd: number | null }) => e.cost_usd === null)).toBe(true);
+    expect(ids(await logs({ unpriced: 'true', status_code: '5xx' }))).toEqual(['d0000000']);
+    expect((await logs({ unpriced: 'false' })).body.total).toBe(9);
+  });
+
   it('sorts by cost_usd (unpriced last) and latency_ms, descending, ties by id', async () => {
     const byCost = await logs({ sort_by: 'cost_usd' });
     expect(ids(byCost).slice(0, 2)).toEqual(['d0000011', 'd0000009']);
@@ -211,6 +224,9 @@ describe.each(LOG_VIEW_STORES)('GET /api/gateway/logs ($store)', ({ store }) => 
       { status_code: 'ok' },
       { status_code: 200.5 },
       { status_code: 99 },
+      { status_code: '6xx' },
+      { status_code: 'xx' },
+      { unpriced: 'yes' },
       { sort_by: 'model' },
       { user_id: 'not-a-uuid' },
       { api_key_id: '123' },

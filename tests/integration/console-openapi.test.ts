@@ -279,11 +279,14 @@ async function tourMcp(token: string, userToken: string): Promise<void> {
   await api('GET', '/api/gateway/logs?model=gpt-test&status_code=200&sort_by=cost_usd&limit=10', { token });
   await api('GET', '/api/gateway/logs?from=2025-04-02&to=2025-04-01', { token });
   await api('GET', '/api/gateway/logs?client_name=codex&error_type=rate_limit_error', { token });
+  await api('GET', '/api/gateway/logs?status_code=4xx&unpriced=true', { token });
+  await api('GET', '/api/gateway/logs?status_code=6xx', { token });
   await api('GET', '/api/analytics/usage?from=2025-04-01&to=2025-04-02&group_by=hour', { token });
   await api('GET', '/api/analytics/usage?group_by=month', { token });
   await api('GET', '/api/analytics/usage/stats?model=gpt-test', { token: userToken });
   await api('GET', '/api/analytics/costs?group_by=week', { token });
   await api('GET', '/api/analytics/costs/stats');
+  await api('GET', '/api/analytics/costs/stats?from=2025-04-01', { token });
   await api('GET', '/api/analytics/clients?from=2025-04-01', { token });
   await api('GET', '/api/analytics/clients', { token: userToken });
   await api('GET', '/api/analytics/errors?model=gpt-test', { token });

@@ -8,6 +8,7 @@ import {
   type GatewayLogQueryParams,
   GatewayLogQuerySchema,
 } from '../schemas/gateway-logs';
+import { statusMatchOf } from '../schemas/status-match';
 
 const logsRoute = createRoute({
   tags: ['gateway'],
@@ -17,7 +18,8 @@ const logsRoute = createRoute({
   path: '/',
   summary: "The gateway's model-request log, newest (or costliest, or slowest) first",
   description:
-    'Filters combine with AND; model, provider, client_name and error_type are exact; from/to are inclusive ISO 8601 instants ' +
+    'Filters combine with AND; model, provider, client_name and error_type are exact; status_code is one code ' +
+    '(429) or a class (4xx); unpriced=true lists the requests of unpriced models; from/to are inclusive ISO 8601 instants ' +
     '(a bare date is 00:00 UTC). sort_by created_at (default), cost_usd (unpriced rows last) or ' +
     'latency_ms, always descending, ties by id. limit is 1..200 (default 50; larger is 422, not ' +
     'clamped), offset defaults to 0. Requests refused with a valid key (validation, model not allowed, ' +
@@ -36,7 +38,8 @@ function requestLogSearch(query: GatewayLogQueryParams): RequestLogSearch {
     provider: query.provider,
     userId: query.user_id,
     apiKeyId: query.api_key_id,
-    statusCode: query.status_code,
+    statusCode: statusMatchOf(query.status_code),
+    unpriced: query.unpriced === undefined ? undefined : query.unpriced === 'true',
     clientName: query.client_name,
     errorType: query.error_type,
     from: query.from === undefined ? undefined : new Date(query.from),

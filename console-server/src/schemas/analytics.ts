@@ -135,6 +135,10 @@ export const CostStatsSchema = z
     by_model: z.record(z.string(), z.number()),
     by_endpoint: z.record(z.string(), z.number()).openapi({ description: 'Cost by model endpoint' }),
     unpriced_requests: unpriced,
+    unpriced_models: z.record(z.string(), count).openapi({
+      description:
+        'The models of the unpriced requests, each with its count of them (only models that had any): the models to give prices, or to find in the gateway logs with unpriced=true',
+    }),
     ...tokenDetails,
   })
   .openapi('CostStats');

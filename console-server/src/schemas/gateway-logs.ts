@@ -1,13 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_REQUEST_LOG_LIMIT } from '@sluice/shared/logs/requests/port';
 import { REQUEST_LOG_ENDPOINTS } from '@sluice/shared/logs/requests/record';
-import {
-  MAX_REQUEST_LOG_SEARCH_LIMIT,
-  MAX_STATUS_CODE,
-  MIN_STATUS_CODE,
-  REQUEST_LOG_SORTS,
-} from '@sluice/shared/logs/requests/search-filter';
+import { MAX_REQUEST_LOG_SEARCH_LIMIT, REQUEST_LOG_SORTS } from '@sluice/shared/logs/requests/search-filter';
 import { isoInstant } from './mcp';
+import { statusMatchParam } from './status-match';
 
 /** Shapes of the gateway request-log view (GET /api/gateway/logs). */
 
@@ -20,7 +16,11 @@ export const GatewayLogQuerySchema = z
     provider: exactText('Exact provider name'),
     user_id: z.uuid().optional().openapi({ description: 'Only requests by this user' }),
     api_key_id: z.uuid().optional().openapi({ description: 'Only requests with this API key' }),
-    status_code: z.coerce.number().int().min(MIN_STATUS_CODE).max(MAX_STATUS_CODE).optional(),
+    status_code: statusMatchParam,
+    unpriced: z.enum(['true', 'false']).optional().openapi({
+      description:
+        'true: only requests of unpriced models (cost unknown, cost_usd null), the ones analytics leaves out of its costs; false: only priced ones',
+    }),
     client_name: exactText('Exact client name, e.g. claude-code, codex, opencode, openai-sdk'),
     error_type: exactText('Exact error type, e.g. invalid_request_error, rate_limit_error'),
     from: isoInstant.optional().openapi({ description: 'Inclusive lower bound on created_at' }),

@@ -193,6 +193,8 @@ describe('usage report', () => {
       by_model: { a: 0.5, b: 0.25 },
       by_endpoint: { '/v1/chat/completions': 0.5, '/v1/embeddings': 0.25 },
       unpriced_requests: 3,
+      // Which models to price to see those 3: `a` had priced requests too, and still shows.
+      unpriced_models: { a: 3 },
       cache_read_tokens: 12,
       cache_write_tokens: 6,
       reasoning_tokens: 3,

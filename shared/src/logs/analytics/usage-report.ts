@@ -61,6 +61,8 @@ export interface CostStats extends TokenDetailTotals {
   by_model: Record<string, number>;
   by_endpoint: Record<string, number>;
   unpriced_requests: number;
+  /** The models of those unpriced requests, each with its count: what to price to see them. */
+  unpriced_models: Record<string, number>;
 }
 
 /** The start of every bucket from the one holding `from` to the one holding `to`, in order. */
@@ -171,6 +173,15 @@ function costBy(rows: readonly UsageBucketRow[], key: 'model' | 'endpoint'): Rec
   return Object.fromEntries([...sums].map(([name, usd]) => [name, roundUsd(usd)]));
 }
 
+/** Unpriced requests per model, only models that had any (a Map first: __proto__ is a key). */
+function unpricedBy(rows: readonly UsageBucketRow[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    if (row.unpricedRequests > 0) counts.set(row.model, (counts.get(row.model) ?? 0) + row.unpricedRequests);
+  }
+  return Object.fromEntries(counts);
+}
+
 export function costSeries(
   rows: readonly UsageBucketRow[],
   range: UsageRange,
@@ -205,6 +216,7 @@ export function costStats(rows: readonly UsageBucketRow[], range: UsageRange): C
     by_model: costBy(rows, 'model'),
     by_endpoint: costBy(rows, 'endpoint'),
     unpriced_requests: rows.reduce((sum, row) => sum + row.unpricedRequests, 0),
+    unpriced_models: unpricedBy(rows),
     ...tokenDetails(rows),
   };
 }

@@ -34,7 +34,10 @@ function whereOf(query: RequestLogSearchQuery): ChSql {
     query.provider === undefined ? null : chSql`provider = ${query.provider}`,
     query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
     query.apiKeyId === undefined ? null : chSql`api_key_id = ${query.apiKeyId}`,
-    query.statusCode === undefined ? null : chSql`status_code = ${query.statusCode}`,
+    query.status === undefined
+      ? null
+      : chSql`status_code >= ${query.status.min} AND status_code <= ${query.status.max}`,
+    query.unpriced === undefined ? null : chSql`unpriced = ${query.unpriced ? 1 : 0}`,
     query.clientName === undefined ? null : chSql`client_name = ${query.clientName}`,
     query.errorType === undefined ? null : chSql`error_type = ${query.errorType}`,
     // created_at_ms is unsigned: a bound before 1970 is the same as no lower bound.

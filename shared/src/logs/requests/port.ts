@@ -1,3 +1,4 @@
+import type { StatusMatch } from '../status-match';
 import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
 import type { BreakdownQuery, ClientUsageRow, ErrorCountRow } from './breakdown-query';
 import type { RequestLogRecord } from './record';
@@ -71,7 +72,10 @@ export interface RequestLogSearch {
   provider?: string;
   userId?: string;
   apiKeyId?: string;
-  statusCode?: number;
+  /** One status code (429) or a class of them ('4xx'). */
+  statusCode?: StatusMatch;
+  /** True: only requests of unpriced models (cost_usd null, unpriced set). */
+  unpriced?: boolean;
   /** The client recognised from the User-Agent (client-identity.ts), e.g. `codex`. */
   clientName?: string;
   /** The error type of a failed or refused request, e.g. `invalid_request_error`. */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import { requestLogs } from '../../db/schema';
 import type { QueryDb } from '../../db/types';
 import type { SpillTable } from '../analytics/log-spill';
@@ -118,7 +118,10 @@ function searchWhere(query: RequestLogSearchQuery): SQL | undefined {
     query.provider === undefined ? undefined : eq(requestLogs.provider, query.provider),
     query.userId === undefined ? undefined : eq(requestLogs.userId, query.userId),
     query.apiKeyId === undefined ? undefined : eq(requestLogs.apiKeyId, query.apiKeyId),
-    query.statusCode === undefined ? undefined : eq(requestLogs.statusCode, query.statusCode),
+    query.status === undefined
+      ? undefined
+      : between(requestLogs.statusCode, query.status.min, query.status.max),
+    query.unpriced === undefined ? undefined : eq(requestLogs.unpriced, query.unpriced),
     query.clientName === undefined ? undefined : eq(requestLogs.clientName, query.clientName),
     query.errorType === undefined ? undefined : eq(requestLogs.errorType, query.errorType),
     query.from === undefined ? undefined : gte(requestLogs.createdAt, query.from),

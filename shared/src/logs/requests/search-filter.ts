@@ -1,16 +1,18 @@
+import { statusRange } from '../status-match';
 import { DEFAULT_REQUEST_LOG_LIMIT, type RequestLogSearch } from './port';
 
+export { MAX_STATUS_CODE, MIN_STATUS_CODE } from '../status-match';
 export const MAX_REQUEST_LOG_SEARCH_LIMIT = 200;
 export const REQUEST_LOG_SORTS = ['created_at', 'cost_usd', 'latency_ms'] as const;
-/** The HTTP status codes the log can hold; also keeps the value inside Postgres integer and UInt16. */
-export const MIN_STATUS_CODE = 100;
-export const MAX_STATUS_CODE = 599;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A search with its defaults applied and every value checked, the same for both adapters. */
-export type RequestLogSearchQuery = Omit<RequestLogSearch, 'sortBy' | 'limit' | 'offset'> &
-  Required<Pick<RequestLogSearch, 'sortBy' | 'limit' | 'offset'>>;
+export type RequestLogSearchQuery = Omit<RequestLogSearch, 'sortBy' | 'limit' | 'offset' | 'statusCode'> &
+  Required<Pick<RequestLogSearch, 'sortBy' | 'limit' | 'offset'>> & {
+    /** The status match as the inclusive range of codes it covers. */
+    status?: { min: number; max: number };
+  };
 
 /**
  * Validates a search (RangeError on a bad value) and applies the defaults. The HTTP layer
@@ -28,7 +30,10 @@ export function requestLogSearchQuery(filter: RequestLogSearch): RequestLogSearc
   }
   if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`invalid offset ${offset}`);
   if (!REQUEST_LOG_SORTS.includes(sortBy)) throw new RangeError(`invalid sortBy ${String(sortBy)}`);
-  checkStatusCode(filter.statusCode);
+  const status = filter.statusCode === undefined ? undefined : statusRange(filter.statusCode);
+  if (filter.unpriced !== undefined && typeof filter.unpriced !== 'boolean') {
+    throw new RangeError('invalid unpriced');
+  }
   checkText('model', filter.model);
   checkText('provider', filter.provider);
   checkText('clientName', filter.clientName);
@@ -38,21 +43,16 @@ export function requestLogSearchQuery(filter: RequestLogSearch): RequestLogSearc
   if (filter.from && filter.to && filter.from.getTime() > filter.to.getTime()) {
     throw new RangeError('from is after to');
   }
+  const { statusCode: _match, ...rest } = filter;
   return {
-    ...filter,
+    ...rest,
+    status,
     userId: lowerUuid('userId', filter.userId),
     apiKeyId: lowerUuid('apiKeyId', filter.apiKeyId),
     sortBy,
     limit,
     offset,
   };
-}
-
-function checkStatusCode(value: number | undefined): void {
-  if (value === undefined) return;
-  if (!Number.isSafeInteger(value) || value < MIN_STATUS_CODE || value > MAX_STATUS_CODE) {
-    throw new RangeError(`invalid statusCode ${value} (${MIN_STATUS_CODE}..${MAX_STATUS_CODE})`);
-  }
 }
 
 function checkText(name: string, value: string | undefined): void {
