@@ -23,6 +23,8 @@ export interface AppEnvironmentInput {
   gatewayHost: string;
   /** This stack's console and gateway URLs; null for an app it does not run. */
   publicUrls?: { console: string | null; gateway: string | null };
+  /** The ports the gateway and the console listen on: what their access logs record. */
+  ports?: { gateway: number; console: number };
 }
 
 /** Names a browser on this machine uses for a loopback listener. */
@@ -35,7 +37,7 @@ function isLoopback(host: string): boolean {
 /**
  * What both apps are given (worker bindings for the gateway, process env for the console):
  * the app-level `SLUICE_*` settings from the supervisor's environment (log level, store
- * timeout, metrics key...), then the database URL, the bridge's Neon and Upstash endpoints,
+ * timeout, metrics key...), the ports both listen on, then the database URL, the bridge's Neon and Upstash endpoints,
  * the secrets and the ClickHouse settings, which always win.
  */
 export function appEnvironment(input: AppEnvironmentInput): Record<string, string> {
@@ -59,6 +61,11 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     passed.SLUICE_CONSOLE_URL = input.publicUrls.console;
   if (passed.SLUICE_GATEWAY_URL === undefined && input.publicUrls?.gateway)
     passed.SLUICE_GATEWAY_URL = input.publicUrls.gateway;
+  // The supervisor's SLUICE_*_PORT were dropped above: the apps get the ports actually used.
+  if (input.ports) {
+    passed.SLUICE_GATEWAY_PORT = String(input.ports.gateway);
+    passed.SLUICE_CONSOLE_PORT = String(input.ports.console);
+  }
   return {
     ...passed,
     DATABASE_URL: input.stores.databaseUrl,

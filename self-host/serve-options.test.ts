@@ -131,6 +131,20 @@ describe('the apps’ environment', () => {
   });
 });
 
+describe('the ports the apps are given', () => {
+  it('are the ones this stack listens on, not the supervisor’s variables (what their access logs record)', () => {
+    const env = appEnvironment({
+      stores: { databaseUrl: 'postgres://x/y', clickhouse: null } as never,
+      bridge: { env: {} as never },
+      secrets: { SLUICE_JWT_SECRET: 'j'.repeat(40), SLUICE_ENCRYPTION_KEY: 'k'.repeat(43) },
+      env: { SLUICE_GATEWAY_PORT: '3000', SLUICE_CONSOLE_PORT: '3001' },
+      gatewayHost: '127.0.0.1',
+      ports: { gateway: 9300, console: 9301 },
+    });
+    expect(env).toMatchObject({ SLUICE_GATEWAY_PORT: '9300', SLUICE_CONSOLE_PORT: '9301' });
+  });
+});
+
 describe('/mcp host names', () => {
   const base = {
     stores: { databaseUrl: 'postgres://x/y', clickhouse: null } as never,

@@ -110,6 +110,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
         console: apps.console ? localUrl(plan.console.host, plan.console.port) : null,
         gateway: apps.gateway ? localUrl(plan.gateway.host, plan.gateway.port) : null,
       },
+      ports: { gateway: plan.gateway.port, console: plan.console.port },
     });
     // The console first: it takes the longest to boot, and the gateway starts meanwhile.
     if (apps.console) children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));

@@ -82,5 +82,7 @@ export type ConsoleEnv = {
     auth: AccessClaims;
     /** Throws the route's 404 when the resource its path names is missing (middleware/found-first). */
     findResource?: () => Promise<unknown>;
+    /** Set by the web UI's static files (ui-static.ts): a file of its build was answered. */
+    uiAsset?: boolean;
   };
 };

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
 import { PASSTHROUGH_TRACER } from '@sluice/shared/telemetry/tracer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsoleApp } from './app';
@@ -14,7 +15,10 @@ writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // These requests reach no handler that reads deps; the access log is the only one written.
-const recordAccess = async () => {};
+const recorded: AccessLogRecord[] = [];
+const recordAccess = async (record: AccessLogRecord) => {
+  recorded.push(record);
+};
 const app = createConsoleApp({ recordAccess, tracer: PASSTHROUGH_TRACER } as unknown as ConsoleDeps, {
   ui: uiStatic(dir),
 });
@@ -40,6 +44,22 @@ describe('the console serves the built web UI', () => {
     });
     expect((await app.request('/keys', { method: 'POST' })).status).toBe(404);
     expect((await app.request('/api/openapi.json')).headers.get('content-type')).toMatch(/json/);
+  });
+
+  it("leaves the UI's asset loads out of the access log; page loads, failures and the API stay in", async () => {
+    recorded.length = 0;
+    await app.request('/assets/app.js'); // a file of the build: an asset load
+    await app.request('/assets/app.js', { method: 'HEAD' });
+    await app.request('/logs/access'); // index.html for a UI route: the page load
+    await app.request('/assets/missing.js'); // not in the build: the page, recorded
+    await app.request('/assets/app.js', { method: 'POST' }); // not served as a file: a 404
+    await app.request('/api/no-such-route');
+    expect(recorded.map((r) => `${r.method} ${r.path} ${r.statusCode}`)).toEqual([
+      'GET /logs/access 200',
+      'GET /assets/missing.js 200',
+      'POST /assets/app.js 404',
+      'GET /api/no-such-route 404',
+    ]);
   });
 
   it('serves nothing without a build', () => {

@@ -6,10 +6,14 @@ import type { MiddlewareHandler } from 'hono';
 /** Where `npm run build -w @sluice/console-ui` writes the web UI. */
 export const DEFAULT_UI_DIR = join(import.meta.dirname, '..', 'ui', 'dist');
 
+/** The context variable set on a request answered with a file of the build (an asset load). */
+export const UI_ASSET = 'uiAsset';
+
 /**
  * Serves the built web UI at `/`: a GET for a file under the build directory answers the
- * file; any other non-/api GET answers index.html (the single-page app routes in the browser).
- * /api is never touched, so API 404s keep the JSON envelope. Undefined without a build.
+ * file (and marks the request UI_ASSET, which the access log leaves out); any other non-/api
+ * GET answers index.html (the single-page app routes in the browser), recorded as the page
+ * load it is. /api is never touched, so API 404s keep the JSON envelope. Undefined without a build.
  */
 export function uiStatic(dir: string = DEFAULT_UI_DIR): MiddlewareHandler | undefined {
   const indexFile = join(dir, 'index.html');
@@ -22,7 +26,10 @@ export function uiStatic(dir: string = DEFAULT_UI_DIR): MiddlewareHandler | unde
     const served = await files(c, async () => {
       missing = true;
     });
-    if (!missing && served) return served;
+    if (!missing && served) {
+      c.set(UI_ASSET, true);
+      return served;
+    }
     // Read per request: a rebuild replaces index.html (new asset hashes) without a restart.
     c.header('cache-control', 'no-cache');
     return c.html(readFileSync(indexFile, 'utf8'));

@@ -105,6 +105,7 @@ const mcpRecord = (at: Date, i: number): McpLogRecord => ({
 const accessRecord = (at: Date, i: number): AccessLogRecord => ({
   id: uuid(3, i),
   createdAt: at,
+  source: i % 2 === 0 ? 'gateway' : 'console',
   port: i % 2 === 0 ? 3000 : 3001,
   method: i % 3 === 0 ? 'POST' : 'GET',
   path: i % 3 === 0 ? '/v1/chat/completions' : '/api/keys',
@@ -396,6 +397,11 @@ describe.each(['postgres', 'clickhouse'] as const)('AnalyticsStore contract (%s)
     const serverErrors = await store().access.search({ statusCode: 500, port: 3000, limit: 200 });
     expect(ids(serverErrors.entries)).toEqual(
       ids(newestFirst(access.filter((r) => r.statusCode === 500 && r.port === 3000))),
+    );
+    const consoleFailures = await store().access.search({ statusCode: '5xx', source: 'console', limit: 200 });
+    expect(consoleFailures.total).toBeGreaterThan(0);
+    expect(ids(consoleFailures.entries)).toEqual(
+      ids(newestFirst(access.filter((r) => r.statusCode >= 500 && r.source === 'console'))),
     );
     const warnings = await store().app.search({ level: 'WARN', limit: 200 });
     expect(ids(warnings.entries)).toEqual(ids(newestFirst(app.filter((r) => r.level !== 'INFO'))));

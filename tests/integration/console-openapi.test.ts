@@ -193,7 +193,8 @@ async function tourSettingsAndAudit(token: string, userToken: string): Promise<v
   await api('GET', '/api/admin/platform-logs?action=provider.create&limit=10', { token });
   await api('GET', '/api/admin/platform-logs?limit=201', { token });
   await api('GET', '/api/admin/access-logs?port=3001&method=get&path=/api&limit=10', { token });
-  await api('GET', '/api/admin/access-logs?port=8080', { token });
+  await api('GET', '/api/admin/access-logs?source=console&status_code=2xx&port=9301', { token });
+  await api('GET', '/api/admin/access-logs?port=0', { token });
   await api('GET', '/api/admin/access-logs', { token: userToken });
   await api('GET', '/api/admin/app-logs?level=WARN&target=limits&q=x&limit=10', { token });
   await api('GET', '/api/admin/app-logs?level=NOTICE', { token });

@@ -28,6 +28,7 @@ function accessRecords(): AccessLogRecord[] {
   return Array.from({ length: 12 }, (_, i) => ({
     id: `d${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`,
     createdAt: new Date(T0 + i * 60_000),
+    source: i % 2 === 0 ? ('gateway' as const) : ('console' as const),
     port: i % 2 === 0 ? 3000 : 3001,
     method: i % 3 === 0 ? 'POST' : 'GET',
     path: i === 7 ? '/api/50%_off' : i % 3 === 0 ? '/v1/chat/completions' : `/api/keys/${i}`,
@@ -103,6 +104,7 @@ describe.each(LOG_VIEW_STORES)('GET /api/admin/access-logs and /app-logs ($store
       latency_ms: 100,
       ip: '203.0.113.9',
       user_agent: 'OpenAI/Python 1.2',
+      source: 'gateway',
     });
   });
 
@@ -117,7 +119,16 @@ describe.each(LOG_VIEW_STORES)('GET /api/admin/access-logs and /app-logs ($store
     expect(shortIds(await accessLogs({ path: '50%_off' }))).toEqual(['d0000007']);
     expect((await accessLogs({ path: '%' })).body.total).toBe(1);
     expect(shortIds(await accessLogs({ status_code: 502 }))).toEqual(['d0000008', 'd0000004', 'd0000000']);
+    // A class of codes: 5xx is 500..599.
+    expect(shortIds(await accessLogs({ status_code: '5xx' }))).toEqual(['d0000008', 'd0000004', 'd0000000']);
+    expect((await accessLogs({ status_code: '2xx' })).body.total).toBe(9);
+    expect((await accessLogs({ status_code: '4xx' })).body.total).toBe(0);
     expect((await accessLogs({ port: 3001 })).body.total).toBe(6);
+    expect((await accessLogs({ source: 'console' })).body.total).toBe(6);
+    expect(shortIds(await accessLogs({ source: 'gateway', status_code: '5xx', method: 'GET' }))).toEqual([
+      'd0000008',
+      'd0000004',
+    ]);
     expect(shortIds(await accessLogs({ port: 3000, status_code: 502, method: 'GET' }))).toEqual([
       'd0000008',
       'd0000004',
@@ -177,9 +188,13 @@ describe.each(LOG_VIEW_STORES)('GET /api/admin/access-logs and /app-logs ($store
       { limit: 201 },
       { limit: 0 },
       { offset: -1 },
-      { port: 8080 },
+      { port: 0 },
+      { port: 65_536 },
       { port: 'gateway' },
+      { source: 'proxy' },
       { status_code: 99 },
+      { status_code: '6xx' },
+      { status_code: '4XX' },
       { method: 'G T' },
       { user_id: 'not-a-uuid' },
       { path: '' },
@@ -248,6 +263,9 @@ describe.each(LOG_VIEW_STORES)('GET /api/admin/access-logs and /app-logs ($store
   });
 });
 
+const GATEWAY_PORT = 9310;
+const CONSOLE_PORT = 9311;
+
 describe('real traffic through the gateway and the console', () => {
   let h: ProxyHarness;
   let adminId: string;
@@ -256,7 +274,11 @@ describe('real traffic through the gateway and the console', () => {
     // The harness's ClickHouse database outlives a run: start from an empty one, so only this
     // run's requests can match.
     await dropClickHouseDatabase('sluice_it_l_server_logs_traffic');
-    h = await proxyHarness('l_server_logs_traffic');
+    // Ports of their own, as `npm start` gives them to the apps: the records must say these.
+    h = await proxyHarness('l_server_logs_traffic', {
+      SLUICE_GATEWAY_PORT: String(GATEWAY_PORT),
+      SLUICE_CONSOLE_PORT: String(CONSOLE_PORT),
+    });
     adminId = (await h.admin('GET', '/api/auth/me')).body.id;
   }, 60_000);
   afterAll(async () => {
@@ -278,7 +300,7 @@ describe('real traffic through the gateway and the console', () => {
       { timeout: 10_000, interval: 100 },
     );
 
-  it('records gateway requests with port 3000, status, the key owner, ip and user agent; 401s without a user', async () => {
+  it('records gateway requests with the port it listens on, status, the key owner, ip and user agent; 401s without a user', async () => {
     const ok = await h.post(
       '/v1/chat/completions?trace=1',
       { model: 'm-openai', messages: [{ role: 'user', content: 'access log' }] },
@@ -288,9 +310,13 @@ describe('real traffic through the gateway and the console', () => {
     await ok.text();
     const refused = await h.gateway.call('GET', '/v1/models');
     expect(refused.status).toBe(401);
-    const [entry] = await waitForEntries('/api/admin/access-logs', { port: 3000, q: 'access-log-test' });
+    const [entry] = await waitForEntries('/api/admin/access-logs', {
+      port: GATEWAY_PORT,
+      q: 'access-log-test',
+    });
     expect(entry).toMatchObject({
-      port: 3000,
+      source: 'gateway',
+      port: GATEWAY_PORT,
       method: 'POST',
       path: '/v1/chat/completions',
       status_code: 200,
@@ -300,21 +326,31 @@ describe('real traffic through the gateway and the console', () => {
     });
     expect(entry.latency_ms).toBeGreaterThanOrEqual(0);
     const [anonymous] = await waitForEntries('/api/admin/access-logs', {
-      port: 3000,
+      source: 'gateway',
       path: '/v1/models',
       status_code: 401,
     });
-    expect(anonymous).toMatchObject({ method: 'GET', user_id: null, ip: null });
+    expect(anonymous).toMatchObject({ method: 'GET', user_id: null, ip: null, port: GATEWAY_PORT });
   });
 
-  it('records console requests with port 3001 and the JWT user', async () => {
+  it('records console requests with the port it listens on and the JWT user', async () => {
     await h.admin('GET', '/api/keys');
     const [entry] = await waitForEntries('/api/admin/access-logs', {
-      port: 3001,
+      port: CONSOLE_PORT,
       path: '/api/keys',
       method: 'get',
     });
-    expect(entry).toMatchObject({ port: 3001, status_code: 200, user_id: adminId, user_agent: 'vitest' });
+    expect(entry).toMatchObject({
+      source: 'console',
+      port: CONSOLE_PORT,
+      status_code: 200,
+      user_id: adminId,
+      user_agent: 'vitest',
+    });
+    // Nothing was recorded with the default ports.
+    for (const port of [3000, 3001]) {
+      expect((await h.admin('GET', `/api/admin/access-logs?port=${port}`)).body.total, String(port)).toBe(0);
+    }
   });
 
   it('stores a WARN the proxy logs (an unreadable response cache entry) in the app log, from the gateway', async () => {

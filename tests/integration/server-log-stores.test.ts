@@ -16,6 +16,7 @@ import {
   type AppLogStore,
   LOG_LEVELS,
 } from '../../shared/src/logs/server/index';
+import { statusRange } from '../../shared/src/logs/status-match';
 import { createClickHouse, ensureClickHouseDatabase } from '../../shared/src/stores/clickhouse';
 import { configureNeon, createHttpDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';
@@ -36,6 +37,7 @@ function accessFixtures(): AccessLogRecord[] {
   const base = (i: number): AccessLogRecord => ({
     id: id('a', i),
     createdAt: new Date(T0 + i * 1000),
+    source: i % 2 === 0 ? 'gateway' : 'console',
     port: i % 2 === 0 ? 3000 : 3001,
     method: i % 3 === 0 ? 'POST' : 'GET',
     path: i % 3 === 0 ? '/v1/chat/completions' : `/api/keys/${i}`,
@@ -54,6 +56,9 @@ function accessFixtures(): AccessLogRecord[] {
     { ...base(13), id: '00000000-0000-4000-8000-000000000001', createdAt: new Date(T0), method: 'DELETE' },
     { ...base(14), createdAt: new Date(T0 - 499), statusCode: 404 },
     { ...base(15), createdAt: new Date(Date.UTC(2001, 0, 1, 0, 0, 0, 1)), latencyMs: 2 ** 31 - 1 },
+    // A server on a port of its own; one recorded before the server was (source null).
+    { ...base(16), source: 'console', port: 9301, statusCode: 429 },
+    { ...base(17), source: null, port: 65_535, statusCode: 301 },
   ];
 }
 
@@ -96,12 +101,16 @@ function page<R extends { id: string; createdAt: Date }>(rows: R[], limit = 50, 
   return { total: sorted.length, entries: sorted.slice(offset, offset + limit) };
 }
 
+const inStatus = (code: number, range: { min: number; max: number }) =>
+  code >= range.min && code <= range.max;
+
 function accessModel(all: readonly AccessLogRecord[], f: AccessLogSearch) {
   const rows = all.filter(
     (r) =>
       (f.method === undefined || r.method === f.method.toUpperCase()) &&
       (f.path === undefined || has(r.path, f.path)) &&
-      (f.statusCode === undefined || r.statusCode === f.statusCode) &&
+      (f.statusCode === undefined || inStatus(r.statusCode, statusRange(f.statusCode))) &&
+      (f.source === undefined || r.source === f.source) &&
       (f.port === undefined || r.port === f.port) &&
       (f.userId === undefined || r.userId === f.userId.toLowerCase()) &&
       (f.q === undefined || has(r.path, f.q) || has(r.userAgent, f.q)) &&
@@ -168,7 +177,7 @@ describe.each(['postgres', 'clickhouse'] as const)('access log store (%s)', (nam
     stored.push(...records);
     const listed = await store.search({});
     expect(listed).toEqual(accessModel(stored, {}));
-    expect(listed.total).toBe(16);
+    expect(listed.total).toBe(18);
     expect(listed.entries.slice(-5).map((r) => r.id.slice(0, 8))).toEqual([
       'f0000000',
       'a0000000',
@@ -192,6 +201,16 @@ describe.each(['postgres', 'clickhouse'] as const)('access log store (%s)', (nam
       { userId: U2.toUpperCase() },
       { userId: '99999999-0000-4000-8000-000000000000' },
       { port: 3000, statusCode: 502, userId: U1 },
+      { port: 9301 },
+      { port: 65_535 },
+      // Classes of codes, alone and with the server that answered.
+      { statusCode: '5xx' },
+      { statusCode: '4xx' },
+      { statusCode: '3xx' },
+      { statusCode: '2xx', port: 3000 },
+      { source: 'console' },
+      { source: 'gateway', statusCode: '5xx' },
+      { source: 'console', statusCode: '4xx', port: 9301 },
     ];
     for (const filter of filters) await expectSearch(filter);
     expect((await store.search({ method: 'post' })).total).toBe(6);
@@ -265,8 +284,11 @@ describe.each(['postgres', 'clickhouse'] as const)('access log store (%s)', (nam
       { limit: 201 },
       { limit: 0 },
       { offset: -1 },
-      { port: 8080 },
+      { port: 0 },
+      { port: 65_536 },
       { statusCode: 99 },
+      { statusCode: '6xx' },
+      { source: 'proxy' },
       { method: 'GE T' },
       { userId: 'nope' },
       { path: '' },
@@ -279,7 +301,9 @@ describe.each(['postgres', 'clickhouse'] as const)('access log store (%s)', (nam
     const good = { ...accessFixtures()[2], id: id('d', 1), path: '/refused-batch' } as AccessLogRecord;
     for (const bad of [
       { latencyMs: -1 },
-      { port: 80 },
+      { port: 0 },
+      { port: 1.5 },
+      { source: 'proxy' },
       { path: 'a\u0000b' },
       { statusCode: 600 },
       { userId: 'x' },

@@ -9,14 +9,20 @@ const MAX_PATH = 2048;
  * One access-log record per request: method, the path as sent (percent-encoded, no query
  * string), status, the signed-in user (requireJwt's claims) when there is one, time to the
  * response, and the client IP and user agent as requestMeta determined them. The record joins
- * a batch; nothing waits for it (Node keeps running the write).
+ * a batch; nothing waits for it (Node keeps running the write). recordAccess stamps the port the
+ * console listens on (logs/server/wiring.ts).
+ *
+ * Not recorded: the web UI's own asset loads (a file of its build answered under 400: scripts,
+ * styles, icons), a dozen per page view that would bury the API calls. The page itself
+ * (index.html for a UI route) is recorded, and so is a failed asset request.
  */
 export function recordAccessLog(): MiddlewareHandler<ConsoleEnv> {
   return async function accessLogMiddleware(c, next) {
     const createdAt = new Date();
     const started = performance.now();
     await next();
-    const { deps, meta, auth } = c.var;
+    const { deps, meta, auth, uiAsset } = c.var;
+    if (uiAsset && c.res.status < 400) return;
     void deps.recordAccess({
       id: crypto.randomUUID(),
       createdAt,

@@ -9,6 +9,7 @@ import {
   AppLogPageSchema,
   AppLogQuerySchema,
 } from '../schemas/server-logs';
+import { statusMatchOf } from '../schemas/status-match';
 
 const PAGING =
   'from/to are inclusive ISO 8601 instants (a bare date is 00:00 UTC). Newest first, ties by id. ' +
@@ -20,10 +21,12 @@ const accessLogsRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/',
-  summary: 'Every HTTP request to the gateway (port 3000) and the console (port 3001)',
+  summary: "Every HTTP request to the gateway and the console (but the web UI's asset loads)",
   description:
-    'Filters combine with AND. method and status_code, port and user_id are exact (method in any case); ' +
-    `path is a case-insensitive substring; q matches the path or the user agent. ${PAGING}`,
+    'Filters combine with AND. method, source, port and user_id are exact (method in any case); status_code is one ' +
+    'code (404) or a class (4xx); path is a case-insensitive substring; q matches the path or the user agent. ' +
+    "port is the one the answering server listens on. The web UI's own asset loads (files of its build answered " +
+    `under 400) are not recorded; its page loads are. ${PAGING}`,
   request: { query: AccessLogQuerySchema },
   responses: {
     200: jsonResponse(AccessLogPageSchema, 'One page and the total'),
@@ -55,7 +58,8 @@ export const accessLogsRoutes = createRouter().openapi(accessLogsRoute, async (c
   const { total, entries } = await c.var.deps.accessLogs.search({
     method: query.method,
     path: query.path,
-    statusCode: query.status_code,
+    statusCode: statusMatchOf(query.status_code),
+    source: query.source,
     port: query.port,
     userId: query.user_id,
     q: query.q,

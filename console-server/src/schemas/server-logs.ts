@@ -1,15 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import {
-  ACCESS_LOG_PORTS,
   APP_LOG_SOURCES,
   DEFAULT_SERVER_LOG_LIMIT,
   LOG_LEVEL_NAMES,
   MAX_NEEDLE_LENGTH,
+  MAX_PORT,
   MAX_SERVER_LOG_LIMIT,
-  MAX_STATUS_CODE,
-  MIN_STATUS_CODE,
+  MIN_PORT,
 } from '@sluice/shared/logs/server/index';
 import { isoInstant } from './mcp';
+import { statusMatchParam } from './status-match';
 
 /** Shapes of the access-log and app-log views (GET /api/admin/access-logs, /app-logs). */
 
@@ -46,13 +46,15 @@ export const AccessLogQuerySchema = z
       .optional()
       .openapi({ description: 'Exact HTTP method, any case (GET, post, …)' }),
     path: needle('Case-insensitive substring of the path (% and _ are literal)'),
-    status_code: z.coerce.number().int().min(MIN_STATUS_CODE).max(MAX_STATUS_CODE).optional(),
-    port: z.coerce
-      .number()
-      .int()
-      .refine((v) => (ACCESS_LOG_PORTS as readonly number[]).includes(v), 'must be 3000 or 3001')
+    status_code: statusMatchParam,
+    source: z
+      .enum(APP_LOG_SOURCES)
       .optional()
-      .openapi({ description: '3000: the gateway, 3001: the console' }),
+      .openapi({ description: 'The server that answered: gateway or console' }),
+    port: z.coerce.number().int().min(MIN_PORT).max(MAX_PORT).optional().openapi({
+      description:
+        'The port the answering server listens on (by default 3000 the gateway, 3001 the console; SLUICE_GATEWAY_PORT, SLUICE_CONSOLE_PORT)',
+    }),
     user_id: z.uuid().optional().openapi({ description: 'Only requests authenticated as this user' }),
     q: needle('Free text: a case-insensitive substring of the path or the user agent'),
     ...paging,
@@ -91,7 +93,9 @@ export const AccessLogEntrySchema = z
   .object({
     id: z.uuid(),
     created_at: z.string().openapi({ description: 'When the request arrived' }),
-    port: z.number().int().openapi({ description: '3000: the gateway, 3001: the console' }),
+    port: z.number().int().openapi({
+      description: 'The port the answering server listens on (by default 3000 the gateway, 3001 the console)',
+    }),
     method: z.string(),
     path: z.string().openapi({ description: 'As sent (percent-encoded), without the query string' }),
     status_code: z.number().int(),
@@ -99,6 +103,10 @@ export const AccessLogEntrySchema = z
     latency_ms: z.number().int().openapi({ description: 'Time to the response headers' }),
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
+    source: z.enum(APP_LOG_SOURCES).nullable().openapi({
+      description:
+        'The server that answered: gateway or console; null on rows written before it was recorded',
+    }),
   })
   .openapi('AccessLogEntry');
 

@@ -3,8 +3,9 @@ import { check, index, integer, jsonb, pgTable, smallint, text, uuid } from 'dri
 import { createdAt, id } from './columns';
 
 /**
- * The access log: one row per HTTP request to either server (gateway 3000, console 3001).
- * Used when ClickHouse is not configured. No foreign keys: log rows outlive the users they name.
+ * The access log: one row per HTTP request to either server (source gateway or console, with
+ * the port it listens on). Used when ClickHouse is not configured. No foreign keys: log rows
+ * outlive the users they name.
  */
 export const accessLogs = pgTable(
   'access_logs',
@@ -20,11 +21,14 @@ export const accessLogs = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** Null on rows written before it was recorded. */
+    source: text('source').$type<'gateway' | 'console'>(),
   },
   (t) => [
     index('access_logs_created_idx').on(t.createdAt),
     index('access_logs_status_created_idx').on(t.statusCode, t.createdAt),
     index('access_logs_user_created_idx').on(t.userId, t.createdAt),
+    check('access_logs_source_check', sql`${t.source} in ('gateway', 'console')`),
   ],
 );
 

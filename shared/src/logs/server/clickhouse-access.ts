@@ -16,7 +16,10 @@ function whereOf(query: AccessLogQuery): ChSql {
   return chWhere([
     query.method === undefined ? null : chSql`method = ${query.method}`,
     query.path === undefined ? null : chContains(chIdent('path'), query.path),
-    query.statusCode === undefined ? null : chSql`status_code = ${query.statusCode}`,
+    query.status === undefined
+      ? null
+      : chSql`status_code >= ${query.status.min} AND status_code <= ${query.status.max}`,
+    query.source === undefined ? null : chSql`source = ${query.source}`,
     query.port === undefined ? null : chSql`port = ${query.port}`,
     query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
     query.q === undefined

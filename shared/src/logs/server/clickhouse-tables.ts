@@ -10,24 +10,26 @@ import {
 import { chLogSchema } from '../analytics/clickhouse-schema';
 import { type ChSql, chSql } from '../analytics/clickhouse-sql';
 import {
-  type AccessLogPort,
-  type AccessLogRecord,
   type AppLogRecord,
   type AppLogSource,
   LOG_LEVELS,
   type LogLevel,
   levelName,
+  type StoredAccessLogRecord,
 } from './records';
 
 export const ACCESS_LOG_TABLE = 'access_logs';
 export const APP_LOG_TABLE = 'app_logs';
 
+/** The server of a record, as both logs store it. */
+const SOURCE_CODES: Readonly<Record<AppLogSource, number>> = { gateway: 1, console: 2 };
+
 /** id and createdAt are checked (and lowercased) by checkAccessLogRecord before a row is made. */
-export const accessLogSchema = chLogSchema<AccessLogRecord>({
+export const accessLogSchema = chLogSchema<StoredAccessLogRecord>({
   name: ACCESS_LOG_TABLE,
   label: 'access log',
   columns: {
-    port: chUInt16<AccessLogPort>('port'),
+    port: chUInt16('port'),
     method: chString('method'),
     path: chString('path'),
     statusCode: chUInt16('status_code'),
@@ -35,6 +37,8 @@ export const accessLogSchema = chLogSchema<AccessLogRecord>({
     latencyMs: chUInt32('latency_ms'),
     ip: chNullable(chString('ip')),
     userAgent: chNullable(chString('user_agent')),
+    // Last: a table created before it gets it appended (rows already there read null).
+    source: chNullable(chEnum8<AppLogSource>('source', SOURCE_CODES)),
   },
 });
 
@@ -44,7 +48,7 @@ export const appLogSchema = chLogSchema<AppLogRecord>({
   label: 'app log',
   columns: {
     level: chMapped(chUInt8('level'), (level: LogLevel) => LOG_LEVELS[level], levelName),
-    source: chEnum8<AppLogSource>('source', { gateway: 1, console: 2 }),
+    source: chEnum8<AppLogSource>('source', SOURCE_CODES),
     target: chString('target'),
     message: chString('message'),
     fields: chMapped(

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
+import { and, between, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
 import { accessLogs, appLogs } from '../../db/schema';
 import type { QueryDb } from '../../db/types';
 import {
@@ -10,13 +10,12 @@ import {
   checkAppLogRecord,
 } from './query';
 import {
-  type AccessLogPort,
-  type AccessLogRecord,
   type AccessLogStore,
   type AppLogRecord,
   type AppLogStore,
   LOG_LEVELS,
   levelName,
+  type StoredAccessLogRecord,
 } from './records';
 
 /** Postgres allows 65,535 bind parameters per statement; 10 columns per row stay well below. */
@@ -61,7 +60,10 @@ function accessWhere(query: AccessLogQuery): SQL | undefined {
   return and(
     query.method === undefined ? undefined : eq(accessLogs.method, query.method),
     query.path === undefined ? undefined : ilike(accessLogs.path, containsPattern(query.path)),
-    query.statusCode === undefined ? undefined : eq(accessLogs.statusCode, query.statusCode),
+    query.status === undefined
+      ? undefined
+      : between(accessLogs.statusCode, query.status.min, query.status.max),
+    query.source === undefined ? undefined : eq(accessLogs.source, query.source),
     query.port === undefined ? undefined : eq(accessLogs.port, query.port),
     query.userId === undefined ? undefined : eq(accessLogs.userId, query.userId),
     query.q === undefined
@@ -75,11 +77,12 @@ function accessWhere(query: AccessLogQuery): SQL | undefined {
   );
 }
 
-function toAccessRecord(row: typeof accessLogs.$inferSelect): AccessLogRecord {
+function toAccessRecord(row: typeof accessLogs.$inferSelect): StoredAccessLogRecord {
   return {
     id: row.id,
     createdAt: row.createdAt,
-    port: row.port as AccessLogPort,
+    source: row.source,
+    port: row.port,
     method: row.method,
     path: row.path,
     statusCode: row.statusCode,

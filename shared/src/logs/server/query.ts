@@ -1,18 +1,19 @@
+import { MAX_STATUS_CODE, MIN_STATUS_CODE, statusRange } from '../status-match';
 import {
-  ACCESS_LOG_PORTS,
   type AccessLogRecord,
   type AccessLogSearch,
   APP_LOG_SOURCES,
   type AppLogRecord,
   type AppLogSearch,
   LOG_LEVEL_NAMES,
+  MAX_PORT,
+  MIN_PORT,
+  type StoredAccessLogRecord,
 } from './records';
 
+export { MAX_STATUS_CODE, MIN_STATUS_CODE } from '../status-match';
 export const DEFAULT_SERVER_LOG_LIMIT = 50;
 export const MAX_SERVER_LOG_LIMIT = 200;
-/** HTTP status codes; also keeps the value inside Postgres integer and UInt16. */
-export const MIN_STATUS_CODE = 100;
-export const MAX_STATUS_CODE = 599;
 /** Longest substring filter accepted. */
 export const MAX_NEEDLE_LENGTH = 256;
 /** latency_ms is a Postgres integer and a ClickHouse UInt32: refuse what either would not keep. */
@@ -26,7 +27,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNSTORABLE = /\u0000|[\uD800-\uDFFF]/u;
 
 type Paged<T> = Omit<T, 'limit' | 'offset'> & { limit: number; offset: number };
-export type AccessLogQuery = Paged<AccessLogSearch>;
+export type AccessLogQuery = Omit<Paged<AccessLogSearch>, 'statusCode'> & {
+  /** The status match as the inclusive range of codes it covers. */
+  status?: { min: number; max: number };
+};
 export type AppLogQuery = Paged<AppLogSearch>;
 
 /**
@@ -39,15 +43,18 @@ export function accessLogQuery(search: AccessLogSearch): AccessLogQuery {
   if (search.method !== undefined && !(typeof search.method === 'string' && METHOD.test(search.method))) {
     throw new RangeError(`invalid method ${String(search.method)}`);
   }
-  checkStatusCode('statusCode', search.statusCode);
-  if (search.port !== undefined && !(ACCESS_LOG_PORTS as readonly number[]).includes(search.port)) {
-    throw new RangeError(`invalid port ${search.port} (${ACCESS_LOG_PORTS.join(' or ')})`);
+  const status = search.statusCode === undefined ? undefined : statusRange(search.statusCode);
+  checkPort('port', search.port);
+  if (search.source !== undefined && !APP_LOG_SOURCES.includes(search.source)) {
+    throw new RangeError(`invalid source ${String(search.source)}`);
   }
   checkNeedle('path', search.path);
   checkNeedle('q', search.q);
   checkRange(search.from, search.to);
+  const { statusCode: _match, ...rest } = paged;
   return {
-    ...paged,
+    ...rest,
+    status,
     method: search.method?.toUpperCase(),
     userId: lowerUuid('userId', search.userId),
   };
@@ -66,11 +73,13 @@ export function appLogQuery(search: AppLogSearch): AppLogQuery {
 }
 
 /** Refuses an access record neither adapter could store faithfully; answers it as stored. */
-export function checkAccessLogRecord(record: AccessLogRecord): AccessLogRecord {
+export function checkAccessLogRecord(record: AccessLogRecord): StoredAccessLogRecord {
   const where = `access log ${record.id}`;
   checkUuid(`${where}: id`, record.id);
   checkDate(`${where}: createdAt`, record.createdAt);
-  if (!ACCESS_LOG_PORTS.includes(record.port)) throw new RangeError(`${where}: invalid port ${record.port}`);
+  checkPort(`${where}: port`, record.port);
+  const source = record.source ?? null;
+  if (source !== null && !APP_LOG_SOURCES.includes(source)) throw new RangeError(`${where}: invalid source`);
   if (!METHOD.test(record.method)) throw new RangeError(`${where}: invalid method`);
   checkText(`${where}: path`, record.path);
   checkStatusCode(`${where}: statusCode`, record.statusCode);
@@ -83,6 +92,7 @@ export function checkAccessLogRecord(record: AccessLogRecord): AccessLogRecord {
   if (record.userAgent !== null) checkText(`${where}: userAgent`, record.userAgent);
   return {
     ...record,
+    source,
     id: record.id.toLowerCase(),
     method: record.method.toUpperCase(),
     userId: record.userId?.toLowerCase() ?? null,
@@ -136,6 +146,13 @@ function checkStatusCode(name: string, value: number | undefined): void {
   if (value === undefined) return;
   if (!Number.isSafeInteger(value) || value < MIN_STATUS_CODE || value > MAX_STATUS_CODE) {
     throw new RangeError(`invalid ${name} ${value} (${MIN_STATUS_CODE}..${MAX_STATUS_CODE})`);
+  }
+}
+
+function checkPort(name: string, value: number | undefined): void {
+  if (value === undefined) return;
+  if (!Number.isSafeInteger(value) || value < MIN_PORT || value > MAX_PORT) {
+    throw new RangeError(`invalid ${name} ${value} (${MIN_PORT}..${MAX_PORT})`);
   }
 }
 

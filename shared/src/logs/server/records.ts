@@ -4,17 +4,32 @@
  * are ports with a Postgres and a ClickHouse adapter.
  */
 
-/** The nominal ports of the two services (SPEC): the gateway is 3000, the console 3001. */
-export const ACCESS_LOG_PORTS = [3000, 3001] as const;
-export type AccessLogPort = (typeof ACCESS_LOG_PORTS)[number];
-export const GATEWAY_PORT: AccessLogPort = 3000;
-export const CONSOLE_PORT: AccessLogPort = 3001;
+import type { StatusMatch } from '../status-match';
+
+/**
+ * The default ports of the two services (SPEC): the gateway 3000, the console 3001. A record
+ * carries the port its server listens on (SLUICE_GATEWAY_PORT, SLUICE_CONSOLE_PORT), which
+ * recordAccess stamps (wiring.ts); these are what a server without a configured port reports.
+ */
+export const GATEWAY_PORT = 3000;
+export const CONSOLE_PORT = 3001;
+export const MIN_PORT = 1;
+export const MAX_PORT = 65_535;
+
+export const APP_LOG_SOURCES = ['gateway', 'console'] as const;
+export type AppLogSource = (typeof APP_LOG_SOURCES)[number];
 
 export interface AccessLogRecord {
   id: string;
   /** When the request arrived. */
   createdAt: Date;
-  port: AccessLogPort;
+  /**
+   * The server that answered. recordAccess stamps it; stores keep null for records without it
+   * (rows written before it was recorded read null).
+   */
+  source?: AppLogSource | null;
+  /** The port that server listens on (1..65535). */
+  port: number;
   /** Stored upper-cased. */
   method: string;
   /** The path as the client sent it (percent-encoded), without the query string. */
@@ -28,6 +43,12 @@ export interface AccessLogRecord {
   userAgent: string | null;
 }
 
+/**
+ * An access record as its stores keep it: source null, not absent, when the record had none
+ * (rows written before the column existed read null too).
+ */
+export type StoredAccessLogRecord = AccessLogRecord & { source: AppLogSource | null };
+
 /** Level names and the numbers stored for them: "at least WARN" is a range (>= 40). */
 export const LOG_LEVELS = { TRACE: 10, DEBUG: 20, INFO: 30, WARN: 40, ERROR: 50 } as const;
 export type LogLevel = keyof typeof LOG_LEVELS;
@@ -38,9 +59,6 @@ export function levelName(value: number): LogLevel {
   if (!name) throw new RangeError(`unknown stored log level ${value}`);
   return name;
 }
-
-export const APP_LOG_SOURCES = ['gateway', 'console'] as const;
-export type AppLogSource = (typeof APP_LOG_SOURCES)[number];
 
 export interface AppLogRecord {
   id: string;
@@ -59,7 +77,10 @@ export interface AccessLogSearch {
   method?: string;
   /** Case-insensitive substring of the path. */
   path?: string;
-  statusCode?: number;
+  /** One status code (404) or a class of them ('4xx'). */
+  statusCode?: StatusMatch;
+  /** The server that answered. */
+  source?: AppLogSource;
   port?: number;
   userId?: string;
   /** Case-insensitive substring of the path or the user agent. */
@@ -92,7 +113,7 @@ export interface LogPage<R> {
 
 export interface AccessLogStore {
   insert(records: readonly AccessLogRecord[]): Promise<void>;
-  search(query: AccessLogSearch): Promise<LogPage<AccessLogRecord>>;
+  search(query: AccessLogSearch): Promise<LogPage<StoredAccessLogRecord>>;
 }
 
 export interface AppLogStore {

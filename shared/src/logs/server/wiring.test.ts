@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessLogRecord, AppLogRecord } from './records';
-import { buildServerLogs } from './wiring';
+import { buildServerLogs, listeningPort } from './wiring';
 
 const access = (i: number): AccessLogRecord => ({
   id: `00000000-0000-4000-8000-00000000000${i}`,
@@ -15,17 +15,18 @@ const access = (i: number): AccessLogRecord => ({
   userAgent: null,
 });
 
+// Slow stores: a flush that did not wait would see them still empty.
+const slow = <R>(into: R[]) => ({
+  insert: async (records: readonly R[]) => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    into.push(...records);
+  },
+  search: async () => ({ total: 0, entries: [] }),
+});
+
 describe('buildServerLogs', () => {
   it('flushLogs resolves only once every access record and log line is stored (shutdown)', async () => {
     const stored = { access: [] as AccessLogRecord[], app: [] as AppLogRecord[] };
-    // Slow stores: a flush that did not wait would see them still empty.
-    const slow = <R>(into: R[]) => ({
-      insert: async (records: readonly R[]) => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        into.push(...records);
-      },
-      search: async () => ({ total: 0, entries: [] }),
-    });
     const logs = buildServerLogs('console', {}, { access: slow(stored.access), app: slow(stored.app) });
     for (const i of [1, 2, 3]) void logs.recordAccess(access(i));
     logs.logger.child('test').warn('going down', { why: 'SIGTERM' });
@@ -34,5 +35,38 @@ describe('buildServerLogs', () => {
     expect(stored.app).toEqual([
       expect.objectContaining({ level: 'WARN', target: 'test', message: 'going down' }),
     ]);
+  });
+
+  it('stamps every access record with its server and the port it listens on, whatever the caller said', async () => {
+    const stored = { access: [] as AccessLogRecord[], app: [] as AppLogRecord[] };
+    const gateway = buildServerLogs('gateway', { SLUICE_GATEWAY_PORT: '9400' }, slowStores(stored));
+    const consoleLogs = buildServerLogs('console', { SLUICE_CONSOLE_PORT: '9401' }, slowStores(stored));
+    // The gateway's middleware still says 3000, the nominal port: the listening one wins.
+    void gateway.recordAccess({ ...access(1), port: 3000 });
+    void consoleLogs.recordAccess(access(2));
+    await Promise.all([gateway.flushLogs(), consoleLogs.flushLogs()]);
+    expect(stored.access.map((r) => [r.path, r.source, r.port])).toEqual([
+      ['/api/1', 'gateway', 9400],
+      ['/api/2', 'console', 9401],
+    ]);
+    expect([gateway.port, consoleLogs.port]).toEqual([9400, 9401]);
+  });
+});
+
+function slowStores(stored: { access: AccessLogRecord[]; app: AppLogRecord[] }) {
+  return { access: slow(stored.access), app: slow(stored.app) };
+}
+
+describe('listeningPort', () => {
+  it('is SLUICE_GATEWAY_PORT / SLUICE_CONSOLE_PORT, else 3000 / 3001; a non-port is a configuration error', () => {
+    expect(listeningPort('gateway', {})).toBe(3000);
+    expect(listeningPort('console', { SLUICE_GATEWAY_PORT: '9400' })).toBe(3001);
+    expect(listeningPort('gateway', { SLUICE_GATEWAY_PORT: '9400' })).toBe(9400);
+    expect(listeningPort('console', { SLUICE_CONSOLE_PORT: '' })).toBe(3001);
+    for (const bad of ['0', '65536', 'x', '80.5']) {
+      expect(() => listeningPort('console', { SLUICE_CONSOLE_PORT: bad }), bad).toThrow(
+        /SLUICE_CONSOLE_PORT/,
+      );
+    }
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "access_logs" ADD COLUMN "source" text;--> statement-breakpoint
+ALTER TABLE "access_logs" ADD CONSTRAINT "access_logs_source_check" CHECK ("access_logs"."source" in ('gateway', 'console'));
