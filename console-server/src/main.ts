@@ -42,14 +42,24 @@ const app = createConsoleApp(deps, {
 
 const bodyTimeoutMs = parseStoreEnv(process.env).SLUICE_BODY_TIMEOUT_MS;
 const serverOptions = connectionOptions(bodyTimeoutMs);
+// Printed and stored in the app log, like every line below (a healthy console logs little else).
+const lifecycle = deps.logger.child('server');
 const server = serve({ fetch: app.fetch, port, hostname, serverOptions }, (info) => {
-  console.log(`console: listening on http://${hostname}:${info.port}`);
+  lifecycle.info(`console: listening on http://${hostname}:${info.port}`, {
+    host: hostname,
+    port: info.port,
+    web_ui: ui !== undefined,
+    analytics: deps.pingAnalytics ? 'clickhouse' : 'postgres',
+  });
   if (!ui)
-    console.log('console: no web UI build found (npm run build -w @sluice/console-ui); serving the API only');
+    lifecycle.warn(
+      'console: no web UI build found (npm run build -w @sluice/console-ui); serving the API only',
+    );
 });
 answerClientErrors(server as Server);
 
-function shutdown(): void {
+function shutdown(signal: NodeJS.Signals): void {
+  lifecycle.info('console stopping', { signal });
   stopKeyJobs();
   stopSpillDrain();
   stopRetention();

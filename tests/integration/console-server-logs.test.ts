@@ -353,6 +353,17 @@ describe('real traffic through the gateway and the console', () => {
     }
   });
 
+  it('stores the line each server starts with, so a healthy stack has an app log', async () => {
+    const lines = await waitForEntries('/api/admin/app-logs', { target: 'server', level: 'INFO' }, 2);
+    expect(lines.map((l: { source: string; message: string }) => `${l.source}: ${l.message}`).sort()).toEqual(
+      expect.arrayContaining(['console: console started', 'gateway: gateway isolate started']),
+    );
+    expect(lines.find((l: { source: string }) => l.source === 'gateway')).toMatchObject({
+      level: 'INFO',
+      fields: { port: GATEWAY_PORT, log_level: 'INFO' },
+    });
+  });
+
   it('stores a WARN the proxy logs (an unreadable response cache entry) in the app log, from the gateway', async () => {
     const body = { model: 'm-openai', messages: [{ role: 'user', content: 'app log' }] };
     const key = await h.gateway.deps.proxy.cache.keyFor(`key:${h.keyId}`, 'openai-chat', body);

@@ -33,7 +33,31 @@ describe('buildServerLogs', () => {
     await logs.flushLogs();
     expect(stored.access.map((r) => r.path)).toEqual(['/api/1', '/api/2', '/api/3']);
     expect(stored.app).toEqual([
+      expect.objectContaining({ level: 'INFO', target: 'server', message: 'console started' }),
       expect.objectContaining({ level: 'WARN', target: 'test', message: 'going down' }),
+    ]);
+  });
+
+  it('stores the line each server starts with, so the app log of a healthy stack is not empty', async () => {
+    const stored = { access: [] as AccessLogRecord[], app: [] as AppLogRecord[] };
+    const logs = buildServerLogs(
+      'gateway',
+      { SLUICE_GATEWAY_PORT: '9400', SLUICE_LOG_LEVEL: 'warn' },
+      { access: slow(stored.access), app: slow(stored.app) },
+    );
+    await logs.flushLogs();
+    // Below the minimum level (WARN here): neither stored nor printed, as any INFO line.
+    expect(stored.app).toEqual([]);
+    const atInfo = buildServerLogs('gateway', { SLUICE_GATEWAY_PORT: '9400' }, slowStores(stored));
+    await atInfo.flushLogs();
+    expect(stored.app).toEqual([
+      expect.objectContaining({
+        level: 'INFO',
+        source: 'gateway',
+        target: 'server',
+        message: 'gateway isolate started',
+        fields: { port: 9400, log_level: 'INFO' },
+      }),
     ]);
   });
 

@@ -110,5 +110,12 @@ export function buildServerLogs(
     await Promise.all([...inFlight]);
     await logger.flush();
   };
+  // The first line of each process (console) or isolate (gateway): a healthy stack logs little
+  // else, and an app log without it looked broken. On workerd this runs inside the first
+  // request, whose background work flushes the logger.
+  logger.child('server').info(source === 'gateway' ? 'gateway isolate started' : 'console started', {
+    port,
+    log_level: logLevelFromEnv(env),
+  });
   return { accessLogs, appLogs, logger, port, recordAccess, flushLogs };
 }
