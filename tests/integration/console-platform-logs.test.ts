@@ -1,5 +1,7 @@
 // SPEC: Log views › /api/admin/platform-logs (user_id, action, resource, resource_id, from, to,
-// limit, offset), Limits 9 (default 50, max 200). The audit trail with exact filters.
+// limit, offset), Limits 9 (default 50, max 200). The management operations of the audit trail
+// (SPEC Events: audit records are management operations and authentication) with exact filters:
+// the sign-ins are in GET /api/audit/logs only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';
@@ -55,6 +57,31 @@ describe('GET /api/admin/platform-logs', () => {
 
     const future = await api(`/api/admin/platform-logs?from=${new Date(Date.now() + 60_000).toISOString()}`);
     expect(future.body).toMatchObject({ total: 0, entries: [] });
+  });
+
+  it('lists the management operations of the audit trail, not its sign-ins (those are in the audit log)', async () => {
+    // A failed sign-in too: the audit trail has it, the platform log does not.
+    await h.call('POST', '/api/auth/login', {
+      body: { email: 'pl-user@example.com', password: 'wrong-password' },
+    });
+    const actions = async (path: string) => {
+      const res = await api(path);
+      expect(res.status, path).toBe(200);
+      return res.body.entries.map((e: { action: string }) => e.action) as string[];
+    };
+    const audit = await actions('/api/audit/logs?limit=200');
+    const platform = await actions('/api/admin/platform-logs?limit=200');
+    expect(audit).toEqual(expect.arrayContaining(['auth.register', 'auth.login', 'auth.login_failed']));
+    expect(audit).toEqual(expect.arrayContaining(['setup.initialize', 'user.create', 'key.create']));
+    expect(platform.filter((a) => a.startsWith('auth.'))).toEqual([]);
+    // Every other audit record is in the platform log, in the same order.
+    expect(platform).toEqual(audit.filter((a) => !a.startsWith('auth.')));
+    expect(platform).toEqual(expect.arrayContaining(['setup.initialize', 'user.create', 'key.create']));
+    // Asked for by name, a sign-in is still not a platform operation.
+    expect((await api('/api/admin/platform-logs?action=auth.login')).body).toMatchObject({ total: 0 });
+    const total = (await api('/api/admin/platform-logs')).body.total;
+    expect(total).toBe(platform.length);
+    expect((await api('/api/audit/logs')).body.total).toBeGreaterThan(total);
   });
 
   it('pages up to 200 and refuses bad queries, non-admins and anonymous callers', async () => {

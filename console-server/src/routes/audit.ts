@@ -10,6 +10,8 @@ const logsRoute = createRoute({
   tags: ['audit'],
   summary: 'Search the audit log (newest first)',
   description:
+    'Every audit record: management operations and authentication (auth.login, auth.login_failed, ' +
+    'auth.register); GET /api/admin/platform-logs lists the management operations alone. ' +
     'q matches words of the action, resource type and id, user email and details, or word ' +
     'prefixes ("ada@exa"). from/to are inclusive ISO 8601 instants (a bare date is 00:00 UTC). ' +
     'limit is 1..1000 (default 50; larger is 422, not clamped), offset defaults to 0.',

@@ -8,11 +8,14 @@ const platformLogsRoute = createRoute({
   method: 'get',
   path: '/',
   tags: ['audit'],
-  summary: 'The audit trail of platform actions, newest first, with exact filters',
+  summary:
+    'Management operations on the platform (the audit trail without sign-ins), newest first, with exact filters',
   description:
-    'user_id, action (e.g. key.revoke), resource (the resource type, e.g. api_key) and resource_id match ' +
-    'exactly; from/to are inclusive ISO 8601 instants. limit is 1..200 (default 50; larger is 422), offset ' +
-    'defaults to 0. The same records as GET /api/audit/logs, which searches words instead.',
+    'The audit records of changes to users, keys, providers, models, MCP servers, limits and settings: every ' +
+    'action but the authentication ones (auth.login, auth.login_failed, auth.register), which only ' +
+    'GET /api/audit/logs lists. user_id, action (e.g. key.revoke), resource (the resource type, e.g. api_key) ' +
+    'and resource_id match exactly; from/to are inclusive ISO 8601 instants. limit is 1..200 (default 50; ' +
+    'larger is 422), offset defaults to 0.',
   security: bearerSecurity,
   middleware: [requireAdmin()] as const,
   request: { query: platformLogQuerySchema },

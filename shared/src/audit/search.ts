@@ -68,8 +68,18 @@ export function toAuditEntry(row: AuditLogRow): AuditEntry {
 export const PLATFORM_LOG_PAGE_MAX = 200;
 
 /**
- * GET /api/admin/platform-logs: the audit trail with exact filters (user_id, action, resource =
- * the resource type, resource_id), paged like the other log views (default 50, max 200; above → 422).
+ * The audit trail records management operations and authentication (SPEC, Events: auth.login,
+ * auth.login_failed, auth.register, key.create, provider.delete…). The platform log is its
+ * management operations only: every change made to the platform's users, keys, providers,
+ * models, MCP servers, limits and settings, by whom, without the sign-ins, which would
+ * outnumber them. Authentication actions are the ones under this prefix.
+ */
+export const AUTHENTICATION_ACTION_PREFIX = 'auth.';
+
+/**
+ * GET /api/admin/platform-logs: the management operations of the audit trail (no `auth.*`
+ * action) with exact filters (user_id, action, resource = the resource type, resource_id),
+ * paged like the other log views (default 50, max 200; above → 422).
  */
 export const platformLogQuerySchema = z
   .object({
@@ -94,6 +104,7 @@ export function searchPlatformLog(db: QueryDb, query: PlatformLogQuery): Promise
     userId: query.user_id,
     resourceType: query.resource,
     resourceId: query.resource_id,
+    excludeActionPrefix: AUTHENTICATION_ACTION_PREFIX,
   });
 }
 
@@ -102,7 +113,7 @@ export async function searchAuditLog(
   db: QueryDb,
   query: Pick<AuditQuery, 'limit' | 'offset' | 'from' | 'to'> &
     Partial<Pick<AuditQuery, 'q'>> &
-    Pick<AuditSearchFilter, 'userId' | 'action' | 'resourceType' | 'resourceId'>,
+    Pick<AuditSearchFilter, 'userId' | 'action' | 'resourceType' | 'resourceId' | 'excludeActionPrefix'>,
 ): Promise<AuditPage> {
   const filter: AuditSearchFilter = {
     q: query.q,
@@ -112,6 +123,7 @@ export async function searchAuditLog(
     action: query.action,
     resourceType: query.resourceType,
     resourceId: query.resourceId,
+    excludeActionPrefix: query.excludeActionPrefix,
   };
   const [total, rows] = await Promise.all([
     countAuditLog(db, filter),

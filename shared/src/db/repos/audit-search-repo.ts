@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, notLike, type SQL, sql } from 'drizzle-orm';
 import { auditLog } from '../schema';
 import type { QueryDb } from '../types';
 
@@ -14,6 +14,8 @@ export interface AuditSearchFilter {
   action?: string;
   resourceType?: string;
   resourceId?: string;
+  /** Leaves out the actions starting with this (the platform log leaves out `auth.`). */
+  excludeActionPrefix?: string;
 }
 
 /**
@@ -53,6 +55,9 @@ export function auditSearchWhere(filter: AuditSearchFilter): SQL | undefined {
     filter.action ? eq(auditLog.action, filter.action) : undefined,
     filter.resourceType ? eq(auditLog.resourceType, filter.resourceType) : undefined,
     filter.resourceId ? eq(auditLog.resourceId, filter.resourceId) : undefined,
+    filter.excludeActionPrefix
+      ? notLike(auditLog.action, `${filter.excludeActionPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+      : undefined,
   );
 }
 
