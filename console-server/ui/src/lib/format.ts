@@ -1,9 +1,17 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 export function formatDate(value: string | null | undefined, empty = '—'): string {
   if (!value) return empty;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : dateTime.format(date);
+}
+
+/** A log entry's time, to the second: rows of one minute must not all read alike. */
+export function formatLogTime(value: string | null | undefined, empty = '—'): string {
+  if (!value) return empty;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateTimeSeconds.format(date);
 }
 
 export function formatUsd(value: number | null | undefined): string {

@@ -11,8 +11,10 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { useUser } from '../../auth/AuthProvider';
+import { isAdmin } from '../../auth/session';
 import type { Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryError';
@@ -20,9 +22,21 @@ import { formatNumber, formatUsd, localInputToIso, toLocalInput } from '../../li
 import { costRows, type EndpointRow, endpointRows, type GroupBy } from './analytics-data';
 import { BreakdownCard } from './BreakdownCard';
 import { clientColumns, clientKey, errorColumns, errorKey } from './client-columns';
+import { UnpricedCount, UnpricedModels } from './UnpricedNote';
 import { UsageChart } from './UsageChart';
 
-function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Stat({
+  label,
+  value,
+  testId,
+  extra,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  /** Under the value: what it leaves out. */
+  extra?: ReactNode;
+}) {
   return (
     <Card withBorder padding="md">
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -31,6 +45,7 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
       <Text size="xl" fw={700} data-testid={testId}>
         {value}
       </Text>
+      {extra}
     </Card>
   );
 }
@@ -57,6 +72,7 @@ const endpointColumns: Column<EndpointRow>[] = [
 ];
 
 export function AnalyticsPage() {
+  const admin = isAdmin(useUser());
   const [from, setFrom] = useState(() => toLocalInput(new Date(Date.now() - 7 * 86_400_000)));
   const [to, setTo] = useState('');
   const [groupBy, setGroupBy] = useState<GroupBy>('day');
@@ -160,7 +176,18 @@ export function AnalyticsPage() {
           value={s?.avg_latency_ms == null ? '—' : `${Math.round(s.avg_latency_ms)} ms`}
           testId="stat-latency"
         />
-        <Stat label="Total cost" value={formatUsd(costStats.data?.total_cost_usd)} testId="stat-cost" />
+        <Stat
+          label="Total cost"
+          value={formatUsd(costStats.data?.total_cost_usd)}
+          testId="stat-cost"
+          extra={
+            <UnpricedCount
+              count={costStats.data?.unpriced_requests}
+              range={{ ...range, ...(model ? { model } : {}) }}
+              admin={admin}
+            />
+          }
+        />
         <Stat
           label="Avg daily cost"
           value={formatUsd(costStats.data?.avg_daily_cost_usd)}
@@ -190,6 +217,7 @@ export function AnalyticsPage() {
               valueFormatter={(v) => formatUsd(v)}
               tickLine="y"
             />
+            <UnpricedModels models={costStats.data?.unpriced_models} admin={admin} />
           </Stack>
         </Card>
       </SimpleGrid>

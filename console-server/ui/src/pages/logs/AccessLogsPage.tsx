@@ -1,9 +1,11 @@
-import { Badge } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { api, unwrap } from '../../api/client';
 import type { QueryParams, Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatLogTime, formatNumber } from '../../lib/format';
+import { useUserDirectory } from './directory';
 import { type FilterField, LogView } from './LogView';
+import { ACCESS_STATUS_OPTIONS } from './status-options';
 
 type Entry = Schemas['AccessLogEntry'];
 type Query = QueryParams<'/api/admin/access-logs', 'get'>;
@@ -14,49 +16,70 @@ function statusColor(status: number): string {
   return 'teal';
 }
 
-const columns: Column<Entry>[] = [
-  { key: 'created_at', header: 'Time', render: (e) => formatDate(e.created_at) },
-  {
-    key: 'server',
-    header: 'Server',
-    render: (e) => (e.port === 3000 ? 'gateway' : e.port === 3001 ? 'console' : e.port),
-  },
-  { key: 'method', header: 'Method', render: (e) => e.method },
-  { key: 'path', header: 'Path', render: (e) => e.path },
-  {
-    key: 'status',
-    header: 'Status',
-    render: (e) => <Badge color={statusColor(e.status_code)}>{e.status_code}</Badge>,
-  },
-  { key: 'latency', header: 'Latency (ms)', render: (e) => formatNumber(e.latency_ms) },
-  { key: 'user', header: 'User', render: (e) => e.user_id ?? '' },
-];
-
-const filters: FilterField[] = [
-  { name: 'q', label: 'Search', kind: 'text', placeholder: 'Path or user agent' },
-  { name: 'method', label: 'Method', kind: 'text', placeholder: 'GET, POST, …' },
-  { name: 'path', label: 'Path contains', kind: 'text' },
-  { name: 'status_code', label: 'Status code', kind: 'text', placeholder: 'e.g. 404' },
-  {
-    name: 'port',
-    label: 'Server',
-    kind: 'select',
-    options: [
-      { value: '3000', label: 'gateway (3000)' },
-      { value: '3001', label: 'console (3001)' },
-    ],
-  },
-  { name: 'user_id', label: 'User id', kind: 'text' },
-  { name: 'from', label: 'From', kind: 'datetime' },
-  { name: 'to', label: 'To', kind: 'datetime' },
-];
+/**
+ * The server that answered and the port it listens on: "console :9401". Rows written before
+ * the server was recorded carry only the default port it had then.
+ */
+function serverOf(e: Entry): string {
+  const server = e.source ?? (e.port === 3000 ? 'gateway' : e.port === 3001 ? 'console' : null);
+  return server ? `${server} :${e.port}` : `:${e.port}`;
+}
 
 /** Every HTTP request to either server (GET /api/admin/access-logs). */
 export function AccessLogsPage() {
+  const users = useUserDirectory();
+  const columns: Column<Entry>[] = [
+    { key: 'created_at', header: 'Time', render: (e) => formatLogTime(e.created_at) },
+    { key: 'server', header: 'Server', render: serverOf },
+    { key: 'method', header: 'Method', render: (e) => e.method },
+    { key: 'path', header: 'Path', render: (e) => e.path },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (e) => <Badge color={statusColor(e.status_code)}>{e.status_code}</Badge>,
+    },
+    { key: 'latency', header: 'Latency (ms)', render: (e) => formatNumber(e.latency_ms) },
+    {
+      key: 'user',
+      header: 'User',
+      // The name and email; the id on hover (and in the drawer).
+      render: (e) => (
+        <Text size="sm" title={e.user_id ?? undefined} data-testid="access-log-user">
+          {users.label(e.user_id)}
+        </Text>
+      ),
+    },
+  ];
+  const filters: FilterField[] = [
+    { name: 'q', label: 'Search', kind: 'text', placeholder: 'Path or user agent' },
+    { name: 'method', label: 'Method', kind: 'text', placeholder: 'GET, POST, …' },
+    { name: 'path', label: 'Path contains', kind: 'text' },
+    { name: 'status_code', label: 'Status', kind: 'select', options: ACCESS_STATUS_OPTIONS },
+    {
+      name: 'source',
+      label: 'Server',
+      kind: 'select',
+      options: [
+        { value: 'gateway', label: 'gateway' },
+        { value: 'console', label: 'console' },
+      ],
+    },
+    { name: 'port', label: 'Port', kind: 'text', placeholder: 'e.g. 3000' },
+    {
+      name: 'user_id',
+      label: 'User',
+      kind: 'autocomplete',
+      placeholder: 'Name or email',
+      suggestions: users.suggestions,
+      resolve: users.resolve,
+    },
+    { name: 'from', label: 'From', kind: 'datetime' },
+    { name: 'to', label: 'To', kind: 'datetime' },
+  ];
   return (
     <LogView
       title="Access logs"
-      description="Every HTTP request to the gateway and the console, newest first."
+      description="Every HTTP request to the gateway and the console, newest first, with the port each server listens on. The web UI's own asset loads (scripts, styles, icons) are not recorded; its page loads are."
       queryKey="access-logs"
       filters={filters}
       columns={columns}

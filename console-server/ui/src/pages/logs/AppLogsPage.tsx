@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import { api, unwrap } from '../../api/client';
 import type { QueryParams, Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
-import { formatDate } from '../../lib/format';
+import { formatLogTime } from '../../lib/format';
 import { type FilterField, LogView } from './LogView';
 
 type Entry = Schemas['AppLogEntry'];
@@ -17,7 +17,7 @@ const LEVEL_COLORS: Record<Entry['level'], string> = {
 };
 
 const columns: Column<Entry>[] = [
-  { key: 'created_at', header: 'Time', render: (e) => formatDate(e.created_at) },
+  { key: 'created_at', header: 'Time', render: (e) => formatLogTime(e.created_at) },
   { key: 'level', header: 'Level', render: (e) => <Badge color={LEVEL_COLORS[e.level]}>{e.level}</Badge> },
   { key: 'source', header: 'Server', render: (e) => e.source },
   { key: 'target', header: 'Target', render: (e) => e.target },

@@ -14,7 +14,7 @@ export function AuditLogsPage() {
   return (
     <LogView
       title="Audit logs"
-      description="Management actions and sign-ins, newest first. Search matches words of the action, resource, user email and details."
+      description="The whole audit trail: every management action and every sign-in (successful or not), newest first. Search matches words of the action, resource, user email and details. The platform logs list the management actions alone."
       queryKey="audit-logs"
       filters={filters}
       columns={AUDIT_COLUMNS}

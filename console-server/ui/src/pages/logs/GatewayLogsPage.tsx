@@ -1,6 +1,7 @@
-import { Button, Group, NumberInput, Select, TextInput } from '@mantine/core';
+import { Autocomplete, Button, Checkbox, Group, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { QueryParams, Schemas } from '../../api/types';
@@ -9,18 +10,22 @@ import { DetailDrawer } from '../../components/DetailDrawer';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
-import { localInputToIso, optionalInt } from '../../lib/format';
+import { localInputToIso, toLocalInput } from '../../lib/format';
+import { FilterError, useKeyDirectory, useModelSuggestions, useUserDirectory } from './directory';
 import { gatewayLogColumns } from './gateway-log-columns';
+import { GATEWAY_STATUS_OPTIONS } from './status-options';
 
 type Entry = Schemas['GatewayLogEntry'];
 type Query = QueryParams<'/api/gateway/logs', 'get'>;
 
+/** What the form holds: names as typed (the key and user filters), ids only once applied. */
 interface Filters {
   model: string;
   provider: string;
-  user_id: string;
-  api_key_id: string;
-  status_code: number | string;
+  user: string;
+  api_key: string;
+  status_code: string;
+  unpriced: boolean;
   client_name: string;
   error_type: string;
   from: string;
@@ -28,20 +33,50 @@ interface Filters {
   sort_by: NonNullable<Query['sort_by']>;
 }
 
+/** The filters applied: the key and user as the ids the API filters on. */
+interface Applied extends Omit<Filters, 'user' | 'api_key'> {
+  user_id: string;
+  api_key_id: string;
+}
+
 const EMPTY: Filters = {
   model: '',
   provider: '',
-  user_id: '',
-  api_key_id: '',
+  user: '',
+  api_key: '',
   status_code: '',
+  unpriced: false,
   client_name: '',
   error_type: '',
   from: '',
   to: '',
   sort_by: 'created_at',
 };
+const NOTHING_APPLIED: Applied = { ...EMPTY, user_id: '', api_key_id: '' };
 
-function toQuery(f: Filters, page: { offset: number; limit: number }): Query {
+/** An ISO instant of a link (?from=…) as the datetime input shows it; '' when absent or bad. */
+function localOf(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : toLocalInput(date);
+}
+
+/**
+ * Filters a link may set (the analytics page links here with unpriced=true and its range):
+ * model, status_code, unpriced, from, to.
+ */
+function fromLink(params: URLSearchParams): Filters {
+  return {
+    ...EMPTY,
+    model: params.get('model') ?? '',
+    status_code: params.get('status_code') ?? '',
+    unpriced: params.get('unpriced') === 'true',
+    from: localOf(params.get('from')),
+    to: localOf(params.get('to')),
+  };
+}
+
+function toQuery(f: Applied, page: { offset: number; limit: number }): Query {
   const q: Query = { sort_by: f.sort_by, limit: page.limit, offset: page.offset };
   if (f.model) q.model = f.model;
   if (f.provider) q.provider = f.provider;
@@ -49,8 +84,8 @@ function toQuery(f: Filters, page: { offset: number; limit: number }): Query {
   if (f.api_key_id) q.api_key_id = f.api_key_id;
   if (f.client_name) q.client_name = f.client_name;
   if (f.error_type) q.error_type = f.error_type;
-  const status = optionalInt(f.status_code);
-  if (status !== undefined) q.status_code = status;
+  if (f.status_code) q.status_code = f.status_code;
+  if (f.unpriced) q.unpriced = 'true';
   const from = localInputToIso(f.from);
   const to = localInputToIso(f.to);
   if (from) q.from = from;
@@ -59,10 +94,15 @@ function toQuery(f: Filters, page: { offset: number; limit: number }): Query {
 }
 
 export function GatewayLogsPage() {
-  const [draft, setDraft] = useState<Filters>(EMPTY);
-  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [params] = useSearchParams();
+  const [draft, setDraft] = useState<Filters>(() => fromLink(params));
+  const [filters, setFilters] = useState<Applied>(() => ({ ...NOTHING_APPLIED, ...fromLink(params) }));
+  const [nameErrors, setNameErrors] = useState<Partial<Record<'user' | 'api_key', string>>>({});
   const [page, setPage] = useState({ offset: 0, limit: 50 });
   const [selected, setSelected] = useState<Entry | null>(null);
+  const users = useUserDirectory();
+  const keys = useKeyDirectory(draft.api_key);
+  const models = useModelSuggestions();
   const query = toQuery(filters, page);
   const logs = useQuery({
     queryKey: ['gateway-logs', query],
@@ -71,11 +111,34 @@ export function GatewayLogsPage() {
   });
   // A 422 names the query parameter it refused: show its message under that filter.
   const issues = logs.error instanceof ApiError ? logs.error.issues : [];
-  const fieldError = (field: keyof Filters) => issues.find((i) => i.path === field)?.message;
-  const set = (field: keyof Filters) => (value: string | number | null) =>
+  const apiError = (param: string) => issues.find((i) => i.path === param)?.message;
+  const fieldError = (field: keyof Filters) => apiError(field);
+  const set = (field: keyof Filters) => (value: string | boolean | null) =>
     setDraft((d) => ({ ...d, [field]: value ?? '' }));
-  const apply = () => {
-    setFilters(draft);
+  /** A name that matches nothing stays in the form with its message; nothing is sent. */
+  const resolved = async (field: 'user' | 'api_key', resolve: (text: string) => Promise<string>) => {
+    const text = draft[field].trim();
+    if (!text) return '';
+    try {
+      return await resolve(text);
+    } catch (error) {
+      if (error instanceof FilterError) return { error: error.message };
+      throw error;
+    }
+  };
+  const apply = async () => {
+    const [user, key] = await Promise.all([
+      resolved('user', users.resolve),
+      resolved('api_key', keys.resolve),
+    ]);
+    const errors = {
+      ...(typeof user === 'object' ? { user: user.error } : {}),
+      ...(typeof key === 'object' ? { api_key: key.error } : {}),
+    };
+    setNameErrors(errors);
+    if (typeof user === 'object' || typeof key === 'object') return;
+    const { user: _user, api_key: _key, ...rest } = draft;
+    setFilters({ ...rest, user_id: user, api_key_id: key });
     setPage((p) => ({ ...p, offset: 0 }));
   };
   return (
@@ -87,50 +150,62 @@ export function GatewayLogsPage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          apply();
+          void apply();
         }}
       >
         <Group align="flex-end" mb="md" wrap="wrap" gap="xs">
-          <TextInput
+          <Autocomplete
             label="Model"
-            w={150}
+            w={170}
+            data={models}
+            limit={20}
             value={draft.model}
             error={fieldError('model')}
-            onChange={(e) => set('model')(e.currentTarget.value)}
+            onChange={set('model')}
           />
           <TextInput
             label="Provider"
-            w={150}
+            w={130}
             value={draft.provider}
             error={fieldError('provider')}
             onChange={(e) => set('provider')(e.currentTarget.value)}
           />
-          <TextInput
-            label="API key id"
-            w={150}
-            value={draft.api_key_id}
-            error={fieldError('api_key_id')}
-            onChange={(e) => set('api_key_id')(e.currentTarget.value)}
+          <Autocomplete
+            label="API key"
+            placeholder="Name or prefix"
+            w={230}
+            data={keys.suggestions}
+            limit={20}
+            // Suggestions are the server's search for what is typed: no second filtering here.
+            filter={({ options }) => options}
+            value={draft.api_key}
+            error={nameErrors.api_key ?? apiError('api_key_id')}
+            onChange={set('api_key')}
           />
-          <TextInput
-            label="User id"
-            w={150}
-            value={draft.user_id}
-            error={fieldError('user_id')}
-            onChange={(e) => set('user_id')(e.currentTarget.value)}
+          <Autocomplete
+            label="User"
+            placeholder="Name or email"
+            w={220}
+            data={users.suggestions}
+            limit={20}
+            value={draft.user}
+            error={nameErrors.user ?? apiError('user_id')}
+            onChange={set('user')}
           />
-          <NumberInput
+          <Select
             label="Status"
-            w={90}
-            allowDecimal={false}
-            value={draft.status_code}
-            onChange={set('status_code')}
+            placeholder="Any"
+            w={200}
+            clearable
+            data={GATEWAY_STATUS_OPTIONS}
+            value={draft.status_code || null}
             error={fieldError('status_code')}
+            onChange={set('status_code')}
           />
           <TextInput
             label="Client"
             placeholder="e.g. codex"
-            w={130}
+            w={120}
             value={draft.client_name}
             error={fieldError('client_name')}
             onChange={(e) => set('client_name')(e.currentTarget.value)}
@@ -159,7 +234,7 @@ export function GatewayLogsPage() {
           />
           <Select
             label="Sort by"
-            w={130}
+            w={120}
             allowDeselect={false}
             data={[
               { value: 'created_at', label: 'Newest' },
@@ -169,12 +244,19 @@ export function GatewayLogsPage() {
             value={draft.sort_by}
             onChange={set('sort_by')}
           />
+          <Checkbox
+            label="Unpriced models only"
+            mb={8}
+            checked={draft.unpriced}
+            onChange={(e) => set('unpriced')(e.currentTarget.checked)}
+          />
           <Button type="submit">Apply</Button>
           <Button
             variant="default"
             onClick={() => {
               setDraft(EMPTY);
-              setFilters(EMPTY);
+              setFilters(NOTHING_APPLIED);
+              setNameErrors({});
             }}
           >
             Reset

@@ -1,4 +1,13 @@
-import { Button, Group, Paper, Select, SimpleGrid, TextInput } from '@mantine/core';
+import {
+  Autocomplete,
+  Button,
+  type ComboboxData,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  TextInput,
+} from '@mantine/core';
 import { type GetInputPropsReturnType, useForm } from '@mantine/form';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -8,13 +17,21 @@ import { DetailDrawer } from '../../components/DetailDrawer';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager } from '../../components/Pager';
 import { localInputToIso } from '../../lib/format';
+import { FilterError, type Resolve } from './directory';
 
 /** One filter input; `name` is the API's query parameter, so a 422 lands on it. */
 export interface FilterField {
   name: string;
   label: string;
-  kind: 'text' | 'select' | 'datetime';
-  options?: Array<{ value: string; label: string }>;
+  /** autocomplete: free text with `suggestions`, turned into the API's value by `resolve`. */
+  kind: 'text' | 'select' | 'datetime' | 'autocomplete';
+  /** For select: options, or groups of them. */
+  options?: ComboboxData;
+  suggestions?: string[];
+  /** Called as the user types in an autocomplete (to fetch suggestions for it). */
+  onType?: (text: string) => void;
+  /** What was typed → the value sent (e.g. a user's name → its id); throws FilterError. */
+  resolve?: Resolve;
   placeholder?: string;
 }
 
@@ -42,16 +59,29 @@ interface Props<E> {
   pageSizes?: number[];
 }
 
-/** Filter values as typed: datetime inputs become ISO instants, empty ones are dropped. */
-function toQuery(filters: FilterField[], values: Record<string, string>): LogQuery {
+/**
+ * Filter values as typed: datetime inputs become ISO instants, names their ids (`resolve`),
+ * empty ones are dropped. A name that matches nothing is an error under its filter.
+ */
+async function toQuery(
+  filters: FilterField[],
+  values: Record<string, string>,
+): Promise<{ query: LogQuery; errors: Record<string, string> }> {
   const query: LogQuery = {};
+  const errors: Record<string, string> = {};
   for (const f of filters) {
     const raw = values[f.name]?.trim() ?? '';
     if (raw === '') continue;
-    // An unparseable date is sent as typed, so the API's message is the one shown.
-    query[f.name] = f.kind === 'datetime' ? (localInputToIso(raw) ?? raw) : raw;
+    try {
+      // An unparseable date is sent as typed, so the API's message is the one shown.
+      query[f.name] =
+        f.kind === 'datetime' ? (localInputToIso(raw) ?? raw) : f.resolve ? await f.resolve(raw) : raw;
+    } catch (error) {
+      if (!(error instanceof FilterError)) throw error;
+      errors[f.name] = error.message;
+    }
   }
-  return query;
+  return { query, errors };
 }
 
 /**
@@ -86,10 +116,17 @@ function LogViewBody<E extends object>(props: Props<E>) {
   useEffect(() => {
     setAlert(error ? applyApiErrors(form, error) : null);
   }, [error]);
-  const submit = form.onSubmit((values) => {
+  const submit = form.onSubmit(async (values) => {
     form.clearErrors();
-    setApplied(toQuery(filters, values));
-    setPage((p) => ({ ...p, offset: 0 }));
+    setAlert(null);
+    try {
+      const { query: next, errors } = await toQuery(filters, values);
+      if (Object.keys(errors).length > 0) return form.setErrors(errors);
+      setApplied(next);
+      setPage((p) => ({ ...p, offset: 0 }));
+    } catch (error) {
+      setAlert(error instanceof Error ? error.message : String(error));
+    }
   });
   const reset = () => {
     form.setValues(empty);
@@ -144,6 +181,21 @@ function LogViewBody<E extends object>(props: Props<E>) {
 }
 
 function FilterInput({ field, inputProps }: { field: FilterField; inputProps: GetInputPropsReturnType }) {
+  if (field.kind === 'autocomplete') {
+    return (
+      <Autocomplete
+        label={field.label}
+        placeholder={field.placeholder}
+        data={field.suggestions ?? []}
+        limit={20}
+        {...inputProps}
+        onChange={(value) => {
+          inputProps.onChange(value);
+          field.onType?.(value);
+        }}
+      />
+    );
+  }
   if (field.kind === 'select') {
     return (
       <Select

@@ -2,14 +2,15 @@ import { Badge } from '@mantine/core';
 import { api, unwrap } from '../../api/client';
 import type { QueryParams, Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatLogTime, formatNumber } from '../../lib/format';
 import { useMcpServers } from '../mcp/mcp-queries';
+import { useUserDirectory } from './directory';
 import { type FilterField, LogView } from './LogView';
 
 type Entry = Schemas['McpLogEntry'];
 
 const columns: Column<Entry>[] = [
-  { key: 'created_at', header: 'Time', render: (e) => formatDate(e.created_at) },
+  { key: 'created_at', header: 'Time', render: (e) => formatLogTime(e.created_at) },
   { key: 'server', header: 'Server', render: (e) => e.server_name },
   { key: 'tool', header: 'Tool', render: (e) => e.tool_name },
   {
@@ -24,6 +25,7 @@ const columns: Column<Entry>[] = [
 /** The gateway's tools/call log (GET /api/mcp/logs). */
 export function McpLogsPage() {
   const servers = useMcpServers();
+  const users = useUserDirectory();
   const filters: FilterField[] = [
     {
       name: 'server_id',
@@ -41,7 +43,14 @@ export function McpLogsPage() {
         { value: 'error', label: 'error' },
       ],
     },
-    { name: 'user_id', label: 'User id', kind: 'text' },
+    {
+      name: 'user_id',
+      label: 'User',
+      kind: 'autocomplete',
+      placeholder: 'Name or email',
+      suggestions: users.suggestions,
+      resolve: users.resolve,
+    },
     { name: 'from', label: 'From', kind: 'datetime' },
     { name: 'to', label: 'To', kind: 'datetime' },
     {

@@ -1,25 +1,33 @@
 import { api, unwrap } from '../../api/client';
 import type { QueryParams } from '../../api/types';
 import { AUDIT_COLUMNS } from './audit-columns';
+import { useUserDirectory } from './directory';
 import { type FilterField, LogView } from './LogView';
 
 type Query = QueryParams<'/api/admin/platform-logs', 'get'>;
 
-const filters: FilterField[] = [
-  { name: 'action', label: 'Action', kind: 'text', placeholder: 'e.g. key.revoke' },
-  { name: 'resource', label: 'Resource type', kind: 'text', placeholder: 'e.g. api_key' },
-  { name: 'resource_id', label: 'Resource id', kind: 'text' },
-  { name: 'user_id', label: 'User id', kind: 'text' },
-  { name: 'from', label: 'From', kind: 'datetime' },
-  { name: 'to', label: 'To', kind: 'datetime' },
-];
-
-/** The audit trail with exact filters (GET /api/admin/platform-logs). */
+/** The management operations of the audit trail, without sign-ins (GET /api/admin/platform-logs). */
 export function PlatformLogsPage() {
+  const users = useUserDirectory();
+  const filters: FilterField[] = [
+    { name: 'action', label: 'Action', kind: 'text', placeholder: 'e.g. key.revoke' },
+    { name: 'resource', label: 'Resource type', kind: 'text', placeholder: 'e.g. api_key' },
+    { name: 'resource_id', label: 'Resource id', kind: 'text' },
+    {
+      name: 'user_id',
+      label: 'User',
+      kind: 'autocomplete',
+      placeholder: 'Name or email',
+      suggestions: users.suggestions,
+      resolve: users.resolve,
+    },
+    { name: 'from', label: 'From', kind: 'datetime' },
+    { name: 'to', label: 'To', kind: 'datetime' },
+  ];
   return (
     <LogView
       title="Platform logs"
-      description="Platform actions with exact filters, newest first."
+      description="Changes made to the platform — users, keys, providers, models, MCP servers, limits, settings — and who made them, with exact filters, newest first. Sign-ins are in the audit logs only."
       queryKey="platform-logs"
       filters={filters}
       columns={AUDIT_COLUMNS}

@@ -1,12 +1,12 @@
 import type { Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
-import { formatDate } from '../../lib/format';
+import { formatLogTime } from '../../lib/format';
 
 export type AuditEntry = Schemas['AuditEntry'];
 
 /** Columns shared by the audit search and the platform log (the same records). */
 export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
-  { key: 'timestamp', header: 'Time', render: (e) => formatDate(e.timestamp) },
+  { key: 'timestamp', header: 'Time', render: (e) => formatLogTime(e.timestamp) },
   { key: 'action', header: 'Action', render: (e) => e.action },
   { key: 'user', header: 'User', render: (e) => e.user_email ?? e.user_id ?? '' },
   {

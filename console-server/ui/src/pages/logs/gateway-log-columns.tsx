@@ -1,7 +1,7 @@
 import { Badge, Group, Text } from '@mantine/core';
 import type { Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
-import { formatDate, formatNumber, formatUsd } from '../../lib/format';
+import { formatLogTime, formatNumber, formatUsd } from '../../lib/format';
 import { clientLabel } from '../analytics/client-columns';
 import { zeroCostReason } from './gateway-log-cost';
 
@@ -76,7 +76,7 @@ function ReasoningCell({ entry }: { entry: Entry }) {
 
 // The first columns (time, model, provider, status) keep their places: browser tests read them by index.
 export const gatewayLogColumns: Column<Entry>[] = [
-  { key: 'time', header: 'Time', render: (e) => formatDate(e.created_at) },
+  { key: 'time', header: 'Time', render: (e) => formatLogTime(e.created_at) },
   { key: 'model', header: 'Model', render: (e) => e.model },
   { key: 'provider', header: 'Provider', render: (e) => e.provider ?? '—' },
   {
