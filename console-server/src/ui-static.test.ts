@@ -50,11 +50,13 @@ describe('the console serves the built web UI', () => {
     recorded.length = 0;
     await app.request('/assets/app.js'); // a file of the build: an asset load
     await app.request('/assets/app.js', { method: 'HEAD' });
+    await app.request('/'); // index.html as a file of the build: still a page load
     await app.request('/logs/access'); // index.html for a UI route: the page load
     await app.request('/assets/missing.js'); // not in the build: the page, recorded
     await app.request('/assets/app.js', { method: 'POST' }); // not served as a file: a 404
     await app.request('/api/no-such-route');
     expect(recorded.map((r) => `${r.method} ${r.path} ${r.statusCode}`)).toEqual([
+      'GET / 200',
       'GET /logs/access 200',
       'GET /assets/missing.js 200',
       'POST /assets/app.js 404',

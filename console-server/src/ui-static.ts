@@ -11,7 +11,8 @@ export const UI_ASSET = 'uiAsset';
 
 /**
  * Serves the built web UI at `/`: a GET for a file under the build directory answers the
- * file (and marks the request UI_ASSET, which the access log leaves out); any other non-/api
+ * file (and marks the request UI_ASSET when it is not a page, which the access log leaves out:
+ * `/` answered with index.html is a page load); any other non-/api
  * GET answers index.html (the single-page app routes in the browser), recorded as the page
  * load it is. /api is never touched, so API 404s keep the JSON envelope. Undefined without a build.
  */
@@ -27,7 +28,8 @@ export function uiStatic(dir: string = DEFAULT_UI_DIR): MiddlewareHandler | unde
       missing = true;
     });
     if (!missing && served) {
-      c.set(UI_ASSET, true);
+      // An HTML file is a page (`/` is index.html): only scripts, styles, icons… are assets.
+      if (!served.headers.get('content-type')?.startsWith('text/html')) c.set(UI_ASSET, true);
       return served;
     }
     // Read per request: a rebuild replaces index.html (new asset hashes) without a restart.
