@@ -22,3 +22,18 @@ export function backgroundFor(c: Context<GatewayEnv>): (task: Promise<unknown>) 
     }
   };
 }
+
+/**
+ * The request's own waitUntil, as it is: it throws once the request has ended, which is how
+ * the trace exporter knows not to start timers there (workerd would never fire them). Without
+ * an execution context (app.request() in tests) the work simply runs.
+ */
+export function liveKeepAlive(c: Context<GatewayEnv>): (task: Promise<unknown>) => void {
+  let context: { waitUntil(task: Promise<unknown>): void };
+  try {
+    context = c.executionCtx;
+  } catch {
+    return (task) => void task.catch(() => {});
+  }
+  return (task) => context.waitUntil(task.catch(() => {}));
+}

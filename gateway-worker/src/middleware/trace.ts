@@ -1,7 +1,7 @@
 import { NO_SPAN, type Span } from '@sluice/shared/telemetry/span';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import { backgroundFor } from '../background';
+import { backgroundFor, liveKeepAlive } from '../background';
 import type { GatewayEnv } from '../types';
 
 /**
@@ -31,7 +31,7 @@ export function traceRequests(): MiddlewareHandler<GatewayEnv> {
     const url = new URL(c.req.url);
     const span = tracer.start(`${c.req.method} ${path}`, 'server', {
       headers: c.req.raw.headers,
-      keepAlive: backgroundFor(c),
+      keepAlive: liveKeepAlive(c),
       attributes: {
         'http.request.method': c.req.method,
         'url.path': path,
@@ -59,6 +59,7 @@ function finish(c: Context<GatewayEnv>, span: Span): void {
   span.set('http.response.status_code', status);
   if (status >= 500) span.fail(`HTTP ${status}`);
   const ends = c.get('bodyEnds');
-  if (ends) void ends.finally(() => span.end());
+  // Within the request's own background: a continuation of an ended request never runs.
+  if (ends) backgroundFor(c)(ends.finally(() => span.end()));
   else span.end();
 }

@@ -2,7 +2,7 @@ import type { Principal } from '@sluice/shared/gateway/principal';
 import { principalAttributes } from '@sluice/shared/telemetry/gen-ai';
 import type { Span } from '@sluice/shared/telemetry/span';
 import type { Context } from 'hono';
-import { backgroundFor } from '../background';
+import { backgroundFor, liveKeepAlive } from '../background';
 import type { GatewayEnv } from '../types';
 
 type Json = Record<string, unknown>;
@@ -44,7 +44,7 @@ export function startMcpSpan(c: Context<GatewayEnv>, body: unknown): Span {
   if (refreshTracing) refreshTracing(backgroundFor(c));
   return tracer.start(name, 'server', {
     headers: contextHeaders(c.req.raw.headers, params),
-    keepAlive: backgroundFor(c),
+    keepAlive: liveKeepAlive(c),
     attributes: {
       'mcp.method.name': method,
       'gen_ai.tool.name': method === 'tools/call' ? target : undefined,

@@ -148,10 +148,14 @@ export function settleExchange(
     span.setAll(outcomeAttributes(record));
     if (record.statusCode >= 500) span.fail(record.errorMessage ?? `status ${record.statusCode}`);
     const write = span.child('sluice.log.write');
-    deps
-      .writeLog(record, keepAlive)
-      .catch(warn)
-      .finally(() => write.end());
+    // Kept alive until the row is stored: on workerd the continuations of a request that has
+    // ended never run, and this span would never end. Only traced requests wait so.
+    keepAlive(
+      deps
+        .writeLog(record, keepAlive)
+        .catch(warn)
+        .finally(() => write.end()),
+    );
   } else {
     deps.writeLog(record, keepAlive).catch(warn);
   }

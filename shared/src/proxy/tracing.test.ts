@@ -12,7 +12,7 @@ const CLIENT_PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 function recordingTracer() {
   const spans: SpanData[] = [];
   const tracer = createTracer(
-    { add: (span) => void spans.push(span), flush: async () => {} },
+    { add: (span) => void spans.push(span), schedule: () => {}, flush: async () => {} },
     createSampler('always_on', undefined),
   );
   return { tracer, spans };

@@ -232,7 +232,7 @@ export const SETTING_DEFINITIONS = {
     schema: urlOrEmpty,
     default: '',
     description:
-      'OpenTelemetry traces: the collector\'s OTLP/HTTP base URL (spans go to <this>/v1/traces; empty: no traces). The OTEL_* environment variables win over these settings',
+      "OpenTelemetry traces: the collector's OTLP/HTTP base URL (spans go to <this>/v1/traces; empty: no traces). The OTEL_* environment variables win over these settings",
   }),
   otel_exporter_otlp_protocol: setting({
     category: 'system',
@@ -245,7 +245,7 @@ export const SETTING_DEFINITIONS = {
     schema: z.string().max(4096),
     default: '',
     description:
-      'OpenTelemetry traces: headers sent with every export, as key=value,key2=value2 (a collector\'s API key); write-only',
+      "OpenTelemetry traces: headers sent with every export, as key=value,key2=value2 (a collector's API key); write-only",
     secret: true,
   }),
   otel_traces_sampler_ratio: setting({
@@ -253,14 +253,14 @@ export const SETTING_DEFINITIONS = {
     schema: ratio,
     default: 1,
     description:
-      'OpenTelemetry traces: the share of new traces recorded (a client\'s sampled traceparent is always followed)',
+      "OpenTelemetry traces: the share of new traces recorded (a client's sampled traceparent is always followed)",
   }),
   otel_capture_content: setting({
     category: 'system',
     schema: z.boolean(),
     default: false,
     description:
-      'OpenTelemetry traces: put the request messages on spans (gen_ai.input.messages), after the logs\' redaction rules',
+      "OpenTelemetry traces: put the request messages on spans (gen_ai.input.messages), after the logs' redaction rules",
   }),
   // oidc
   oidc_enabled: setting({ category: 'oidc', schema: z.boolean(), default: false, description: 'Enable SSO' }),

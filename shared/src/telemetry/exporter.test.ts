@@ -52,11 +52,26 @@ function options(
 }
 
 describe('the batch span exporter', () => {
-  it('sends ended spans together after the delay, in batches, kept alive by the request that queued first', async () => {
+  it('sends nothing until scheduled, and nothing when scheduled with nothing queued', async () => {
     const { sent, fetch } = collector(async () => new Response('{}'));
     const kept: Promise<unknown>[] = [];
     const exporter = createSpanExporter(options(fetch, []));
-    for (const name of ['a', 'b', 'c', 'd']) exporter.add(span(name), (work) => kept.push(work));
+    exporter.schedule((work) => kept.push(work));
+    exporter.add(span('a'));
+    expect(kept).toHaveLength(0);
+    exporter.schedule((work) => kept.push(work));
+    await Promise.all(kept);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('sends queued spans together after the delay, in batches, in the background of the request that scheduled first', async () => {
+    const { sent, fetch } = collector(async () => new Response('{}'));
+    const kept: Promise<unknown>[] = [];
+    const exporter = createSpanExporter(options(fetch, []));
+    for (const name of ['a', 'b', 'c', 'd']) {
+      exporter.add(span(name));
+      exporter.schedule((work) => kept.push(work));
+    }
     expect(kept).toHaveLength(1);
     expect(sent).toHaveLength(0);
     await Promise.all(kept);
@@ -71,11 +86,13 @@ describe('the batch span exporter', () => {
     );
     const kept: Promise<unknown>[] = [];
     const exporter = createSpanExporter(options(fetch, dropped, { maxBatch: 5 }));
-    for (let i = 0; i < 7; i++) exporter.add(span(`s${i}`), (work) => kept.push(work));
+    for (let i = 0; i < 7; i++) exporter.add(span(`s${i}`));
+    exporter.schedule((work) => kept.push(work));
     expect(dropped).toEqual(['1 queue_full', '1 queue_full']);
     await Promise.all(kept);
     expect(dropped).toEqual(['1 queue_full', '1 queue_full', '5 export_failed']);
-    exporter.add(span('late'), (work) => kept.push(work));
+    exporter.add(span('late'));
+    exporter.schedule((work) => kept.push(work));
     await Promise.all(kept);
     // The hanging export was given up at the timeout (200 ms), never waited on beyond it.
     expect(dropped.at(-1)).toBe('1 export_failed');
@@ -95,6 +112,7 @@ describe('the batch span exporter', () => {
     const exporter = createSpanExporter(
       options(fetch, [], { protocol: 'http/protobuf', compression: 'gzip' }),
     );
+    exporter.schedule();
     exporter.add(span('zipped'));
     await exporter.flush();
     expect(seen).toEqual([{ type: 'application/x-protobuf', encoding: 'gzip', bytes: expect.any(Number) }]);

@@ -26,8 +26,14 @@ export interface ExporterOptions {
 }
 
 export interface SpanExporter {
-  /** Queues an ended span; the send it may start is handed to `keepAlive` (waitUntil). */
-  add(span: SpanData, keepAlive?: KeepAlive): void;
+  /** Queues an ended span (dropped and counted when the queue is full). Sends nothing. */
+  add(span: SpanData): void;
+  /**
+   * Starts sending what is queued, unless a send is under way, in the background `keepAlive`
+   * keeps alive (workerd: the waitUntil of a request that is still running: its I/O must be
+   * that request's own, and a timer set from a request that has ended may never fire).
+   */
+  schedule(keepAlive?: KeepAlive): void;
   /** Sends what is queued now (tests, shutdown). */
   flush(): Promise<void>;
 }
@@ -39,16 +45,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A batch span processor over OTLP/HTTP. Nothing here is on a request's path: a span's end
- * only queues it, and the export runs in the background of the request that found no run
- * scheduled (workerd: its waitUntil, so the I/O is that request's own). A collector that is
- * down or slow costs at most `timeoutMs` per export in the background; spans beyond the queue
- * are dropped and counted, never waited for.
+ * only queues it, and the export runs in the background of a running request (the tracer
+ * schedules from a request's root span, at its start and its end). A collector that is down
+ * or slow costs at most `timeoutMs` per export in the background; spans beyond the queue are
+ * dropped and counted, never waited for.
  */
 export function createSpanExporter(options: ExporterOptions): SpanExporter {
   let queue: SpanData[] = [];
-  /** When the current run was scheduled; a run a runtime cancelled (waitUntil's limit) goes stale. */
-  let runSince = 0;
-  const staleAfterMs = options.delayMs + MAX_ROUNDS * options.timeoutMs + 5_000;
+  /**
+   * When the current run last moved (started, woke, finished a send); 0: none runs. A run the
+   * runtime cut off (waitUntil's limit) stops moving and is taken for gone.
+   */
+  let runBeat = 0;
+  const goneAfterMs = Math.max(options.delayMs, options.timeoutMs) + 2_000;
 
   const send = async (spans: SpanData[]): Promise<void> => {
     const batch: ExportBatch = { resource: options.resource, scope: options.scope, spans };
@@ -92,31 +101,50 @@ export function createSpanExporter(options: ExporterOptions): SpanExporter {
       const spans = queue.length <= options.maxBatch ? queue : queue.slice(0, options.maxBatch);
       queue = queue.length <= options.maxBatch ? [] : queue.slice(options.maxBatch);
       await send(spans);
+      if (runBeat !== 0) runBeat = Date.now();
     }
   };
 
   const run = async (): Promise<void> => {
     try {
       if (queue.length < options.maxBatch) await sleep(options.delayMs);
+      runBeat = Date.now();
       await drain(MAX_ROUNDS);
     } finally {
-      runSince = 0;
+      runBeat = 0;
     }
   };
 
   return {
-    add(span, keepAlive) {
+    add(span) {
       if (queue.length >= options.maxQueue) {
         options.onDropped(1, 'queue_full');
         return;
       }
       queue.push(span);
+    },
+    schedule(keepAlive) {
+      if (queue.length === 0) return;
       const now = Date.now();
-      if (runSince !== 0 && now - runSince < staleAfterMs) return;
-      runSince = now;
-      const running = run();
-      if (keepAlive) keepAlive(running);
-      else void running;
+      if (runBeat !== 0 && now - runBeat < goneAfterMs) return;
+      if (!keepAlive) {
+        runBeat = now;
+        void run();
+        return;
+      }
+      // A request that has ended refuses more background work (workerd throws): its timers
+      // would never fire. The run then waits for a span of a running request.
+      let begin: () => void = () => {};
+      const begun = new Promise<void>((resolve) => {
+        begin = resolve;
+      });
+      try {
+        keepAlive(begun.then(run));
+      } catch {
+        return;
+      }
+      runBeat = now;
+      begin();
     },
     flush: () => drain(Number.POSITIVE_INFINITY),
   };

@@ -61,9 +61,13 @@ export function createTracer(
       };
       if (!sampled) return contextOnlySpan(context);
       const keepAlive = options.keepAlive;
+      exporter.schedule(keepAlive);
       return recordingSpan(
         { context, parentSpanId: parent?.spanId ?? null, name, kind, attributes: options.attributes },
-        (data) => exporter.add(data, keepAlive),
+        (data) => {
+          exporter.add(data);
+          exporter.schedule(keepAlive);
+        },
         clock,
       );
     },

@@ -38,6 +38,11 @@ const SETTING_LABELS: Record<SettingKey, string> = {
   upstream_timeout_seconds: 'Upstream timeout (seconds)',
   gateway_base_url: 'Gateway base URL',
   console_base_url: 'Console base URL',
+  otel_exporter_otlp_endpoint: 'Trace collector (OTLP/HTTP) URL',
+  otel_exporter_otlp_protocol: 'Trace export encoding',
+  otel_exporter_otlp_headers: 'Trace export headers',
+  otel_traces_sampler_ratio: 'Share of new traces recorded',
+  otel_capture_content: 'Put request messages on spans',
   // oidc
   oidc_enabled: 'Single sign-on enabled',
   oidc_issuer_url: 'Issuer URL',
