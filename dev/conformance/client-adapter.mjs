@@ -56,13 +56,15 @@ async function followToConsole(url) {
 }
 
 /** What an agent would pass: a value of each required property's type. */
-function argumentsFor(tool) {
+function argumentsFor(tool, tools) {
   const schema = tool.inputSchema ?? {};
   const sample = { number: 1, integer: 1, string: 'x', boolean: true, array: [], object: {} };
   const args = {};
   for (const name of schema.required ?? []) args[name] = sample[schema.properties?.[name]?.type] ?? 'x';
-  // A tool that asks for a schema back (json-schema scenarios) gets its own, as the gateway listed it.
-  if (schema.properties?.schema?.type === 'object') args.schema = schema;
+  // A tool that asks for a schema back (json-schema scenarios: an echo beside the focal tool)
+  // gets the other tool's inputSchema, verbatim as the gateway listed it.
+  if (schema.properties?.schema?.type === 'object')
+    args.schema = (tools.find((other) => other.name !== tool.name) ?? tool).inputSchema;
   return args;
 }
 
@@ -113,7 +115,7 @@ try {
   }
   // The scenario's own calls, else every tool once, as an agent exploring a server would.
   const calls =
-    context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool) }));
+    context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool, tools) }));
   for (const call of calls) {
     await client.callTool({ name: call.name, arguments: call.arguments ?? {} }).catch((error) => {
       // A tool that fails is the server's answer; the scenario judges it, and the agent goes on.

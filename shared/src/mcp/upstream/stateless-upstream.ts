@@ -19,7 +19,8 @@ const CLIENT_INFO = { name: 'sluice-gateway', version: '0.1.0' };
 const GENERATION_TTL_MS = 5 * 60_000;
 /** Rounds of input-required results one call may take before the gateway gives up. */
 const MAX_INPUT_ROUNDS = 8;
-const generations = new Map<string, { stateless: boolean; until: number }>();
+/** What server/discover said of each server: whether it speaks the revision, and only it. */
+const generations = new Map<string, { stateless: boolean; only: boolean; until: number }>();
 
 /** A JSON-RPC error the upstream answered with: passed on with its code (upstream-answers.ts). */
 export class UpstreamRpcError extends Error {
@@ -40,8 +41,26 @@ interface Rpc {
   capabilities: ClientChannel['capabilities'];
 }
 
-/** One stateless request; the answer's result, or the upstream's error thrown. */
+/** JSON-RPC error of a server that does not speak the version a request named (SEP-2575). */
+const UNSUPPORTED_VERSION = -32022;
+
+/**
+ * One stateless request; the answer's result, or the upstream's error thrown. A server that
+ * refuses the request's version while listing the revision among those it supports is asked
+ * once more (as SEP-2575 has a client retry with a version the server supports).
+ */
 async function request(rpc: Rpc, method: string, params: McpResult = {}): Promise<McpResult> {
+  try {
+    return await requestOnce(rpc, method, params);
+  } catch (error) {
+    if (!(error instanceof UpstreamRpcError) || error.code !== UNSUPPORTED_VERSION) throw error;
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    if (!Array.isArray(supported) || !supported.includes(VERSION)) throw error;
+    return requestOnce(rpc, method, params);
+  }
+}
+
+async function requestOnce(rpc: Rpc, method: string, params: McpResult): Promise<McpResult> {
   const meta = {
     'io.modelcontextprotocol/protocolVersion': VERSION,
     'io.modelcontextprotocol/clientCapabilities': rpc.capabilities,
@@ -148,27 +167,35 @@ function statelessSession(rpc: Rpc, channel: ClientChannel | undefined): Upstrea
   };
 }
 
-/** Whether a server speaks the stateless revision: asked server/discover, never configured. */
-export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof fetch, timeoutMs: number) {
+/** What server/discover says of a server's generations (asked once per isolate and TTL). */
+async function discoverGenerations(target: McpServerTarget, fetchImpl: typeof fetch, timeoutMs: number) {
   const known = generations.get(target.id);
-  if (known && known.until > Date.now()) return known.stateless;
+  if (known && known.until > Date.now()) return known;
   const discovered = await request(
     { target, fetch: fetchImpl, timeoutMs, capabilities: {} },
     'server/discover',
   ).catch(() => null);
   const versions = discovered?.supportedVersions;
   const stateless = Array.isArray(versions) && versions.includes(VERSION);
-  generations.set(target.id, { stateless, until: Date.now() + GENERATION_TTL_MS });
-  return stateless;
+  const only = stateless && (versions as unknown[]).every((version) => version === VERSION);
+  const entry = { stateless, only, until: Date.now() + GENERATION_TTL_MS };
+  generations.set(target.id, entry);
+  return entry;
+}
+
+/** Whether a server speaks the stateless revision: asked server/discover, never configured. */
+export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof fetch, timeoutMs: number) {
+  return (await discoverGenerations(target, fetchImpl, timeoutMs)).stateless;
 }
 
 /**
- * Upstreams of either generation behind one connector. The session client comes first: a
- * server that speaks both generations serves session-era clients with everything they know
- * (progress, log messages, subscriptions, server requests). Only a streamable-HTTP server that
- * refuses initialize and answers server/discover with the stateless revision gets stateless
- * requests (no initialize; its input-required rounds relayed to the client) — remembered per
- * isolate for GENERATION_TTL_MS, so it costs the failed initialize once.
+ * Upstreams of either generation behind one connector. A streamable-HTTP server is asked
+ * server/discover first (once per isolate and GENERATION_TTL_MS): one that speaks only the
+ * stateless revision gets stateless requests and never an initialize it would refuse (every
+ * request it sees carries the revision's headers and _meta). Otherwise the session client
+ * comes first: a server that speaks both generations serves session-era clients with
+ * everything they know (progress, log messages, subscriptions, server requests); one that
+ * refuses initialize and does speak the revision gets stateless requests after all.
  */
 export function generationAwareConnector(
   sessions: UpstreamMcpConnector,
@@ -184,10 +211,14 @@ export function generationAwareConnector(
   return {
     async connect(server, options) {
       if ((statelessOnly.get(server.id) ?? 0) > Date.now()) return stateless(server, options);
+      const streamable = server.transportType === 'streamable_http';
+      if (streamable && (await discoverGenerations(server, fetchImpl, options.timeoutMs)).only) {
+        statelessOnly.set(server.id, Date.now() + GENERATION_TTL_MS);
+        return stateless(server, options);
+      }
       try {
         return await sessions.connect(server, options);
       } catch (error) {
-        const streamable = server.transportType === 'streamable_http';
         if (!streamable || !(await speaksStateless(server, fetchImpl, options.timeoutMs))) throw error;
         statelessOnly.set(server.id, Date.now() + GENERATION_TTL_MS);
         return stateless(server, options);
