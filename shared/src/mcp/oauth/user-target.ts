@@ -22,10 +22,24 @@ export async function targetForUser(
 ): Promise<McpServerTarget> {
   if (target.authType !== 'oauth') return target;
   const token = await upstreamAccessToken(target, userId, deps);
-  if (token) return { ...target, authType: 'bearer', authSecret: token };
+  if (!token) throw connectFirst(target, consoleUrl);
+  return {
+    ...target,
+    authType: 'bearer',
+    authSecret: token,
+    // The server refused the token (revoked upstream, or its authorization server changed):
+    // it is forgotten, and the user asked to connect again (discovering the server afresh).
+    onUnauthorized: async () => {
+      await deps.store.deleteTokens(target.id, userId);
+      throw connectFirst(target, consoleUrl);
+    },
+  };
+}
+
+function connectFirst(target: McpServerTarget, consoleUrl: string | null): RpcFault {
   const where = consoleUrl ? connectionsPageOf(consoleUrl) : null;
   const message = `Connect your ${target.name} account first${where ? `: ${where}` : ' in the Sluice console (MCP → Connections)'}`;
-  throw new RpcFault(
+  return new RpcFault(
     URL_ELICITATION_REQUIRED,
     message,
     where

@@ -1,3 +1,4 @@
+import { RpcFault } from '../gateway/jsonrpc';
 import type {
   ClientChannel,
   McpResult,
@@ -19,8 +20,8 @@ const CLIENT_INFO = { name: 'sluice-gateway', version: '0.1.0' };
 const GENERATION_TTL_MS = 5 * 60_000;
 /** Rounds of input-required results one call may take before the gateway gives up. */
 const MAX_INPUT_ROUNDS = 8;
-/** What server/discover said of each server: whether it speaks the revision, and only it. */
-const generations = new Map<string, { stateless: boolean; only: boolean; until: number }>();
+/** What server/discover said of each server: whether it speaks the revision. */
+const generations = new Map<string, { stateless: boolean; until: number }>();
 
 /** A JSON-RPC error the upstream answered with: passed on with its code (upstream-answers.ts). */
 export class UpstreamRpcError extends Error {
@@ -87,6 +88,8 @@ async function requestOnce(rpc: Rpc, method: string, params: McpResult): Promise
       signal: AbortSignal.timeout(rpc.timeoutMs),
     });
   } catch (error) {
+    // What the target's onUnauthorized says (connect again) is the caller's to see as it is.
+    if (error instanceof RpcFault) throw error;
     throw new UpstreamMcpUnavailable(`Cannot reach MCP server ${rpc.target.name}: ${String(error)}`, {
       cause: error,
     });
@@ -177,8 +180,7 @@ async function discoverGenerations(target: McpServerTarget, fetchImpl: typeof fe
   ).catch(() => null);
   const versions = discovered?.supportedVersions;
   const stateless = Array.isArray(versions) && versions.includes(VERSION);
-  const only = stateless && (versions as unknown[]).every((version) => version === VERSION);
-  const entry = { stateless, only, until: Date.now() + GENERATION_TTL_MS };
+  const entry = { stateless, until: Date.now() + GENERATION_TTL_MS };
   generations.set(target.id, entry);
   return entry;
 }
@@ -189,13 +191,14 @@ export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof
 }
 
 /**
- * Upstreams of either generation behind one connector. A streamable-HTTP server is asked
- * server/discover first (once per isolate and GENERATION_TTL_MS): one that speaks only the
- * stateless revision gets stateless requests and never an initialize it would refuse (every
- * request it sees carries the revision's headers and _meta). Otherwise the session client
- * comes first: a server that speaks both generations serves session-era clients with
- * everything they know (progress, log messages, subscriptions, server requests); one that
- * refuses initialize and does speak the revision gets stateless requests after all.
+ * Upstreams of either generation behind one connector. The session client comes first: a
+ * server that speaks both generations serves session-era clients with everything they know
+ * (progress, log messages, subscriptions, server requests); such a server answers
+ * server/discover with the revision alone, so discover cannot tell it from one that speaks
+ * only the revision. Only a streamable-HTTP server that refuses initialize and answers
+ * server/discover with the stateless revision gets stateless requests (no initialize; its
+ * input-required rounds relayed to the client) — remembered per isolate for
+ * GENERATION_TTL_MS, so it costs the failed initialize once.
  */
 export function generationAwareConnector(
   sessions: UpstreamMcpConnector,
@@ -211,14 +214,10 @@ export function generationAwareConnector(
   return {
     async connect(server, options) {
       if ((statelessOnly.get(server.id) ?? 0) > Date.now()) return stateless(server, options);
-      const streamable = server.transportType === 'streamable_http';
-      if (streamable && (await discoverGenerations(server, fetchImpl, options.timeoutMs)).only) {
-        statelessOnly.set(server.id, Date.now() + GENERATION_TTL_MS);
-        return stateless(server, options);
-      }
       try {
         return await sessions.connect(server, options);
       } catch (error) {
+        const streamable = server.transportType === 'streamable_http';
         if (!streamable || !(await speaksStateless(server, fetchImpl, options.timeoutMs))) throw error;
         statelessOnly.set(server.id, Date.now() + GENERATION_TTL_MS);
         return stateless(server, options);
