@@ -1,18 +1,23 @@
 import * as z from 'zod';
-import type { OtlpProtocol } from './exporter';
 import { SAMPLER_NAMES, type SamplerName } from './sampler';
 import type { AttributeValue } from './span';
 
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
 /** Tracing as the OTEL_* environment variables (or the console's settings) configure it. */
 export interface TracingConfig {
-  /** The full traces URL. */
+  /** The full traces URL (…/v1/traces). */
   url: string;
   protocol: OtlpProtocol;
   headers: Record<string, string>;
   compression: 'gzip' | 'none';
+  /** Longest one export may take before it is given up (OTEL_EXPORTER_OTLP_TIMEOUT). */
   timeoutMs: number;
+  /** How long ended spans wait to be sent with others (OTEL_BSP_SCHEDULE_DELAY). */
   delayMs: number;
+  /** Spans held at most; more are dropped (OTEL_BSP_MAX_QUEUE_SIZE). */
   maxQueue: number;
+  /** Spans per export at most (OTEL_BSP_MAX_EXPORT_BATCH_SIZE). */
   maxBatch: number;
   sampler: SamplerName;
   samplerArg: number | undefined;

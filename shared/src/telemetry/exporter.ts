@@ -1,24 +1,22 @@
 import type { KeepAlive } from '../stores/coalescer';
+import type { TracingConfig } from './config';
 import { type ExportBatch, encodeTracesJson, encodeTracesProtobuf } from './otlp-traces';
 import type { SpanData } from './span';
 
-export type OtlpProtocol = 'http/protobuf' | 'http/json';
-
-export interface ExporterOptions {
-  /** The full traces URL (…/v1/traces). */
-  url: string;
-  protocol: OtlpProtocol;
-  headers: Record<string, string>;
-  compression: 'gzip' | 'none';
-  /** Longest one export may take before it is given up (OTEL_EXPORTER_OTLP_TIMEOUT). */
-  timeoutMs: number;
-  /** How long ended spans wait to be sent with others (OTEL_BSP_SCHEDULE_DELAY). */
-  delayMs: number;
-  /** Spans held at most; more are dropped (OTEL_BSP_MAX_QUEUE_SIZE). */
-  maxQueue: number;
-  /** Spans per export at most (OTEL_BSP_MAX_EXPORT_BATCH_SIZE). */
-  maxBatch: number;
-  resource: ExportBatch['resource'];
+/** How spans are sent: the export settings of TracingConfig (config.ts), and the ports. */
+export interface ExporterOptions
+  extends Pick<
+    TracingConfig,
+    | 'url'
+    | 'protocol'
+    | 'headers'
+    | 'compression'
+    | 'timeoutMs'
+    | 'delayMs'
+    | 'maxQueue'
+    | 'maxBatch'
+    | 'resource'
+  > {
   scope: ExportBatch['scope'];
   fetch: typeof fetch;
   /** Told of spans given up: the queue was full, or the collector failed or took too long. */

@@ -4,6 +4,7 @@ import type { QueryParams, Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatLogTime, formatNumber } from '../../lib/format';
 import { useUserDirectory } from './directory';
+import { TIME_RANGE_FILTERS, userFilter } from './filter-fields';
 import { type FilterField, LogView } from './LogView';
 import { ACCESS_STATUS_OPTIONS } from './status-options';
 
@@ -65,16 +66,8 @@ export function AccessLogsPage() {
       ],
     },
     { name: 'port', label: 'Port', kind: 'text', placeholder: 'e.g. 3000' },
-    {
-      name: 'user_id',
-      label: 'User',
-      kind: 'autocomplete',
-      placeholder: 'Name or email',
-      suggestions: users.suggestions,
-      resolve: users.resolve,
-    },
-    { name: 'from', label: 'From', kind: 'datetime' },
-    { name: 'to', label: 'To', kind: 'datetime' },
+    userFilter(users),
+    ...TIME_RANGE_FILTERS,
   ];
   return (
     <LogView

@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api/client';
 import type { QueryParams, Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatLogTime } from '../../lib/format';
+import { TIME_RANGE_FILTERS } from './filter-fields';
 import { type FilterField, LogView } from './LogView';
 
 type Entry = Schemas['AppLogEntry'];
@@ -33,8 +34,7 @@ const filters: FilterField[] = [
   },
   { name: 'target', label: 'Target contains', kind: 'text' },
   { name: 'q', label: 'Message contains', kind: 'text' },
-  { name: 'from', label: 'From', kind: 'datetime' },
-  { name: 'to', label: 'To', kind: 'datetime' },
+  ...TIME_RANGE_FILTERS,
 ];
 
 /** Both servers' structured application logs (GET /api/admin/app-logs). */

@@ -1,12 +1,12 @@
 import { api, unwrap } from '../../api/client';
 import type { QueryParams } from '../../api/types';
 import { AUDIT_COLUMNS } from './audit-columns';
+import { TIME_RANGE_FILTERS } from './filter-fields';
 import { type FilterField, LogView } from './LogView';
 
 const filters: FilterField[] = [
   { name: 'q', label: 'Search', kind: 'text', placeholder: 'Words or prefixes, e.g. key.revoke' },
-  { name: 'from', label: 'From', kind: 'datetime' },
-  { name: 'to', label: 'To', kind: 'datetime' },
+  ...TIME_RANGE_FILTERS,
 ];
 
 /** Full-text search over the audit trail (GET /api/audit/logs). */

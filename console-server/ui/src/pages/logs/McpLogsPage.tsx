@@ -5,6 +5,7 @@ import type { Column } from '../../components/DataTable';
 import { formatLogTime, formatNumber } from '../../lib/format';
 import { useMcpServers } from '../mcp/mcp-queries';
 import { useUserDirectory } from './directory';
+import { TIME_RANGE_FILTERS, userFilter } from './filter-fields';
 import { type FilterField, LogView } from './LogView';
 
 type Entry = Schemas['McpLogEntry'];
@@ -43,16 +44,8 @@ export function McpLogsPage() {
         { value: 'error', label: 'error' },
       ],
     },
-    {
-      name: 'user_id',
-      label: 'User',
-      kind: 'autocomplete',
-      placeholder: 'Name or email',
-      suggestions: users.suggestions,
-      resolve: users.resolve,
-    },
-    { name: 'from', label: 'From', kind: 'datetime' },
-    { name: 'to', label: 'To', kind: 'datetime' },
+    userFilter(users),
+    ...TIME_RANGE_FILTERS,
     {
       name: 'sort_by',
       label: 'Sort by',

@@ -2,6 +2,7 @@ import { api, unwrap } from '../../api/client';
 import type { QueryParams } from '../../api/types';
 import { AUDIT_COLUMNS } from './audit-columns';
 import { useUserDirectory } from './directory';
+import { TIME_RANGE_FILTERS, userFilter } from './filter-fields';
 import { type FilterField, LogView } from './LogView';
 
 type Query = QueryParams<'/api/admin/platform-logs', 'get'>;
@@ -13,16 +14,8 @@ export function PlatformLogsPage() {
     { name: 'action', label: 'Action', kind: 'text', placeholder: 'e.g. key.revoke' },
     { name: 'resource', label: 'Resource type', kind: 'text', placeholder: 'e.g. api_key' },
     { name: 'resource_id', label: 'Resource id', kind: 'text' },
-    {
-      name: 'user_id',
-      label: 'User',
-      kind: 'autocomplete',
-      placeholder: 'Name or email',
-      suggestions: users.suggestions,
-      resolve: users.resolve,
-    },
-    { name: 'from', label: 'From', kind: 'datetime' },
-    { name: 'to', label: 'To', kind: 'datetime' },
+    userFilter(users),
+    ...TIME_RANGE_FILTERS,
   ];
   return (
     <LogView
