@@ -21,7 +21,7 @@ export interface GatewayTracing {
    * Settings mode only: looks at the tracing settings again (at most every few seconds, in the
    * background: no request waits for it).
    */
-  refresh?(background: Background): void;
+  refresh?(background: () => Background): void;
 }
 
 interface TracingInputs {
@@ -75,10 +75,11 @@ export function buildTracing({ env, encryptionKey, warm, metrics, logger }: Trac
   return {
     tracer: switchable.tracer,
     captureContent: () => capture,
-    refresh(background) {
+    refresh(backgroundOf) {
       const now = Date.now();
       if (now - checkedAt < SETTINGS_CHECK_MS) return;
       checkedAt = now;
+      const background = backgroundOf();
       background(
         read(background).catch((error: unknown) =>
           logger.warn('tracing settings unreadable', { error: String(error) }),

@@ -32,7 +32,7 @@ export interface GatewayDeps {
   /** OpenTelemetry traces (OTEL_*): the passthrough tracer when none are exported. */
   tracer: Tracer;
   /** Tracing from the console's settings (no OTEL_* variables): looks at them again now and then. */
-  refreshTracing?(background: (task: Promise<unknown>) => void): void;
+  refreshTracing?(background: () => (task: Promise<unknown>) => void): void;
   storeTimeoutMs: number;
   /** Longest a request's body may take to arrive (SLUICE_BODY_TIMEOUT_MS), then 408. */
   bodyTimeoutMs: number;

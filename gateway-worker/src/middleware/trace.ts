@@ -12,7 +12,7 @@ import type { GatewayEnv } from '../types';
 export function traceRequests(): MiddlewareHandler<GatewayEnv> {
   return async function traceRequestsMiddleware(c, next) {
     const { tracer, refreshTracing } = c.get('deps');
-    if (refreshTracing) refreshTracing(backgroundFor(c));
+    if (refreshTracing) refreshTracing(() => backgroundFor(c));
     const path = c.req.path;
     if (path === '/metrics' || path.startsWith('/health')) {
       c.set('span', NO_SPAN);
@@ -28,19 +28,13 @@ export function traceRequests(): MiddlewareHandler<GatewayEnv> {
       }
       return;
     }
-    const url = new URL(c.req.url);
+    // What only a recorded span uses is built only for one: tracing off, a request pays for
+    // no more than reading its traceparent (to send it on upstream).
     const span = tracer.start(`${c.req.method} ${path}`, 'server', {
       headers: c.req.raw.headers,
-      keepAlive: liveKeepAlive(c),
-      attributes: {
-        'http.request.method': c.req.method,
-        'url.path': path,
-        'url.scheme': url.protocol.replace(':', ''),
-        'server.address': url.hostname,
-        'server.port': url.port ? Number(url.port) : undefined,
-        'user_agent.original': c.req.header('user-agent'),
-      },
+      keepAlive: tracer.enabled ? liveKeepAlive(c) : undefined,
     });
+    if (span.recording) span.setAll(httpAttributes(c));
     c.set('span', span);
     try {
       await next();
@@ -62,4 +56,17 @@ function finish(c: Context<GatewayEnv>, span: Span): void {
   // Within the request's own background: a continuation of an ended request never runs.
   if (ends) backgroundFor(c)(ends.finally(() => span.end()));
   else span.end();
+}
+
+/** The HTTP server span's attributes (HTTP semantic conventions). */
+function httpAttributes(c: Context<GatewayEnv>) {
+  const url = new URL(c.req.url);
+  return {
+    'http.request.method': c.req.method,
+    'url.path': c.req.path,
+    'url.scheme': url.protocol.replace(':', ''),
+    'server.address': url.hostname,
+    'server.port': url.port ? Number(url.port) : undefined,
+    'user_agent.original': c.req.header('user-agent'),
+  };
 }

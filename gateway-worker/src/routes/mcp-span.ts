@@ -41,7 +41,7 @@ export function startMcpSpan(c: Context<GatewayEnv>, body: unknown): Span {
   const id = message?.id;
   const principal = c.get('principal') as Principal | undefined;
   const { tracer, refreshTracing } = c.get('deps');
-  if (refreshTracing) refreshTracing(backgroundFor(c));
+  if (refreshTracing) refreshTracing(() => backgroundFor(c));
   return tracer.start(name, 'server', {
     headers: contextHeaders(c.req.raw.headers, params),
     keepAlive: liveKeepAlive(c),
