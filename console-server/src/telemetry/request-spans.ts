@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { httpServerAttributes } from '@sluice/shared/telemetry/http';
 import type { Span } from '@sluice/shared/telemetry/span';
 import type { Tracer } from '@sluice/shared/telemetry/tracer';
 import type { MiddlewareHandler } from 'hono';
@@ -27,17 +28,9 @@ function untraced(path: string): boolean {
 export function traceConsoleRequests(tracer: Tracer): MiddlewareHandler {
   return async function traceConsoleRequestsMiddleware(c, next) {
     if (!tracer.enabled || untraced(c.req.path)) return next();
-    const url = new URL(c.req.url);
     const span = tracer.start(`${c.req.method} ${c.req.path}`, 'server', {
       headers: c.req.raw.headers,
-      attributes: {
-        'http.request.method': c.req.method,
-        'url.path': c.req.path,
-        'url.scheme': url.protocol.replace(':', ''),
-        'server.address': url.hostname,
-        'server.port': url.port ? Number(url.port) : undefined,
-        'user_agent.original': c.req.header('user-agent'),
-      },
+      attributes: httpServerAttributes(c.req.raw, c.req.path),
     });
     try {
       await currentSpan.run(span, next);

@@ -1,3 +1,4 @@
+import { httpServerAttributes } from '@sluice/shared/telemetry/http';
 import { NO_SPAN, type Span } from '@sluice/shared/telemetry/span';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
@@ -34,7 +35,7 @@ export function traceRequests(): MiddlewareHandler<GatewayEnv> {
       headers: c.req.raw.headers,
       keepAlive: tracer.enabled ? liveKeepAlive(c) : undefined,
     });
-    if (span.recording) span.setAll(httpAttributes(c));
+    if (span.recording) span.setAll(httpServerAttributes(c.req.raw, path));
     c.set('span', span);
     try {
       await next();
@@ -56,17 +57,4 @@ function finish(c: Context<GatewayEnv>, span: Span): void {
   // Within the request's own background: a continuation of an ended request never runs.
   if (ends) backgroundFor(c)(ends.finally(() => span.end()));
   else span.end();
-}
-
-/** The HTTP server span's attributes (HTTP semantic conventions). */
-function httpAttributes(c: Context<GatewayEnv>) {
-  const url = new URL(c.req.url);
-  return {
-    'http.request.method': c.req.method,
-    'url.path': c.req.path,
-    'url.scheme': url.protocol.replace(':', ''),
-    'server.address': url.hostname,
-    'server.port': url.port ? Number(url.port) : undefined,
-    'user_agent.original': c.req.header('user-agent'),
-  };
 }
