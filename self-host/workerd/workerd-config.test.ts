@@ -1,4 +1,4 @@
-// DESIGN: Runtimes — the self-host gateway's `workerd serve` config is generated from
+// The self-host gateway's `workerd serve` config is generated from
 // wrangler.toml: its compatibility date and flags, [vars], the runtime bindings, the socket.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -26,7 +26,7 @@ function pathOf(url: string): string {
 /**
  * One access-log record per request: method, the path as sent (percent-encoded, no query
  * string), status, the authenticated user, time to the response headers, client IP and user
- * agent. The port is the service's nominal 3000 (SPEC), whatever it listens on. Nothing is
+ * agent. The port is the gateway's default 3000, whatever it listens on. Nothing is
  * awaited; the record joins a batch, which the request that opened it keeps alive (waitUntil).
  */
 export function recordAccessLog(): MiddlewareHandler<GatewayEnv> {

@@ -68,7 +68,7 @@ export function toAuditEntry(row: AuditLogRow): AuditEntry {
 export const PLATFORM_LOG_PAGE_MAX = 200;
 
 /**
- * The audit trail records management operations and authentication (SPEC, Events: auth.login,
+ * The audit trail records management operations and authentication (auth.login,
  * auth.login_failed, auth.register, key.create, provider.delete…). The platform log is its
  * management operations only: every change made to the platform's users, keys, providers,
  * models, MCP servers, limits and settings, by whom, without the sign-ins, which would

@@ -16,7 +16,7 @@ const rule = (kind: RuleDef['kind'], window: RuleDef['window'], limit: number): 
 const none = { roleRules: [], roleBudgets: [], userRules: [], userBudgets: [], keyRules: [], keyBudgets: [] };
 const byId = (rules: RuleDef[]) => Object.fromEntries(rules.map((r) => [`${r.kind}/${r.window}`, r.limit]));
 
-describe('effective user limits (SPEC › Limits 2)', () => {
+describe('effective user limits', () => {
   it('merge the roles most-restrictive per kind and window, and per budget period', () => {
     const set = effectiveUserLimits({
       ...none,

@@ -24,7 +24,7 @@ export interface LimitSet {
 export interface LimitSubject {
   keyId: string | null;
   userId: string;
-  /** The key's simple requests-per-minute limit (SPEC › Limits 4); null for none or JWT. */
+  /** The key's `rate_limit_rpm`, counted as a requests/1m rule; null for none or JWT. */
   rateLimitRpm: number | null;
 }
 
@@ -71,7 +71,7 @@ function mostRestrictiveBudgets(budgets: BudgetDef[]): Map<BudgetPeriod, BudgetD
 }
 
 /**
- * SPEC › Limits 2: the owner's roles (global and team-attached) merged most-restrictive, then
+ * The owner's effective limits: their roles (global and team-attached) merged most-restrictive, then
  * the user's own overrides, which replace the role value for the same kind and window (an
  * override may loosen as well as tighten).
  */

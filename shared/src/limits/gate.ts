@@ -25,13 +25,14 @@ import {
 import { type CounterAddition, type CounterCheck, toRetryAfterSeconds } from './sliding-window';
 
 /**
- * The gateway's admission of a model request: one round trip before the upstream call (SPEC ›
- * Limits 1–6, DESIGN › hot path 3). Definitions come from the isolate; the round trip checks
- * the isolate's cache versions, every limit of the key and its owner, reads the response cache
- * and checks the caps of the first route, all in ADMIT_SCRIPT. Repeat offenders are refused
- * from memory until the instant their limit frees, or until their definitions change: the
- * versions are read for them at most once a second (a raised limit reaches a refused caller
- * within that; a lowered one holds on the very next request, as every admission checks them).
+ * The gateway's admission of a model request: one round trip before the upstream call (the
+ * limits of docs/limits.md; docs/architecture.md, The hot path). Definitions come from the
+ * isolate; the round trip checks the isolate's cache versions, every limit of the key and its
+ * owner, reads the response cache and checks the caps of the first route, all in ADMIT_SCRIPT.
+ * Repeat offenders are refused from memory until the instant their limit frees, or until their
+ * definitions change: the versions are read for them at most once a second (a raised limit
+ * reaches a refused caller within that; a lowered one holds on the very next request, as every
+ * admission checks them).
  */
 export interface GateAsk {
   subject: LimitSubject;
@@ -95,7 +96,7 @@ export interface Gate {
  */
 export const RESERVATION_RETRY_SECONDS = 2;
 
-/** SPEC › Limits 6. */
+/** Retry-After of a fail-closed refusal when the limit definitions or counters cannot be reached. */
 export const FAIL_CLOSED_RETRY_SECONDS = 30;
 
 /** What a fail-closed gateway names when the counters cannot be reached. */
@@ -247,7 +248,7 @@ function routeDecision(check: CounterCheck): RouteCapDecision {
 }
 
 /**
- * Redis could not be reached (or the script failed): SPEC › Limits 6. Fail open (a warning)
+ * Redis could not be reached (or the script failed). Fail open (a warning)
  * unless rate_limit_fail_closed, and then only for a caller that has limits; the route caps
  * follow the same setting; the cache is a miss.
  */

@@ -9,7 +9,7 @@ import { addToCounters, checkCounters } from './sliding-window';
 import { tokenAdditions } from './token-tally';
 
 /**
- * The limits engine as the gateway uses it (SPEC › Limits 1–6). Admission is one Lua call over
+ * The limits engine as the gateway uses it (docs/limits.md, Limits). Admission is one Lua call over
  * every counter of the key and its owner; definitions come from a per-isolate cache that a
  * Redis version key invalidates; repeat offenders are refused from memory until the instant
  * their limit frees. Every store call has a deadline.
@@ -129,8 +129,9 @@ export function createLimiter(deps: LimiterDeps): Limiter {
 }
 
 /**
- * SPEC › GET /v1/usage rule 3. Requests and tokens are not comparable amounts, so "least
- * left" is the share of the limit still free; ties go to the smaller absolute remainder.
+ * GET /v1/usage lists the limits least left first. Requests and tokens are not comparable
+ * amounts, so "least left" is the share of the limit still free; ties go to the smaller
+ * absolute remainder.
  */
 export function sortLeastLeftFirst<T extends { limit: number; used: number }>(limits: T[]): T[] {
   const left = (l: T) => Math.max(0, l.limit - l.used);

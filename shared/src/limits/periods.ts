@@ -8,7 +8,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Sliding window lengths (SPEC › Limits 3). */
+/** Sliding window lengths: the windows a requests or tokens rule may name. */
 export const WINDOW_MS: Record<LimitWindow, number> = {
   '1m': MINUTE,
   '5m': 5 * MINUTE,

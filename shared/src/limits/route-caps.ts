@@ -9,7 +9,7 @@ import {
 } from './sliding-window';
 
 /**
- * Per-route RPM/TPM caps (SPEC › Limits 5: over a sliding minute), the port the gateway's
+ * Per-route RPM/TPM caps (requests and weighted tokens over a sliding minute), the port the gateway's
  * router calls for each route it tries. A capped route is skipped; when every remaining
  * route is capped the router answers 429 with the label and Retry-After of the decision.
  */

@@ -35,7 +35,7 @@ export interface WriteBehind {
  * Losing a window's writes with an evicted isolate is accepted (they are counts after the
  * fact), and a failed flush is not retried: a retry after a timeout could count twice.
  * While the breaker holds Redis for down, a window's writes are dropped without a round trip
- * (SPEC › Limits 6: the gateway proceeds without limits then).
+ * (the gateway proceeds without limits while Redis is unreachable; see docs/limits.md).
  */
 export function createWriteBehind(
   redis: PipelinePort,

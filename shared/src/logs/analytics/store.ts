@@ -93,7 +93,7 @@ export function createClickHouseAnalyticsStore(
   };
 }
 
-/** ClickHouse when configured, otherwise Postgres (SPEC: the analytics store is optional). */
+/** ClickHouse when configured, otherwise Postgres (ClickHouse is optional: Postgres is the fallback). */
 export function createAnalyticsStore(options: AnalyticsStoreOptions): AnalyticsStore {
   return options.clickhouse
     ? createClickHouseAnalyticsStore(options.clickhouse, options.db, options.onClickHouseChange)

@@ -17,7 +17,7 @@ export interface ClickHouseTarget {
   timeoutMs?: number;
 }
 
-/** Every log store: ClickHouse when given, otherwise its Postgres table (SPEC: analytics optional). */
+/** Every log store: ClickHouse when given, otherwise its Postgres table (ClickHouse is optional). */
 export interface AnalyticsStoreOptions {
   db: QueryDb;
   clickhouse?: ClickHouseTarget | null;

@@ -1,5 +1,5 @@
 /**
- * The server logs (issue 7): the access log (one record per HTTP request to either server) and
+ * The server logs: the access log (one record per HTTP request to either server) and
  * the application log (structured lines from both servers' code). Runtime-neutral; the stores
  * are ports with a Postgres and a ClickHouse adapter.
  */
@@ -7,7 +7,7 @@
 import type { StatusMatch } from '../status-match';
 
 /**
- * The default ports of the two services (SPEC): the gateway 3000, the console 3001. A record
+ * The default ports of the two services: the gateway 3000, the console 3001. A record
  * carries the port its server listens on (SLUICE_GATEWAY_PORT, SLUICE_CONSOLE_PORT), which
  * recordAccess stamps (wiring.ts); these are what a server without a configured port reports.
  */

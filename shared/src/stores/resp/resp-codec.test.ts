@@ -1,5 +1,5 @@
-// DESIGN: Gateway hot path — the Redis link's wire format: RESP2 commands out, replies in,
-// whatever way the socket cuts the bytes.
+// The wire format of the gateway's Redis link (docs/architecture.md, The Redis link): RESP2
+// commands out, replies in, whatever way the socket cuts the bytes.
 import { describe, expect, it } from 'vitest';
 import { encodeCommands, encodeCommandText, RespError, RespProtocolError, RespReader } from './resp-codec';
 
