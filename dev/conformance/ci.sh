@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 19 › conformance in CI: the three official MCP conformance suites (released 0.1.16; the
+# MCP conformance in CI: the three official MCP conformance suites (released 0.1.16; the
 # 0.2 alpha's 2025-11-25 and 2026-07-28 requirement sets) against the reference server alone and
 # through the gateway at /mcp/everything (npm start on embedded stores, the reference server
 # registered behind it); fails when a check that passes alone fails through the gateway. Then the
-# 0.2 alpha's authorization mode against the console (issue 47): every check must pass; and its
+# 0.2 alpha's authorization mode against the console (its OAuth for /mcp): every check must pass; and its
 # client mode against Sluice's upstream connector (client-adapter.mjs): as client-baseline.json says.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

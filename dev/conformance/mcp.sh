@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against the gateway's /mcp (issue 19), as the team folder's
+# The official MCP conformance suite against the gateway's /mcp, as the team folder's
 # team describes it: npm start on embedded stores, the suite's reference server registered behind
 # the gateway, a proxy adding the API key. Prints the suite's summary. Needs CONFORMANCE_DIR: the
 # folder of the suites and their reference server (everything-server.ts), `npm ci` done in it.
