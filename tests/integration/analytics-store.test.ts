@@ -1,4 +1,4 @@
-// Issue 7 › stores: the AnalyticsStore port (shared/src/logs/analytics/store.ts) and its two adapters,
+// The AnalyticsStore port (shared/src/logs/analytics/store.ts) and its two adapters,
 // Postgres through the dev sidecar (Neon HTTP) and ClickHouse 18.16 through @clickhouse/client-web,
 // held to ONE contract: the same records go into every log, the same questions get the same
 // answers (computed here from the records), and purgeBefore removes exactly the rows older than

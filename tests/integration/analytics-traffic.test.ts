@@ -1,7 +1,7 @@
-// Issue 7 › Tests / Done means: a few hundred mixed requests through the real gateway (official
-// clients, fake upstreams; chat, messages, responses; streaming or not; own-priced, priced by
-// the price table, unpriced, failing), spread over several days by the gateway's clock, then
-// every analytics answer (usage and costs per day and hour, per model, and their stats) must
+// Analytics agree with the request log: a few hundred mixed requests through the real gateway
+// (official clients, fake upstreams; chat, messages, responses; streaming or not; own-priced,
+// priced by the price table, unpriced, failing), spread over several days by the gateway's clock,
+// then every analytics answer (usage and costs per day and hour, per model, and their stats) must
 // equal the sums of the request-log rows exactly, on the ClickHouse and the Postgres store.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';

@@ -1,4 +1,4 @@
-// DESIGN: Runtimes — the store bridge reports what it served (requests per endpoint, Redis
+// The store bridge reports what it served (requests per endpoint, Redis
 // commands, SQL statements, tunnels asked for) at GET /_bridge/counts, behind the Upstash
 // token, so `npm run bench` counts the apps' store round trips without a proxy in their path.
 // The real bridge server over real Postgres; Redis is the in-memory store.

@@ -1,4 +1,4 @@
-// DESIGN: Runtimes — the store bridge sheds load instead of queueing without bound: past its
+// The store bridge sheds load instead of queueing without bound: past its
 // in-flight budgets (Redis commands, SQL statements, request bytes, Postgres tunnels) it answers
 // 503 with a clear {error} at once, and serves again once the load is gone. The real bridge
 // server over real Postgres; Redis is the in-memory store with its replies held back on demand,

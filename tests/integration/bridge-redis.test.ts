@@ -1,4 +1,4 @@
-// DESIGN: Runtimes — the store bridge is production code in the self-host mode. Its Redis
+// The store bridge is production code in the self-host mode. Its Redis
 // connection (one pipelined RESP2 socket) against a real Redis, database 14 of the integration
 // server: replies matched to requests under concurrency, big replies split across TCP chunks,
 // errors nested in replies, transactions, AUTH/SELECT, reconnects, and fast, clear failures.

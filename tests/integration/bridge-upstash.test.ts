@@ -1,4 +1,4 @@
-// DESIGN: Stores › local wiring — the store bridge's Upstash REST endpoint lets the official
+// Local wiring (docs/architecture.md): the store bridge's Upstash REST endpoint lets the official
 // @upstash/redis client run unchanged against a real Redis (and the embedded in-memory store).
 // Real Redis database 15, the real client over real HTTP; nothing is mocked.
 import { createHash } from 'node:crypto';

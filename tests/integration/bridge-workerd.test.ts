@@ -1,4 +1,4 @@
-// DESIGN: Stores › local wiring — the official drivers reach the store bridge from inside workerd.
+// Local wiring (docs/architecture.md): the official drivers reach the store bridge from inside workerd.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { unstable_startWorker } from 'wrangler';

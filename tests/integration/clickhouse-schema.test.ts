@@ -1,4 +1,4 @@
-// Issue 18 › one descriptor per log table: a table an older release created (fewer columns) is
+// One descriptor per log table: a table an older release created (fewer columns) is
 // brought up to the schema on first use, against the real ClickHouse 18.16 (which has no
 // ADD COLUMN IF NOT EXISTS), with rows from before and after readable alike.
 import type { ClickHouseClient } from '@clickhouse/client-web';

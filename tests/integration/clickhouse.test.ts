@@ -1,4 +1,4 @@
-// SPEC: values reach ClickHouse 18.16 only through chSql / the client's JSONEachRow encoder and
+// Values reach ClickHouse 18.16 only through chSql / the client's JSONEachRow encoder and
 // round-trip exactly; the client is configured so 18.16 accepts it. Uses @clickhouse/client-web
 // only, against the real server.
 import type { ClickHouseClient } from '@clickhouse/client-web';

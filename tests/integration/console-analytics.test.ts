@@ -1,8 +1,8 @@
-// Issue 7 › usage and cost analytics: GET /api/analytics/usage, /usage/stats, /costs, /costs/stats;
-// issue 45 › by client and by error: GET /api/analytics/clients, /errors
-// over the configured request-log store — ClickHouse, and Postgres when CLICKHOUSE_URL is empty.
-// Records go in through the console's own store (deps.requestLogs); every sum is checked against
-// the inserted records, and every answer against the OpenAPI document.
+// Usage and cost analytics: GET /api/analytics/usage, /usage/stats, /costs, /costs/stats; by client
+// and by error: GET /api/analytics/clients, /errors over the configured request-log store —
+// ClickHouse, and Postgres when CLICKHOUSE_URL is empty. Records go in through the console's own
+// store (deps.requestLogs); every sum is checked against the inserted records, and every answer
+// against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { type UsageGroupBy, usageBucketStart } from '../../shared/src/logs/requests/aggregate-query';

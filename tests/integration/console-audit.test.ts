@@ -1,5 +1,5 @@
-// SPEC: Console › Audit (GET /api/audit/logs: q, from, to, limit, offset); Limits 9; Events › Audit
-// records; "analytics store … used for audit search" (the ClickHouse mirror of audit_log).
+// The audit log (docs/analytics-and-logs.md, Audit): GET /api/audit/logs with q, from, to, limit
+// (1..1000) and offset; the shape of its records; the ClickHouse mirror of audit_log.
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// SPEC: Console › Authentication (login, register, refresh, me); Errors for these; Authentication rules 3, 6.
+// Console sign-in (docs/users-and-auth.md): register, login, refresh and me with their errors;
+// passwords stored as argon2id hashes; single-use refresh tokens (a reused one revokes its family).
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, users } from '../../shared/src/db/schema';

@@ -1,4 +1,4 @@
-// Issue 7 › gateway request-log view: GET /api/gateway/logs (admin) over the configured store —
+// The gateway request-log view: GET /api/gateway/logs (admin) over the configured store —
 // ClickHouse, and Postgres when CLICKHOUSE_URL is empty. Records go in through the console's own
 // store (deps.requestLogs, the same adapter the gateway writes with); every answer is also
 // checked against the OpenAPI document.

@@ -1,5 +1,6 @@
-// SPEC: API key resource; States and transitions (API key); Console › API keys; Errors (/api/keys*);
-// Limits 10–11; Authentication rule 4 (revoked, expired, disabled by inactivity, grace end).
+// The console's API key endpoints (docs/keys.md): the key resource, its states and transitions, the
+// errors of /api/keys*, the expiry setting, and keys refused once revoked, expired, disabled by
+// inactivity or past their rotation grace.
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// SPEC: Console API keys (per-key limits: rate_limits:read to read, rate_limits:write to change,
-// in a scope covering the key); Authentication rule 7; Roles and permissions. The grant model
-// (designed here): global covers every key and user; team the members and their keys; own the
+// Who may read and change a key's or a user's limits (docs/limits.md, Permission grants):
+// rate_limits:read to read, rate_limits:write to change, in a scope covering the subject. The
+// grant model: global covers every key and user; team the members and their keys; own the
 // holder's keys only; write implies read; 404 for an unknown subject comes before 403.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// SPEC: API key resource (per-key rate limits and budgets); Console API keys (per-key limits
-// paths); Roles and permissions (a user's overrides; rate_limits:read/write grants, designed
-// here); Limits 1–3. Admin callers here; scopes of non-admins are in console-limits-scopes.
+// The limits of an API key or a user (docs/limits.md, Limits of an API key or a user): a key's
+// own rules and budgets, a user's overrides, and the rules' kinds, windows and periods. Admin
+// callers here; scopes of non-admins are in console-limits-scopes.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';

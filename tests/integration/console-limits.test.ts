@@ -1,6 +1,6 @@
-// SPEC: Roles and permissions (global and team-attached roles grant limits; designed here: roles,
-// teams, a user's extra roles); Limits 2–3 (kinds, windows, periods); Errors (admin 403);
-// Authentication rule 2. Also: audit in the same transaction, limits version bump for gateways.
+// Roles and teams (docs/limits.md, Roles and teams): global and team-attached roles grant limits;
+// roles, teams and a user's extra roles; the rules' kinds, windows and periods; admin JWT only
+// (403 for other roles). Also: audit in the same transaction, limits version bump for gateways.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';

@@ -1,4 +1,4 @@
-// Issue 6 › MCP call log: GET /api/mcp/logs (admin) over the configured store — ClickHouse, and
+// The MCP call log: GET /api/mcp/logs (admin) over the configured store — ClickHouse, and
 // Postgres when CLICKHOUSE_URL is empty. Records go in through the console's own store
 // (deps.mcpLogs, what the gateway will write); every answer is also checked against the
 // OpenAPI document.

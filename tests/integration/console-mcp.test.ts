@@ -1,5 +1,5 @@
-// SPEC: MCP server and MCP tool resources; /api/mcp/servers*, /api/mcp/tools; Errors (409, 404,
-// 502 for discover). Issue 6 › Console: the registry against real MCP servers — the npm package
+// MCP servers and tools in the console (docs/mcp.md): /api/mcp/servers*, /api/mcp/tools; errors
+// (409, 404, 502 for discover). The registry against real MCP servers — the npm package
 // server-everything over streamable HTTP and over SSE, and a server of ours that demands bearer,
 // header or query credentials and pages tools/list.
 import { eq } from 'drizzle-orm';

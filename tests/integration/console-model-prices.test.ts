@@ -1,4 +1,4 @@
-// Issue 7 › Pricing: the price table in the console (GET/PUT/DELETE /api/admin/model-prices),
+// Pricing: the price table in the console (GET/PUT/DELETE /api/admin/model-prices),
 // the seeded entries of the five vendor families, and each model's effective price in the
 // models admin API (own prices > price-table entry of the route's upstream model > none).
 import { and, eq } from 'drizzle-orm';

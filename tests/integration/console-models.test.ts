@@ -1,5 +1,5 @@
-// SPEC: Model route resource (ordered routes, RPM/TPM caps); Console admin endpoints (models and
-// routes, designed here); Errors (admin 403); Authentication rule 2. Also: routing resolution.
+// Models and their routes in the console (docs/providers-and-models.md): ordered routes with
+// RPM/TPM caps; admin JWT only (403 for other roles). Also: routing resolution.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';

@@ -1,4 +1,4 @@
-// Issue 3: the OpenAPI 3.1 document at /api/openapi.json is generated from the zod schemas and
+// The OpenAPI 3.1 document at /api/openapi.json is generated from the zod schemas and
 // matches what the console really answers. A tour calls every documented operation; each
 // real response must be a documented status with a body that validates against its schema.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,6 @@
-// SPEC: Log views › /api/admin/platform-logs (user_id, action, resource, resource_id, from, to,
-// limit, offset), Limits 9 (default 50, max 200). The management operations of the audit trail
-// (SPEC Events: audit records are management operations and authentication) with exact filters:
-// the sign-ins are in GET /api/audit/logs only.
+// GET /api/admin/platform-logs (user_id, action, resource, resource_id, from, to, limit: default
+// 50, max 200; offset). The management operations of the audit trail (which records management
+// operations and authentication) with exact filters: the sign-ins are in GET /api/audit/logs only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';

@@ -1,5 +1,5 @@
-// SPEC: Console › Providers (JWT, admin); Provider resource; Errors (admin 403, providers 409,
-// provider GET/DELETE 404); Authentication rules 2 and 6 (credentials encrypted, never returned).
+// Providers in the console (docs/providers-and-models.md): admin JWT only; the provider resource;
+// errors (admin 403, duplicate name 409, GET/DELETE 404); credentials encrypted, never returned.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, modelRoutes, providers } from '../../shared/src/db/schema';

@@ -1,4 +1,4 @@
-// Issue 7 › access and application log views: GET /api/admin/access-logs and /api/admin/app-logs
+// The access and application log views: GET /api/admin/access-logs and /api/admin/app-logs
 // (admin) over the configured store — ClickHouse, and Postgres when CLICKHOUSE_URL is empty.
 // Seeded records go in through the console's own stores; then real traffic: a request to the
 // gateway and one to the console must show up in the access log with the right port, status

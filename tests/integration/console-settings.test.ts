@@ -1,5 +1,5 @@
-// SPEC: Resources › Settings; Console › Settings (GET, PATCH, category, legacy aliases);
-// Errors (settings PATCH 422, settings category 404, admin 401/403); Limits 11; Versioning 4.
+// Settings (docs/settings.md): GET, PATCH, one category, the legacy aliases; errors (PATCH 422,
+// unknown category 404, admin only: 401/403); secret settings; gateways seeing a change.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../shared/src/db/repos/settings-repo';

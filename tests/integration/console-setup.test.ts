@@ -1,4 +1,5 @@
-// SPEC: Console › Setup; Errors (POST /api/setup/initialize 400/422/429); Limits 7.
+// The first-run setup (docs/users-and-auth.md): POST /api/setup/initialize answers 400 once
+// initialized, 422 for bad input and 429 past 5 calls a minute from one client.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, providers, users } from '../../shared/src/db/schema';

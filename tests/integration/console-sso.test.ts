@@ -1,7 +1,7 @@
-// SPEC: GET /api/auth/sso/authorize, GET /api/auth/sso/callback, Authentication rule 5, Errors for
-// the SSO callback (400 / 401 / 500), settings category oidc. Issue 9: the authorization-code flow
-// with PKCE against a real OpenID Provider (oidc-provider on loopback), driven over HTTP as a
-// browser would, and every failure answering its status with an auth.login_failed record.
+// Single sign-on (docs/users-and-auth.md): GET /api/auth/sso/authorize, GET /api/auth/sso/callback,
+// its errors (400 / 401 / 500), settings category oidc. The authorization-code flow with PKCE
+// against a real OpenID Provider (oidc-provider on loopback), driven over HTTP as a browser would,
+// and every failure answering its status with an auth.login_failed record.
 import { createServer, type Server } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';

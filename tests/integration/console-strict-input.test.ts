@@ -1,4 +1,4 @@
-// SPEC: Errors (422 validation, 404). Issue 16: strict schemas (an unknown field is a 422 that
+// Validation errors (422) and unknown ids (404): strict schemas (an unknown field is a 422 that
 // names it), a write that takes no body refuses one, and an unknown id is a 404 before any 422.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';

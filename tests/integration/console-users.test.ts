@@ -1,5 +1,6 @@
-// SPEC: Console › Users (JWT, admin); User resource; Errors (admin 403, users 409/422);
-// Authentication rules 2 and 6. Also: deactivation ends sign-in, refresh and API keys.
+// User administration (docs/users-and-auth.md, Users): admin JWT only; the user resource; errors
+// (403 for other roles, 409/422); passwords never returned. Also: deactivation ends sign-in,
+// refresh and API keys.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findApiKeyForAuth } from '../../shared/src/db/repos/api-keys-repo';

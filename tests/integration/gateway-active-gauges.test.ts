@@ -1,7 +1,7 @@
-// SPEC: GET /metrics. Issue 7 › /metrics: active connection/stream gauges across isolates. Each
-// isolate publishes its in-flight counts into one Redis hash field with every metrics flush;
-// a scrape sums the fields fresher than the TTL. Two metrics stores (two isolates) over the
-// real Redis, then two gateway instances with a stream held open by a fake upstream.
+// GET /metrics: active connection/stream gauges across isolates. Each isolate publishes its
+// in-flight counts into one Redis hash field with every metrics flush; a scrape sums the fields
+// fresher than the TTL. Two metrics stores (two isolates) over the real Redis, then two gateway
+// instances with a stream held open by a fake upstream.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';

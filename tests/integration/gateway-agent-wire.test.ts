@@ -1,8 +1,8 @@
-// Issue 45 over the gateway app with the real stores and the fake vendors: what coding agents
-// send passes through to a vendor of their own format (system turns mid-conversation, tool
-// types, fields the gateway does not read), their protocol headers go with it, the answer names
-// the model as the client did, count_tokens takes what /v1/messages takes, and requests refused
-// before any upstream call are in the request log with who called.
+// What coding agents send (docs/agents.md), over the gateway app with the real stores and the fake
+// vendors: it passes through to a vendor of their own format (system turns mid-conversation, tool
+// types, fields the gateway does not read), their protocol headers go with it, the answer names the
+// model as the client did, count_tokens takes what /v1/messages takes, and requests refused before
+// any upstream call are in the request log with who called.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 

@@ -1,4 +1,5 @@
-// SPEC: Gateway › health endpoints; GET /v1/models; Authentication rules 1 and 4; Errors (401 envelope).
+// The gateway's health endpoints; GET /v1/models; API key authentication, refusing keys that are
+// revoked, expired, inactive or past their rotation grace; the 401 error envelope.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createJwtSigner } from '../../shared/src/auth/jwt';
 import { TEST_SECRETS } from '../helpers/env';

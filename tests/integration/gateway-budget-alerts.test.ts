@@ -1,4 +1,4 @@
-// Issue 17 › Budget thresholds: budget_warning_threshold / budget_critical_threshold in effect.
+// Budget thresholds: budget_warning_threshold / budget_critical_threshold in effect.
 // Successful answers name the tightest budget's state (x-sluice-budget-status); /v1/usage gives
 // each limit's status; crossing a threshold (and running out) is told once per subject, period
 // and level — however many requests see it — to the app log and a signed webhook, retried when

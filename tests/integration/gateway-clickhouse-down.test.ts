@@ -1,4 +1,4 @@
-// Issue 16 › Lossless logging: a gateway whose CLICKHOUSE_URL is a closed port keeps answering
+// Lossless logging: a gateway whose CLICKHOUSE_URL is a closed port keeps answering
 // model requests, says once that ClickHouse is unreachable, and keeps every request-log row in
 // the Postgres table of the log (the spill) instead of dropping it: nothing is counted as
 // dropped. (tests/e2e/store-outage.test.ts drives the whole round trip back to ClickHouse.)

@@ -1,4 +1,4 @@
-// Issue 20: POST /v1/messages/count_tokens — exact from the vendor for anthropic-type routes, a
+// POST /v1/messages/count_tokens — exact from the vendor for anthropic-type routes, a
 // documented estimate for the others (or when the vendor cannot be reached); one request
 // against the limits, never tokens; logged at no cost. The official Anthropic SDK against the
 // gateway app, real Postgres/Redis/ClickHouse, fake upstreams.

@@ -1,4 +1,4 @@
-// Issue 20: POST /v1/embeddings through the gateway — the official openai SDK's
+// POST /v1/embeddings through the gateway — the official openai SDK's
 // embeddings.create (float, and its default base64) against fake upstreams of every provider
 // type that has an embeddings API; models of kind `embedding`; limits, log rows, cost,
 // fallback, the response cache and analytics by endpoint. Real Postgres/Redis/ClickHouse.

@@ -1,4 +1,4 @@
-// Issue 17 › Guardrails: security.content in effect. Deny rules (named regexes, `(?i)` for
+// Guardrails: security.content in effect. Deny rules (named regexes, `(?i)` for
 // case-insensitive) and max_prompt_tokens refuse a model request with a 400 naming the rule —
 // never the text — in the client's own wire format, through the official SDKs, streaming or
 // not, on all four model endpoints; the refusal is logged; rules are validated at PATCH (422 at

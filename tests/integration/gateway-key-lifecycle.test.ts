@@ -1,5 +1,6 @@
-// SPEC: States and transitions (API key) as the gateway sees them; Authentication rule 4;
-// GET /v1/models filtered by allowed_models; last_used_at "updated on each use of the key".
+// API key states and transitions as the gateway sees them (docs/keys.md): a revoked, expired or
+// disabled key, or an old value past its rotation grace, is refused; GET /v1/models filtered by
+// allowed_models; last_used_at updated as the key is used.
 // The console and the gateway share one database and one Redis: every change made through
 // the console must show on the gateway's very next request, even with its key cache warm.
 import { createHash } from 'node:crypto';

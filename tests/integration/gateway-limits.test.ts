@@ -1,7 +1,7 @@
-// SPEC: Limits 1–4, Errors › 429 and rate-limit cases 2–4, GET /v1/usage (rules 1–3, 6), rule 6
-// of "What the service does" (cache answers count). Issue 5's journey: an admin gives the `user`
-// role 10 requests/1m and a key its own 1000-token daily budget; the owner hits each limit through
-// the official openai SDK and /v1/usage shows the counters that refused.
+// Limits on model requests and GET /v1/usage (docs/limits.md): the 429 refusal, fail-open or
+// fail-closed when Redis cannot be reached, cache answers counted. The journey: an admin gives the
+// `user` role 10 requests/1m and a key its own 1000-token daily budget; the owner hits each limit
+// through the official openai SDK and /v1/usage shows the counters that refused.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayHarness } from '../helpers/gateway';
@@ -231,7 +231,7 @@ describe('GET /v1/usage', () => {
   });
 });
 
-describe('when Redis cannot be reached (SPEC › Errors, rate-limit cases 2 and 4)', () => {
+describe('when Redis cannot be reached', () => {
   it('fails open by default and closed with security.rate_limit_fail_closed; /v1/usage is 503', async () => {
     const m = await member();
     const k = await m.key();

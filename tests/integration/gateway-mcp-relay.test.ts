@@ -1,4 +1,4 @@
-// Issue 19 › server-to-client relay: an upstream's sampling, elicitation and roots requests and
+// Server-to-client relay: an upstream's sampling, elicitation and roots requests and
 // its log messages, sent in the middle of a tools/call, reach the official SDK client through
 // the gateway (on the call's own event stream), and the client's answers reach the upstream —
 // also when the answer is POSTed to another gateway instance. Real Redis (the answer mailbox),

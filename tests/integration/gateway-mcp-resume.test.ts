@@ -1,4 +1,4 @@
-// Issue 19 › SEP-1699 on the session path: a client that lists event streams first in Accept
+// SEP-1699 on the session path: a client that lists event streams first in Accept
 // gets every answer as one, primed (an id, empty data, a retry field), each event with an id;
 // a client whose stream ends before the answer resumes it with GET and Last-Event-ID, on
 // another gateway instance, and gets the answer the call kept. A client that prefers JSON keeps

@@ -1,4 +1,4 @@
-// Issue 19 › Both protocol generations: requests of the stateless revision (2026-07-28: no
+// Both protocol generations: requests of the stateless revision (2026-07-28: no
 // initialize, no session; version and client capabilities in every request's `_meta` and the
 // MCP-Protocol-Version header) on /mcp and /mcp/{server}, answered by either of two gateway
 // instances. A session-era upstream (server-everything) is bridged; a stateless-only one is

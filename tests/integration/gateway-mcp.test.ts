@@ -1,8 +1,9 @@
-// SPEC: POST /mcp, DELETE /mcp, MCP session states; Errors for /mcp (400, 401, 404, 502).
-// Issue 6 › Gateway /mcp: the official @modelcontextprotocol/sdk Client (streamable HTTP) with a
-// Sluice key against the gateway, which fronts server-everything and a credential-checking
-// server of ours: initialize, aggregated and namespaced lists, calls (with progress), resources,
-// prompts, ping, DELETE, a closed session, and one session served by two gateway instances.
+// The gateway's /mcp (docs/api.md, MCP): POST /mcp, DELETE /mcp, the MCP session states, and the
+// errors for /mcp (400, 401, 404, 502). The official @modelcontextprotocol/sdk Client (streamable
+// HTTP) with a Sluice key against the gateway, which fronts server-everything and a
+// credential-checking server of ours: initialize, aggregated and namespaced lists, calls (with
+// progress), resources, prompts, ping, DELETE, a closed session, and one session served by two
+// gateway instances.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

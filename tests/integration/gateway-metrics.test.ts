@@ -1,5 +1,5 @@
-// SPEC: GET /metrics. Issue 7 › /metrics: Prometheus text format, aggregated in Redis so a scrape
-// sees every isolate; checked by promtool (Debian's prometheus package, installed by .ci/run).
+// GET /metrics: Prometheus text format, aggregated in Redis so a scrape sees every isolate; checked
+// by promtool (Debian's prometheus package, installed by .ci/run).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

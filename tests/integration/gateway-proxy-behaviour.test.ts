@@ -1,6 +1,6 @@
-// SPEC: model endpoints' errors (400, 401, 403 "Model not allowed", 404 "Model not found",
-// 429 route caps, 502 upstream_error), route failover, the response cache (rule 6), the
-// request log (tokens, cost, unpriced, cache hits, client aborts) and byte passthrough.
+// The model endpoints' errors (400, 401, 403 "Model not allowed", 404 "Model not found", 429 route
+// caps, 502 upstream_error), route failover, the response cache (its answers count against usage),
+// the request log (tokens, cost, unpriced, cache hits, client aborts) and byte passthrough.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { abandonedStalls } from '../fakes/context';

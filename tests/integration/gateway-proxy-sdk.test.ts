@@ -1,4 +1,4 @@
-// SPEC: POST /v1/chat/completions, /v1/messages, /v1/responses — the official `openai` and
+// POST /v1/chat/completions, /v1/messages, /v1/responses — the official `openai` and
 // `@anthropic-ai/sdk` clients, unmodified, against every provider type (fake upstreams that
 // speak each vendor's wire format), streaming or not, with tools; every call in the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 17 › Guardrails: security.redact in effect. Built-in detectors and named patterns
+// Guardrails: security.redact in effect. Built-in detectors and named patterns
 // replace what they match with [REDACTED:<rule>] in what leaves for the upstream (model prompts,
 // MCP tool arguments) and, per rule, in what comes back — streamed answers included, with
 // matches split across chunks caught — through the official openai and anthropic SDKs. Real

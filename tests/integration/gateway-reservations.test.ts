@@ -1,4 +1,4 @@
-// Issue 17 › Limits that never overshoot: admission reserves what a request may use (its prompt,
+// Limits that never overshoot: admission reserves what a request may use (its prompt,
 // estimated, and its max_tokens) on token rules and budgets; the settlement gives it back and
 // counts the real tokens; a failed or abandoned request gives it back too. Two gateways (two
 // isolates' worth of caches and batching) over the same real Postgres/Redis, the official

@@ -1,8 +1,8 @@
-// DESIGN: Gateway hot path — budget on a warm isolate: no Postgres round trip, one Redis round trip
-// before the upstream call and at most one after; concurrent requests share round trips.
-// Issue 15 › What to build 1, 2, 6. The gateway in-process over the real stores, behind a proxy
-// that counts every HTTP round trip to the store bridge (Upstash REST = Redis, /sql = Neon HTTP
-// = Postgres), and its upstream fetch port wrapped to mark when the upstream call starts.
+// The hot path (docs/architecture.md): on a warm isolate, no Postgres round trip, one Redis round
+// trip before the upstream call and at most one after; concurrent requests share round trips. The
+// gateway in-process over the real stores, behind a proxy that counts every HTTP round trip to the
+// store bridge (Upstash REST = Redis, /sql = Neon HTTP = Postgres), and its upstream fetch port
+// wrapped to mark when the upstream call starts.
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

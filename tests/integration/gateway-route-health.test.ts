@@ -1,4 +1,4 @@
-// Issue 17 › Routing health: a route that fails (here: its provider refuses connections, through
+// Routing health: a route that fails (here: its provider refuses connections, through
 // a fault proxy) 2 times within the window is benched — skipped without an upstream call, the
 // next route serving — for a cool-down; then probed: a failed probe benches it for twice as
 // long, a successful one clears it. With every route benched the gateway answers 503 at once

@@ -1,4 +1,4 @@
-// Issue 17 › Routing: a model's strategy picks each request's first route — `weighted` in
+// Routing: a model's strategy picks each request's first route — `weighted` in
 // proportion to the routes' weights, `least_latency` the route that answers fastest — the
 // others staying its fallbacks; set and read through the console. Real Postgres/Redis, fake
 // upstreams (whose model names make them slow on command).

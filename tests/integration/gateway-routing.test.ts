@@ -1,6 +1,6 @@
-// SPEC: Model route (caps over a sliding minute), Errors › rate-limit case 1; issue 4 › Routing
-// (skip capped routes, inactive providers and retryable failures such as an upstream 429);
-// issue 3 › direct `provider/model` addressing and console changes reaching a running gateway.
+// Route caps over a sliding minute (every route capped: 429 naming the cap); routing (skip capped
+// routes, inactive providers and retryable failures such as an upstream 429); direct
+// `provider/model` addressing and console changes reaching a running gateway.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 

@@ -1,4 +1,4 @@
-// Issue 17 › Guardrails on what models answer and on what passes flagged: security.inspect_tools
+// Guardrails on what models answer and on what passes flagged: security.inspect_tools
 // rules remove a tool call a model emits (streamed or not, through the official SDKs of all three
 // formats, with the arguments split across chunks), and a content rule with `action: "flag"` lets
 // a request pass with its log row marked. Real Postgres/Redis/ClickHouse, fake upstreams.

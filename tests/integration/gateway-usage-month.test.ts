@@ -1,4 +1,4 @@
-// Issue 45 › GET /v1/usage shows the month's prompt-cache reads and writes and reasoning tokens
+// GET /v1/usage shows the month's prompt-cache reads and writes and reasoning tokens
 // from the request log next to its cost (one read of the log), on both stores — ClickHouse, and
 // Postgres when CLICKHOUSE_URL is empty — for a key with limits of its own (scope key: its rows)
 // and one without (scope user: the owner's rows); all four are null when the log cannot be read.

@@ -1,4 +1,4 @@
-// SPEC: /health/ready and /api/health — 503 when the relational database or cache store is
+// /health/ready and /api/health — 503 when the relational database or cache store is
 // unreachable; ClickHouse down alone is not degraded. Checked through the real drivers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';

@@ -1,5 +1,5 @@
-// DESIGN: Stores (request log in ClickHouse, or in Postgres without CLICKHOUSE_URL); Gateway hot
-// path step 5 (the request log row written after the response). Both adapters of the
+// The request log lives in ClickHouse, or in Postgres without CLICKHOUSE_URL; the gateway writes
+// its row after the response (docs/architecture.md, The hot path). Both adapters of the
 // RequestLogStore port through the real drivers: Neon HTTP and Neon Pool via the dev sidecar,
 // @clickhouse/client-web against the real 18.16 server.
 import type { ClickHouseClient } from '@clickhouse/client-web';

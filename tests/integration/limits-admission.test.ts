@@ -1,7 +1,8 @@
-// DESIGN: Gateway hot path › Admit — one round trip before the upstream call checks the isolate's
-// cache versions, every limit of key and owner, reads the response cache and the first route's
-// caps; concurrent admissions share round trips. SPEC: Limits 1–6. The gate (shared/src/limits/
-// gate.ts) over the real Redis through the hot path's @upstash/redis client and the dev sidecar.
+// Admission on the hot path (docs/architecture.md, The hot path): one round trip before the
+// upstream call checks the isolate's cache versions, every limit of key and owner (docs/limits.md),
+// reads the response cache and the first route's caps; concurrent admissions share round trips. The
+// gate (shared/src/limits/gate.ts) over the real Redis through the hot path's @upstash/redis client
+// and the dev sidecar.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '@upstash/redis';
 import { beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,6 +1,7 @@
-// SPEC: Limits 1–6, GET /v1/usage rules 1–3, Errors › rate-limit cases 2–3. DESIGN: Gateway hot
-// path › Admit (one Lua call). The limits engine over real Redis (via the sidecar and the real
-// @upstash/redis client), with time passed explicitly so windows and calendar resets are exact.
+// The limits, GET /v1/usage and the fail-open/fail-closed answers when the stores fail
+// (docs/limits.md), with admission as one Lua call. The limits engine over real Redis (via the
+// sidecar and the real @upstash/redis client), with time passed explicitly so windows and calendar
+// resets are exact.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Redis } from '@upstash/redis';
@@ -245,7 +246,7 @@ describe('GET /v1/usage figures', () => {
   });
 });
 
-describe('when the stores fail (SPEC › Errors, rate-limit case 2)', () => {
+describe('when the stores fail', () => {
   let hung: Server;
   const sockets = new Set<Socket>();
   let hungUrl: string;

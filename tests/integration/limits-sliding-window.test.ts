@@ -1,5 +1,5 @@
-// DESIGN: Stores (Lua with EVALSHA, SHA checked against SCRIPT LOAD) and Gateway hot path › Admit;
-// SPEC: Limits 5 (route caps: RPM and TPM per route over a sliding minute), Errors (Retry-After).
+// Lua scripts run with EVALSHA (the SHA checked against SCRIPT LOAD) at admission; route caps
+// (RPM and TPM per route over a sliding minute) and their Retry-After.
 // Real Redis (integration database 1) through the real @upstash/redis client and the dev sidecar.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '@upstash/redis';

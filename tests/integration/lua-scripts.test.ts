@@ -1,4 +1,4 @@
-// DESIGN: Stores — all multi-key atomic work is a Lua script run with EVALSHA (EVAL on NOSCRIPT),
+// All multi-key atomic work is a Lua script run with EVALSHA (EVAL on NOSCRIPT),
 // with a test that each stored SHA-1 matches SCRIPT LOAD. Every script of the code base, on
 // the real Redis through the real @upstash/redis client and the dev sidecar.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Issue 6 › MCP call log: the McpLogStore port (GET /api/mcp/logs reads it) through both adapters
+// The MCP call log: the McpLogStore port (GET /api/mcp/logs reads it) through both adapters
 // and the real drivers: Postgres `mcp_logs` via the dev sidecar (Neon HTTP and Neon Pool) and
 // ClickHouse 18.16 via @clickhouse/client-web. One contract suite; the expected answers come
 // from a plain in-memory model of the filter, so every adapter must agree with it exactly.

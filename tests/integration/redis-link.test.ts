@@ -1,7 +1,7 @@
-// DESIGN: Gateway hot path — the self-host mode's Redis link: the hot path's script pipelines,
-// version reads and probes over one pipelined RESP socket instead of HTTP through the bridge.
-// Its connection and codec on a real Redis over a real socket (the Durable Object that holds
-// it in workerd is covered by tests/e2e/serve.test.ts); its answers against the Upstash
+// The self-host mode's Redis link (docs/architecture.md, The Redis link): the hot path's script
+// pipelines, version reads and probes over one pipelined RESP socket instead of HTTP through the
+// bridge. Its connection and codec on a real Redis over a real socket (the Durable Object that
+// holds it in workerd is covered by tests/e2e/serve.test.ts); its answers against the Upstash
 // client's through the store bridge, for the same calls.
 
 import { createHash } from 'node:crypto';

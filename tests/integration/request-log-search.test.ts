@@ -1,4 +1,4 @@
-// Issue 7 › gateway request-log view: RequestLogStore.search (GET /api/gateway/logs reads it)
+// The gateway request-log view: RequestLogStore.search (GET /api/gateway/logs reads it)
 // through both adapters and the real drivers: Postgres `request_logs` via the dev sidecar (Neon
 // HTTP and Neon Pool) and ClickHouse 18.16 via @clickhouse/client-web. One contract suite; the
 // expected answers come from a plain in-memory model of the search, so every adapter must agree.

@@ -1,7 +1,7 @@
-// SPEC: General settings data_retention_days. Issue 7 › Stores: retention removes old rows —
-// Postgres by a periodic bounded delete, ClickHouse (18.16, no TTL) by dropping whole day
-// partitions and deleting the rest of a partition that straddles the cutoff. Rows are written
-// through the real stores (request log, MCP call log) and the real drivers.
+// The data_retention_days setting: retention removes old rows — Postgres by a periodic bounded
+// delete, ClickHouse (18.16, no TTL) by dropping whole day partitions and deleting the rest of a
+// partition that straddles the cutoff. Rows are written through the real stores (request log, MCP
+// call log) and the real drivers.
 
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client-web';

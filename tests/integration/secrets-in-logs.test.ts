@@ -1,4 +1,4 @@
-// Issue 3 › security: secrets never appear in any log line. Every console.* line the console and
+// Secrets never appear in any log line. Every console.* line the console and
 // the gateway print during a journey that handles each kind of secret (provider keys, API keys,
 // the OIDC client secret, passwords), including failures that log errors, is checked for them.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Issue 7 › access and application logs: the AccessLogStore and AppLogStore ports through both
+// Access and application logs: the AccessLogStore and AppLogStore ports through both
 // adapters and the real drivers — Postgres `access_logs`/`app_logs` via the dev sidecar (Neon
 // HTTP) and ClickHouse 18.16 via @clickhouse/client-web. One contract suite; the expected answers
 // come from a plain in-memory model of each filter, so both adapters must agree with it exactly.

@@ -1,4 +1,4 @@
-// Issue 7 › access and app logs under the real runtime: the gateway worker in workerd hands its
+// Access and app logs under the real runtime: the gateway worker in workerd hands its
 // batched access-log writes (and the logger's flush) to the request's waitUntil, so a request's
 // record reaches the store although nothing awaits it before the response.
 import { join } from 'node:path';

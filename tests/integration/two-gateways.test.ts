@@ -1,8 +1,7 @@
-// SPEC: Limits 1, 3. DESIGN: Gateway hot path › Admit — limits are exact across every isolate and
-// instance. Two gateway workers, each in its own workerd, share one key's 50 requests/1m: 200
-// concurrent requests split across both admit exactly 50, and /v1/usage agrees; an owner's limit
-// over two keys and a route's rpm cap hold as exactly. Revoking the key
-// then takes effect on both at once, and one MCP session is served by both alternately.
+// Limits are exact across every isolate and instance. Two gateway workers, each in its own workerd,
+// share one key's 50 requests/1m: 200 concurrent requests split across both admit exactly 50, and
+// /v1/usage agrees; an owner's limit over two keys and a route's rpm cap hold as exactly. Revoking
+// the key then takes effect on both at once, and one MCP session is served by both alternately.
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -217,7 +216,7 @@ describe('two gateway instances', () => {
     for (const refusal of capped.refusals) expect(refusal).toContain('Rate limited: route:requests/1m');
   });
 
-  it('serves one MCP session from both instances alternately (issue 6)', async () => {
+  it('serves one MCP session from both instances alternately', async () => {
     const everything = await startEverything('streamableHttp');
     try {
       const server = await h.admin('POST', '/api/mcp/servers', {
@@ -261,7 +260,7 @@ describe('two gateway instances', () => {
     }
   });
 
-  it('refuses a revoked key on both instances on the very next request (issue 3)', async () => {
+  it('refuses a revoked key on both instances on the very next request', async () => {
     const models = (worker: Worker) =>
       worker.fetch('http://gateway/v1/models', { headers: { authorization: `Bearer ${h.apiKey}` } });
     // Both instances have just served the key: whatever they cache of it is warm.

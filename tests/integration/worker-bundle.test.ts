@@ -1,4 +1,4 @@
-// DESIGN: Runtimes — the gateway bundle contains no Node-only module.
+// The gateway bundle contains no Node-only module (it runs on workerd).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
