@@ -1,10 +1,11 @@
-// Issue 45's matrix, over real HTTP against the stack as `npm start` runs it: the real coding
-// agents (Claude Code, Codex, opencode; pinned in package.json), unmodified and offline, with
-// a Sluice key and a model alias, through fake vendors that enforce the vendors' own rules
-// (signed thinking and encrypted reasoning sent back unaltered, tool ids that match, unknown
-// parameters refused). Each cell is a two-turn tool loop with reasoning on: read a file, then
-// answer with the secret word in it. Every request is in the request log with the client, the
-// reasoning effort and tokens, cache reads and writes, and a cost at the cache prices.
+// Coding agents (docs/agents.md), each against vendors of its own and of other formats, over real
+// HTTP against the stack as `npm start` runs it: the real coding agents (Claude Code, Codex,
+// opencode; pinned in package.json), unmodified and offline, with a Sluice key and a model alias,
+// through fake vendors that enforce the vendors' own rules (signed thinking and encrypted reasoning
+// sent back unaltered, tool ids that match, unknown parameters refused). Each cell is a two-turn
+// tool loop with reasoning on: read a file, then answer with the secret word in it. Every request
+// is in the request log with the client, the reasoning effort and tokens, cache reads and writes,
+// and a cost at the cache prices.
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import type { RecordedRequest } from '../fakes/server';

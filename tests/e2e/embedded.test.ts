@@ -65,7 +65,8 @@ describe('embedded defaults', () => {
       expect(await interrupt(second)).toBe(0);
     }
 
-    // Issue 46 › F10: the in-memory store starts empty; the day and month counters come back.
+    // After a restart the in-memory store starts empty; the day and month counters come back
+    // (rebuilt from the request log).
     const third = await startStackProcess(restartEnv, dataDir);
     try {
       for (const { key, usage } of counted) {
@@ -107,7 +108,7 @@ async function usageOnceRebuilt(gatewayUrl: string, key: string, expected: Usage
 }
 
 /**
- * Issue 16: limits count and /v1/usage answers on the in-memory store, as on Redis. Returns the
+ * Limits count and /v1/usage answers on the in-memory store, as on Redis. Returns the
  * keys used and their usage.
  */
 async function expectLimitsAndUsage(
@@ -146,7 +147,7 @@ async function expectLimitsAndUsage(
   }
 }
 
-/** Issue 46 › F13: streamed answers settle their tokens on the embedded store as on Redis. */
+/** Streamed answers settle their tokens on the embedded store as on Redis. */
 async function expectStreamedTokensCounted(
   api: ReturnType<typeof adminApi>,
   gatewayUrl: string,

@@ -1,7 +1,7 @@
-// Issue 16: malformed input to every console endpoint (generated from its OpenAPI document) and to
-// the gateway's model and MCP endpoints, against a stack of its own on real stores. Whatever is
-// sent, the answer is a 4xx (or a 2xx where the input happens to be acceptable): never a 5xx,
-// never a reset connection.
+// Malformed input to every console endpoint (generated from its OpenAPI document) and to the
+// gateway's model and MCP endpoints, against a stack of its own on real stores. Whatever is sent,
+// the answer is a 4xx (or a 2xx where the input happens to be acceptable): never a 5xx, never a
+// reset connection.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,8 +71,8 @@ interface Outcome {
 }
 
 /**
- * The one 5xx the contract documents (SPEC › Errors: the SSO endpoints answer 500 while OIDC is
- * not configured); it carries a message saying what to set.
+ * The one 5xx the API documents (the SSO endpoints answer 500 while OIDC is not configured); it
+ * carries a message saying what to set.
  */
 const DOCUMENTED_5XX = /^OIDC is not configured/;
 

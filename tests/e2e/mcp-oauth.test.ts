@@ -1,8 +1,9 @@
-// Issue 47 › 1–2: an MCP client from the official SDK, given only the gateway's /mcp URL, finds
-// the protected-resource and authorization-server metadata, registers itself, sends the user
-// to the console, where a real browser signs in and consents in the web UI, and then lists and
-// calls tools with the token it got. Refresh rotates; a reused refresh token ends the grant; a
-// grant revoked in the console stops the client's access token at once.
+// MCP clients need nothing but the URL (docs/mcp.md): an MCP client from the official SDK, given
+// only the gateway's /mcp URL, finds the protected-resource and authorization-server metadata,
+// registers itself, sends the user to the console, where a real browser signs in and consents in
+// the web UI, and then lists and calls tools with the token it got. Refresh rotates; a reused
+// refresh token ends the grant; a grant revoked in the console stops the client's access token at
+// once.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';

@@ -1,4 +1,4 @@
-// Issue 6's "Done means", over real HTTP against the stack as `npm start` runs it (the gateway in
+// The MCP journey, over real HTTP against the stack as `npm start` runs it (the gateway in
 // workerd): an admin registers server-everything and discovers its tools in the console; an MCP
 // client configured with only the gateway URL and a Sluice key lists and calls them, and each call
 // shows in /api/mcp/logs.

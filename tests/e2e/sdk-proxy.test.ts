@@ -1,6 +1,6 @@
-// Issue 4's "Done means", over real HTTP against the stack as `npm start` runs it (the worker
-// in workerd): the official OpenAI and Anthropic SDKs, unmodified, with a Sluice key, against
-// every provider type, streaming or not, with tools; every call in the request log.
+// The model proxy end to end, over real HTTP against the stack as `npm start` runs it (the worker
+// in workerd): the official OpenAI and Anthropic SDKs, unmodified, with a Sluice key, against every
+// provider type, streaming or not, with tools; every call in the request log.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';

@@ -1,8 +1,7 @@
-// DESIGN: Runtimes and processes — the self-host mode. `npm run serve` started as the team
-// benchmark starts it (its own process group), on real Postgres, Redis and ClickHouse: the
-// gateway on `workerd serve` with the generated config, the console on Node, the store bridge
-// in the supervisor; one authenticated model call through a fake upstream; SIGTERM to the group
-// stops every process.
+// The self-host mode (docs/operations.md). `npm run serve` started as the team benchmark starts it
+// (its own process group), on real Postgres, Redis and ClickHouse: the gateway on `workerd serve`
+// with the generated config, the console on Node, the store bridge in the supervisor; one
+// authenticated model call through a fake upstream; SIGTERM to the group stops every process.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// SPEC: Setup, Authentication, Console health, gateway health — over HTTP against the stack
+// Setup, sign-in, the console's and the gateway's health endpoints — over HTTP against the stack
 // started as `npm start` starts it, with real Postgres, Redis and ClickHouse.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';

@@ -1,5 +1,6 @@
-// Issue 16: store outages against the running self-host stack (`npm run serve`), with each
-// store reached through a fault proxy the test switches between pass, refuse and blackhole.
+// Store outages (docs/operations.md, Store outages) against the running self-host stack
+// (`npm run serve`), with each store reached through a fault proxy the test switches between pass,
+// refuse and blackhole.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,7 +129,8 @@ describe('Redis outage', () => {
     redisLink.setMode('blackhole');
     const during: Timed[] = [];
     for (let i = 0; i < 12; i++) during.push(await chat(keys.limited, `during ${i}`));
-    // Fail-open (SPEC › Limits 6): served past the limit of 4, without rate-limit headers.
+    // Fail-open (the default while the counters are unreachable): served past the limit of 4,
+    // without rate-limit headers.
     expect(during.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(during.every((a) => remaining(a) === null)).toBe(true);
     // The first request waits for its deadline at most; the breaker spares every later one.

@@ -1,9 +1,9 @@
-// Issue 8's admin screens in a real browser (Debian's chromium through playwright-core): users,
+// The web UI's admin screens in a real browser (Debian's chromium through playwright-core): users,
 // limits (roles, teams, per-key rules and budgets with live usage), MCP servers, tools and logs,
-// the access, app, platform and audit logs, settings, budget states and the site name; then
-// issue 18's: why a gateway log row cost $0, the tokens in the analytics chart, a key's RPM as
-// one of its limits on the keys and limits pages. Each screen loads data created through
-// the API, performs a create or edit that the API then reflects, and shows a 422 at its field.
+// the access, app, platform and audit logs, settings, budget states and the site name; then why a
+// gateway log row cost $0, the tokens in the analytics chart, and a key's RPM as one of its limits
+// on the keys and limits pages. Each screen loads data created through the API, performs a create
+// or edit that the API then reflects, and shows a 422 at its field.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
@@ -394,7 +394,7 @@ describe('admin screens in a real browser', () => {
     await pick(page.getByRole('textbox', { name: 'Status' }), 'error');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByTestId('log-table').getByText('No entries match.').waitFor();
-    // The user filter takes a name or an email (issue 48); one that names nobody is refused
+    // The user filter takes a name or an email; one that names nobody is refused
     // at the field, before any request.
     const user = page.getByRole('textbox', { name: 'User', exact: true });
     await user.fill('not-a-user');

@@ -1,7 +1,7 @@
-// Issue 8's "Done means", in a real browser (Debian's chromium through playwright-core): a new
-// admin sets the system up (after which the wizard is gone), routes a model to a provider, issues
-// a key (its RPM listed with its limits), watches its usage and cost, rotates and revokes it, all
-// in the web UI the console serves, on a stack of its own.
+// The web UI's first journey, in a real browser (Debian's chromium through playwright-core): a new
+// admin sets the system up (after which the wizard is gone), routes a model to a provider, issues a
+// key (its RPM listed with its limits), watches its usage and cost, rotates and revokes it, all in
+// the web UI the console serves, on a stack of its own.
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

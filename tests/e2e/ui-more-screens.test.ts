@@ -495,7 +495,7 @@ describe('more screens in a real browser', () => {
 
     await nav('Gateway logs');
     await expect.poll(async () => (await shownRows()).length).toBe(2);
-    // The status filter is a choice of classes and codes (issue 48): the failure's class here.
+    // The status filter is a choice of classes and codes: the failure's class here.
     const status = page.getByRole('textbox', { name: 'Status', exact: true });
     const failedClass = failedStatus < 500 ? '4xx — client errors' : '5xx — server errors';
     await pickOption(status, failedClass);

@@ -1,11 +1,11 @@
-// Issue 48's rough edges a new admin hits, in a real browser (Debian's chromium through
-// playwright-core) on a stack started as `npm start` does, on ports other than 3000 / 3001:
-// the analytics cost total says what it leaves out (+ N unpriced requests, linked to those
-// requests in the gateway logs, and the unpriced models named under the cost chart); the access
-// log records the ports the servers listen on, names its users and leaves out the web UI's asset
-// loads; gateway-log times have seconds, the status filter is a choice of classes and codes, and
-// the API key and user filters take names with suggestions; the app log has the servers' lines;
-// the platform log is the audit trail's management operations, without its sign-ins.
+// The rough edges a new admin hits, in a real browser (Debian's chromium through playwright-core)
+// on a stack started as `npm start` does, on ports other than 3000 / 3001: the analytics cost total
+// says what it leaves out (+ N unpriced requests, linked to those requests in the gateway logs, and
+// the unpriced models named under the cost chart); the access log records the ports the servers
+// listen on, names its users and leaves out the web UI's asset loads; gateway-log times have
+// seconds, the status filter is a choice of classes and codes, and the API key and user filters
+// take names with suggestions; the app log has the servers' lines; the platform log is the audit
+// trail's management operations, without its sign-ins.
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -188,7 +188,7 @@ async function fieldError(input: Locator): Promise<string> {
   return (await error.textContent()) ?? '';
 }
 
-describe("issue 48: a new admin's rough edges, in a real browser", () => {
+describe("a new admin's rough edges, in a real browser", () => {
   it('signs in as the admin', async () => {
     await page.goto(`${stack.consoleUrl}/login`);
     await page.getByLabel('Email').fill(ADMIN.email);

@@ -4,7 +4,7 @@ import { http } from './http';
 const GRACE_SECONDS = 2;
 
 /**
- * Issue 3's "Done means", walked over HTTP as a new admin would after the first run:
+ * The console's first journey, walked over HTTP as a new admin would after the first run:
  * provider → model route → key → list → rotate (short grace) → revoke → setting → audit.
  */
 export async function walkConsoleJourney(consoleUrl: string, gatewayUrl: string, adminToken: string) {
