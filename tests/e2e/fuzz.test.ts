@@ -64,7 +64,7 @@ afterAll(async () => {
 
 interface Outcome {
   sent: number;
-  /** 500s the spec documents (see DOCUMENTED_5XX). */
+  /** 500s the API documents (see DOCUMENTED_5XX). */
   documented: number;
   statuses: Map<number, number>;
   failures: string[];

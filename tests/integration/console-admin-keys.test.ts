@@ -1,4 +1,4 @@
-// Beyond the spec's /api/keys (a caller's own keys): GET /api/admin/keys, every user's keys with
+// Beyond /api/keys (a caller's own keys): GET /api/admin/keys, every user's keys with
 // their owner, so an admin can pick any key (the web UI's limits screen). Filters user_id,
 // status, q; paging like the log views; admins only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

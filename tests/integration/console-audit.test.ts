@@ -93,7 +93,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/audit/logs', () => {
-  it('pages newest first with the total and the spec entry shape', async () => {
+  it('pages newest first with the total and the documented entry shape', async () => {
     const res = await logs({});
     expect(res.status).toBe(200);
     const [{ n }] = (await h.deps.db.select({ n: sql<string>`count(*)` }).from(auditLog)) as [{ n: string }];

@@ -19,7 +19,7 @@ async function registerUser(email: string) {
 }
 
 describe('register', () => {
-  it('creates a user with role user and the spec shape', async () => {
+  it('creates a user with role user and the documented shape', async () => {
     const res = await registerUser('reg@example.com');
     expect(res.status).toBe(201);
     const body = (await res.json()) as Record<string, unknown>;

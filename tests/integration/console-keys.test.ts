@@ -233,7 +233,7 @@ describe('GET /api/keys and /api/keys/{id}', () => {
 });
 
 describe('PATCH /api/keys/{id}', () => {
-  it('changes every field, answers the spec shape and invalidates the gateway cache', async () => {
+  it('changes every field, answers the documented shape and invalidates the gateway cache', async () => {
     const created = await createKey('alice', { name: 'before' });
     const hash = sha256(created.body.key);
     const res = await api('PATCH', `/api/keys/${created.body.id}`, {

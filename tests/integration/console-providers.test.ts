@@ -91,7 +91,7 @@ describe('admin providers: authentication and authorisation', () => {
 });
 
 describe('POST and GET /api/admin/providers', () => {
-  it('creates a provider with the spec shape and stores its key encrypted', async () => {
+  it('creates a provider with the documented shape and stores its key encrypted', async () => {
     const res = await asAdmin('POST', '/api/admin/providers', input);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([

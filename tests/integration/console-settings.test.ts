@@ -65,7 +65,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('reading settings', () => {
-  it('returns every category with the defaults the spec shows', async () => {
+  it('returns every category with the documented defaults', async () => {
     const res = await api('GET', '/api/admin/settings', { token: adminToken });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual([...SETTING_CATEGORIES].sort());

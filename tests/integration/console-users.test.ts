@@ -81,7 +81,7 @@ describe('admin users: authentication and authorisation', () => {
 });
 
 describe('GET and POST /api/admin/users', () => {
-  it('lists every user with the spec fields plus is_active', async () => {
+  it('lists every user with the documented fields plus is_active', async () => {
     const res = await api('GET', '/api/admin/users', { token: adminToken });
     expect(res.status).toBe(200);
     expect(res.body.map((u: { email: string }) => u.email)).toEqual([admin.email, member.email]);

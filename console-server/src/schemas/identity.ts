@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { USER_ROLES } from '@sluice/shared/db/schema/users';
 
-/** Response shapes of the setup and auth endpoints, exactly as the spec gives them. */
+/** Response shapes of the setup and auth endpoints (docs/users-and-auth.md), field for field. */
 export const UserViewSchema = z
   .object({ id: z.uuid(), email: z.string(), display_name: z.string(), role: z.enum(USER_ROLES) })
   .openapi('UserView');

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { API_KEY_STATUSES } from '@sluice/shared/db/schema/api-keys';
 
 /**
- * Response shapes of /api/keys, exactly as the spec lists them. allowed_models is null for
+ * Response shapes of /api/keys (docs/keys.md), field for field. allowed_models is null for
  * "every model" (never []); rate_limit_rpm null is unlimited; expires_at null never expires.
  */
 const allowedModels = z

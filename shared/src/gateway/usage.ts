@@ -99,8 +99,8 @@ function startOfUtcMonth(nowMs: number): Date {
 }
 
 /**
- * The earlier of the key's expiry and the end of its rotation grace period (spec). A grace
- * period already over no longer limits anything, so it is left out.
+ * The earlier of the key's expiry and the end of its rotation grace period (/v1/usage's
+ * expires_at). A grace period already over no longer limits anything, so it is left out.
  */
 function keyExpiry(principal: Extract<Principal, { kind: 'api_key' }>, nowMs: number): string | null {
   const ends = [principal.expiresAt, principal.gracePeriodEndsAt]

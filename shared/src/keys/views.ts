@@ -1,7 +1,7 @@
 import type { ApiKeyRow, ExpiringKeyRow } from '../db/repos/api-keys-repo';
 
 /**
- * Response shapes of the API-key endpoints, exactly as the spec lists them. None of them
+ * Response shapes of the API-key endpoints (docs/keys.md), field for field. None of them
  * carries the hash; only the create and rotate shapes carry the secret, passed in by the
  * caller that just generated it.
  */
@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** The leading fields of both the list and the update shape, which the spec gives in this order. */
+/** The leading fields of both the list and the update shape, in this order. */
 interface KeySettingsView {
   id: string;
   name: string;
@@ -35,7 +35,7 @@ function toKeySettingsView(row: ApiKeyRow): KeySettingsView {
 export interface KeyView extends KeySettingsView {
   created_at: string;
   last_used_at: string | null;
-  /** Beyond the spec's list shape: what a console shows next to each key. Revoked keys are not listed. */
+  /** Beyond the basic list shape: what a console shows next to each key. Revoked keys are not listed. */
   status: ApiKeyRow['status'];
   rotation_interval_days: number | null;
   inactivity_timeout_days: number | null;

@@ -126,7 +126,7 @@ async function admitOnce(
       if (call.reauthenticate) principal = await call.reauthenticate();
       continue;
     }
-    // Limits apply to cached answers like any other (spec rule 6).
+    // Limits apply to cached answers like any other: a cache answer still counts as usage.
     if (decision.kind === 'refused') {
       noticeExhausted(decision.label, principal, deps, call);
       throw tooManyRequests(`Rate limited: ${decision.label}`, decision.retryAfterSeconds);

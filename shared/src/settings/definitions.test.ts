@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings, mergeSettings, SETTING_CATEGORIES, SETTING_DEFINITIONS } from './definitions';
 
 describe('settings definitions', () => {
-  it('default to the values the spec shows', () => {
+  it('default to the documented values', () => {
     const s = defaultSettings();
     expect(s).toMatchObject({
       jwt_access_ttl_seconds: 900,

@@ -11,7 +11,7 @@ export interface CreatedUserView extends UserView {
   created_at: string;
 }
 
-/** The spec's user detail plus is_active, which admins need to see who was deactivated. */
+/** The user detail plus is_active, which admins need to see who was deactivated. */
 export function toAdminUserView(user: UserRow): AdminUserView {
   return { ...toUserDetail(user), is_active: user.isActive };
 }

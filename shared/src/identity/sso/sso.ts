@@ -74,7 +74,7 @@ async function missingOidcSettings(deps: Pick<SsoDeps, 'db' | 'secrets'>) {
   return { settings, clientSecret, missing };
 }
 
-/** The oidc settings, or 500 with a clear message when SSO is off or incomplete (spec). */
+/** The oidc settings, or 500 naming the missing settings when SSO is off or incomplete. */
 async function oidcConfig(deps: SsoDeps) {
   const { settings, clientSecret, missing } = await missingOidcSettings(deps);
   if (missing.length > 0) throw new AppError(500, `OIDC is not configured (set ${missing.join(', ')})`);

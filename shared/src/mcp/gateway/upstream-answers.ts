@@ -10,7 +10,7 @@ export function upstreamRpcError(error: unknown): { code: number; message: strin
   return { code, message: error.message, ...(data !== undefined && { data }) };
 }
 
-/** Unreachable upstream: HTTP 502 (spec). An upstream JSON-RPC error: the same error, HTTP 200. */
+/** Unreachable upstream: HTTP 502. An upstream JSON-RPC error: the same error, HTTP 200. */
 export function failure(id: JsonRpcId, error: unknown): never {
   // The gateway's own answer (e.g. a user who must connect their account first) stays as it is,
   // however deep the upstream client wrapped it.
