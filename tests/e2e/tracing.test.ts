@@ -129,7 +129,15 @@ describe.each(MODES)('traces from $label', (mode) => {
     });
     expect(server.status, JSON.stringify(server.body)).toBe(201);
     expect((await api('POST', `/api/mcp/servers/${server.body.id}/discover`)).status).toBe(200);
-    key = (await api('POST', '/api/keys', { name: 'traced' })).body.key;
+    const traced = await api('POST', '/api/keys', { name: 'traced' });
+    key = traced.body.key;
+    // The key's owner in a team: the request span names it (sluice.teams).
+    const owner = (await api('GET', `/api/admin/keys?q=traced`)).body.entries[0].user_id;
+    const team = await api('POST', '/api/admin/teams', { name: 'platform' });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    expect((await api('PUT', `/api/admin/teams/${team.body.id}/members`, { user_ids: [owner] })).status).toBe(
+      200,
+    );
     limitedKey = (await api('POST', '/api/keys', { name: 'one-a-minute', rate_limit_rpm: 1 })).body.key;
     // The gateway reads model changes on its next version read (about a second).
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -182,10 +190,12 @@ describe.each(MODES)('traces from $label', (mode) => {
       'sluice.model': 'traced-fallback',
       'sluice.attempts': 2,
       'sluice.cache.hit': false,
+      'sluice.teams': ['platform'],
     });
     expect(root.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
     expect(root.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
     expect(root.attributes['gen_ai.response.time_to_first_chunk']).toBeGreaterThan(0);
+    expect(root.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
     expect(typeof root.attributes['sluice.key.id']).toBe('string');
     expect(typeof root.attributes['sluice.user.id']).toBe('string');
 
@@ -208,6 +218,7 @@ describe.each(MODES)('traces from $label', (mode) => {
       'gen_ai.request.model': 'test-model',
       'sluice.attempt': 2,
       'gen_ai.usage.output_tokens': root.attributes['gen_ai.usage.output_tokens'],
+      'gen_ai.response.finish_reasons': ['stop'],
     });
     // The answering attempt's span lasts until the stream's end, not only to its headers.
     expect(answered.endNs).toBeGreaterThanOrEqual(answered.startNs);

@@ -38,6 +38,8 @@ export function limitSubject(principal: Principal): LimitSubject {
 export interface SubjectLimits {
   key: LimitSet | null;
   user: LimitSet;
+  /** The names of the user's teams (the request trace's sluice.teams), loaded with their roles. */
+  teams?: string[];
 }
 
 /** Rows as stored: rules and budgets of the user's roles, of the user, and of the key. */
@@ -48,6 +50,8 @@ export interface StoredLimits {
   userBudgets: BudgetDef[];
   keyRules: RuleDef[];
   keyBudgets: BudgetDef[];
+  /** The names of the user's teams. */
+  teams?: string[];
 }
 
 const ruleId = (r: RuleDef) => `${r.kind}/${r.window}`;
@@ -100,6 +104,7 @@ export function subjectLimits(stored: StoredLimits, subject: LimitSubject): Subj
   return {
     key: subject.keyId === null ? null : keyLimits(stored, subject.rateLimitRpm),
     user: effectiveUserLimits(stored),
+    teams: stored.teams ?? [],
   };
 }
 

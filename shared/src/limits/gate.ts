@@ -61,6 +61,8 @@ export type GateDecision =
   | {
       kind: 'admitted';
       headers: Record<string, string>;
+      /** The user's team names, from the limits admitted on (none when they could not load). */
+      teams?: string[];
       firstRoute: FirstRouteCheck;
       /** The response cache entry as stored; null on a miss, or when not asked. */
       cached: string | null;
@@ -195,6 +197,7 @@ export function createGate(deps: GateDeps): Gate {
       return {
         kind: 'admitted',
         headers: { ...rateLimitHeaders(counters, answer.limits.states), ...budgetHeaders(budget) },
+        teams: limits === 'unavailable' ? undefined : limits.teams,
         budget,
         firstRoute: answer.route.checked ? routeDecision(answer.route.result) : 'unchecked',
         cached: answer.cached,

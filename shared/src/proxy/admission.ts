@@ -32,6 +32,8 @@ export interface Admitted {
   cached: CachedAnswer | null;
   /** What the request reserved on the limits; its settlement gives it back. */
   reserved: CounterAddition[];
+  /** The user's team names, as the limits know them (for the trace). */
+  teams?: string[];
 }
 
 /** What an endpoint serves and takes part in. */
@@ -64,12 +66,14 @@ export async function admit(
   const span = (call.span ?? NO_SPAN).child('sluice.admission');
   try {
     const admitted = await admitOnce(call, modelName, deps, use);
-    if (span.recording)
+    if (span.recording) {
       span.setAll({
         'sluice.cache.hit': admitted.cached !== null,
         'sluice.route.first': admitted.routes[0]?.providerName,
         'sluice.budget.status': admitted.headers['x-sluice-budget-status'],
       });
+      if (admitted.teams?.length) call.span?.set('sluice.teams', admitted.teams);
+    }
     return admitted;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -157,6 +161,7 @@ async function admitOnce(
       routes,
       cached,
       reserved: decision.reserved,
+      teams: decision.teams,
     };
   }
 }

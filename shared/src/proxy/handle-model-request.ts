@@ -2,11 +2,10 @@ import type { CanonicalRequest } from '../canonical/types';
 import { enforceContentPolicy, requestTexts } from '../guardrails/content-policy';
 import { GuardrailRefusal } from '../guardrails/marks';
 import { redactRequest } from '../guardrails/redact-canonical';
-import type { Redactor } from '../guardrails/redact-text';
 import { AppError } from '../http/app-error';
 import type { KeepAlive } from '../stores/coalescer';
 import { principalAttributes, requestAttributes } from '../telemetry/gen-ai';
-import { NO_SPAN, type Span } from '../telemetry/span';
+import { NO_SPAN } from '../telemetry/span';
 import {
   type Exchange,
   type ExchangeResult,
@@ -22,6 +21,7 @@ import { clientOf, logRefusal } from './refusals';
 import { answerClient, type ClientAnswer, type Finished } from './respond';
 import type { CachedAnswer } from './response-cache';
 import { ClientGoneError, callFirstWorkingRoute, RoutesFailedError, type WalkTrace } from './route-attempts';
+import { contentForTrace, traceAnswer, tracedAnswer } from './trace-answer';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
 
 export const CACHE_HEADER = 'x-sluice-cache';
@@ -147,7 +147,8 @@ async function forward(
   );
   const attempt: Attempt = { ...success.value, route: success.route, attempts: success.attempts };
   const answer = await answerClient(attempt, deps.formats[call.format], exchange.request, {
-    keep: cacheKey !== null,
+    // A traced answer is kept whole for its span (finish reasons, content): traceAnswer.
+    keep: cacheKey !== null || success.span.recording,
     idleTimeoutMs: settings.upstreamIdleTimeoutMs,
     redactor: settings.redaction?.response ?? null,
     toolPolicy: settings.toolPolicy,
@@ -169,7 +170,7 @@ async function forward(
   });
   const after = answer.finished.then((finished) => {
     const result = answeredResult(exchange, attempt, finished, call.signal?.aborted === true);
-    if (success.span.recording) traceAnswer(success.span, exchange, finished);
+    if (success.span.recording) traceAnswer(success.span, exchange, finished, tracedAnswer(call, deps));
     settleExchange(exchange, result, deps, call.waitUntil);
     if (cacheKey && finished.completed && finished.bytes) {
       storeInCache(cacheKey, answer, finished, attempt.route.providerName, settings, deps, call.waitUntil);
@@ -283,30 +284,4 @@ function clientGone(trace: WalkTrace): ExchangeResult {
     statusCode: CLIENT_CLOSED_REQUEST,
     clientAborted: true,
   };
-}
-
-/** The answering attempt's span, closed once the answer is whole (or cut): usage and timing. */
-function traceAnswer(span: Span, exchange: Exchange, finished: Finished): void {
-  const usage = finished.usage;
-  span.setAll({
-    'gen_ai.usage.input_tokens': usage?.inputTokens,
-    'gen_ai.usage.output_tokens': usage?.outputTokens,
-    'gen_ai.usage.cache_read.input_tokens': usage?.cachedInputTokens,
-    'gen_ai.usage.cache_creation.input_tokens': usage?.cacheWriteTokens,
-    'gen_ai.usage.reasoning.output_tokens': usage?.reasoningTokens,
-  });
-  if (finished.firstChunkAt !== null) {
-    const seconds = (finished.firstChunkAt - exchange.startedAt) / 1000;
-    span.set('gen_ai.response.time_to_first_chunk', seconds);
-    exchange.span?.set('gen_ai.response.time_to_first_chunk', seconds);
-  }
-  if (finished.failure !== null) span.fail(finished.failure);
-  else if (finished.stalled !== null) span.fail(finished.stalled);
-  span.end();
-}
-
-/** The request's messages for a span, as the logs would show them (security.redact for logs). */
-function contentForTrace(request: CanonicalRequest, redactor: Redactor | null | undefined): string {
-  const text = JSON.stringify({ system: request.system, messages: request.messages });
-  return redactor ? redactor.redact(text) : text;
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { StoredLimits } from '../../limits/definitions';
 import { apiKeys } from '../schema/api-keys';
-import { budgets, limitRules, roles, teamMembers, teamRoles, userRoles } from '../schema/limits';
+import { budgets, limitRules, roles, teamMembers, teamRoles, teams, userRoles } from '../schema/limits';
 import { users } from '../schema/users';
 import type { QueryDb } from '../types';
 
@@ -15,7 +15,19 @@ export async function loadStoredLimits(
   keyId: string | null,
   userId: string,
 ): Promise<StoredLimits> {
-  const roleIds = await db
+  const [roleIds, teamRows] = await Promise.all([roleIdsOf(db, userId), teamNamesOf(db, userId)]);
+  const stored = await limitsOfRoles(
+    db,
+    keyId,
+    userId,
+    roleIds.map((r) => r.id),
+  );
+  return { ...stored, teams: teamRows.map((t) => t.name) };
+}
+
+/** The user's roles: the one named like users.role, extra global ones, those of the user's teams. */
+function roleIdsOf(db: QueryDb, userId: string) {
+  return db
     .select({ id: roles.id })
     .from(roles)
     .where(
@@ -35,7 +47,24 @@ export async function loadStoredLimits(
         ),
       ),
     );
-  const ids = roleIds.map((r) => r.id);
+}
+
+/** The names of the user's teams, read beside the roles (no round trip of its own). */
+function teamNamesOf(db: QueryDb, userId: string) {
+  return db
+    .select({ name: teams.name })
+    .from(teamMembers)
+    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+    .where(eq(teamMembers.userId, userId))
+    .orderBy(teams.name);
+}
+
+async function limitsOfRoles(
+  db: QueryDb,
+  keyId: string | null,
+  userId: string,
+  ids: string[],
+): Promise<Omit<StoredLimits, 'teams'>> {
   const subjects = (table: typeof limitRules | typeof budgets) =>
     or(
       ids.length > 0 ? and(eq(table.subjectType, 'role'), inArray(table.subjectId, ids)) : sql`false`,
