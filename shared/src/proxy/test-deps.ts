@@ -75,7 +75,7 @@ export const RESERVED: CounterAddition[] = [
   { key: 'sluice:rl:key:k1:tokens', current: 28_333_333, bucketsInWindow: 60, amount: 70, expiryMs: 61_000 },
 ];
 
-export const ADMITTED: GateDecision = {
+export const ADMITTED: Extract<GateDecision, { kind: 'admitted' }> = {
   kind: 'admitted',
   headers: { 'x-ratelimit-remaining-requests': '59' },
   firstRoute: { ok: true },

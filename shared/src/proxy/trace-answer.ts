@@ -2,7 +2,7 @@ import type { WireFormatName } from '../canonical/ports';
 import type { CanonicalRequest } from '../canonical/types';
 import type { Redactor } from '../guardrails/redact-text';
 import type { Span } from '../telemetry/span';
-import { finishReasonsIn } from '../wire/common/finish-reasons';
+import { answerFactsIn } from '../wire/common/answer-facts';
 import type { Exchange } from './accounting';
 import type { Finished } from './respond';
 import type { ProxyCall, ProxyDeps } from './types';
@@ -44,11 +44,13 @@ export function traceAnswer(span: Span, exchange: Exchange, finished: Finished, 
 }
 
 function traceBody(span: Span, exchange: Exchange, body: string, traced: TracedAnswer): void {
-  const reasons = finishReasonsIn(traced.format, body, exchange.request.stream);
-  if (reasons.length > 0) {
-    span.set('gen_ai.response.finish_reasons', reasons);
-    exchange.span?.set('gen_ai.response.finish_reasons', reasons);
-  }
+  const facts = answerFactsIn(traced.format, body, exchange.request.stream);
+  const attributes = {
+    'gen_ai.response.finish_reasons': facts.finishReasons.length > 0 ? facts.finishReasons : undefined,
+    'gen_ai.response.id': facts.id,
+  };
+  span.setAll(attributes);
+  exchange.span?.setAll(attributes);
   if (!traced.content) return;
   const output = exchange.logRedactor ? exchange.logRedactor.redact(body) : body;
   span.set('gen_ai.output.messages', output);

@@ -1,23 +1,41 @@
 import type { WireFormatName } from '../../canonical/ports';
 import { asArray, asRecord, asString, tryParseJson } from '../../util/json';
 
+/** What a trace tells of an answer (gen_ai.response.finish_reasons and gen_ai.response.id). */
+export interface AnswerFacts {
+  finishReasons: string[];
+  id: string | undefined;
+}
+
 /**
- * Why the model stopped, as the answer the client got says it (gen_ai.response.finish_reasons):
- * Chat Completions' `finish_reason` of each choice, Messages' `stop_reason`, a Response's
- * `status` (and its `incomplete_details.reason` when it is incomplete). Read from the client's
- * body once it is whole, only for a traced request: the answer path itself never looks.
+ * Why the model stopped, as the answer the client got says it: Chat Completions' `finish_reason`
+ * of each choice, Messages' `stop_reason`, a Response's `status` (and its
+ * `incomplete_details.reason` when it is incomplete); and the answer's id. Read from the
+ * client's body once it is whole, only for a traced request: the answer path never looks.
  */
-export function finishReasonsIn(format: WireFormatName, body: string, stream: boolean): string[] {
-  const reasons = new Set<string>();
+export function answerFactsIn(format: WireFormatName, body: string, stream: boolean): AnswerFacts {
+  const facts = { reasons: new Set<string>(), id: undefined as string | undefined };
   const texts = stream ? sseData(body) : [body];
   for (const text of texts) {
     const json = asRecord(tryParseJson(text));
-    if (json) READERS[format](json, reasons);
+    if (!json) continue;
+    READERS[format](json, facts.reasons);
+    facts.id ??= ID_OF[format](json);
   }
-  return [...reasons];
+  return { finishReasons: [...facts.reasons], id: facts.id };
 }
 
+export const finishReasonsIn = (format: WireFormatName, body: string, stream: boolean): string[] =>
+  answerFactsIn(format, body, stream).finishReasons;
+
 type Reader = (json: Record<string, unknown>, into: Set<string>) => void;
+
+/** Where each format names its answer: every chunk, message_start's message, the Response. */
+const ID_OF: Record<WireFormatName, (json: Record<string, unknown>) => string | undefined> = {
+  'openai-chat': (json) => asString(json.id),
+  'anthropic-messages': (json) => asString((asRecord(json.message) ?? json).id),
+  'openai-responses': (json) => asString((json.object === 'response' ? json : asRecord(json.response))?.id),
+};
 
 const add = (into: Set<string>, value: unknown): void => {
   const reason = asString(value);

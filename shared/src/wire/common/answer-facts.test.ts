@@ -8,7 +8,7 @@ import {
 import chatToolCall from '../openai-chat/fixtures/response-tool-call.json';
 import { nativeStream as responsesStream } from '../openai-responses/fixtures/native-stream';
 import responsesToolCall from '../openai-responses/fixtures/response-tool-call.json';
-import { finishReasonsIn } from './finish-reasons';
+import { answerFactsIn, finishReasonsIn } from './answer-facts';
 
 describe('finishReasonsIn: why the model stopped, as the client’s answer says', () => {
   it('reads each format’s whole answer', () => {
@@ -55,5 +55,15 @@ describe('finishReasonsIn: why the model stopped, as the client’s answer says'
     const cut = chatStream.slice(0, chatStream.indexOf('"finish_reason":"stop"'));
     expect(finishReasonsIn('openai-chat', cut, true)).toEqual([]);
     expect(finishReasonsIn('anthropic-messages', 'not json', false)).toEqual([]);
+  });
+
+  it('finds the answer’s id where each format puts it', () => {
+    expect(answerFactsIn('openai-chat', chatStream, true).id).toBe('chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG');
+    expect(answerFactsIn('anthropic-messages', messagesStream, true).id).toBe('msg_01ABC');
+    expect(answerFactsIn('openai-responses', responsesStream, true).id).toBe('resp_1');
+    expect(answerFactsIn('openai-chat', JSON.stringify(chatToolCall), false).id).toBe(chatToolCall.id);
+    expect(answerFactsIn('anthropic-messages', JSON.stringify(messagesToolCall), false).id).toBe(
+      messagesToolCall.id,
+    );
   });
 });
