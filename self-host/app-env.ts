@@ -11,6 +11,7 @@ const SUPERVISOR_ONLY = new Set([
   'SLUICE_QUIET',
   'SLUICE_HOST',
   'SLUICE_OUTBOUND_ALLOW',
+  'SLUICE_GATEWAY_PROCESSES',
 ]);
 
 export interface AppEnvironmentInput {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { appEnvironment } from './app-env';
 import { localUrl } from './banner';
@@ -44,6 +45,17 @@ describe('npm run serve options', () => {
       console: true,
     });
     expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_SERVE: 'all' })).toThrow(/SLUICE_SERVE/);
+  });
+
+  it('runs one gateway process per core unless SLUICE_GATEWAY_PROCESSES says how many', () => {
+    expect(serveOptionsFromEnv(STORES).gatewayProcesses).toBe(availableParallelism());
+    expect(serveOptionsFromEnv({ ...STORES, SLUICE_GATEWAY_PROCESSES: '1' }).gatewayProcesses).toBe(1);
+    expect(serveOptionsFromEnv({ ...STORES, SLUICE_GATEWAY_PROCESSES: '6' }).gatewayProcesses).toBe(6);
+    for (const invalid of ['0', '-2', '1.5', 'two', '', ' ']) {
+      expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_GATEWAY_PROCESSES: invalid }), invalid).toThrow(
+        /invalid configuration: SLUICE_GATEWAY_PROCESSES/,
+      );
+    }
   });
 
   it('reads the same SLUICE_* variables as npm start, plus SLUICE_HOST and SLUICE_OUTBOUND_ALLOW', () => {
@@ -113,6 +125,7 @@ describe('the apps’ environment', () => {
         SLUICE_STORE_TIMEOUT_MS: '1500',
         SLUICE_GATEWAY_PORT: '3000',
         SLUICE_DATA_DIR: '/tmp',
+        SLUICE_GATEWAY_PROCESSES: '4',
         SLUICE_JWT_SECRET: 'ignored: the loaded secret wins',
         DATABASE_URL: 'postgres://elsewhere/x',
         PATH: '/usr/bin',

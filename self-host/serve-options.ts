@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import type { StackApps } from './stack';
@@ -23,6 +24,12 @@ export interface ServeOptions {
   redisLink: boolean;
   /** SLUICE_SERVE: `both` (default), `gateway` or `console`, for N gateways and one console. */
   apps: StackApps;
+  /**
+   * How many `workerd serve` processes share the gateway's port (SLUICE_GATEWAY_PROCESSES):
+   * one per core the supervisor may run on by default, as one workerd runs its requests on one
+   * thread.
+   */
+  gatewayProcesses: number;
   env: NodeJS.ProcessEnv;
 }
 
@@ -62,6 +69,13 @@ const schema = z.object({
     }),
   SLUICE_REDIS_LINK: z.enum(['socket', 'bridge']).default('socket'),
   SLUICE_SERVE: z.enum(['both', 'gateway', 'console']).default('both'),
+  // Read when the options are, so a process pinned to some cores (taskset, a container's cpuset)
+  // starts one per core it has.
+  SLUICE_GATEWAY_PROCESSES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(() => availableParallelism()),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
 });
@@ -99,6 +113,7 @@ export function serveOptionsFromEnv(env: NodeJS.ProcessEnv): ServeOptions {
     outboundAllow: values.SLUICE_OUTBOUND_ALLOW,
     redisLink: values.SLUICE_REDIS_LINK === 'socket',
     apps: { gateway: values.SLUICE_SERVE !== 'console', console: values.SLUICE_SERVE !== 'gateway' },
+    gatewayProcesses: values.SLUICE_GATEWAY_PROCESSES,
     env,
   };
 }

@@ -3,11 +3,11 @@ import { type RunningStack, startStack } from './stack';
 import { realPostgres, realRedis } from './stores/real-stores';
 import { prepareStores } from './stores/stores';
 import { redisLinkAllow } from './workerd/redis-link-access';
-import { startWorkerd } from './workerd/workerd-process';
+import { startWorkerdGateway } from './workerd/workerd-gateway';
 
 /**
  * `npm run serve`: the shared stack sequence on real stores, with the gateway on
- * `workerd serve` as a child process.
+ * `workerd serve` child processes (SLUICE_GATEWAY_PROCESSES of them) sharing one port.
  */
 export function startServe(options: ServeOptions): Promise<RunningStack> {
   return startStack({
@@ -36,7 +36,7 @@ export function startServe(options: ServeOptions): Promise<RunningStack> {
                 allow: await redisLinkAllow(options.redisUrl),
               }
             : { bindings: {}, allow: [] };
-          const child = startWorkerd({
+          return startWorkerdGateway({
             build,
             bindings: { ...bindings, ...link.bindings },
             host: options.host,
@@ -44,8 +44,8 @@ export function startServe(options: ServeOptions): Promise<RunningStack> {
             outboundAllow: [...options.outboundAllow, ...link.allow],
             redisLink: options.redisLink,
             quiet: options.quiet,
+            processes: options.gatewayProcesses,
           });
-          return { child, stop: () => child.stop() };
         },
       },
     },

@@ -22,8 +22,18 @@ export interface GatewayRuntime {
 }
 
 export interface StartedGateway {
-  /** The gateway's own process, when it has one: watched like the console. */
-  child?: Child;
+  /**
+   * Resolves when a process of the gateway's own exits during start-up, which fails the start
+   * (as the console's exit does). Later exits are the runtime's to repair: `workerd serve`
+   * restarts its processes, and one gateway process down must not take the stack down.
+   */
+  failure?: Promise<string>;
+  /** Start-up is over: the stack answers. */
+  running?(): void;
+  /** The stack begins to stop (before the drain wait): nothing is restarted from now on. */
+  stopping?(): void;
+  /** How many processes serve the gateway, for the banner. */
+  processes?: number;
   stop(): Promise<void>;
 }
 
@@ -85,6 +95,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
   let bridge: StoreBridge | undefined;
   let gateway: StartedGateway | undefined;
   const stop = async (): Promise<void> => {
+    gateway?.stopping?.();
     if (gateway) await new Promise((resolve) => setTimeout(resolve, GATEWAY_DRAIN_MS));
     await Promise.all([gateway?.stop(), ...children.map((child) => child.stop())]);
     await bridge?.close();
@@ -116,11 +127,10 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     if (apps.console) children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));
     if (build) {
       gateway = await plan.gateway.runtime.start(build, env);
-      if (gateway.child) children.push(gateway.child);
     }
     const gatewayUrl = build ? localUrl(plan.gateway.host, plan.gateway.port) : null;
     const consoleUrl = apps.console ? localUrl(plan.console.host, plan.console.port) : null;
-    const failure = firstExit(children);
+    const failure = Promise.race([firstExit(children), ...(gateway?.failure ? [gateway.failure] : [])]);
     await readyUnlessExited(
       Promise.all([
         gatewayUrl && waitForHttp(`${gatewayUrl}/health/ready`, 90_000),
@@ -128,10 +138,11 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       ]),
       failure,
     );
+    gateway?.running?.();
     const banner = stackBanner({
       gatewayUrl,
       consoleUrl,
-      gatewayRuntime: build ? `${plan.gateway.runtime.name}, ${build.settings.compatibilityDate}` : '',
+      gatewayRuntime: build ? gatewayRuntimeText(plan.gateway.runtime.name, build, gateway?.processes) : '',
       stores: stores.describe,
       bridgePort: bridge.port,
       initialized: consoleUrl ? await setupDone(consoleUrl) : null,
@@ -141,6 +152,12 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     await stop();
     throw error;
   }
+}
+
+/** "workerd serve, 2026-04-01, 2 processes": the runtime, its compatibility date, its processes. */
+function gatewayRuntimeText(name: string, build: GatewayBuild, processes: number | undefined): string {
+  const count = processes === undefined ? '' : `, ${processes} ${processes === 1 ? 'process' : 'processes'}`;
+  return `${name}, ${build.settings.compatibilityDate}${count}`;
 }
 
 /** Whether the console has its first admin, for the banner; null when it cannot tell. */

@@ -22,6 +22,8 @@ export interface SpawnChildOptions {
   quiet: boolean;
   /** How long stop() waits after SIGTERM before SIGKILL. */
   graceMs?: number;
+  /** Descriptors the child inherits as its fds 3, 4... (a listening socket it shares). */
+  inheritFds?: number[];
 }
 
 /**
@@ -34,7 +36,7 @@ export function spawnChild(name: string, command: string, args: string[], option
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.inheritFds ?? [])],
   });
   forwardLines(child.stdout, process.stdout, name, options.quiet);
   forwardLines(child.stderr, process.stderr, name, options.quiet);

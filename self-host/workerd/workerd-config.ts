@@ -28,6 +28,8 @@ export interface WorkerdConfigInput {
 /** The main worker's service name, and the network service every fetch() goes through. */
 export const GATEWAY_SERVICE = 'gateway';
 export const OUTBOUND_SERVICE = 'outbound';
+/** The gateway's HTTP socket: `workerd serve --socket-fd=<name>=<fd>` names it to share a port. */
+export const HTTP_SOCKET = 'http';
 
 /**
  * The `workerd serve` config (Cap'n Proto text) for the gateway: wrangler.toml's compatibility
@@ -72,7 +74,7 @@ const config :Workerd.Config = (
     )),
   ],
   sockets = [
-    (name = "http", address = ${text(input.address)}, http = (), service = ${text(GATEWAY_SERVICE)}),
+    (name = ${text(HTTP_SOCKET)}, address = ${text(input.address)}, http = (), service = ${text(GATEWAY_SERVICE)}),
   ],
 );
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { GatewayBuild } from '../build/worker-build';
 import { type Child, spawnChild } from '../process/children';
-import { socketAddress, workerdConfig } from './workerd-config';
+import { HTTP_SOCKET, socketAddress, workerdConfig } from './workerd-config';
 
 const require = createRequire(import.meta.url);
 
@@ -27,11 +27,10 @@ export function workerdBinary(): string {
 }
 
 /**
- * Writes the generated config beside the bundle and starts `workerd serve` on it. workerd's
- * environment holds the binding values and nothing else, so the config file carries no secret
- * and no other variable of the supervisor's can reach the worker.
+ * Writes the generated config beside the bundle; the file carries no secret (see
+ * startWorkerd). Returns its path.
  */
-export function startWorkerd(options: WorkerdOptions): Child {
+export function writeWorkerdConfig(options: WorkerdOptions): string {
   const configPath = join(options.build.directory, 'workerd.capnp');
   const config = workerdConfig({
     settings: options.build.settings,
@@ -43,9 +42,36 @@ export function startWorkerd(options: WorkerdOptions): Child {
     redisLink: options.redisLink,
   });
   writeFileSync(configPath, config, { mode: 0o600 });
-  return spawnChild('gateway', workerdBinary(), ['serve', configPath], {
-    cwd: options.build.directory,
-    env: options.bindings,
-    quiet: options.quiet,
+  return configPath;
+}
+
+export interface WorkerdLaunch {
+  /** `[name]` on its log lines. */
+  name: string;
+  configPath: string;
+  /** Where the bundle and config are: workerd's working directory. */
+  directory: string;
+  bindings: Record<string, string>;
+  /**
+   * A listening socket to serve the HTTP socket on instead of binding the config's address, so
+   * several processes share one port (it becomes the child's fd 3).
+   */
+  listenFd?: number;
+  quiet: boolean;
+}
+
+/**
+ * Starts `workerd serve` on a written config. workerd's environment holds the binding values
+ * and nothing else, so the config file carries no secret and no other variable of the
+ * supervisor's can reach the worker.
+ */
+export function startWorkerd(launch: WorkerdLaunch): Child {
+  const inherited = launch.listenFd === undefined ? [] : [launch.listenFd];
+  const socketArgs = inherited.length ? [`--socket-fd=${HTTP_SOCKET}=3`] : [];
+  return spawnChild(launch.name, workerdBinary(), ['serve', launch.configPath, ...socketArgs], {
+    cwd: launch.directory,
+    env: launch.bindings,
+    quiet: launch.quiet,
+    inheritFds: inherited,
   });
 }

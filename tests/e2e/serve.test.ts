@@ -219,21 +219,22 @@ describe('npm run serve', () => {
     }
   });
 
-  it('stops the rest and exits with status 1 when the gateway dies on its own', async () => {
+  it('stops the rest and exits with status 1 when the console dies on its own', async () => {
+    // (A gateway process that dies is restarted instead: serve-gateway-processes.test.ts.)
     const again = await startStackProcess(
       { DATABASE_URL: pgUrl(DATABASE), REDIS_URL: SERVE_REDIS_URL, SLUICE_QUIET: '1' },
       dataDir,
       SERVE,
     );
     const pgid = again.child.pid!;
-    const workerd = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' })
+    const consoleProcess = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' })
       .split('\n')
-      .find((line) => line.includes('workerd serve'));
-    expect(workerd).toBeDefined();
+      .find((line) => line.includes('console-server/src/main.ts'));
+    expect(consoleProcess).toBeDefined();
     const exited = new Promise<number | null>((resolve) => again.child.once('exit', (code) => resolve(code)));
-    process.kill(Number(workerd!.trim().split(/\s+/)[0]), 'SIGKILL');
+    process.kill(Number(consoleProcess!.trim().split(/\s+/)[0]), 'SIGKILL');
     expect(await exited).toBe(1);
-    expect(again.output()).toContain('sluice: gateway exited (signal SIGKILL) unexpectedly');
+    expect(again.output()).toContain('sluice: console exited (signal SIGKILL) unexpectedly');
     for (let i = 0; i < 100 && groupProcesses(pgid).length > 0; i += 1) {
       await new Promise((r) => setTimeout(r, 100));
     }

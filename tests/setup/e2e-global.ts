@@ -49,6 +49,10 @@ export async function startStackProcess(
     detached: command.detached ?? false,
     env: {
       ...stripStoreEnv(process.env),
+      // One gateway process unless a test asks for more (serve's default is one per core):
+      // what a test sees of the gateway's own connections (the Redis link, pooled sockets)
+      // is then the same on any machine, and a suite's stacks do not multiply on a big one.
+      SLUICE_GATEWAY_PROCESSES: '1',
       ...env,
       SLUICE_GATEWAY_PORT: String(gatewayPort),
       SLUICE_CONSOLE_PORT: String(consolePort),

@@ -1,0 +1,151 @@
+// `npm run serve` with SLUICE_GATEWAY_PROCESSES=2: two `workerd serve` children of the
+// supervisor accept on the one listening socket it holds (no proxy in between); one killed with
+// SIGKILL is replaced while the other keeps answering; a stop leaves no workerd behind.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
+import { freshStackStores } from '../helpers/stack-seed';
+import { type StackCommand, type StartedStack, startStackProcess, stopStackGroup } from '../setup/e2e-global';
+
+const SERVE: StackCommand = { file: 'npm', args: ['run', '--silent', 'serve'], detached: true };
+const DATABASE = 'sluice_serve_processes_e2e';
+const REDIS_URL = withRedisDatabase(SERVE_REDIS_URL, 9);
+const dataDir = mkdtempSync(join(tmpdir(), 'sluice-processes-'));
+let stack: StartedStack;
+
+beforeAll(async () => {
+  await freshStackStores(pgUrl(DATABASE), REDIS_URL);
+  // The gateway alone: the console has nothing to do with how the gateway's processes run.
+  stack = await startStackProcess(
+    {
+      DATABASE_URL: pgUrl(DATABASE),
+      REDIS_URL,
+      SLUICE_SERVE: 'gateway',
+      SLUICE_GATEWAY_PROCESSES: '2',
+      SLUICE_QUIET: '1',
+    },
+    dataDir,
+    SERVE,
+  );
+});
+
+afterAll(async () => {
+  await stopStackGroup(stack);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface GroupProcess {
+  pid: number;
+  ppid: number;
+  args: string;
+}
+
+/** Every process of the stack's group (npm leads it; the supervisor is its descendant). */
+function groupProcesses(): GroupProcess[] {
+  let listing = '';
+  try {
+    listing = execFileSync('ps', ['-o', 'pid=,ppid=,args=', '-g', String(stack.child.pid)], {
+      encoding: 'utf8',
+    });
+  } catch {
+    return []; // ps exits 1 when no process matches
+  }
+  return listing
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const [pid, ppid, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), args: args.join(' ') };
+    });
+}
+
+const workerdProcesses = () => groupProcesses().filter((p) => p.args.includes('workerd serve'));
+
+/** The supervisor (self-host/serve.ts): the parent of the workerd processes. */
+function supervisor(): GroupProcess {
+  const parents = new Set(workerdProcesses().map((p) => p.ppid));
+  expect(parents.size).toBe(1);
+  const found = groupProcesses().find((p) => parents.has(p.pid));
+  expect(found?.args).toContain('self-host/serve.ts');
+  return found!;
+}
+
+/** The workerd children of the supervisor, by pid. */
+function gatewayPids(): number[] {
+  const parent = supervisor().pid;
+  return workerdProcesses()
+    .filter((p) => p.ppid === parent)
+    .map((p) => p.pid)
+    .sort();
+}
+
+/** The socket each process serves on (its fd 3, given by --socket-fd), e.g. `socket:[123]`. */
+const servingSocket = (pid: number) => readlinkSync(`/proc/${pid}/fd/3`);
+
+/** `count` requests on fresh connections (no keep-alive, so each one is accepted anew). */
+async function healthStatuses(count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${stack.gatewayUrl}/health`, {
+      headers: { connection: 'close' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer();
+    statuses.push(response.status);
+  }
+  return statuses;
+}
+
+describe('SLUICE_GATEWAY_PROCESSES', () => {
+  it('runs that many workerd processes on one listening socket, and says so', async () => {
+    expect(stack.output()).toMatch(/workerd serve, \d{4}-\d{2}-\d{2}, 2 processes/);
+    const pids = gatewayPids();
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) {
+      expect(workerdProcesses().find((p) => p.pid === pid)?.args).toContain('--socket-fd=http=3');
+    }
+    // The same socket in both (and the supervisor holds it; nothing listens in between).
+    const sockets = pids.map(servingSocket);
+    expect(sockets[0]).toMatch(/^socket:\[\d+\]$/);
+    expect(sockets[1]).toBe(sockets[0]);
+    expect(await healthStatuses(20)).toEqual(Array(20).fill(200));
+  });
+
+  it('replaces a process killed with SIGKILL while requests keep being answered', async () => {
+    const [victim, survivor] = gatewayPids() as [number, number];
+    const socket = servingSocket(survivor);
+    process.kill(victim, 'SIGKILL');
+    // Answered by the survivor, or held in the socket's backlog until a process accepts.
+    expect(await healthStatuses(20)).toEqual(Array(20).fill(200));
+    await expect
+      .poll(() => gatewayPids().filter((pid) => pid !== victim), { timeout: 30_000, interval: 100 })
+      .toHaveLength(2);
+    const replacement = gatewayPids().find((pid) => pid !== survivor)!;
+    expect(servingSocket(replacement)).toBe(socket);
+    expect(stack.output()).toMatch(
+      new RegExp(
+        `sluice: gateway-\\d \\(pid ${victim}\\) exited \\(signal SIGKILL\\) unexpectedly; restarting it`,
+      ),
+    );
+    expect(stack.output()).toMatch(new RegExp(`sluice: gateway-\\d restarted \\(pid ${replacement}\\)`));
+    expect(await healthStatuses(20)).toEqual(Array(20).fill(200));
+  });
+
+  it('stops every gateway process when the supervisor is told to stop, and the port is closed', async () => {
+    const parent = supervisor().pid;
+    const exited = new Promise((resolve) => stack.child.once('exit', resolve));
+    process.kill(parent, 'SIGTERM');
+    await exited;
+    await expect.poll(() => groupProcesses(), { timeout: 30_000, interval: 100 }).toEqual([]);
+    expect(stack.output()).toContain('sluice: SIGTERM received, stopping');
+    // Only the one this file killed was ever restarted.
+    expect(stack.output().match(/unexpectedly/g)).toHaveLength(1);
+    const refused = await fetch(`${stack.gatewayUrl}/health`, { signal: AbortSignal.timeout(2000) }).catch(
+      (e: Error & { cause?: { code?: string } }) => e.cause?.code,
+    );
+    expect(refused).toBe('ECONNREFUSED');
+  });
+});
