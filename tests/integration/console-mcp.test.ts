@@ -139,6 +139,8 @@ describe('errors', () => {
       { name: 'x3', endpoint_url: url, auth_type: 'bearer' },
       { name: 'x4', endpoint_url: url, auth_secret: 's' },
       { name: 'x5', endpoint_url: url, transport_type: 'websocket' },
+      { name: 'x6', endpoint_url: url, auth_type: 'bearer', auth_secret: 's', oauth_client_id: 'c' },
+      { name: 'x7', endpoint_url: url, auth_type: 'oauth', oauth_client_secret: 's' },
       { name: 'Not A Slug', endpoint_url: url },
     ]) {
       const res = await api('POST', '/api/mcp/servers', bad);
@@ -163,6 +165,37 @@ describe('errors', () => {
     expect(res.status).toBe(502);
     expect(res.body.error.message).toContain('Cannot reach MCP server dead at http://127.0.0.1:9/mcp');
     expect((await api('GET', `/api/mcp/servers/${dead.id}`)).body.tool_count).toBe(0);
+  });
+});
+
+describe('a server where each user signs in with a client registered beforehand', () => {
+  it('keeps the client id visible and its secret sealed; PATCH keeps, replaces or drops them', async () => {
+    const created = await api('POST', '/api/mcp/servers', {
+      name: 'pre-registered',
+      endpoint_url: 'http://127.0.0.1:9/mcp',
+      auth_type: 'oauth',
+      oauth_client_id: 'sluice-at-hub',
+      oauth_client_secret: 'client-secret-value',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ oauth_client_id: 'sluice-at-hub', has_oauth_client_secret: true });
+    expect(JSON.stringify(created.body)).not.toContain('client-secret-value');
+    const sealed = async () =>
+      (await h.deps.db.select().from(mcpServers).where(eq(mcpServers.id, created.body.id)))[0];
+    const stored = (await sealed())?.oauthClientSecretEncrypted;
+    expect(stored).toBeTruthy();
+    expect(stored).not.toContain('client-secret-value');
+    expect(await h.deps.secrets.decrypt(stored as string)).toBe('client-secret-value');
+
+    const path = `/api/mcp/servers/${created.body.id}`;
+    const described = await api('PATCH', path, { description: 'hub' });
+    expect(described.body).toMatchObject({ oauth_client_id: 'sluice-at-hub', has_oauth_client_secret: true });
+    const renamed = await api('PATCH', path, { oauth_client_id: 'another-client' });
+    // Another client's id without its secret: the old secret was that client's, so it goes.
+    expect(renamed.body).toMatchObject({ oauth_client_id: 'another-client', has_oauth_client_secret: false });
+    const bearer = await api('PATCH', path, { auth_type: 'bearer', auth_secret: 'x' });
+    expect(bearer.body).toMatchObject({ oauth_client_id: null, has_oauth_client_secret: false });
+    expect((await sealed())?.oauthClientSecretEncrypted).toBeNull();
   });
 });
 

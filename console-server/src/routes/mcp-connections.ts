@@ -3,7 +3,7 @@ import { writeAudit } from '@sluice/shared/db/repos/audit-repo';
 import { listUserConnections } from '@sluice/shared/db/repos/mcp-oauth-repo';
 import { AppError, badRequest } from '@sluice/shared/http/app-error';
 import { startUpstreamConnect } from '@sluice/shared/mcp/oauth/connect';
-import { requireMcpServer } from '@sluice/shared/mcp/registry/registry';
+import { connectingServerOf, requireMcpServer } from '@sluice/shared/mcp/registry/registry';
 import { requireJwt } from '../middleware/require-jwt';
 import { upstreamOAuth } from '../oauth/upstream-deps';
 import { bearerSecurity, createRouter, errorResponses, IdParams, jsonResponse, noContent } from '../openapi';
@@ -63,7 +63,8 @@ export const mcpConnectionsRoutes = createRouter()
     const server = await requireMcpServer(c.var.deps.db, c.req.valid('param').id);
     if (server.authType !== 'oauth')
       throw badRequest(`${server.name} is not a server where each user signs in`);
-    const url = await startUpstreamConnect(server, c.var.auth.userId, upstreamOAuth(c)).catch(
+    const connecting = await connectingServerOf(server, c.var.deps.secrets);
+    const url = await startUpstreamConnect(connecting, c.var.auth.userId, upstreamOAuth(c)).catch(
       (error: unknown) => {
         throw new AppError(502, `${server.name}: ${error instanceof Error ? error.message : String(error)}`);
       },

@@ -20,6 +20,13 @@ const serverFields = {
     .string()
     .nullable()
     .openapi({ description: 'Header or query parameter name (auth_type header, query)' }),
+  oauth_client_id: z.string().nullable().openapi({
+    description:
+      'auth_type oauth: the client registered beforehand at the authorization server (null: Sluice registers one)',
+  }),
+  has_oauth_client_secret: z
+    .boolean()
+    .openapi({ description: 'Whether a secret is stored for that client (it is never returned)' }),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

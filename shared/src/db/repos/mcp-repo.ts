@@ -46,6 +46,8 @@ export type McpServerPatch = Partial<
     | 'authType'
     | 'authName'
     | 'authSecretEncrypted'
+    | 'oauthClientId'
+    | 'oauthClientSecretEncrypted'
     | 'isActive'
   >
 >;

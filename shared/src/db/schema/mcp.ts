@@ -20,6 +20,12 @@ export const mcpServers = pgTable(
     /** Header or query parameter name for auth types header and query. */
     authName: text('auth_name'),
     authSecretEncrypted: text('auth_secret_encrypted'),
+    /**
+     * auth_type oauth at an authorization server without registration: the client the admin
+     * registered there beforehand (its secret sealed); null: Sluice registers one itself.
+     */
+    oauthClientId: text('oauth_client_id'),
+    oauthClientSecretEncrypted: text('oauth_client_secret_encrypted'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

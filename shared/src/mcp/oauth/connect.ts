@@ -1,17 +1,15 @@
 import { randomBytes, toBase64Url } from '../../auth/encoding';
 import { s256 } from '../../oauth/pkce';
 import type { UpstreamClient, UpstreamOAuthDeps, UpstreamTokens } from './ports';
-import { authenticateTokenRequest, upstreamClientFor } from './register';
+import { authenticateTokenRequest, type ServerRef, upstreamClientFor } from './register';
 
 /**
  * Sluice as the OAuth client of an upstream MCP server registered with auth_type oauth: each
  * user connects their own account once (from the web UI), and the gateway then calls the
  * server with that user's token, refreshed as it expires.
  */
-export interface ConnectingServer {
-  id: string;
+export interface ConnectingServer extends ServerRef {
   name: string;
-  endpointUrl: string;
 }
 
 interface PendingConnect {

@@ -1,5 +1,6 @@
 import { discoverUpstreamAuthorization, type UpstreamAuthorization } from './discovery';
 import type { UpstreamClient, UpstreamOAuthDeps } from './ports';
+import { unionOfScopes } from './scopes';
 
 const REGISTRATION_TIMEOUT_MS = 10_000;
 type AuthMethod = UpstreamClient['tokenAuthMethod'];
@@ -7,6 +8,13 @@ type AuthMethod = UpstreamClient['tokenAuthMethod'];
 export interface ServerRef {
   id: string;
   endpointUrl: string;
+  /** The client the admin registered at the authorization server beforehand, opened; null: none. */
+  preRegistered?: PreRegisteredClient | null;
+}
+
+export interface PreRegisteredClient {
+  clientId: string;
+  clientSecret: string | null;
 }
 
 /**
@@ -17,23 +25,35 @@ export interface ServerRef {
 export async function upstreamClientFor(server: ServerRef, deps: UpstreamOAuthDeps): Promise<UpstreamClient> {
   const found = await discoverUpstreamAuthorization(server.endpointUrl, deps.fetch);
   const known = await deps.store.client(server.id);
+  const sameIssuer = known?.issuer === found.issuer;
   const base = {
     serverId: server.id,
     issuer: found.issuer,
     authorizationEndpoint: found.authorizationEndpoint,
     tokenEndpoint: found.tokenEndpoint,
     resource: found.resource,
-    scope: found.scope,
+    // What was asked of this authorization server before (a step-up's scope) is asked again.
+    scope: sameIssuer ? unionOfScopes(found.scope, known.scope) : found.scope,
     issSupported: found.issSupported,
   };
-  const client =
-    known && known.issuer === found.issuer
+  const pre = server.preRegistered;
+  const client = pre
+    ? { ...base, ...pre, tokenAuthMethod: preRegisteredMethod(pre, found.tokenAuthMethods) }
+    : known && sameIssuer
       ? { ...known, ...base }
       : found.metadataDocuments && deps.clientMetadataUrl
         ? { ...base, clientId: deps.clientMetadataUrl, clientSecret: null, tokenAuthMethod: 'none' as const }
         : { ...base, ...(await register(found, deps)) };
   await deps.store.saveClient(client);
   return client;
+}
+
+/** A pre-registered client's method: none without a secret, else Basic where the server takes it. */
+function preRegisteredMethod(client: PreRegisteredClient, supported: readonly string[]): AuthMethod {
+  if (client.clientSecret === null) return 'none';
+  return supported.includes('client_secret_basic') || !supported.includes('client_secret_post')
+    ? 'client_secret_basic'
+    : 'client_secret_post';
 }
 
 /** The method to ask for: none where taken (a public client), else the server's preference. */

@@ -15,6 +15,7 @@ import type { Db } from '../../db/types';
 import { conflict, notFound, unprocessable } from '../../http/app-error';
 import { type ChangeDeps, commitThenBump } from '../../stores/cache-versions';
 import type { AuditActor } from '../../users/ports';
+import type { ConnectingServer } from '../oauth/connect';
 import { authProblems, type CreateMcpServerInput, type UpdateMcpServerInput } from './schemas';
 import { type McpServerView, type McpToolView, toMcpServerView, toMcpToolView } from './views';
 
@@ -36,6 +37,19 @@ export async function requireMcpServer(db: Db, id: string): Promise<McpServerRow
   return row;
 }
 
+/** A server as its users connect to it: with the admin's pre-registered OAuth client, opened. */
+export async function connectingServerOf(row: McpServerRow, secrets: SecretBox): Promise<ConnectingServer> {
+  const secret = row.oauthClientSecretEncrypted;
+  return {
+    id: row.id,
+    name: row.name,
+    endpointUrl: row.endpointUrl,
+    preRegistered: row.oauthClientId
+      ? { clientId: row.oauthClientId, clientSecret: secret === null ? null : await secrets.decrypt(secret) }
+      : null,
+  };
+}
+
 export async function getMcpServer(db: Db, id: string): Promise<McpServerListItem> {
   const row = await requireMcpServer(db, id);
   return { ...toMcpServerView(row), tool_count: await countMcpTools(db, id) };
@@ -48,6 +62,8 @@ export async function createMcpServer(
 ): Promise<McpServerView> {
   const authSecretEncrypted =
     input.auth_secret === null ? null : await deps.secrets.encrypt(input.auth_secret);
+  const oauthClientSecretEncrypted =
+    input.oauth_client_secret === null ? null : await deps.secrets.encrypt(input.oauth_client_secret);
   return commitThenBump(deps, ['mcp'], async (tx) => {
     const row = await insertMcpServerIfNameFree(tx, {
       name: input.name,
@@ -57,6 +73,8 @@ export async function createMcpServer(
       authType: input.auth_type,
       authName: input.auth_name,
       authSecretEncrypted,
+      oauthClientId: input.oauth_client_id,
+      oauthClientSecretEncrypted,
     });
     if (!row) throw conflict('MCP server name already exists');
     await writeAudit(tx, {
@@ -83,11 +101,14 @@ async function toPatch(
   const secretSent = input.auth_secret !== undefined && input.auth_secret !== null;
   const secretless = authType === 'none' || authType === 'oauth';
   const keepsSecret = !secretless && input.auth_secret === undefined && row.authSecretEncrypted !== null;
+  const client = oauthClientOf(row, input, authType);
   const problems = authProblems({
     auth_type: authType,
     auth_name: authName,
     has_secret: secretSent || keepsSecret,
     secret_sent: secretSent,
+    oauth_client_id: client.id,
+    has_oauth_client_secret: client.secretSent !== null || client.keepsSecret,
   });
   if (problems.length > 0) {
     throw unprocessable(
@@ -102,7 +123,30 @@ async function toPatch(
   if (input.is_active !== undefined) patch.isActive = input.is_active;
   if (secretSent) patch.authSecretEncrypted = await secrets.encrypt(input.auth_secret as string);
   if (secretless) patch.authSecretEncrypted = null;
+  patch.oauthClientId = client.id;
+  if (client.secretSent) patch.oauthClientSecretEncrypted = await secrets.encrypt(client.secretSent);
+  else if (!client.keepsSecret) patch.oauthClientSecretEncrypted = null;
   return patch;
+}
+
+/**
+ * The pre-registered OAuth client a PATCH leaves: sent values win; an omitted secret is kept
+ * while the client id stays; leaving auth_type oauth (or dropping the id) drops both.
+ */
+function oauthClientOf(row: McpServerRow, input: UpdateMcpServerInput, authType: McpServerRow['authType']) {
+  const id =
+    input.oauth_client_id !== undefined
+      ? input.oauth_client_id
+      : authType === 'oauth'
+        ? row.oauthClientId
+        : null;
+  const secretSent = input.oauth_client_secret ?? null;
+  const keepsSecret =
+    input.oauth_client_secret === undefined &&
+    id !== null &&
+    id === row.oauthClientId &&
+    row.oauthClientSecretEncrypted !== null;
+  return { id, secretSent, keepsSecret };
 }
 
 export async function updateMcpServer(

@@ -4,7 +4,9 @@ import { httpUrlSchema } from '../../identity/schemas';
 /**
  * MCP server registration. auth_type bearer sends `Authorization: Bearer <auth_secret>`; header
  * sends `<auth_name>: <auth_secret>`; query adds `?<auth_name>=<auth_secret>` to every request;
- * oauth sends each user's own token, which they get by connecting their account (mcp/oauth).
+ * oauth sends each user's own token, which they get by connecting their account (mcp/oauth),
+ * signing in with the client Sluice registers at the server's authorization server, or with
+ * one the admin registered there beforehand (oauth_client_id, oauth_client_secret).
  */
 export const MCP_TRANSPORTS = ['streamable_http', 'sse'] as const;
 export const MCP_AUTH_TYPES = ['none', 'bearer', 'header', 'query', 'oauth'] as const;
@@ -21,6 +23,7 @@ const authNameSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a header or parameter name');
 const secretSchema = z.string().min(1).max(4096);
+const clientIdSchema = z.string().min(1).max(1024);
 
 export interface AuthFields {
   auth_type: (typeof MCP_AUTH_TYPES)[number];
@@ -29,6 +32,9 @@ export interface AuthFields {
   has_secret: boolean;
   /** A secret sent with auth_type none is refused rather than stored unused. */
   secret_sent: boolean;
+  /** The pre-registered OAuth client, as it will be stored. */
+  oauth_client_id?: string | null;
+  has_oauth_client_secret?: boolean;
 }
 
 /** What each auth_type needs, on the fields as they will be stored; [] when consistent. */
@@ -47,6 +53,10 @@ export function authProblems(auth: AuthFields): Array<{ path: string; message: s
   if (secretless && (auth.secret_sent || auth.has_secret)) {
     problems.push({ path: 'auth_secret', message: `is not used with auth_type ${auth.auth_type}` });
   }
+  if (auth.auth_type !== 'oauth' && auth.oauth_client_id)
+    problems.push({ path: 'oauth_client_id', message: 'is only allowed for auth_type oauth' });
+  if (!auth.oauth_client_id && auth.has_oauth_client_secret)
+    problems.push({ path: 'oauth_client_secret', message: 'needs oauth_client_id' });
   return problems;
 }
 
@@ -59,10 +69,19 @@ export const createMcpServerInputSchema = z
     auth_type: z.enum(MCP_AUTH_TYPES).default('none'),
     auth_name: authNameSchema.nullable().default(null),
     auth_secret: secretSchema.nullable().default(null),
+    oauth_client_id: clientIdSchema.nullable().default(null),
+    oauth_client_secret: secretSchema.nullable().default(null),
   })
   .superRefine((input, ctx) => {
     const secret = input.auth_secret !== null;
-    for (const problem of authProblems({ ...input, has_secret: secret, secret_sent: secret })) {
+    const clientSecret = input.oauth_client_secret !== null;
+    const fields = {
+      ...input,
+      has_secret: secret,
+      secret_sent: secret,
+      has_oauth_client_secret: clientSecret,
+    };
+    for (const problem of authProblems(fields)) {
       ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
     }
   });
@@ -80,6 +99,10 @@ export const updateMcpServerInputSchema = z
     auth_type: z.enum(MCP_AUTH_TYPES).optional(),
     auth_name: authNameSchema.nullable().optional(),
     auth_secret: secretSchema.nullable().optional(),
+    /** null removes the pre-registered client (and its secret): Sluice registers one again. */
+    oauth_client_id: clientIdSchema.nullable().optional(),
+    /** Omitted keeps the stored secret; null removes it (a public client). */
+    oauth_client_secret: secretSchema.nullable().optional(),
     is_active: z.boolean().optional(),
   })
   .refine((input) => Object.keys(input).length > 0, 'at least one field is required');

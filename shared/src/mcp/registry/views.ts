@@ -9,6 +9,9 @@ export interface McpServerView {
   transport_type: McpServerRow['transportType'];
   auth_type: McpServerRow['authType'];
   auth_name: string | null;
+  /** The pre-registered OAuth client (auth_type oauth); its secret never leaves, only whether one is set. */
+  oauth_client_id: string | null;
+  has_oauth_client_secret: boolean;
   is_active: boolean;
   created_at: string;
   updated_at: string;
@@ -32,6 +35,8 @@ export function toMcpServerView(row: McpServerRow): McpServerView {
     transport_type: row.transportType,
     auth_type: row.authType,
     auth_name: row.authName,
+    oauth_client_id: row.oauthClientId,
+    has_oauth_client_secret: row.oauthClientSecretEncrypted !== null,
     is_active: row.isActive,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

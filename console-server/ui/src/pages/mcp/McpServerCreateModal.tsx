@@ -32,6 +32,8 @@ const initialValues = {
   auth_type: 'none' as AuthType,
   auth_name: '',
   auth_secret: '',
+  oauth_client_id: '',
+  oauth_client_secret: '',
 };
 
 /** Register an MCP server; auth_secret is write-only (sent once, never shown again). */
@@ -68,6 +70,8 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
             auth_type: v.auth_type,
             auth_name: v.auth_name || null,
             auth_secret: v.auth_secret || null,
+            oauth_client_id: (v.auth_type === 'oauth' && v.oauth_client_id.trim()) || null,
+            oauth_client_secret: (v.auth_type === 'oauth' && v.oauth_client_secret) || null,
           });
         })}
       >
@@ -108,6 +112,21 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
               Each user connects their own account under MCP → Connections; the gateway calls the server with
               that user's token. Connect yours before discovering its tools.
             </Text>
+          )}
+          {authType === 'oauth' && (
+            <>
+              <TextInput
+                label="Client ID (optional)"
+                description="Only for an authorization server that does not register clients itself: the client you registered there, with the console's callback /oauth/upstream/callback as its redirect URI"
+                {...form.getInputProps('oauth_client_id')}
+              />
+              <PasswordInput
+                label="Client secret (optional)"
+                description="Write-only: stored encrypted and never shown again; empty for a public client"
+                autoComplete="new-password"
+                {...form.getInputProps('oauth_client_secret')}
+              />
+            </>
           )}
           {authType !== 'none' && authType !== 'oauth' && (
             <PasswordInput

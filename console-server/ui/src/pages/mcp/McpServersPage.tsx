@@ -58,7 +58,12 @@ export function McpServersPage() {
     {
       key: 'auth',
       header: 'Auth',
-      render: (s) => (s.auth_name ? `${s.auth_type} (${s.auth_name})` : s.auth_type),
+      render: (s) =>
+        s.auth_name
+          ? `${s.auth_type} (${s.auth_name})`
+          : s.oauth_client_id
+            ? `${s.auth_type} (client ${s.oauth_client_id})`
+            : s.auth_type,
     },
     {
       key: 'tools',
