@@ -78,6 +78,10 @@ const server = await api('POST', '/api/mcp/servers', {
   name,
   endpoint_url: serverUrl,
   auth_type: auth ? 'oauth' : 'none',
+  // A client the admin registered at the authorization server beforehand (pre-registration).
+  ...(auth && context.client_id
+    ? { oauth_client_id: context.client_id, oauth_client_secret: context.client_secret ?? null }
+    : {}),
 });
 try {
   if (auth) await connectAccount(server);
@@ -117,10 +121,19 @@ try {
   const calls =
     context.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool, tools) }));
   for (const call of calls) {
-    await client.callTool({ name: call.name, arguments: call.arguments ?? {} }).catch((error) => {
-      // A tool that fails is the server's answer; the scenario judges it, and the agent goes on.
-      console.error(`${call.name}: ${error.message}`);
-    });
+    const callTool = () => client.callTool({ name: call.name, arguments: call.arguments ?? {} });
+    await callTool()
+      .catch(async (error) => {
+        // Told to connect again (the server wants a wider scope: step-up), the user does, and
+        // the agent calls once more.
+        if (!auth || !/Connect your/.test(String(error))) throw error;
+        await connectAccount(server);
+        return callTool();
+      })
+      .catch((error) => {
+        // A tool that fails is the server's answer; the scenario judges it, and the agent goes on.
+        console.error(`${call.name}: ${error.message}`);
+      });
   }
   await client.close();
 } finally {

@@ -18,12 +18,20 @@ export interface McpServerTarget {
   /** Decrypted; never logged or returned. */
   authSecret: string | null;
   /**
-   * The server refused the credential (401): what the caller gets instead (a user's token that
-   * was revoked upstream is forgotten, and the user told to connect again).
+   * The server refused the credential (401), or found its scope short (403 insufficient_scope,
+   * naming the scope it wants): what the caller gets instead (a user's token that was revoked
+   * upstream is forgotten, and the user told to connect again, for the wider scope if asked).
    */
-  onUnauthorized?(): Promise<never>;
+  onUnauthorized?(refusal: CredentialRefusal): Promise<never>;
   /** Arguments of a tool the server wants as Mcp-Param headers (SEP-2243), from its catalog entry. */
   paramHeaders?(tool: string): ReadonlyArray<readonly [string, string]>;
+}
+
+/** How an upstream refused a credential: its status and the scope its challenge named. */
+export interface CredentialRefusal {
+  status: 401 | 403;
+  /** The Bearer challenge's `scope` (RFC 6750 § 3), or null. */
+  scope: string | null;
 }
 
 export interface McpToolDescriptor {

@@ -2,6 +2,7 @@ import { RpcFault } from '../gateway/jsonrpc';
 import type { McpServerTarget } from '../ports';
 import { upstreamAccessToken } from './connect';
 import type { UpstreamOAuthDeps } from './ports';
+import { unionOfScopes } from './scopes';
 
 /** MCP's "URL elicitation required" error (2025-11-25): the user must visit a URL first. */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -29,16 +30,31 @@ export async function targetForUser(
     authSecret: token,
     // The server refused the token (revoked upstream, or its authorization server changed):
     // it is forgotten, and the user asked to connect again (discovering the server afresh).
-    onUnauthorized: async () => {
+    // A scope it found short is added to what the next sign-in asks for (step-up).
+    onUnauthorized: async (refusal) => {
+      if (refusal.status === 403 && refusal.scope) await widenScope(target.id, refusal.scope, deps);
       await deps.store.deleteTokens(target.id, userId);
-      throw connectFirst(target, consoleUrl);
+      throw connectFirst(target, consoleUrl, refusal.status === 403 ? refusal.scope : null);
     },
   };
 }
 
-function connectFirst(target: McpServerTarget, consoleUrl: string | null): RpcFault {
+/** The server's client asks for the challenged scope from now on, beside what it asked before. */
+async function widenScope(serverId: string, challenged: string, deps: UpstreamOAuthDeps): Promise<void> {
+  const client = await deps.store.client(serverId);
+  if (client) await deps.store.saveClient({ ...client, scope: unionOfScopes(client.scope, challenged) });
+}
+
+function connectFirst(
+  target: McpServerTarget,
+  consoleUrl: string | null,
+  scope: string | null = null,
+): RpcFault {
   const where = consoleUrl ? connectionsPageOf(consoleUrl) : null;
-  const message = `Connect your ${target.name} account first${where ? `: ${where}` : ' in the Sluice console (MCP → Connections)'}`;
+  const first = scope
+    ? `Connect your ${target.name} account again to grant ${scope}`
+    : `Connect your ${target.name} account first`;
+  const message = `${first}${where ? `: ${where}` : ' in the Sluice console (MCP → Connections)'}`;
   return new RpcFault(
     URL_ELICITATION_REQUIRED,
     message,

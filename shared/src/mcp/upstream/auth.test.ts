@@ -56,4 +56,35 @@ describe('upstream auth injection', () => {
     const other = await sent(server({ authType: 'bearer', authSecret: 's3' }), 'https://elsewhere.example/x');
     expect(other.headers.authorization).toBeUndefined();
   });
+
+  it('turns a 401, or a 403 that says the scope is short, into what the target says', async () => {
+    const refusals: unknown[] = [];
+    const target = server({
+      authType: 'bearer',
+      authSecret: 't',
+      onUnauthorized: async (refusal) => {
+        refusals.push(refusal);
+        throw new Error('connect again');
+      },
+    });
+    const answering = (status: number, challenge?: string) =>
+      authenticatedFetch(
+        target,
+        (async () =>
+          new Response('no', {
+            status,
+            headers: challenge ? { 'www-authenticate': challenge } : {},
+          })) as unknown as typeof fetch,
+      )('https://mcp.example/mcp', { method: 'POST' });
+    await expect(answering(401, 'Bearer resource_metadata="x"')).rejects.toThrow('connect again');
+    await expect(
+      answering(403, 'Bearer scope="mcp:write", resource_metadata="x", error="insufficient_scope"'),
+    ).rejects.toThrow('connect again');
+    // A 403 for another reason is the server's answer, passed on.
+    expect((await answering(403, 'Bearer error="invalid_token"')).status).toBe(403);
+    expect(refusals).toEqual([
+      { status: 401, scope: null },
+      { status: 403, scope: 'mcp:write' },
+    ]);
+  });
 });

@@ -34,10 +34,21 @@ function requestInitOf(request: Request): RequestInit {
   return init;
 }
 
-/** A 401 to a credential the target knows what to do about (onUnauthorized) becomes that. */
+/**
+ * A 401 to a credential the target knows what to do about (onUnauthorized) becomes that; so does
+ * a 403 whose challenge says the token's scope is short (step-up authorization).
+ */
 async function refusedAs(server: McpServerTarget, sent: Promise<Response>): Promise<Response> {
   const response = await sent;
-  if (response.status !== 401 || !server.onUnauthorized) return response;
+  if (!server.onUnauthorized) return response;
+  const challenge = response.headers.get('www-authenticate');
+  const stepUp = response.status === 403 && /error\s*=\s*"?insufficient_scope/i.test(challenge ?? '');
+  if (response.status !== 401 && !stepUp) return response;
   await response.body?.cancel().catch(() => {});
-  return server.onUnauthorized();
+  return server.onUnauthorized({ status: stepUp ? 403 : 401, scope: challengeScope(challenge) });
+}
+
+/** The `scope="…"` of a Bearer challenge, or null. */
+export function challengeScope(challenge: string | null): string | null {
+  return /\bscope\s*=\s*"([^"]*)"/i.exec(challenge ?? '')?.[1] ?? null;
 }
