@@ -373,6 +373,30 @@ describe('admin screens in a real browser', () => {
     await row.waitFor({ state: 'detached' });
   });
 
+  it('MCP servers: one where each user signs in, with a client registered beforehand (secret write-only)', async () => {
+    await nav('MCP servers');
+    await page.getByRole('button', { name: 'Register server' }).click();
+    await dialog().getByLabel('Name').fill('hub');
+    await dialog().getByLabel('Endpoint URL').fill('https://hub.example.com/mcp');
+    await pick(dialog().getByRole('textbox', { name: 'Authentication' }), 'Each user signs in (OAuth)');
+    await dialog().getByLabel('Client ID (optional)').fill('sluice-at-hub');
+    await dialog().getByLabel('Client secret (optional)').fill('hub-client-secret');
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    const row = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'hub' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('oauth (client sluice-at-hub)');
+    const servers = (await api('GET', '/api/mcp/servers')).body as Array<Record<string, unknown>>;
+    expect(servers.find((s) => s.name === 'hub')).toMatchObject({
+      auth_type: 'oauth',
+      oauth_client_id: 'sluice-at-hub',
+      has_oauth_client_secret: true,
+    });
+    expect(JSON.stringify(servers)).not.toContain('hub-client-secret');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await dialog().getByRole('button', { name: 'Delete server' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('MCP tools: the browser lists discovered tools and shows an input schema as JSON', async () => {
     await nav('MCP tools');
     await page.getByLabel('Search').fill('echo');
