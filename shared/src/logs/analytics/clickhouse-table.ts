@@ -14,6 +14,12 @@ export interface ClickHouseTableOptions {
   database: string;
   /** Creates the database; it runs before the table is created (see ensureClickHouseDatabase). */
   ensureDatabase?: () => Promise<void>;
+  /**
+   * The caller's deadline for one query (the client's request_timeout): ClickHouse is told to
+   * give up at it too (max_execution_time), as 18.16 keeps running a query whose HTTP client
+   * has gone (see chQuery).
+   */
+  timeoutMs?: number;
 }
 
 export interface ClickHouseLogTable {
@@ -24,10 +30,20 @@ export interface ClickHouseLogTable {
   select<T>(query: ChSql): Promise<T[]>;
   /** Which of these ids the table holds (no round trip for none). */
   existingIds(ids: readonly string[]): Promise<Set<string>>;
-  /** One page, newest first with ties by id descending (as in Postgres), and the total of every match. */
+  /**
+   * One page, newest first with ties by id descending (as in Postgres), and the total of every
+   * match (conditions: see chWhere).
+   */
   page<T>(
     columns: ChSql,
-    where: ChSql,
+    conditions: readonly (ChSql | null)[],
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; rows: T[] }>;
+  /** The same ordered by `column` descending (NULLs last), then by id descending. */
+  pageBy<T>(
+    columns: ChSql,
+    conditions: readonly (ChSql | null)[],
+    column: string,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; rows: T[] }>;
 }
@@ -58,7 +74,7 @@ export function clickHouseLogTable(
   const select = async <T>(query: ChSql): Promise<T[]> => {
     try {
       await ensure();
-      return await (await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT })).json<T>();
+      return await chQuery<T>(client, query, options.timeoutMs);
     } catch (error) {
       // ClickHouse refusing the query is a bug (500); not reaching it is an outage (503).
       if (error instanceof ClickHouseError) throw error;
@@ -86,15 +102,114 @@ export function clickHouseLogTable(
       const rows = await select<{ id: string }>(chSql`SELECT id FROM ${table} WHERE id IN (${list})`);
       return new Set(rows.map((row) => row.id));
     },
-    async page<T>(columns: ChSql, where: ChSql, { offset, limit }: { offset: number; limit: number }) {
-      const [rows, [counted]] = await Promise.all([
-        select<T>(chSql`SELECT ${columns} FROM ${table} ${where}
-          ORDER BY created_at_ms DESC, id DESC LIMIT ${offset}, ${limit}`),
+    async page<T>(columns: ChSql, conditions: readonly (ChSql | null)[], { offset, limit }: PageSpan) {
+      // The rows per hour first (their sum is the total): the page lies within the newest hours
+      // that hold offset + limit rows, so the rows are then read from those hours' granules
+      // alone (created_at is the table's key) instead of sorting every match by created_at_ms.
+      const hours = await select<{ hour: string | number; matched: string | number }>(
+        chSql`SELECT toUInt32(toStartOfHour(created_at)) AS hour, count() AS matched
+          FROM ${table} ${chWhere(conditions)} GROUP BY hour`,
+      );
+      const counts = hours.map((row) => ({ hour: Number(row.hour), matched: Number(row.matched) }));
+      const total = counts.reduce((sum, row) => sum + row.matched, 0);
+      if (offset >= total || limit === 0) return { total, rows: [] };
+      counts.sort((a, b) => b.hour - a.hour);
+      let since = 0;
+      let newer = 0;
+      for (const row of counts) {
+        since = row.hour;
+        newer += row.matched;
+        if (newer >= offset + limit) break;
+      }
+      const rows = await select<T>(chSql`SELECT ${columns} FROM ${table}
+        ${chWhere([...conditions, chSql`created_at >= ${since}`])}
+        ORDER BY created_at_ms DESC, id DESC LIMIT ${offset}, ${limit}`);
+      return { total, rows };
+    },
+    async pageBy<T>(
+      columns: ChSql,
+      conditions: readonly (ChSql | null)[],
+      column: string,
+      { offset, limit }: PageSpan,
+    ) {
+      const sorted = chIdent(column);
+      const where = chWhere(conditions);
+      if (limit === 0) {
+        const [counted] = await select<{ total: string | number }>(
+          chSql`SELECT count() AS total FROM ${table} ${where}`,
+        );
+        return { total: Number(counted?.total ?? 0), rows: [] };
+      }
+      // The value of the last row of the page (read from that one column), then the page from
+      // the rows at or above it only: the other columns are read for those granules alone.
+      const [[last], [counted]] = await Promise.all([
+        select<{ bound: ChBound }>(chSql`SELECT ${sorted} AS bound FROM ${table} ${where}
+          ORDER BY bound DESC NULLS LAST LIMIT ${offset + limit - 1}, 1`),
         select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${table} ${where}`),
       ]);
-      return { total: Number(counted?.total ?? 0), rows };
+      const total = Number(counted?.total ?? 0);
+      if (offset >= total) return { total, rows: [] };
+      // No last row: the page ends with the last match. A NULL one: NULLs sort last, so the
+      // page holds every non-NULL match and the bound would leave out the NULLs it needs.
+      const bound =
+        last === undefined || last.bound === null ? null : chSql`${sorted} >= ${boundValue(last.bound)}`;
+      const rows = await select<T>(chSql`SELECT ${columns} FROM ${table} ${chWhere([...conditions, bound])}
+        ORDER BY ${sorted} DESC NULLS LAST, id DESC LIMIT ${offset}, ${limit}`);
+      return { total, rows };
     },
   };
+}
+
+type PageSpan = { offset: number; limit: number };
+
+/** A sort column's value as 18.16 sends it: 64-bit integers are JSON strings. */
+type ChBound = string | number | null;
+
+function boundValue(bound: string | number): number | bigint {
+  // Floats come back in their shortest round-trip form and go out the same way (chSql), so the
+  // bound is the stored value exactly; integers beyond 2^53 stay exact as bigint.
+  return typeof bound === 'number' ? bound : BigInt(bound);
+}
+
+/**
+ * A SELECT that ClickHouse abandons with its caller. 18.16 does not notice that an HTTP client
+ * went away: a query whose caller timed out or aborted runs on to the end, holding threads and
+ * memory (checked against a real 18.16.1: `SELECT count() FROM numbers(1e10)` from a client that
+ * hangs up stays in system.processes). So the query runs under its own id with
+ * max_execution_time (whole seconds, at least 1) set from the caller's deadline, and when the
+ * call fails for any reason but an answer from the server (a timeout, an abort, a reset
+ * connection), `KILL QUERY … ASYNC` is sent for that id without waiting for it.
+ */
+export async function chQuery<T>(client: ClickHouseClient, query: ChSql, timeoutMs?: number): Promise<T[]> {
+  const queryId = crypto.randomUUID();
+  try {
+    const result = await client.query({
+      query: query.sql,
+      format: CLICKHOUSE_ROW_FORMAT,
+      query_id: queryId,
+      clickhouse_settings: timeoutMs === undefined ? {} : { max_execution_time: executionSeconds(timeoutMs) },
+    });
+    return await result.json<T>();
+  } catch (error) {
+    if (!answeredByServer(error)) killQuery(client, queryId);
+    throw error;
+  }
+}
+
+/** max_execution_time for a deadline: 18.16 takes whole seconds; 0 would mean no limit. */
+export function executionSeconds(timeoutMs: number): number {
+  return Math.max(1, Math.ceil(timeoutMs / 1000));
+}
+
+/** 18.16's error text starts "Code: N, e.displayText()" (see stores/clickhouse.ts). */
+function answeredByServer(error: unknown): boolean {
+  return error instanceof ClickHouseError || (error instanceof Error && /^Code: \d+/.test(error.message));
+}
+
+function killQuery(client: ClickHouseClient, queryId: string): void {
+  client.command({ query: chSql`KILL QUERY WHERE query_id = ${queryId} ASYNC`.sql }).catch(() => {
+    // ClickHouse unreachable: max_execution_time still ends the query.
+  });
 }
 
 /**
@@ -137,10 +252,36 @@ export function chWhere(conditions: readonly (ChSql | null)[]): ChSql {
   return given.length === 0 ? chSql`` : chSql`WHERE ${chJoin(given, chSql` AND `)}`;
 }
 
-/** Inclusive bounds on created_at_ms, to the millisecond (instants before 1970 match from 0). */
+/**
+ * Inclusive bounds on the instant: exact to the millisecond on created_at_ms, and the same bounds
+ * widened to whole seconds on created_at, the table's partition and sort key. created_at_ms is in
+ * neither, so without the second pair every query reads every day of the table; with it
+ * ClickHouse skips the days and granules outside the range. created_at is created_at_ms / 1000
+ * rounded down (instantColumns), so the wider bounds keep every row the exact ones match.
+ * Instants before 1970 match from 0; an upper bound before 1970 matches nothing.
+ */
 export function chCreatedBetween(from: Date | undefined, to: Date | undefined): (ChSql | null)[] {
-  return [
-    from === undefined ? null : chSql`created_at_ms >= ${Math.max(0, from.getTime())}`,
-    to === undefined ? null : chSql`created_at_ms <= ${to.getTime()}`,
-  ];
+  return [from === undefined ? null : chCreatedFrom(from), to === undefined ? null : chCreatedUntil(to)];
+}
+
+/** created_at >= from, to the millisecond (see chCreatedBetween). */
+export function chCreatedFrom(from: Date): ChSql {
+  const ms = Math.max(0, from.getTime());
+  return chSql`created_at >= ${Math.floor(ms / 1000)} AND created_at_ms >= ${ms}`;
+}
+
+/** created_at <= to, to the millisecond (see chCreatedBetween). */
+export function chCreatedUntil(to: Date): ChSql {
+  const ms = to.getTime();
+  // created_at_ms is unsigned: nothing lies before 1970.
+  if (ms < 0) return chSql`0`;
+  return chSql`created_at <= ${Math.floor(ms / 1000)} AND created_at_ms <= ${ms}`;
+}
+
+/** created_at < before, to the millisecond (see chCreatedBetween). */
+export function chCreatedBefore(before: Date): ChSql {
+  const ms = before.getTime();
+  if (ms <= 0) return chSql`0`;
+  // The last millisecond before it is the last that can match (a whole second: the one before).
+  return chSql`created_at <= ${Math.floor((ms - 1) / 1000)} AND created_at_ms < ${ms}`;
 }

@@ -67,12 +67,10 @@ export function createClickHouseAnalyticsStore(
   onClickHouseChange?: (open: boolean, error?: unknown) => void,
 ): AnalyticsStore<Record<ClickHouseLogTable, TablePurge>> {
   const { client, database, ensureDatabase } = target;
-  const options = { database, ensureDatabase };
-  const breaker = clickhouseBreaker(
-    () => client.ping(),
-    target.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    onClickHouseChange,
-  );
+  const timeoutMs = target.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // A query runs no longer in ClickHouse than its caller waits for it (see chQuery).
+  const options = { database, ensureDatabase, timeoutMs };
+  const breaker = clickhouseBreaker(() => client.ping(), timeoutMs, onClickHouseChange);
   const requests = createClickHouseRequestLogStore(client, options);
   const mcpCalls = createClickHouseMcpLogStore(client, options);
   const spills = { requests: createPostgresRequestLogSpill(db), mcpCalls: createPostgresMcpLogSpill(db) };

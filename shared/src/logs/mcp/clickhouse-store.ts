@@ -1,29 +1,28 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { McpLogRecord, McpLogStore } from '../../mcp/ports';
 import type { ChRow } from '../analytics/clickhouse-columns';
-import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
-import { type ClickHouseTableOptions, clickHouseLogTable } from '../analytics/clickhouse-table';
+import { type ChSql, chSql } from '../analytics/clickhouse-sql';
+import {
+  type ClickHouseTableOptions,
+  chCreatedBetween,
+  clickHouseLogTable,
+} from '../analytics/clickhouse-table';
 import type { SpillTarget } from '../analytics/log-spill';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 import { mcpLogSchema } from './log-columns';
 
-/** WHERE for a checked query; milliseconds are compared on created_at_ms, never on DateTime. */
-function whereOf(query: McpLogQuery): ChSql {
-  const conditions = [
+/**
+ * The conditions of a checked query (see chWhere); milliseconds are compared on created_at_ms,
+ * never on DateTime, which bounds the table's key as well (chCreatedBetween).
+ */
+function conditionsOf(query: McpLogQuery): (ChSql | null)[] {
+  return [
     query.userId === undefined ? null : chSql`user_id = ${query.userId.toLowerCase()}`,
     query.serverId === undefined ? null : chSql`server_id = ${query.serverId.toLowerCase()}`,
     query.toolName === undefined ? null : chSql`tool_name = ${query.toolName}`,
     query.status === undefined ? null : chSql`status = ${query.status}`,
-    query.from === undefined ? null : chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
-    query.to === undefined ? null : chSql`created_at_ms <= ${query.to.getTime()}`,
-  ].filter((condition): condition is ChSql => condition !== null);
-  return conditions.length === 0 ? chSql`` : chSql`WHERE ${chJoin(conditions, chSql` AND `)}`;
-}
-
-/** Always descending; the id breaks ties so paging is stable. */
-function orderOf(query: McpLogQuery): ChSql {
-  const first = query.sortBy === 'duration_ms' ? chIdent('duration_ms') : chIdent('created_at_ms');
-  return chSql`ORDER BY ${first} DESC, id DESC`;
+    ...chCreatedBetween(query.from, query.to),
+  ];
 }
 
 export type ClickHouseMcpLogStoreOptions = ClickHouseTableOptions;
@@ -50,13 +49,13 @@ export function createClickHouseMcpLogStore(
     existingIds: (ids) => logs.existingIds(ids),
     async list(filter) {
       const query = mcpLogQuery(filter);
-      const where = whereOf(query);
-      const [rows, [counted]] = await Promise.all([
-        logs.select<ChRow>(chSql`SELECT ${columns} FROM ${logs.table} ${where}
-          ${orderOf(query)} LIMIT ${query.offset}, ${query.limit}`),
-        logs.select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${logs.table} ${where}`),
-      ]);
-      return { total: Number(counted?.total ?? 0), entries: rows.map((row) => mcpLogSchema.fromRow(row)) };
+      const conditions = conditionsOf(query);
+      // Always descending; the id breaks ties so paging is stable.
+      const { total, rows } =
+        query.sortBy === 'duration_ms'
+          ? await logs.pageBy<ChRow>(columns, conditions, 'duration_ms', query)
+          : await logs.page<ChRow>(columns, conditions, query);
+      return { total, entries: rows.map((row) => mcpLogSchema.fromRow(row)) };
     },
   };
 }

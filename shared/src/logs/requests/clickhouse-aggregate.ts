@@ -1,4 +1,5 @@
 import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
+import { chCreatedFrom, chCreatedUntil } from '../analytics/clickhouse-table';
 import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
 import type { RequestLogEndpoint } from './record';
 
@@ -24,7 +25,8 @@ export interface SelectedUsageBucketRow {
 
 /**
  * The WHERE conditions of an analytics read: created_at_ms within from..to (inclusive, exact to
- * the millisecond), optionally one model and one user. Values are checked by the caller.
+ * the millisecond; the table's key created_at bounded too, see chCreatedBetween), optionally one
+ * model and one user. Values are checked by the caller.
  */
 export function analyticsConditions(query: {
   from: Date;
@@ -33,9 +35,8 @@ export function analyticsConditions(query: {
   userId?: string;
 }): ChSql[] {
   return [
-    // created_at_ms is unsigned: a lower bound before 1970 is no bound, an upper one matches nothing.
-    chSql`created_at_ms >= ${Math.max(0, query.from.getTime())}`,
-    query.to.getTime() < 0 ? chSql`0` : chSql`created_at_ms <= ${query.to.getTime()}`,
+    chCreatedFrom(query.from),
+    chCreatedUntil(query.to),
     query.model === undefined ? null : chSql`model = ${query.model}`,
     query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
   ].filter((condition): condition is ChSql => condition !== null);

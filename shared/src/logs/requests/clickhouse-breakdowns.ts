@@ -1,4 +1,5 @@
 import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
+import { chCreatedBefore, chCreatedFrom } from '../analytics/clickhouse-table';
 import {
   type BreakdownQuery,
   type ClientUsageRow,
@@ -75,7 +76,7 @@ export function usageSinceSql(table: ChSql, filter: UsageSinceFilter): ChSql {
       sum(cached_tokens) AS cache_read_tokens_sum,
       sum(cache_write_tokens) AS cache_write_tokens_sum,
       sum(reasoning_tokens) AS reasoning_tokens_sum
-    FROM ${table} WHERE ${who} AND created_at_ms >= ${Math.max(0, filter.since.getTime())}`;
+    FROM ${table} WHERE ${who} AND ${chCreatedFrom(filter.since)}`;
 }
 
 export function fromClientRow(row: SelectedClientRow): ClientUsageRow {
@@ -124,13 +125,12 @@ export interface SelectedCountedRow {
 const DAY_MS = 86_400_000;
 
 export function countedUsageSql(table: ChSql, query: CountedUsageQuery): ChSql {
-  const since = Math.max(0, query.since.getTime());
   const before = Math.max(0, query.before.getTime());
   return chSql`SELECT api_key_id, user_id, intDiv(created_at_ms, ${DAY_MS}) AS day,
       countIf(uncounted = 0) AS requests,
       sumIf(weighted_tokens, created_at_ms + latency_ms < ${before}) AS weighted_tokens_sum
     FROM ${table}
-    WHERE created_at_ms >= ${since} AND created_at_ms < ${before} AND isNotNull(user_id)
+    WHERE ${chCreatedFrom(query.since)} AND ${chCreatedBefore(query.before)} AND isNotNull(user_id)
     GROUP BY api_key_id, user_id, day`;
 }
 

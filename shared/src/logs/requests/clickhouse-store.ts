@@ -20,7 +20,7 @@ import {
   type SelectedLoggedUsage,
   usageSinceSql,
 } from './clickhouse-breakdowns';
-import { requestLogSearchSql } from './clickhouse-search';
+import { requestLogSearchConditions, requestLogSortColumn } from './clickhouse-search';
 import { requestLogSchema } from './log-columns';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogRecord } from './record';
@@ -46,8 +46,8 @@ export function createClickHouseRequestLogStore(
     existingIds: (ids) => logs.existingIds(ids),
     async list(filter: RequestLogFilter = {}) {
       const page = requestLogPage(filter);
-      const where = filter.apiKeyId === undefined ? chSql`` : chSql`WHERE api_key_id = ${filter.apiKeyId}`;
-      const { rows } = await logs.page<ChRow>(columns, where, page);
+      const where = filter.apiKeyId === undefined ? null : chSql`api_key_id = ${filter.apiKeyId}`;
+      const { rows } = await logs.page<ChRow>(columns, [where], page);
       return rows.map(fromRow);
     },
     async usageSince(filter) {
@@ -55,12 +55,14 @@ export function createClickHouseRequestLogStore(
       return fromLoggedUsage(row);
     },
     async search(filter) {
-      const query = requestLogSearchSql(logs.table, columns, requestLogSearchQuery(filter));
-      const [rows, [counted]] = await Promise.all([
-        logs.select<ChRow>(query.rows),
-        logs.select<{ total: string | number }>(query.count),
-      ]);
-      return { total: Number(counted?.total ?? 0), entries: rows.map(fromRow) };
+      const query = requestLogSearchQuery(filter);
+      const conditions = requestLogSearchConditions(query);
+      const sortColumn = requestLogSortColumn(query);
+      const { total, rows } =
+        sortColumn === null
+          ? await logs.page<ChRow>(columns, conditions, query)
+          : await logs.pageBy<ChRow>(columns, conditions, sortColumn, query);
+      return { total, entries: rows.map(fromRow) };
     },
     async aggregate(filter) {
       const query = usageAggregateSql(logs.table, usageAggregateQuery(filter));

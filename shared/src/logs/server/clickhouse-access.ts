@@ -4,16 +4,15 @@ import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
 import {
   type ClickHouseTableOptions,
   chCreatedBetween,
-  chWhere,
   clickHouseLogTable,
 } from '../analytics/clickhouse-table';
 import { accessLogSchema, chContains } from './clickhouse-tables';
 import { type AccessLogQuery, accessLogQuery, checkAccessLogRecord } from './query';
 import type { AccessLogStore } from './records';
 
-/** WHERE for a checked query; milliseconds are compared on created_at_ms, never on DateTime. */
-function whereOf(query: AccessLogQuery): ChSql {
-  return chWhere([
+/** The conditions of a checked query (see chWhere); milliseconds are compared on created_at_ms, never on DateTime. */
+function conditionsOf(query: AccessLogQuery): (ChSql | null)[] {
+  return [
     query.method === undefined ? null : chSql`method = ${query.method}`,
     query.path === undefined ? null : chContains(chIdent('path'), query.path),
     query.status === undefined
@@ -26,7 +25,7 @@ function whereOf(query: AccessLogQuery): ChSql {
       ? null
       : chSql`(${chContains(chIdent('path'), query.q)} OR ${chContains(chIdent('user_agent'), query.q)})`,
     ...chCreatedBetween(query.from, query.to),
-  ]);
+  ];
 }
 
 /** The access log in ClickHouse. */
@@ -42,7 +41,7 @@ export function createClickHouseAccessLogStore(
     },
     async search(search) {
       const query = accessLogQuery(search);
-      const { total, rows } = await logs.page<ChRow>(accessLogSchema.selected, whereOf(query), query);
+      const { total, rows } = await logs.page<ChRow>(accessLogSchema.selected, conditionsOf(query), query);
       return { total, entries: rows.map((row) => accessLogSchema.fromRow(row)) };
     },
   };

@@ -4,20 +4,19 @@ import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
 import {
   type ClickHouseTableOptions,
   chCreatedBetween,
-  chWhere,
   clickHouseLogTable,
 } from '../analytics/clickhouse-table';
 import { appLogSchema, chContains } from './clickhouse-tables';
 import { type AppLogQuery, appLogQuery, checkAppLogRecord } from './query';
 import { type AppLogStore, LOG_LEVELS } from './records';
 
-function whereOf(query: AppLogQuery): ChSql {
-  return chWhere([
+function conditionsOf(query: AppLogQuery): (ChSql | null)[] {
+  return [
     query.level === undefined ? null : chSql`level >= ${LOG_LEVELS[query.level]}`,
     query.target === undefined ? null : chContains(chIdent('target'), query.target),
     query.q === undefined ? null : chContains(chIdent('message'), query.q),
     ...chCreatedBetween(query.from, query.to),
-  ]);
+  ];
 }
 
 /** The application log in ClickHouse. */
@@ -33,7 +32,7 @@ export function createClickHouseAppLogStore(
     },
     async search(search) {
       const query = appLogQuery(search);
-      const { total, rows } = await logs.page<ChRow>(appLogSchema.selected, whereOf(query), query);
+      const { total, rows } = await logs.page<ChRow>(appLogSchema.selected, conditionsOf(query), query);
       return { total, entries: rows.map((row) => appLogSchema.fromRow(row)) };
     },
   };
