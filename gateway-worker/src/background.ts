@@ -1,3 +1,4 @@
+import { type Background, detached } from '@sluice/shared/util/background';
 import type { Context } from 'hono';
 import type { GatewayEnv } from './types';
 
@@ -7,7 +8,7 @@ import type { GatewayEnv } from './types';
  * Each task is followed by the logger's flush, so app-log lines written before or during it
  * (a warning from the stream's end, say) are stored before the isolate may be frozen.
  */
-export function backgroundFor(c: Context<GatewayEnv>): (task: Promise<unknown>) => void {
+export function backgroundFor(c: Context<GatewayEnv>): Background {
   return (task) => {
     const { logger } = c.get('deps');
     const logged = task
@@ -28,12 +29,12 @@ export function backgroundFor(c: Context<GatewayEnv>): (task: Promise<unknown>) 
  * the trace exporter knows not to start timers there (workerd would never fire them). Without
  * an execution context (app.request() in tests) the work simply runs.
  */
-export function liveKeepAlive(c: Context<GatewayEnv>): (task: Promise<unknown>) => void {
-  let context: { waitUntil(task: Promise<unknown>): void };
+export function liveKeepAlive(c: Context<GatewayEnv>): Background {
+  let context: { waitUntil: Background };
   try {
     context = c.executionCtx;
   } catch {
-    return (task) => void task.catch(() => {});
+    return detached;
   }
   return (task) => context.waitUntil(task.catch(() => {}));
 }

@@ -19,13 +19,11 @@ import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { guardrailSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import { createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
+import { type Background, detached } from '@sluice/shared/util/background';
 import type { StoreLink } from './store-link';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
 const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
-
-/** Background work whose caller has no waitUntil (it only warms a cache). */
-const detached = (task: Promise<unknown>): void => void task.catch(() => undefined);
 
 /** The /mcp endpoint's ports, built once per isolate. */
 export function buildMcpDeps(
@@ -46,7 +44,7 @@ export function buildMcpDeps(
     onDrop: drops.onDrop,
   });
   // /mcp makes no admission round trip: it reads the cache versions itself, at most once a second.
-  const fresh = async <T>(read: (background: (task: Promise<unknown>) => void) => Promise<T>) => {
+  const fresh = async <T>(read: (background: Background) => Promise<T>) => {
     await link.board.refresh();
     return read(detached);
   };

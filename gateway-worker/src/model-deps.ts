@@ -30,6 +30,7 @@ import type { BenchPolicy } from '@sluice/shared/routing/route-health';
 import { createRouteHealth } from '@sluice/shared/routing/route-health-tracker';
 import { createRouteLatency } from '@sluice/shared/routing/route-order';
 import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
+import { detached } from '@sluice/shared/util/background';
 import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
 import { runtimeByteChannel } from './runtime-byte-channel';
@@ -73,9 +74,6 @@ function benchPolicy(config: StoreEnv): BenchPolicy {
     maxCooldownMs: Math.max(config.SLUICE_ROUTE_BENCH_COOLDOWN_MS, config.SLUICE_ROUTE_BENCH_MAX_COOLDOWN_MS),
   };
 }
-
-/** Background work whose caller has no waitUntil (it only warms a cache). */
-const detached = (task: Promise<unknown>): void => void task.catch(() => undefined);
 
 /** The model endpoints' ports and /v1/usage's, built once per isolate. */
 export function buildModelDeps(

@@ -3,10 +3,10 @@ import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import type { Logger } from '@sluice/shared/logs/server/logger';
 import { droppedSpanSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
-import type { Background } from '@sluice/shared/stores/isolate-cache';
 import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
 import type { Tracer } from '@sluice/shared/telemetry/tracer';
 import { switchableTracer, tracerFor, tracingConfigFromSettings } from '@sluice/shared/telemetry/tracing';
+import type { Background } from '@sluice/shared/util/background';
 
 /** The resource the gateway's spans name (OTEL_SERVICE_NAME overrides the name). */
 const GATEWAY_SERVICE = { serviceName: 'sluice-gateway', serviceVersion: '0.1.0' };

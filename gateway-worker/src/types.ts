@@ -11,6 +11,7 @@ import type { McpResourceServer } from '@sluice/shared/oauth/resource-server';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import type { Span } from '@sluice/shared/telemetry/span';
 import type { Tracer } from '@sluice/shared/telemetry/tracer';
+import type { Background } from '@sluice/shared/util/background';
 import type { Redis } from '@upstash/redis';
 
 /** Worker bindings (wrangler vars and secrets). Parsed by buildDeps. */
@@ -32,14 +33,14 @@ export interface GatewayDeps {
   /** OpenTelemetry traces (OTEL_*): the passthrough tracer when none are exported. */
   tracer: Tracer;
   /** Tracing from the console's settings (no OTEL_* variables): looks at them again now and then. */
-  refreshTracing?(background: () => (task: Promise<unknown>) => void): void;
+  refreshTracing?(background: () => Background): void;
   storeTimeoutMs: number;
   /** Longest a request's body may take to arrive (SLUICE_BODY_TIMEOUT_MS), then 408. */
   bodyTimeoutMs: number;
   /** Structured logs: printed, and stored in the app log (hand flush() to waitUntil). */
   logger: Logger;
   /** Stores one access-log record in the next batch; a batch it opens goes to `keepAlive`. */
-  recordAccess(record: AccessLogRecord, keepAlive?: (work: Promise<unknown>) => void): Promise<void>;
+  recordAccess(record: AccessLogRecord, keepAlive?: Background): Promise<void>;
 }
 
 /**

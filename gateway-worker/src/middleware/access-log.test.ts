@@ -1,4 +1,5 @@
 import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
+import type { Background } from '@sluice/shared/util/background';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { GatewayDeps, GatewayEnv } from '../types';
@@ -12,7 +13,7 @@ function app() {
   const flushed: string[] = [];
   const deps = {
     // Opens a batch each time: the batch goes to the request's waitUntil, then the logger flushes.
-    recordAccess: async (record: AccessLogRecord, keepAlive?: (work: Promise<unknown>) => void) => {
+    recordAccess: async (record: AccessLogRecord, keepAlive?: Background) => {
       records.push(record);
       keepAlive?.(Promise.resolve());
     },

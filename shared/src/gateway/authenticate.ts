@@ -2,7 +2,7 @@ import { hashPresentedKey, looksLikeApiKey } from '../auth/api-key';
 import { type JwtSigner, looksLikeJwt } from '../auth/jwt';
 import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { unauthorized } from '../http/app-error';
-import type { Background } from '../keys/auth-cache';
+import { type Background, detached } from '../util/background';
 import { refuseKey } from './key-state';
 import type { Principal } from './principal';
 
@@ -37,11 +37,6 @@ export interface AuthOptions {
   /** An OAuth access token's user (/mcp, oauth/resource-server.ts); null when it is not one. */
   accessToken?(token: string): Promise<Principal | null>;
 }
-
-// Without a scheduler the work still runs; its failure is logged by whoever wraps it.
-const detached: Background = (task) => {
-  void task.catch(() => {});
-};
 
 /** Resolves an Authorization header to a principal, or throws the gateway's 401. */
 export async function authenticateGatewayRequest(

@@ -11,8 +11,9 @@ import { type ResolvedModel, resolveModelRoutes } from '../routing/resolve';
 import { ROUTE_HEALTH_VERSION_KEY } from '../routing/route-health';
 import type { SettingValues } from '../settings/definitions';
 import { CACHE_VERSION_KEYS } from '../stores/cache-versions';
-import { type Background, createIsolateCache } from '../stores/isolate-cache';
+import { createIsolateCache } from '../stores/isolate-cache';
 import type { VersionBoard, VersionBoardOptions } from '../stores/version-board';
+import type { Background } from '../util/background';
 
 /** The parts an isolate's caches hang on, with the Redis counters the console moves. */
 export const WARM_PARTS: VersionBoardOptions['parts'] = [

@@ -7,6 +7,7 @@ import { errorText, type Logger } from '../logs/server/logger';
 import { StoreUnavailableError } from '../stores/breaker';
 import { CACHE_VERSION_KEYS } from '../stores/cache-versions';
 import type { RedisPort } from '../stores/redis-port';
+import type { Background } from '../util/background';
 
 /**
  * Read-through cache of the gateway's key lookup: `sluice:apikey:<sha256>` holds the auth
@@ -26,8 +27,6 @@ export const KEY_CACHE_NEGATIVE_TTL_SECONDS = 30;
 export const KEY_CACHE_TOMBSTONE_TTL_SECONDS = 10;
 
 export type KeyCachePort = Pick<RedisPort, 'get' | 'set'>;
-/** Schedules work that must not delay the response (waitUntil on workerd). */
-export type Background = (task: Promise<unknown>) => void;
 export type KeyLoader = (hash: string) => Promise<ApiKeyAuthRecord | undefined>;
 
 export const keyCacheKey = (hash: string): string => `${KEY_CACHE_PREFIX}${hash}`;

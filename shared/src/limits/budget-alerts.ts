@@ -1,7 +1,7 @@
 import { toHex } from '../auth/encoding';
 import type { Logger } from '../logs/server/logger';
-import type { KeepAlive } from '../stores/coalescer';
 import type { RedisPort } from '../stores/redis-port';
+import type { Background } from '../util/background';
 import type { BudgetStatus } from './budget-status';
 
 /** A budget that crossed a threshold (or ran out), for one key or one user. */
@@ -21,7 +21,7 @@ export interface BudgetAlert {
 
 export interface BudgetAlerts {
   /** Tells of the alert once per subject, period and level across every gateway; never rejects. */
-  notice(alert: BudgetAlert, keepAlive: KeepAlive): void;
+  notice(alert: BudgetAlert, keepAlive: Background): void;
 }
 
 export interface WebhookTarget {

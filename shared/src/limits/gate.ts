@@ -1,8 +1,7 @@
 import { StoreUnavailableError } from '../stores/breaker';
-import type { KeepAlive } from '../stores/coalescer';
-import type { Background } from '../stores/isolate-cache';
 import type { ScriptCall } from '../stores/lua-script';
 import type { VersionBoard } from '../stores/version-board';
+import type { Background } from '../util/background';
 import type { CallDeadline } from '../util/call-deadline';
 import { type AdmissionAnswer, type AdmissionAsk, admissionCall, readAdmission } from './admission-call';
 import {
@@ -73,7 +72,7 @@ export type GateDecision =
     };
 
 export interface GateDeps {
-  run(call: ScriptCall, keepAlive?: KeepAlive, timer?: CallDeadline): Promise<unknown>;
+  run(call: ScriptCall, keepAlive?: Background, timer?: CallDeadline): Promise<unknown>;
   board: VersionBoard;
   limitsOf(subject: LimitSubject, background: Background): Promise<SubjectLimits>;
   /** Counted in /metrics (sluice_rate_limited_total). */

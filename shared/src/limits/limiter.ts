@@ -1,6 +1,7 @@
 import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
 import { createVersionBoard } from '../stores/version-board';
+import { detached } from '../util/background';
 import { withDeadline } from '../util/deadline';
 import { type Counter, type Scope, usageReadPlan } from './counters';
 import { isEmpty, type LimitSubject, type SubjectLimits } from './definitions';
@@ -50,9 +51,6 @@ export interface LimiterDeps {
 }
 
 export { FAIL_CLOSED_RETRY_SECONDS } from './gate';
-
-/** Background work nobody waits for (the limiter's callers have no waitUntil of their own). */
-const detached = (task: Promise<unknown>): void => void task.catch(() => undefined);
 
 export function createLimiter(deps: LimiterDeps): Limiter {
   const load = (subject: LimitSubject) =>

@@ -1,5 +1,5 @@
-import type { KeepAlive } from '../stores/coalescer';
 import type { WriteBehind } from '../stores/write-behind';
+import type { Background } from '../util/background';
 import { tokenCounters } from './counters';
 import type { LimitSubject, SubjectLimits } from './definitions';
 import { type RouteCapInput, routeTokenAddition } from './route-caps';
@@ -16,7 +16,7 @@ export interface TokenTally {
    * Resolves (never rejects) once the amounts are in Redis, or failed and were reported;
    * `keepAlive` gets the flush when this call opens it (stores/write-behind.ts).
    */
-  add(entries: readonly CounterAddition[], keepAlive?: KeepAlive): Promise<void>;
+  add(entries: readonly CounterAddition[], keepAlive?: Background): Promise<void>;
 }
 
 export function createTokenTally(

@@ -1,7 +1,7 @@
-import type { KeepAlive } from '../stores/coalescer';
 import { type LuaScript, runScript } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
 import { createWriteBehind, type WriteBehind } from '../stores/write-behind';
+import type { Background } from '../util/background';
 import { type ActiveKind, createActiveCounter, LUA_NOW_MS } from './active';
 import { METRICS, type MetricSample } from './definitions';
 
@@ -67,16 +67,16 @@ export interface MetricsStore {
    * Queues samples; resolves when the flush holding them is in Redis. `keepAlive` gets the
    * flush when this call opens it (see stores/write-behind.ts).
    */
-  record(samples: readonly MetricSample[], keepAlive?: KeepAlive): Promise<void>;
+  record(samples: readonly MetricSample[], keepAlive?: Background): Promise<void>;
   /**
    * As record(), but the samples are worked out when the flush drains them: the request that
    * records them does not spend the time on its own path.
    */
-  recordLater(compute: () => readonly MetricSample[], keepAlive?: KeepAlive): Promise<void>;
+  recordLater(compute: () => readonly MetricSample[], keepAlive?: Background): Promise<void>;
   /** Every series of the deployment, as stored, with the active gauges summed over live isolates. */
   read(): Promise<Record<string, number>>;
   /** Counts one request or stream in flight in this isolate until end(); keepAlive as for record. */
-  start(kind: ActiveKind, keepAlive?: KeepAlive): ActiveHandle;
+  start(kind: ActiveKind, keepAlive?: Background): ActiveHandle;
 }
 
 export interface RedisMetricsStoreOptions {
@@ -153,7 +153,7 @@ export function createRedisMetricsStore(
       ];
     },
   });
-  const publish = (keepAlive: KeepAlive | undefined): Promise<void> => {
+  const publish = (keepAlive: Background | undefined): Promise<void> => {
     gaugesChanged = true;
     return writeBehind.schedule(keepAlive);
   };

@@ -8,9 +8,9 @@ import { type ClientIdentity, NO_CLIENT } from '../logs/requests/client-identity
 import { costUsd, weightedTokens } from '../logs/requests/cost';
 import type { RequestLogRecord } from '../logs/requests/record';
 import { effectivePrice } from '../pricing/effective';
-import type { KeepAlive } from '../stores/coalescer';
 import { outcomeAttributes } from '../telemetry/gen-ai';
 import { NO_SPAN, type Span } from '../telemetry/span';
+import type { Background } from '../util/background';
 import type { ModelEndpoint, ProxyDeps, ResolvedModel, ResolvedRoute } from './types';
 
 /** What the proxy knows about a request once it has resolved the model. */
@@ -137,7 +137,7 @@ export function settleExchange(
   exchange: Exchange,
   result: ExchangeResult,
   deps: ProxyDeps,
-  keepAlive: KeepAlive,
+  keepAlive: Background,
 ): void {
   const now = deps.now();
   const record = buildLogRecord(exchange, result, now);
@@ -175,7 +175,7 @@ export function settleExchange(
  * A request that ended in an unexpected error (not a refusal the client is told of): nothing
  * is logged, but what it reserved goes back.
  */
-export function releaseReservation(exchange: Exchange, deps: ProxyDeps, keepAlive: KeepAlive): void {
+export function releaseReservation(exchange: Exchange, deps: ProxyDeps, keepAlive: Background): void {
   if (exchange.reserved.length === 0) return;
   const settlement = {
     subject: limitSubject(exchange.principal),

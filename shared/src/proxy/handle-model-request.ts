@@ -3,9 +3,9 @@ import { enforceContentPolicy, requestTexts } from '../guardrails/content-policy
 import { GuardrailRefusal } from '../guardrails/marks';
 import { redactRequest } from '../guardrails/redact-canonical';
 import { AppError } from '../http/app-error';
-import type { KeepAlive } from '../stores/coalescer';
 import { principalAttributes, requestAttributes } from '../telemetry/gen-ai';
 import { NO_SPAN } from '../telemetry/span';
+import type { Background } from '../util/background';
 import {
   type Exchange,
   type ExchangeResult,
@@ -241,7 +241,7 @@ function storeInCache(
   provider: string,
   settings: ProxySettings,
   deps: ProxyDeps,
-  keepAlive: KeepAlive,
+  keepAlive: Background,
 ): void {
   const entry: CachedAnswer = {
     contentType: answer.headers['content-type'] ?? 'application/json',

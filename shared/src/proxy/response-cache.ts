@@ -1,9 +1,9 @@
 import { sha256Hex } from '../auth/encoding';
 import type { WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
-import type { KeepAlive } from '../stores/coalescer';
 import type { LuaScript } from '../stores/lua-script';
 import type { WriteBehind } from '../stores/write-behind';
+import type { Background } from '../util/background';
 
 /** A complete answer as the client received it, replayable byte for byte. */
 export interface CachedAnswer {
@@ -27,7 +27,7 @@ export interface ResponseCache {
    * Stores the answer in the next flush; resolves (never rejects) once that is answered.
    * `keepAlive` gets the flush when this call opens it (stores/write-behind.ts).
    */
-  set(key: string, answer: CachedAnswer, ttlSeconds: number, keepAlive?: KeepAlive): Promise<void>;
+  set(key: string, answer: CachedAnswer, ttlSeconds: number, keepAlive?: Background): Promise<void>;
 }
 
 /** What kind of body a cached answer answers: a chat format's, or an embeddings request's. */

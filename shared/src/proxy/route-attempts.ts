@@ -5,9 +5,9 @@ import type { FirstRouteCheck } from '../limits/gate';
 import type { RouteCapDecision } from '../limits/route-caps';
 import { knownMaxOutputTokens } from '../routing/output-caps';
 import type { HealthSnapshot } from '../routing/route-health-tracker';
-import type { KeepAlive } from '../stores/coalescer';
 import { operationOf, routeAttributes } from '../telemetry/gen-ai';
 import { NO_SPAN, type Span } from '../telemetry/span';
+import type { Background } from '../util/background';
 import type { ModelEndpoint, ProxyDeps, ProxySettings, ResolvedModel, ResolvedRoute } from './types';
 import type { FetchFailure } from './upstream-fetch';
 
@@ -81,7 +81,7 @@ export interface WalkStart {
   /** The routes in the order the admission chose (the model's strategy). */
   routes: readonly ResolvedRoute[];
   /** Keeps the outcome reports' write-behind flush alive (waitUntil). */
-  keepAlive: KeepAlive;
+  keepAlive: Background;
   /** The request's span: each attempt is a client span under it. */
   span?: Span;
   /** The endpoint, for the attempt spans' gen_ai.operation.name. */

@@ -14,9 +14,8 @@ import type { RequestLogRecord } from '../logs/requests/record';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
 import type { RouteHealth } from '../routing/route-health-tracker';
 import type { RouteLatency } from '../routing/route-order';
-import type { KeepAlive } from '../stores/coalescer';
-import type { Background } from '../stores/isolate-cache';
 import type { Span } from '../telemetry/span';
+import type { Background } from '../util/background';
 import type { CallDeadline } from '../util/call-deadline';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import type { ByteChannel } from './byte-channel';
@@ -93,14 +92,14 @@ export interface ProxyDeps {
    * gives back what the request reserved at admission, in the isolate's next write-behind
    * flush. Never rejects.
    */
-  countTokens(settlement: TokenSettlement, keepAlive: KeepAlive): Promise<void>;
+  countTokens(settlement: TokenSettlement, keepAlive: Background): Promise<void>;
   cache: ResponseCache;
   /**
    * Queues the request-log row (and the metrics it carries) for the next batch. A batch is
    * kept alive by the request that opened it (`keepAlive`), so a request never waits for a
    * batch another request is writing. Never rejects.
    */
-  writeLog(record: RequestLogRecord, keepAlive: KeepAlive): Promise<void>;
+  writeLog(record: RequestLogRecord, keepAlive: Background): Promise<void>;
   settings(background: Background): Promise<ProxySettings>;
   /** SLUICE_OTEL_CAPTURE_CONTENT (otel_capture_content): recorded spans carry the messages, redacted. */
   traceContent?(): boolean;
@@ -140,7 +139,7 @@ export interface ProxyCall {
    */
   useCache(): boolean;
   /** Runs work after the response (the worker's waitUntil). */
-  waitUntil(work: Promise<unknown>): void;
+  waitUntil: Background;
   /** Told when a streamed answer's body ends (the client has it all, or left). */
   bodyEnds?(ended: Promise<unknown>): void;
   /**

@@ -1,8 +1,7 @@
-import type { KeepAlive } from '../stores/coalescer';
-import type { Background } from '../stores/isolate-cache';
 import type { RedisPort } from '../stores/redis-port';
 import type { BoardPart } from '../stores/version-board';
 import type { WriteBehind } from '../stores/write-behind';
+import type { Background } from '../util/background';
 import { withDeadline } from '../util/deadline';
 import { afterOutcome, type LocalRouteState, mergedState } from './local-bench';
 import {
@@ -27,7 +26,7 @@ export interface RouteHealth {
    */
   snapshot(background: Background): HealthSnapshot;
   /** Joins the isolate's next write-behind flush; `keepAlive` gets the flush it opens. */
-  report(routeId: string, outcome: 'failed' | 'succeeded', keepAlive: KeepAlive): void;
+  report(routeId: string, outcome: 'failed' | 'succeeded', keepAlive: Background): void;
 }
 
 export interface RouteHealthDeps {

@@ -1,7 +1,5 @@
 import type { RequestLogRecord } from '../logs/requests/record';
-
-/** Keeps a batch alive past its caller's response (waitUntil on workerd). */
-export type KeepAlive = (work: Promise<unknown>) => void;
+import type { Background } from '../util/background';
 
 export interface LedgerWriter<R = RequestLogRecord> {
   /**
@@ -10,7 +8,7 @@ export interface LedgerWriter<R = RequestLogRecord> {
    * keeps the batch alive, and the other writers of the batch need not wait for it (a request
    * waiting on another request's work looks hung to the runtime).
    */
-  write(record: R, keepAlive?: KeepAlive): Promise<void>;
+  write(record: R, keepAlive?: Background): Promise<void>;
 }
 
 /** Any store that appends records in batches: the request log, the MCP call log. */

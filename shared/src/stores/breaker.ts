@@ -1,5 +1,3 @@
-import type { KeepAlive } from './coalescer';
-
 /** Thrown at once, without a round trip, while a store is known to be unreachable. */
 export class StoreUnavailableError extends Error {}
 
@@ -23,9 +21,9 @@ export interface Breaker {
    * workerd it runs in the calling request without delaying it). A rejection of `work` opens
    * the breaker: pass only calls whose failure means the store could not be reached.
    */
-  guard<T>(work: () => Promise<T>, keepAlive?: KeepAlive): Promise<T>;
+  guard<T>(work: () => Promise<T>, keepAlive?: Background): Promise<T>;
   /** guard()'s check, for callers that send elsewhere: false while open (a probe may start). */
-  allows(keepAlive?: KeepAlive): boolean;
+  allows(keepAlive?: Background): boolean;
   /** guard()'s verdict, for those callers: the store could not be reached. */
   failed(error: unknown): void;
 }
@@ -49,7 +47,7 @@ export function createBreaker(options: BreakerOptions): Breaker {
     options.onChange?.(true, error);
   };
 
-  const probe = (keepAlive: KeepAlive | undefined): void => {
+  const probe = (keepAlive: Background | undefined): void => {
     if (probing || now() - lastProbeAt < options.probeEveryMs) return;
     probing = true;
     lastProbeAt = now();
@@ -69,7 +67,7 @@ export function createBreaker(options: BreakerOptions): Breaker {
     keepAlive?.(attempt);
   };
 
-  const allows = (keepAlive?: KeepAlive): boolean => {
+  const allows = (keepAlive?: Background): boolean => {
     if (!open) return true;
     probe(keepAlive);
     return false;
@@ -104,3 +102,5 @@ export const NO_BREAKER: Breaker = {
   failed: () => undefined,
   guard: (work) => work(),
 };
+
+import type { Background } from '../util/background';

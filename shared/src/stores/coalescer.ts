@@ -1,3 +1,4 @@
+import type { Background } from '../util/background';
 import { type CallDeadline, createCallDeadline } from '../util/call-deadline';
 import { DeadlineError } from '../util/deadline';
 
@@ -38,9 +39,6 @@ export interface CoalescerOptions<I, O> {
   now?: () => number;
 }
 
-/** Keeps a batch alive past its sender's response (waitUntil on workerd). */
-export type KeepAlive = (work: Promise<unknown>) => void;
-
 export interface Coalescer<I, O> {
   /**
    * Sends the item with the next batch. When this caller sends a batch itself, `keepAlive` is
@@ -48,7 +46,7 @@ export interface Coalescer<I, O> {
    * calling request's own (util/call-deadline.ts): a wait for another request's batch then arms
    * no timer of its own.
    */
-  submit(item: I, keepAlive?: KeepAlive, timer?: CallDeadline): Promise<O>;
+  submit(item: I, keepAlive?: Background, timer?: CallDeadline): Promise<O>;
 }
 
 interface Entry<I, O> {
@@ -82,7 +80,7 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
     });
 
   /** Sends what is queued, in the calling request; then, while it may, what queued meanwhile. */
-  const launch = (keepAlive: KeepAlive | undefined, followUps: number): void => {
+  const launch = (keepAlive: Background | undefined, followUps: number): void => {
     const entries = queue.slice(0, maxBatch);
     queue = queue.slice(maxBatch);
     for (const entry of entries) entry.queued = false;
@@ -109,7 +107,7 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
   const waitWithTimer = async (
     entry: Entry<I, O>,
     result: Promise<O>,
-    keepAlive: KeepAlive | undefined,
+    keepAlive: Background | undefined,
     requestTimer: CallDeadline | undefined,
   ): Promise<O> => {
     const startedAt = Date.now();
@@ -139,7 +137,7 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
   const submit = async (
     entry: Entry<I, O>,
     result: Promise<O>,
-    keepAlive: KeepAlive | undefined,
+    keepAlive: Background | undefined,
     timer: CallDeadline | undefined,
   ): Promise<O> => {
     // Yield once: the rest of this tick's submissions join the batch.

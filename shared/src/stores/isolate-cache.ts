@@ -1,8 +1,6 @@
+import type { Background } from '../util/background';
 import { withDeadline } from '../util/deadline';
 import type { BoardPart } from './version-board';
-
-/** Schedules work that must not delay the response (waitUntil on workerd). */
-export type Background = (task: Promise<unknown>) => void;
 
 export interface IsolateCacheOptions<V> {
   /** Loads a value; may hand follow-up work (a cache fill) to `background`. */

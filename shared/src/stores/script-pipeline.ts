@@ -1,7 +1,8 @@
+import type { Background } from '../util/background';
 import type { CallDeadline } from '../util/call-deadline';
 import { withDeadline } from '../util/deadline';
 import { type Breaker, NO_BREAKER, unavailable } from './breaker';
-import { type Coalescer, createCoalescer, type KeepAlive } from './coalescer';
+import { type Coalescer, createCoalescer } from './coalescer';
 import type { ScriptCall } from './lua-script';
 
 export type { ScriptCall } from './lua-script';
@@ -80,7 +81,7 @@ export interface ScriptRunner {
    * failed, with another error when Redis could not be reached within the deadline, or at once
    * (StoreUnavailableError) while the breaker holds Redis for down.
    */
-  run(call: ScriptCall, keepAlive?: KeepAlive, timer?: CallDeadline): Promise<unknown>;
+  run(call: ScriptCall, keepAlive?: Background, timer?: CallDeadline): Promise<unknown>;
 }
 
 /**

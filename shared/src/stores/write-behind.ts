@@ -1,6 +1,6 @@
+import type { Background } from '../util/background';
 import { withDeadline } from '../util/deadline';
 import { type Breaker, NO_BREAKER } from './breaker';
-import type { KeepAlive } from './coalescer';
 import { type PipelinePort, runScriptPipeline, type ScriptCall, type ScriptOutcome } from './script-pipeline';
 
 /** One script call a source hands over, and where its outcome goes. */
@@ -24,7 +24,7 @@ export interface WriteBehind {
    * window has the flush handed to `keepAlive` (waitUntil on workerd): that request keeps it
    * alive, and every other contributor can move on without waiting.
    */
-  schedule(keepAlive?: KeepAlive): Promise<void>;
+  schedule(keepAlive?: Background): Promise<void>;
 }
 
 /**

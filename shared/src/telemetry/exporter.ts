@@ -1,4 +1,4 @@
-import type { KeepAlive } from '../stores/coalescer';
+import type { Background } from '../util/background';
 import type { TracingConfig } from './config';
 import { type ExportBatch, encodeTracesJson, encodeTracesProtobuf } from './otlp-traces';
 import type { SpanData } from './span';
@@ -31,7 +31,7 @@ export interface SpanExporter {
    * keeps alive (workerd: the waitUntil of a request that is still running: its I/O must be
    * that request's own, and a timer set from a request that has ended may never fire).
    */
-  schedule(keepAlive?: KeepAlive): void;
+  schedule(keepAlive?: Background): void;
   /** Sends what is queued now (tests, shutdown). */
   flush(): Promise<void>;
 }

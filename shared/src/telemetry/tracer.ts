@@ -1,4 +1,4 @@
-import type { KeepAlive } from '../stores/coalescer';
+import type { Background } from '../util/background';
 import type { SpanExporter } from './exporter';
 import type { Sampler } from './sampler';
 import {
@@ -22,7 +22,7 @@ export interface Tracer {
   start(
     name: string,
     kind: SpanKind,
-    options?: { headers?: Headers | null; attributes?: Attributes; keepAlive?: KeepAlive },
+    options?: { headers?: Headers | null; attributes?: Attributes; keepAlive?: Background },
   ): Span;
 }
 

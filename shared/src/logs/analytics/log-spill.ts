@@ -1,6 +1,6 @@
 import { ClickHouseError } from '@clickhouse/client-web';
 import { type Breaker, createBreaker } from '../../stores/breaker';
-import type { KeepAlive } from '../../stores/coalescer';
+import type { Background } from '../../util/background';
 import { withDeadline } from '../../util/deadline';
 
 /**
@@ -62,7 +62,7 @@ export function spillingInsert<R extends { id: string }>(
     if (records.length === 0) return;
     // This insert runs in waitUntil: a probe it starts is waited for, so it is not cut short.
     const probes: Promise<unknown>[] = [];
-    const keep: KeepAlive = (probe) => void probes.push(probe);
+    const keep: Background = (probe) => void probes.push(probe);
     try {
       if (breaker.allows(keep)) {
         try {

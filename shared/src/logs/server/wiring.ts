@@ -1,8 +1,5 @@
-import {
-  ANALYTICS_LOG_BATCH,
-  createBatchingLedgerWriter,
-  type KeepAlive,
-} from '../../stores/batching-writer';
+import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '../../stores/batching-writer';
+import type { Background } from '../../util/background';
 import type { AnalyticsStore } from '../analytics/store';
 import { createLogger, errorText, type Logger, logLevelFromEnv } from './logger';
 import {
@@ -27,7 +24,7 @@ export interface ServerLogs {
    * Batches access records (one insert per batch); never rejects. A batch this call opens is
    * handed to `keepAlive` (waitUntil on workerd), see ledger/batching-writer.ts.
    */
-  recordAccess(record: AccessLogRecord, keepAlive?: KeepAlive): Promise<void>;
+  recordAccess(record: AccessLogRecord, keepAlive?: Background): Promise<void>;
   /** Resolves once every access record and log line written so far is stored (or given up). */
   flushLogs(): Promise<void>;
 }
@@ -96,7 +93,7 @@ export function buildServerLogs(
   const inFlight = new Set<Promise<void>>();
   // The server and its port are this process's, whatever the caller's record says: a request
   // cannot tell which port its server listens on behind a proxy, and workerd never says.
-  const recordAccess = (record: AccessLogRecord, keepAlive?: KeepAlive) => {
+  const recordAccess = (record: AccessLogRecord, keepAlive?: Background) => {
     const written = access.write({ ...record, source, port }, keepAlive);
     // Once per batch (by the writer that opened it): on workerd, a promise derived from another
     // request's batch in every request would be settled from a request that is not its own.

@@ -1,5 +1,6 @@
 import type { Principal } from '../../gateway/principal';
 import type { Span } from '../../telemetry/span';
+import type { Background } from '../../util/background';
 import { type ClientChannel, type McpResult, RELAYED_REQUESTS, type RelayedCapability } from '../ports';
 import { scopedCatalog } from './catalog';
 import { createClientChannel, RELAY_ID_PREFIX } from './client-channel';
@@ -32,7 +33,7 @@ const SESSION_NOT_FOUND = -32001;
 export interface McpPost {
   principal: Principal;
   /** For work after the response (the call log). */
-  waitUntil(work: Promise<unknown>): void;
+  waitUntil: Background;
   sessionId: string | null;
   /** The MCP-Protocol-Version header: a stateless (2026-07-28) request names it. */
   protocolVersion: string | null;

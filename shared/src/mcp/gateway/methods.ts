@@ -3,6 +3,7 @@ import type { UserRole } from '../../db/schema/users';
 import { type RedactPolicy, redactJson } from '../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE, type ToolPolicy } from '../../guardrails/tool-policy';
 import { NO_SPAN, type Span } from '../../telemetry/span';
+import type { Background } from '../../util/background';
 import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
 import { traceMeta } from '../upstream/trace-headers';
 import { type McpToolAccess, mayUseTool } from './access';
@@ -20,7 +21,7 @@ export interface MethodDeps extends UpstreamCallDeps {
    * Queues the call's log row; a batch it opens is handed to `keepAlive` (waitUntil), so no
    * request waits for a batch another request keeps. Never rejects.
    */
-  logCall(record: McpLogRecord, keepAlive: (work: Promise<unknown>) => void): Promise<void>;
+  logCall(record: McpLogRecord, keepAlive: Background): Promise<void>;
   /** security.mcp_tool_access, as the settings cache has it. */
   toolAccess(): Promise<McpToolAccess>;
   /** security.inspect_tools as rules; null when none is set (guardrails/tool-policy.ts). */
@@ -42,7 +43,7 @@ export interface MethodCall {
   /** The caller's role (an API key's owner's): decides which tools it sees and may call. */
   role: UserRole;
   /** Keeps the isolate alive for work after the response (the call log). */
-  waitUntil(work: Promise<unknown>): void;
+  waitUntil: Background;
   /** Progress notifications of a tools/call, when the client asked for them. */
   onProgress?: (params: McpResult) => void;
   /** The client, while a streamed tools/call is open (client-channel.ts). */
