@@ -1,5 +1,5 @@
 import { AppError } from '@sluice/shared/http/app-error';
-import { readBodyWithin } from '@sluice/shared/http/bounded-body';
+import { readBodyUpTo } from '@sluice/shared/http/bounded-body';
 import { DEFAULT_DISCARD_BOUNDS, discardRest } from '@sluice/shared/http/discard-body';
 import type { MiddlewareHandler } from 'hono';
 
@@ -32,7 +32,7 @@ export function limitBody(options: BodyLimitOptions): MiddlewareHandler {
       if (Number(declared) <= maxBytes) return next();
       throw tooLarge(maxBytes, await discardRest(body.getReader(), bounds));
     }
-    const read = await readBodyWithin(body, maxBytes, bounds);
+    const read = await readBodyUpTo(body, maxBytes, bounds);
     if ('tooLarge' in read) throw tooLarge(maxBytes, read.drained);
     c.req.raw = new Request(c.req.raw, { body: read.bytes });
     return next();

@@ -1,5 +1,5 @@
 import { AppError } from '@sluice/shared/http/app-error';
-import { readBodyWithin } from '@sluice/shared/http/bounded-body';
+import { readBodyUpTo } from '@sluice/shared/http/bounded-body';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../types';
 
@@ -18,7 +18,7 @@ export function limitBodySize(maxSize: number): MiddlewareHandler<GatewayEnv> {
     if (declared === null || headers.has('transfer-encoding')) {
       const body = c.req.raw.body;
       if (body === null) return next();
-      const read = await readBodyWithin(body, maxSize);
+      const read = await readBodyUpTo(body, maxSize);
       if ('tooLarge' in read) throw tooLarge();
       c.req.raw = new Request(c.req.raw, { body: read.bytes });
       return next();

@@ -8,7 +8,7 @@ export type BoundedBody = { bytes: Uint8Array<ArrayBuffer> } | { tooLarge: true;
  * that, the rest is read and dropped within `bounds` before the caller refuses it, so that the
  * client still sending gets the refusal (discard-body.ts); `drained` says whether it all came.
  */
-export async function readBodyWithin(
+export async function readBodyUpTo(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   bounds: DiscardBounds = DEFAULT_DISCARD_BOUNDS,

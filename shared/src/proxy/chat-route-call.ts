@@ -1,7 +1,7 @@
 import type { PassthroughPlan, UpstreamCall } from '../canonical/ports';
 import type { CanonicalRequest } from '../canonical/types';
 import type { Exchange } from './accounting';
-import { readBodyWithin } from './idle-guard';
+import { readUpstreamTextInTime } from './idle-guard';
 import { hasSealed, openSealedReasoning } from './reasoning-flow';
 import { type RouteCaller, targetFor } from './route-attempts';
 import type { Attempt, ProxyCall, ProxyDeps, ProxySettings } from './types';
@@ -69,7 +69,7 @@ export function chatRouteCaller(
       });
       if (!result.ok) return { ok: false, failed: result };
       if (!result.response.ok) {
-        const text = await readBodyWithin(result.response, idleMs, result.abort, result.deadline);
+        const text = await readUpstreamTextInTime(result.response, idleMs, result.abort, result.deadline);
         return { ok: false, refused: adapter.mapError(result.response.status, text ?? '') };
       }
       const value: ChatAnswer = {

@@ -5,7 +5,7 @@ import { parseCountTokensRequest } from '../wire/anthropic-messages/to-canonical
 import { type Exchange, type ExchangeResult, failedExchange, settleExchange } from './accounting';
 import { type Admitted, admit, firstUsableRoute } from './admission';
 import { estimateInputTokens } from './estimate-tokens';
-import { readBodyWithin } from './idle-guard';
+import { readUpstreamTextInTime } from './idle-guard';
 import { hasSealed } from './reasoning-flow';
 import { clientOf, logRefusal } from './refusals';
 import { clientFacingError, targetFor } from './route-attempts';
@@ -114,7 +114,7 @@ async function count(
     if (result.reason === 'client_aborted') throw new AppError(400, 'client went away');
     return estimate(1);
   }
-  const text = await readBodyWithin(result.response, timeoutMs, result.abort, result.deadline);
+  const text = await readUpstreamTextInTime(result.response, timeoutMs, result.abort, result.deadline);
   if (text === null) return estimate(1);
   if (!result.response.ok) {
     const failure = adapter.mapError(result.response.status, text);

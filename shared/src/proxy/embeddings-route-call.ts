@@ -8,7 +8,7 @@ import type { ProviderAdapter, UpstreamCall } from '../canonical/ports';
 import type { UpstreamError } from '../canonical/types';
 import { AppError } from '../http/app-error';
 import type { Span } from '../telemetry/span';
-import { readBodyWithin } from './idle-guard';
+import { readUpstreamTextInTime } from './idle-guard';
 import { type RouteCaller, targetFor } from './route-attempts';
 import type { ProxyCall, ProxyDeps, ProxySettings, ResolvedRoute } from './types';
 import { type FetchFailure, fetchUpstream } from './upstream-fetch';
@@ -63,7 +63,7 @@ export function embeddingsRouteCaller(
     if (!result.ok) return { kind: 'failed', failed: result };
     const { response } = result;
     // Read at once: a body left unread holds its connection, and later calls would wait for it.
-    const text = await readBodyWithin(response, idleMs, result.abort, result.deadline);
+    const text = await readUpstreamTextInTime(response, idleMs, result.abort, result.deadline);
     if (!response.ok) return { kind: 'refused', refused: adapter.mapError(response.status, text ?? '') };
     if (text === null) {
       throw new AppError(504, `Upstream ${route.providerName} sent no complete body within ${idleMs} ms`);

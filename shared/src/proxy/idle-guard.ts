@@ -154,7 +154,7 @@ function cut(end: () => void): void {
  * upstream call is aborted and null returned. `deadline` is the call's own timer when it has
  * one (fetchUpstream's), so the body costs no timer of its own; it is stopped either way.
  */
-export async function readBodyWithin(
+export async function readUpstreamTextInTime(
   response: Response,
   idleMs: number,
   abort: (reason: string) => void,

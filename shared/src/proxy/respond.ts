@@ -9,7 +9,7 @@ import { renameModelInData } from '../wire/common/rename-model';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import { answerEnding } from './answer-ending';
 import { type ByteChannel, handOver, throughStage } from './byte-channel';
-import { createIdleGuard, type IdleGuard, readBodyWithin } from './idle-guard';
+import { createIdleGuard, type IdleGuard, readUpstreamTextInTime } from './idle-guard';
 import { createReasoningSealStage, sealAnswerReasoning } from './reasoning-flow';
 import type { ReasoningSeal } from './reasoning-seal';
 import { closeOnError, passThrough, type StreamEnding } from './stream-ending';
@@ -84,7 +84,12 @@ export async function answerClient(
 ): Promise<ClientAnswer> {
   const { keep, idleTimeoutMs } = options;
   if (request.stream) return streamAnswer(attempt, format, request, options);
-  const text = await readBodyWithin(attempt.upstream, idleTimeoutMs, attempt.abortUpstream, attempt.deadline);
+  const text = await readUpstreamTextInTime(
+    attempt.upstream,
+    idleTimeoutMs,
+    attempt.abortUpstream,
+    attempt.deadline,
+  );
   if (text === null) {
     throw new AppError(
       504,

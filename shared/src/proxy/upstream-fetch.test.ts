@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpstreamCall } from '../canonical/ports';
-import { readBodyWithin } from './idle-guard';
+import { readUpstreamTextInTime } from './idle-guard';
 import { fetchUpstream } from './upstream-fetch';
 
 const CALL: UpstreamCall = {
@@ -177,7 +177,7 @@ describe('fetchUpstream', () => {
       const result = await pending;
       if (!result.ok) throw new Error('expected a response');
       const reasons: string[] = [];
-      const text = readBodyWithin(result.response, 100, (r) => void reasons.push(r), result.deadline);
+      const text = readUpstreamTextInTime(result.response, 100, (r) => void reasons.push(r), result.deadline);
       await vi.advanceTimersByTimeAsync(99);
       expect(reasons).toEqual([]);
       await vi.advanceTimersByTimeAsync(1);
@@ -196,7 +196,7 @@ describe('fetchUpstream', () => {
         now: clock(0),
       });
       if (!result.ok) throw new Error('expected a response');
-      expect(await readBodyWithin(result.response, 100, () => {}, result.deadline)).toBe('{"ok":1}');
+      expect(await readUpstreamTextInTime(result.response, 100, () => {}, result.deadline)).toBe('{"ok":1}');
       expect(setSpy).toHaveBeenCalledOnce();
       expect(clearSpy).toHaveBeenCalledOnce();
       await vi.advanceTimersByTimeAsync(5_000);

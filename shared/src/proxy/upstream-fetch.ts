@@ -7,7 +7,7 @@ export type FetchResult =
       response: Response;
       latencyMs: number;
       abort(reason: string): void;
-      /** The call's timer, paused: readBodyWithin takes it for the body, a stream stops it. */
+      /** The call's timer, paused: readUpstreamTextInTime takes it for the body, a stream stops it. */
       deadline: CallDeadline;
     }
   | { ok: false; reason: 'timeout' | 'network' | 'client_aborted'; message: string };
@@ -18,7 +18,7 @@ export type FetchFailure = Extract<FetchResult, { ok: false }>;
  * One upstream call. The timeout covers the wait for response headers only: a stream that
  * has started may run as long as it needs. The client's signal aborts the call at any time,
  * streaming included, so a departed client stops the upstream spending tokens.
- * `bodyTimeoutMs` is the wait the caller will give the body (readBodyWithin), so that one
+ * `bodyTimeoutMs` is the wait the caller will give the body (readUpstreamTextInTime), so that one
  * timer serves both (call-deadline.ts).
  */
 export async function fetchUpstream(
