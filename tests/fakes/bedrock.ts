@@ -9,7 +9,7 @@
  * usage (bedrock-cache.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { encodeEventStreamJson } from '../../shared/src/providers/common/eventstream-encoder';
+import { encodeEventStreamJson } from '../../shared/test/providers/common/eventstream-encoder';
 import { bedrockCacheUsage, cacheFields, cachePointProblem } from './bedrock-cache';
 import { readClaudeFields, reasoningBlock } from './bedrock-claude';
 import { answerInvoke } from './bedrock-embeddings';

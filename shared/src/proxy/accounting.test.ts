@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { testModel, testRoute } from '../../test/routing/test-fixtures';
 import { redactPolicyOf, redactSettingSchema } from '../guardrails/redact-policy';
 import type { PriceEntry } from '../pricing/types';
 import type { ResolvedModel, ResolvedRoute } from '../routing/resolve';
-import { testModel, testRoute } from '../routing/test-fixtures';
 import { buildLogRecord, type Exchange, type ExchangeResult } from './accounting';
 
 const gpt4o: PriceEntry = {

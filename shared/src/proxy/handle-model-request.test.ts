@@ -1,14 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { contentPolicyOf, contentSettingSchema } from '../guardrails/content-policy';
-import type { GateDecision } from '../limits/gate';
-import { wireFormats } from '../wire/index';
-import { estimatePromptTokens } from './estimate-tokens';
-import {
-  CACHE_HEADER,
-  CLIENT_CLOSED_REQUEST,
-  handleModelRequest,
-  UPSTREAM_MODEL_HEADER,
-} from './handle-model-request';
 import {
   COMPLETION,
   chatBody,
@@ -22,7 +12,17 @@ import {
   T0,
   UPSTREAM_MS,
   type Upstream,
-} from './test-deps';
+} from '../../test/proxy/test-deps';
+import { contentPolicyOf, contentSettingSchema } from '../guardrails/content-policy';
+import type { GateDecision } from '../limits/gate';
+import { wireFormats } from '../wire/index';
+import { estimatePromptTokens } from './estimate-tokens';
+import {
+  CACHE_HEADER,
+  CLIENT_CLOSED_REQUEST,
+  handleModelRequest,
+  UPSTREAM_MODEL_HEADER,
+} from './handle-model-request';
 import type { ResolvedRoute } from './types';
 
 describe('handleModelRequest', () => {

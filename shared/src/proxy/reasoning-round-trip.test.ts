@@ -4,9 +4,9 @@
  * sends it back, and Anthropic gets its exact block again; an altered seal is the client's 400.
  */
 import { describe, expect, it } from 'vitest';
+import { clientCall, fakeDeps, MODEL, ROUTE, refusal } from '../../test/proxy/test-deps';
 import { anthropicAdapter } from '../providers/anthropic/adapter';
 import { handleModelRequest } from './handle-model-request';
-import { clientCall, fakeDeps, MODEL, ROUTE, refusal } from './test-deps';
 import type { ResolvedModel } from './types';
 
 const thinking = { type: 'thinking', thinking: 'I should read the file.', signature: 'EqQBCkgIARABGAIiQLX2' };

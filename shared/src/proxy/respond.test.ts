@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { encodedEventNames } from '../../test/wire/anthropic-messages/fixtures/event-names';
 import type { CanonicalRequest } from '../canonical/types';
 import { detector } from '../guardrails/detectors';
 import { createRedactor } from '../guardrails/redact-text';
@@ -6,7 +7,6 @@ import { AppError } from '../http/app-error';
 import { openAiAdapter } from '../providers/openai/adapter';
 import { configureSseLimits, DEFAULT_MAX_EVENT_CHARS } from '../sse/parser';
 import { createCallDeadline } from '../util/call-deadline';
-import { encodedEventNames } from '../wire/anthropic-messages/fixtures/event-names';
 import { anthropicMessages, openaiChat } from '../wire/index';
 import { createReasoningSeal } from './reasoning-seal';
 import { answerClient, JSON_HEADERS, SSE_HEADERS } from './respond';

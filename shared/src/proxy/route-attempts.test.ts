@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { testModel, testRoute } from '../../test/routing/test-fixtures';
 import type { ProviderAdapter } from '../canonical/ports';
 import { AppError } from '../http/app-error';
 import type { FirstRouteCheck } from '../limits/gate';
 import type { RouteCapDecision, RouteCapInput } from '../limits/route-caps';
 import { openAiAdapter } from '../providers/openai/adapter';
 import { HEALTHY, type RouteState } from '../routing/route-health';
-import { testModel, testRoute } from '../routing/test-fixtures';
 import {
   ClientGoneError,
   callFirstWorkingRoute,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ADMITTED, chatBody, clientCall, fakeDeps } from '../../test/proxy/test-deps';
 import { redactPolicyOf, redactSettingSchema } from '../guardrails/redact-policy';
 import { createSampler } from '../telemetry/sampler';
 import type { SpanData } from '../telemetry/span';
 import { createTracer, PASSTHROUGH_TRACER } from '../telemetry/tracer';
 import { handleModelRequest } from './handle-model-request';
-import { ADMITTED, chatBody, clientCall, fakeDeps } from './test-deps';
 
 const CLIENT_PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 

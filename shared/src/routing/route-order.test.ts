@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { testModel, testRoute } from '../../test/routing/test-fixtures';
 import type { ResolvedModel, ResolvedRoute } from './resolve';
 import { createRouteLatency, EXPLORE_SHARE, orderRoutes } from './route-order';
-import { testModel, testRoute } from './test-fixtures';
 
 const route = (routeId: string, weight = 1): ResolvedRoute =>
   testRoute({ routeId, providerName: routeId, weight });

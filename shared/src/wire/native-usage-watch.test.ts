@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { nativeStream as messagesStream } from './anthropic-messages/fixtures/native-stream';
-import { awkwardChunks, collect, streamOf } from './common/test-utils';
+import { nativeStream as messagesStream } from '../../test/wire/anthropic-messages/fixtures/native-stream';
+import { awkwardChunks, collect, streamOf } from '../../test/wire/common/test-utils';
+import {
+  nativeStreamWithoutUsage,
+  nativeStreamWithUsage,
+} from '../../test/wire/openai-chat/fixtures/native-stream';
+import { nativeStream as responsesStream } from '../../test/wire/openai-responses/fixtures/native-stream';
 import { wireFormats } from './index';
-import { nativeStreamWithoutUsage, nativeStreamWithUsage } from './openai-chat/fixtures/native-stream';
-import { nativeStream as responsesStream } from './openai-responses/fixtures/native-stream';
 
 /** The usage a format's one-stage tap reads from the same bytes (the reference). */
 async function viaTap(name: keyof typeof wireFormats, chunks: Uint8Array[]) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { collect, streamOf } from '../../test/wire/common/test-utils';
 import type { ReasoningOpaque } from '../canonical/types';
-import { collect, streamOf } from './common/test-utils';
 import { anthropicMessages, openaiChat, openaiResponses } from './index';
 
 /** A stand-in for the gateway's seal: `sluice-r1.<vendor>.<n>` opens to the n-th opaque. */

@@ -3,9 +3,9 @@
  * SDKs: what a client sees of another vendor's reasoning is its text and the gateway's seal.
  */
 import { describe, expect, it } from 'vitest';
+import { anthropicClient, openAiClient } from '../../test/wire/common/fixtures/sdk-clients';
+import { encodeEvents, utf8 } from '../../test/wire/common/test-utils';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent } from '../canonical/types';
-import { anthropicClient, openAiClient } from './common/fixtures/sdk-clients';
-import { encodeEvents, utf8 } from './common/test-utils';
 import { anthropicMessages, openaiChat, openaiResponses } from './index';
 
 const SEALED = 'sluice-r1.aXY.c2VhbGVk';

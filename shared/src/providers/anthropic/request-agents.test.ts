@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
 import type { UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalMessage, CanonicalRequest, ReasoningPart } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
-import { canonicalRequest } from '../common/test-fixtures';
 import { toAnthropicBody } from './request';
 
 const TARGET: UpstreamTarget = { baseUrl: '', apiKey: 'k', upstreamModel: 'claude-sonnet-4-5', config: {} };

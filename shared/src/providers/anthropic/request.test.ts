@@ -8,9 +8,9 @@ import type {
   URLImageSource,
 } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
 import type { UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
-import { canonicalRequest } from '../common/test-fixtures';
 import { ANTHROPIC_FALLBACK_MAX_TOKENS, toAnthropicBody } from './request';
 import type {
   AnthropicImageSource,

@@ -1,7 +1,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
+import { decodeAtEverySplit } from '../../../test/providers/common/test-streams';
 import type { StreamEvent } from '../../canonical/types';
-import { decodeAtEverySplit } from '../common/test-streams';
 import { anthropicAdapter } from './adapter';
 
 /** Byte for byte as POST /v1/messages streams it (anthropic-version 2023-06-01). */

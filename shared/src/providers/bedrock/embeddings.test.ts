@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { toHex } from '../../auth/encoding';
-import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
-import type { UpstreamTarget } from '../../canonical/ports';
 import {
   expectMalformedEmbeddings,
   textEmbeddingRequest as texts,
   tokenEmbeddingRequest,
-} from '../common/test-fixtures';
+} from '../../../test/providers/common/test-fixtures';
+import { toHex } from '../../auth/encoding';
+import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
+import type { UpstreamTarget } from '../../canonical/ports';
 import { bedrockAdapter } from './adapter';
 import { embeddingFamilyOf } from './embeddings';
 

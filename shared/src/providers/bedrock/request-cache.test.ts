@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalMessage, CanonicalRequest, ToolDefinition } from '../../canonical/types';
-import { canonicalRequest } from '../common/test-fixtures';
 import { type ConverseTarget, toConverseRequest } from './request';
 
 const sonnet45: ConverseTarget = { upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalRequest, thrown } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalMessage, ReasoningPart, ToolDefinition } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
-import { canonicalRequest, thrown } from '../common/test-fixtures';
 import { CLAUDE_FALLBACK_MAX_TOKENS, type ConverseTarget, toConverseRequest } from './request';
 
 const sonnet = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';

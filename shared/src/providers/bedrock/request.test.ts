@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalMessage, CanonicalRequest, ToolDefinition } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
-import { canonicalRequest } from '../common/test-fixtures';
 import { type ConverseTarget, toConverseRequest } from './request';
 
 /** A model without Claude's fields or cache checkpoints: the portable Converse mapping. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { sequentialIds } from '../../../test/providers/common/test-fixtures';
 import { AppError } from '../../http/app-error';
-import { sequentialIds } from '../common/test-fixtures';
 import { parseConverseResponse } from './response';
 
 const options = { model: 'anthropic.claude-3-5-sonnet-20240620-v1:0', newId: sequentialIds() };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { encodeEventStreamJson } from '../../../test/providers/common/eventstream-encoder';
+import { sequentialIds } from '../../../test/providers/common/test-fixtures';
+import { concat, everySplit, runTransform } from '../../../test/providers/common/test-streams';
 import type { StreamEvent } from '../../canonical/types';
-import { encodeEventStreamJson } from '../common/eventstream-encoder';
-import { sequentialIds } from '../common/test-fixtures';
-import { concat, everySplit, runTransform } from '../common/test-streams';
 import { createConverseStreamDecoder } from './stream';
 
 const model = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';

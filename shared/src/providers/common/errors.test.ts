@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { encodeEventStreamJson } from '../../../test/providers/common/eventstream-encoder';
+import { runTransform } from '../../../test/providers/common/test-streams';
 import type { ProviderAdapter } from '../../canonical/ports';
 import type { StreamEvent } from '../../canonical/types';
 import { providerAdapters } from '../registry';
@@ -10,8 +12,6 @@ import {
   safeMessage,
   upstreamError,
 } from './errors';
-import { encodeEventStreamJson } from './eventstream-encoder';
-import { runTransform } from './test-streams';
 
 /** Every provider type, with an error body in its vendor's own shape (no type name in it). */
 const ADAPTERS: Record<string, ProviderAdapter> = providerAdapters;

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import {
+  encodeEventStreamJson,
+  encodeEventStreamMessage,
+} from '../../../test/providers/common/eventstream-encoder';
+import {
+  concat,
+  corrupt,
+  everySplit,
+  fromHex,
+  runTransform,
+} from '../../../test/providers/common/test-streams';
 import { createEventStreamDecoder, EventStreamParser } from './eventstream-decoder';
-import { encodeEventStreamJson, encodeEventStreamMessage } from './eventstream-encoder';
 import type { EventStreamMessage } from './eventstream-types';
 import { EventStreamError } from './eventstream-types';
-import { concat, corrupt, everySplit, fromHex, runTransform } from './test-streams';
 
 // Public AWS event stream test vectors (the ones every AWS SDK codec is tested against).
 const VECTORS = {

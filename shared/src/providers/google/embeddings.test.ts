@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { UpstreamTarget } from '../../canonical/ports';
 import {
   vendorAnswers as answers,
   expectMalformedEmbeddings,
   textEmbeddingRequest as texts,
   tokenEmbeddingRequest,
-} from '../common/test-fixtures';
+} from '../../../test/providers/common/test-fixtures';
+import type { UpstreamTarget } from '../../canonical/ports';
 import { googleAdapter } from './adapter';
 import { GEMINI_EMBED_BATCH_LIMIT } from './embeddings';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalRequest } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
-import { canonicalRequest } from '../common/test-fixtures';
 import { toGeminiRequest } from './request';
 
 const weatherTool = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { sequentialIds } from '../../../test/providers/common/test-fixtures';
 import { AppError } from '../../http/app-error';
-import { sequentialIds } from '../common/test-fixtures';
 import { parseGeminiResponse } from './response';
 
 describe('Gemini response parsing', () => {

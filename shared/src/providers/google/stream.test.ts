@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { sequentialIds } from '../../../test/providers/common/test-fixtures';
+import { everySplit, runTransform } from '../../../test/providers/common/test-streams';
 import type { StreamEvent } from '../../canonical/types';
-import { sequentialIds } from '../common/test-fixtures';
-import { everySplit, runTransform } from '../common/test-streams';
 import { googleAdapter } from './adapter';
 import { createGeminiStreamDecoder } from './stream';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { textEmbeddingRequest } from '../../../test/providers/common/test-fixtures';
+import { runTransform } from '../../../test/providers/common/test-streams';
 import type { UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
-import { textEmbeddingRequest } from '../common/test-fixtures';
-import { runTransform } from '../common/test-streams';
 import { openAiAdapter } from './adapter';
 
 const KEY = 'sk-proj-TESTKEY0123456789';

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  expectMalformedEmbeddings,
+  textEmbeddingRequest,
+} from '../../../test/providers/common/test-fixtures';
 import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
 import type { UpstreamTarget } from '../../canonical/ports';
-import { expectMalformedEmbeddings, textEmbeddingRequest } from '../common/test-fixtures';
 import { openAiAdapter } from './adapter';
 
 const KEY = 'sk-proj-TESTKEY0123456789';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalRequest } from '../common/test-fixtures';
+import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
 import { forModel, takesReasoning } from './reasoning-models';
 
 describe('which OpenAI models take reasoning parameters', () => {

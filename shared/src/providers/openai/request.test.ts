@@ -9,8 +9,8 @@ import type {
   ResponseFormatText,
 } from 'openai/resources/shared';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalRequest } from '../../canonical/types';
-import { canonicalRequest } from '../common/test-fixtures';
 import { toOpenAiBody } from './request';
 import type { OpenAiMessage, OpenAiResponseFormat, OpenAiTool, OpenAiToolChoice } from './types';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalMessage, ToolDefinition } from '../../canonical/types';
-import { thrown } from '../common/test-fixtures';
 import { toResponsesInput } from './responses-input';
 
 const patchTool: ToolDefinition = { kind: 'custom', name: 'apply_patch' };

@@ -18,9 +18,9 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { Reasoning } from 'openai/resources/shared';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { canonicalRequest, thrown } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalRequest, ToolDefinition } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
-import { canonicalRequest, thrown } from '../common/test-fixtures';
 import { toResponsesBody } from './responses-request';
 import type {
   ResponsesAssistantMessage,

@@ -4,8 +4,8 @@ import type {
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../../../test/providers/common/test-fixtures';
 import { AppError } from '../../http/app-error';
-import { thrown } from '../common/test-fixtures';
 import { parseResponsesResponse } from './responses-response';
 
 const reasoningItem: ResponseReasoningItem = {

@@ -4,8 +4,8 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
+import { decodeAtEverySplit } from '../../../test/providers/common/test-streams';
 import type { StreamEvent } from '../../canonical/types';
-import { decodeAtEverySplit } from '../common/test-streams';
 import { openAiAdapter } from './adapter';
 
 /** A stream event as the SDK types it, its sequence number given by `sse` below. */

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
+import { decodeAtEverySplit } from '../../../test/providers/common/test-streams';
 import type { StreamEvent } from '../../canonical/types';
-import { decodeAtEverySplit } from '../common/test-streams';
 import { openAiAdapter } from './adapter';
 
 const ID = 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import toolCallBody from '../../../test/wire/anthropic-messages/fixtures/response-tool-call.json';
+import { plainTextResponse, textAndToolCallResponse } from '../../../test/wire/common/fixtures/canonical';
+import { anthropicClient } from '../../../test/wire/common/fixtures/sdk-clients';
 import type { FinishReason } from '../../canonical/types';
-import { plainTextResponse, textAndToolCallResponse } from '../common/fixtures/canonical';
-import { anthropicClient } from '../common/fixtures/sdk-clients';
-import toolCallBody from './fixtures/response-tool-call.json';
 import { renderMessagesResponse } from './render-response';
 
 describe('anthropic-messages response rendering', () => {

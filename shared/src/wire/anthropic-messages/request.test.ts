@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fullCanonical from '../../../test/wire/anthropic-messages/fixtures/request-full.canonical.json';
+import fullRequest from '../../../test/wire/anthropic-messages/fixtures/request-full.json';
 import { AppError } from '../../http/app-error';
-import fullCanonical from './fixtures/request-full.canonical.json';
-import fullRequest from './fixtures/request-full.json';
 import { parseMessagesRequest } from './to-canonical';
 
 const minimal = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] };

@@ -1,11 +1,15 @@
 import { APIError } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
+import { encodedEventNames } from '../../../test/wire/anthropic-messages/fixtures/event-names';
+import {
+  failingEvents,
+  textAndToolCallEvents,
+  usageFirstEvents,
+} from '../../../test/wire/common/fixtures/canonical';
+import { anthropicClient } from '../../../test/wire/common/fixtures/sdk-clients';
+import { decodeChunks, encodeEvents, sampledSplits } from '../../../test/wire/common/test-utils';
 import type { StreamEvent } from '../../canonical/types';
-import { failingEvents, textAndToolCallEvents, usageFirstEvents } from '../common/fixtures/canonical';
-import { anthropicClient } from '../common/fixtures/sdk-clients';
-import { decodeChunks, encodeEvents, sampledSplits } from '../common/test-utils';
-import { encodedEventNames } from './fixtures/event-names';
 import { createMessagesStreamEncoder } from './stream-encoder';
 
 const encode = (events: readonly StreamEvent[]) =>

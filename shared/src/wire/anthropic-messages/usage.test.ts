@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { awkwardChunks, collect, concatBytes, everySplit, streamOf } from '../common/test-utils';
-import { nativeStream } from './fixtures/native-stream';
-import toolCallBody from './fixtures/response-tool-call.json';
+import { nativeStream } from '../../../test/wire/anthropic-messages/fixtures/native-stream';
+import toolCallBody from '../../../test/wire/anthropic-messages/fixtures/response-tool-call.json';
+import {
+  awkwardChunks,
+  collect,
+  concatBytes,
+  everySplit,
+  streamOf,
+} from '../../../test/wire/common/test-utils';
 import { createMessagesNativeUsageReader, messagesUsage, messagesUsageFromResponse } from './usage';
 
 async function tap(chunks: Uint8Array[]) {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { nativeStream as messagesStream } from '../anthropic-messages/fixtures/native-stream';
-import messagesToolCall from '../anthropic-messages/fixtures/response-tool-call.json';
+import { nativeStream as messagesStream } from '../../../test/wire/anthropic-messages/fixtures/native-stream';
+import messagesToolCall from '../../../test/wire/anthropic-messages/fixtures/response-tool-call.json';
 import {
   nativeStreamWithUsage as chatStream,
   nativeStreamWithoutUsage as chatStreamCrlf,
-} from '../openai-chat/fixtures/native-stream';
-import chatToolCall from '../openai-chat/fixtures/response-tool-call.json';
-import { nativeStream as responsesStream } from '../openai-responses/fixtures/native-stream';
-import responsesToolCall from '../openai-responses/fixtures/response-tool-call.json';
+} from '../../../test/wire/openai-chat/fixtures/native-stream';
+import chatToolCall from '../../../test/wire/openai-chat/fixtures/response-tool-call.json';
+import { nativeStream as responsesStream } from '../../../test/wire/openai-responses/fixtures/native-stream';
+import responsesToolCall from '../../../test/wire/openai-responses/fixtures/response-tool-call.json';
 import { answerFactsIn, finishReasonsIn } from './answer-facts';
 
 describe('finishReasonsIn: why the model stopped, as the client’s answer says', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { encodeEvents, utf8 } from '../../../test/wire/common/test-utils';
 import type { StreamEvent } from '../../canonical/types';
 import { type BlockEvent, createFramedEncoder, type StreamEnd, type StreamFailure } from './stream-frame';
-import { encodeEvents, utf8 } from './test-utils';
 
 type Call = ['open', string] | ['block', BlockEvent] | ['finish', StreamEnd] | ['fail', StreamFailure];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import fullRequest from './fixtures/request-full.json';
+import fullRequest from '../../../test/wire/openai-chat/fixtures/request-full.json';
 import { isPlainChatRequest } from './plain-request';
 import { chatRequestSchema } from './request-schema';
 import { chatToCanonical, parseChatRequest } from './to-canonical';

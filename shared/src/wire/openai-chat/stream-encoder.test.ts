@@ -1,15 +1,15 @@
 import { APIError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../canonical/types';
 import {
   failingEvents,
   textAndToolCallEvents,
   toolCallArguments,
   usageFirstEvents,
-} from '../common/fixtures/canonical';
-import { openAiClient } from '../common/fixtures/sdk-clients';
-import { decodeChunks, encodeEvents, everySplit, utf8 } from '../common/test-utils';
+} from '../../../test/wire/common/fixtures/canonical';
+import { openAiClient } from '../../../test/wire/common/fixtures/sdk-clients';
+import { decodeChunks, encodeEvents, everySplit, utf8 } from '../../../test/wire/common/test-utils';
+import type { StreamEvent } from '../../canonical/types';
 import { type ChatStreamOptions, createChatStreamEncoder } from './stream-encoder';
 
 const encode = (events: readonly StreamEvent[], options?: ChatStreamOptions) =>

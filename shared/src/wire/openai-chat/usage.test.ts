@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { awkwardChunks, collect, concatBytes, everySplit, streamOf } from '../common/test-utils';
-import { nativeStreamWithoutUsage, nativeStreamWithUsage } from './fixtures/native-stream';
-import toolCallBody from './fixtures/response-tool-call.json';
+import {
+  awkwardChunks,
+  collect,
+  concatBytes,
+  everySplit,
+  streamOf,
+} from '../../../test/wire/common/test-utils';
+import {
+  nativeStreamWithoutUsage,
+  nativeStreamWithUsage,
+} from '../../../test/wire/openai-chat/fixtures/native-stream';
+import toolCallBody from '../../../test/wire/openai-chat/fixtures/response-tool-call.json';
 import { chatUsageFromResponse, createChatNativeUsageReader } from './usage';
 
 async function tap(chunks: Uint8Array[]) {

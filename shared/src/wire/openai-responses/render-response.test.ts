@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { plainTextResponse, textAndToolCallResponse } from '../common/fixtures/canonical';
-import { openAiClient } from '../common/fixtures/sdk-clients';
-import toolCallBody from './fixtures/response-tool-call.json';
+import { plainTextResponse, textAndToolCallResponse } from '../../../test/wire/common/fixtures/canonical';
+import { openAiClient } from '../../../test/wire/common/fixtures/sdk-clients';
+import toolCallBody from '../../../test/wire/openai-responses/fixtures/response-tool-call.json';
 import { renderResponsesResponse } from './render-response';
 
 describe('openai-responses response rendering', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fullCanonical from '../../../test/wire/openai-responses/fixtures/request-full.canonical.json';
+import fullRequest from '../../../test/wire/openai-responses/fixtures/request-full.json';
 import { AppError } from '../../http/app-error';
-import fullCanonical from './fixtures/request-full.canonical.json';
-import fullRequest from './fixtures/request-full.json';
 import { parseResponsesRequest } from './to-canonical';
 
 const minimal = { model: 'gpt-4.1', input: 'Hi' };

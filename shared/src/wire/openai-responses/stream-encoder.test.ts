@@ -1,14 +1,14 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../canonical/types';
 import {
   failingEvents,
   textAndToolCallEvents,
   toolCallArguments,
   usageFirstEvents,
-} from '../common/fixtures/canonical';
-import { openAiClient } from '../common/fixtures/sdk-clients';
-import { decodeChunks, encodeEvents, sampledSplits } from '../common/test-utils';
+} from '../../../test/wire/common/fixtures/canonical';
+import { openAiClient } from '../../../test/wire/common/fixtures/sdk-clients';
+import { decodeChunks, encodeEvents, sampledSplits } from '../../../test/wire/common/test-utils';
+import type { StreamEvent } from '../../canonical/types';
 import { createResponsesStreamEncoder } from './stream-encoder';
 
 const encode = (events: readonly StreamEvent[]) =>

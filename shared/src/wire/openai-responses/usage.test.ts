@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { awkwardChunks, collect, concatBytes, everySplit, streamOf } from '../common/test-utils';
-import { nativeStream } from './fixtures/native-stream';
-import toolCallBody from './fixtures/response-tool-call.json';
+import {
+  awkwardChunks,
+  collect,
+  concatBytes,
+  everySplit,
+  streamOf,
+} from '../../../test/wire/common/test-utils';
+import { nativeStream } from '../../../test/wire/openai-responses/fixtures/native-stream';
+import toolCallBody from '../../../test/wire/openai-responses/fixtures/response-tool-call.json';
 import { createResponsesNativeUsageReader, responsesUsageFromResponse } from './usage';
 
 async function tap(chunks: Uint8Array[]) {

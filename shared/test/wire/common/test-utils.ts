@@ -1,7 +1,7 @@
 /** Helpers for the wire tests only (imported by *.test.ts, never by runtime code). */
-import type { StreamEvent } from '../../canonical/types';
-import { decodeSse, type SseEvent } from '../../sse/decoder';
-import { concatBytes } from '../../util/bytes';
+import type { StreamEvent } from '../../../src/canonical/types';
+import { decodeSse, type SseEvent } from '../../../src/sse/decoder';
+import { concatBytes } from '../../../src/util/bytes';
 
 export { concatBytes };
 

@@ -1,8 +1,8 @@
 /** Fixtures and checks the provider tests share (imported by *.test.ts only). */
 import { expect } from 'vitest';
-import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
-import type { CanonicalRequest } from '../../canonical/types';
-import { AppError } from '../../http/app-error';
+import type { EmbeddingRequest, VendorAnswer } from '../../../src/canonical/embeddings';
+import type { CanonicalRequest } from '../../../src/canonical/types';
+import { AppError } from '../../../src/http/app-error';
 
 /** One user turn saying "Hello" and nothing else set; a test overrides what it is about. */
 export function canonicalRequest(overrides: Partial<CanonicalRequest> = {}): CanonicalRequest {

@@ -2,18 +2,15 @@
  * A whole ProxyDeps of recording fakes, and the fixtures the proxy's unit tests share: a
  * configured model with one OpenAI route, an admitted gate decision, settings, a client call.
  */
-import type { WireFormatName } from '../canonical/ports';
-import type { Principal } from '../gateway/principal';
-import { AppError } from '../http/app-error';
-import type { GateAsk, GateDecision } from '../limits/gate';
-import type { CounterAddition } from '../limits/sliding-window';
-import type { RequestLogRecord } from '../logs/requests/record';
-import { openAiAdapter } from '../providers/openai/adapter';
-import { HEALTHY } from '../routing/route-health';
-import { createRouteLatency } from '../routing/route-order';
-import { wireFormats } from '../wire/index';
-import { createReasoningSeal } from './reasoning-seal';
-import type { ResponseCache } from './response-cache';
+import type { WireFormatName } from '../../src/canonical/ports';
+import type { Principal } from '../../src/gateway/principal';
+import { AppError } from '../../src/http/app-error';
+import type { GateAsk, GateDecision } from '../../src/limits/gate';
+import type { CounterAddition } from '../../src/limits/sliding-window';
+import type { RequestLogRecord } from '../../src/logs/requests/record';
+import { openAiAdapter } from '../../src/providers/openai/adapter';
+import { createReasoningSeal } from '../../src/proxy/reasoning-seal';
+import type { ResponseCache } from '../../src/proxy/response-cache';
 import type {
   ProxyCall,
   ProxyDeps,
@@ -21,7 +18,10 @@ import type {
   ResolvedModel,
   ResolvedRoute,
   TokenSettlement,
-} from './types';
+} from '../../src/proxy/types';
+import { HEALTHY } from '../../src/routing/route-health';
+import { createRouteLatency } from '../../src/routing/route-order';
+import { wireFormats } from '../../src/wire/index';
 
 export const T0 = 1_700_000_000_000;
 export const SEAL_KEY = 'a'.repeat(64);

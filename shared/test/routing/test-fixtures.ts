@@ -1,5 +1,5 @@
 /** Resolved routes and models for tests (imported by *.test.ts only). */
-import { NO_OWN_TERMS, type ResolvedModel, type ResolvedRoute } from './resolve';
+import { NO_OWN_TERMS, type ResolvedModel, type ResolvedRoute } from '../../src/routing/resolve';
 
 /** An uncapped OpenAI route of weight 1 and no table price; a test patches what it is about. */
 export function testRoute(patch: Partial<ResolvedRoute> = {}): ResolvedRoute {

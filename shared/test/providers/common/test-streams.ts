@@ -2,9 +2,9 @@
  * Test support for stream decoders (imported by *.test.ts only): feed the same bytes split
  * every possible way and collect what comes out.
  */
-import type { StreamEvent } from '../../canonical/types';
+import type { StreamEvent } from '../../../src/canonical/types';
 
-export { concatBytes as concat } from '../../util/bytes';
+export { concatBytes as concat } from '../../../src/util/bytes';
 
 export async function runTransform<I, O>(transform: TransformStream<I, O>, chunks: I[]): Promise<O[]> {
   const source = new ReadableStream<I>({
