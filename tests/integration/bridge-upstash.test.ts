@@ -1,7 +1,6 @@
 // Local wiring (docs/architecture.md): the store bridge's Upstash REST endpoint lets the official
 // @upstash/redis client run unchanged against a real Redis (and the embedded in-memory store).
 // Real Redis database 15, the real client over real HTTP; nothing is mocked.
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
@@ -13,6 +12,7 @@ import { transcodePipeline } from '../../self-host/bridge/pipeline-transcode';
 import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { createUpstashBridge, type UpstashBridge } from '../../self-host/bridge/upstash-bridge';
 import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
+import { luaSha1 } from '../../shared/test/stores/lua-sha1';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 
 const TOKEN = 'bridge-upstash-test-token';
@@ -104,7 +104,6 @@ async function startBridge(backend: RedisBackend, kind: ServerKind): Promise<Har
   };
 }
 
-const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 const b64 = (text: string | Buffer): string => Buffer.from(text).toString('base64');
 
 const FIXED_WINDOW = `local n = redis.call('INCR', KEYS[1])
@@ -169,7 +168,7 @@ describe.each(COMBINATIONS)('Upstash bridge over $name, on $server', ({ create, 
     const script = "return {KEYS[1], ARGV[1], redis.call('GET', KEYS[1]), tonumber(ARGV[2]) + 1}";
     expect(await redis.eval(script, ['ev:k'], ['arg', 41])).toEqual(['ev:k', 'arg', 'stored', 42]);
     const sha = await redis.scriptLoad(script);
-    expect(sha).toBe(sha1(script));
+    expect(sha).toBe(luaSha1(script));
     expect(await redis.scriptExists(sha)).toEqual([1]);
     expect(await redis.evalsha(sha, ['ev:k'], ['again', 1])).toEqual(['ev:k', 'again', 'stored', 2]);
     await expect(redis.evalsha('f'.repeat(40), [], [])).rejects.toThrow(/NOSCRIPT/);
@@ -320,7 +319,7 @@ describe.each(
     const script = 'return ARGV[1] .. "✓"';
     const direct = await h.backend.call(['SCRIPT', 'LOAD', script]);
     expect(await redis.scriptLoad(script)).toBe(String(direct));
-    expect(await redis.evalsha(sha1(script), [], ['ok'])).toBe('ok✓');
+    expect(await redis.evalsha(luaSha1(script), [], ['ok'])).toBe('ok✓');
   });
 
   it('base64-encodes every string at any depth, keeps integers and null, and is binary-safe', async () => {

@@ -1,7 +1,6 @@
 // All multi-key atomic work is a Lua script run with EVALSHA (EVAL on NOSCRIPT),
 // with a test that each stored SHA-1 matches SCRIPT LOAD. Every script of the code base, on
 // the real Redis through the real @upstash/redis client and the dev sidecar.
-import { createHash } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { ENTER_SCRIPT, LEAVE_SCRIPT } from '../../shared/src/identity/login-gate';
 import { TAKE_SCRIPT } from '../../shared/src/identity/sso/state-store';
@@ -12,6 +11,7 @@ import { FLUSH_SCRIPT, READ_ACTIVE_SCRIPT } from '../../shared/src/metrics/store
 import { CACHE_SET_SCRIPT } from '../../shared/src/proxy/response-cache';
 import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
 import { createUpstash } from '../../shared/src/stores/upstash';
+import { expectSha1OfSource } from '../../shared/test/stores/lua-sha1';
 
 const SCRIPTS = [
   ADMIT_SCRIPT,
@@ -35,7 +35,7 @@ describe('Lua scripts', () => {
       token: env.UPSTASH_REDIS_REST_TOKEN,
       timeoutMs: 5000,
     });
-    expect(createHash('sha1').update(script.source).digest('hex')).toBe(script.sha1);
+    expectSha1OfSource(script);
     expect(await redis.scriptLoad(script.source)).toBe(script.sha1);
   });
 });

@@ -4,7 +4,6 @@
 // holds it in workerd is covered by tests/e2e/serve.test.ts); its answers against the Upstash
 // client's through the store bridge, for the same calls.
 
-import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -15,13 +14,14 @@ import { NO_PREAMBLE } from '../../shared/src/stores/resp/preamble';
 import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
 import { runScriptPipeline } from '../../shared/src/stores/script-pipeline';
 import { createRawUpstash } from '../../shared/src/stores/upstash';
+import { luaSha1 } from '../../shared/test/stores/lua-sha1';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 import { nodeLinkConnection, nodeRespSocket } from '../helpers/node-resp-socket';
 
 const defineScript = (name: string, source: string): LuaScript => ({
   name,
   source,
-  sha1: createHash('sha1').update(source).digest('hex'),
+  sha1: luaSha1(source),
 });
 
 const endpoint = parseRedisUrl(INTEGRATION_REDIS_URL);

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { expectSha1OfSource } from '../../test/stores/lua-sha1';
 import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
 import { COUNTING_SINCE_KEY } from './counting-since';
@@ -35,7 +35,7 @@ function fakeRedis(replies: unknown[] = []) {
 
 describe('sliding-window scripts', () => {
   it.each([CHECK_SCRIPT, ADD_SCRIPT])('$name carries the SHA-1 of its source', (script) => {
-    expect(createHash('sha1').update(script.source).digest('hex')).toBe(script.sha1);
+    expectSha1OfSource(script);
   });
 });
 

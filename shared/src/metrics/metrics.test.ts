@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { expectSha1OfSource } from '../../test/stores/lua-sha1';
 import type { RequestLogRecord } from '../logs/requests/record';
 import { counter, DURATION_BUCKETS, METRICS, observe, seriesField } from './definitions';
 import { renderExposition } from './exposition';
@@ -105,7 +105,7 @@ describe('exposition', () => {
 
   it('has the SHA-1 of its scripts', () => {
     for (const script of [FLUSH_SCRIPT, READ_ACTIVE_SCRIPT]) {
-      expect(createHash('sha1').update(script.source).digest('hex')).toBe(script.sha1);
+      expectSha1OfSource(script);
     }
   });
 

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { expectSha1OfSource } from '../../test/stores/lua-sha1';
 import type { PendingWrite, WriteBehind, WriteBehindSource } from '../stores/write-behind';
 import { CACHE_SET_SCRIPT, createResponseCache, MAX_CACHED_BODY_CHARS, stableJson } from './response-cache';
 
@@ -57,7 +57,7 @@ describe('response cache entries', () => {
     expect(sent.map((w) => w.call)).toEqual([
       { script: CACHE_SET_SCRIPT, keys: ['k1'], args: [JSON.stringify(answer), 30] },
     ]);
-    expect(createHash('sha1').update(CACHE_SET_SCRIPT.source).digest('hex')).toBe(CACHE_SET_SCRIPT.sha1);
+    expectSha1OfSource(CACHE_SET_SCRIPT);
   });
 
   it('read back as stored; anything that is not a cached answer is a miss', () => {
