@@ -1,5 +1,4 @@
-import { AppError } from '@sluice/shared/http/app-error';
-import { readBodyUpTo } from '@sluice/shared/http/bounded-body';
+import { bodyTooLarge, checkBodySize } from '@sluice/shared/http/body-limit';
 import { DEFAULT_DISCARD_BOUNDS, discardRest } from '@sluice/shared/http/discard-body';
 import type { MiddlewareHandler } from 'hono';
 
@@ -12,10 +11,10 @@ export interface BodyLimitOptions {
 }
 
 /**
- * A request body over `maxBytes` is a 413. Unlike hono/body-limit, the rest of the body is read
- * and discarded before the answer (shared/http/discard-body.ts). Past `discardBytes` or
- * `discardMs` the 413 says `Connection: close`, so the socket ends cleanly after the full
- * response instead.
+ * A request body over `maxBytes` is a 413 (shared/http/body-limit.ts). Unlike hono/body-limit,
+ * the rest of the body is read and discarded before the answer (shared/http/discard-body.ts),
+ * a declared length over the limit included. Past `discardBytes` or `discardMs` the 413 says
+ * `Connection: close`, so the socket ends cleanly after the full response instead.
  */
 export function limitBody(options: BodyLimitOptions): MiddlewareHandler {
   const { maxBytes } = options;
@@ -26,21 +25,16 @@ export function limitBody(options: BodyLimitOptions): MiddlewareHandler {
   return async (c, next) => {
     const body = c.req.raw.body;
     if (!body) return next();
-    const declared = c.req.header('content-length');
-    const chunked = c.req.header('transfer-encoding') !== undefined;
-    if (declared !== undefined && !chunked) {
-      if (Number(declared) <= maxBytes) return next();
-      throw tooLarge(maxBytes, await discardRest(body.getReader(), bounds));
+    const check = await checkBodySize(c.req.raw, maxBytes, bounds);
+    switch (check.kind) {
+      case 'declared-too-large':
+        throw bodyTooLarge(maxBytes, !(await discardRest(body.getReader(), bounds)));
+      case 'too-large':
+        throw bodyTooLarge(maxBytes, !check.drained);
+      case 'read':
+        c.req.raw = new Request(c.req.raw, { body: check.bytes });
+        break;
     }
-    const read = await readBodyUpTo(body, maxBytes, bounds);
-    if ('tooLarge' in read) throw tooLarge(maxBytes, read.drained);
-    c.req.raw = new Request(c.req.raw, { body: read.bytes });
     return next();
   };
-}
-
-function tooLarge(maxBytes: number, drained: boolean): AppError {
-  return new AppError(413, `Request body exceeds ${maxBytes} bytes`, {
-    headers: drained ? {} : { connection: 'close' },
-  });
 }
