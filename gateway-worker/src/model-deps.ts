@@ -1,22 +1,18 @@
-import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
+import { sealedValueOpener } from '@sluice/shared/auth/sealed-values';
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { storeMarker } from '@sluice/shared/db/repos/store-markers-repo';
 import type { QueryDb } from '@sluice/shared/db/types';
 import type { UsageDeps } from '@sluice/shared/gateway/usage';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
-import { answerRulesTag } from '@sluice/shared/guardrails/answer-rules-tag';
-import { contentPolicyOf } from '@sluice/shared/guardrails/content-policy';
-import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
-import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
-import { createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
+import { budgetWebhookOf, createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
+import { budgetThresholdsOf } from '@sluice/shared/limits/budget-status';
 import { createCounterAnchor } from '@sluice/shared/limits/counter-anchor';
 import { EPOCH_KEY } from '@sluice/shared/limits/counting-since';
 import { createGate } from '@sluice/shared/limits/gate';
 import { createLimiter } from '@sluice/shared/limits/limiter';
-import { releases } from '@sluice/shared/limits/reservation';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
-import { createTokenTally, tokenAdditions } from '@sluice/shared/limits/token-tally';
+import { createTokenTally } from '@sluice/shared/limits/token-tally';
 import type { RequestLogStore } from '@sluice/shared/logs/requests/port';
 import type { Logger } from '@sluice/shared/logs/server/logger';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
@@ -25,55 +21,17 @@ import type { MetricsStore } from '@sluice/shared/metrics/store';
 import { providerAdapters } from '@sluice/shared/providers/registry';
 import { createReasoningSeal } from '@sluice/shared/proxy/reasoning-seal';
 import { createResponseCache } from '@sluice/shared/proxy/response-cache';
+import { proxySettingsOf } from '@sluice/shared/proxy/settings';
+import { tokenSettler } from '@sluice/shared/proxy/token-settlement';
 import type { ProxyDeps } from '@sluice/shared/proxy/types';
-import type { BenchPolicy } from '@sluice/shared/routing/route-health';
+import { benchPolicyOf } from '@sluice/shared/routing/route-health';
 import { createRouteHealth } from '@sluice/shared/routing/route-health-tracker';
 import { createRouteLatency } from '@sluice/shared/routing/route-order';
 import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
 import { detached } from '@sluice/shared/util/background';
-import { withDeadline } from '@sluice/shared/util/deadline';
 import { wireFormats } from '@sluice/shared/wire/index';
 import { runtimeByteChannel } from './runtime-byte-channel';
 import type { StoreLink } from './store-link';
-
-/**
- * Opens each sealed value (provider keys, secret settings) once per isolate; a rotated key is a new sealed value. Once
- * open, a key is served from memory; while it is being opened, a caller waits with a timer of
- * its own (workerd cancels a request that only waits on another's work).
- */
-function providerKeyOpener(encryptionKey: string, timeoutMs: number): (sealed: string) => Promise<string> {
-  let secretBox: Promise<SecretBox> | undefined;
-  const open = new Map<string, string>();
-  const opening = new Map<string, Promise<string>>();
-  return (sealed) => {
-    const known = open.get(sealed);
-    if (known !== undefined) return Promise.resolve(known);
-    let value = opening.get(sealed);
-    if (!value) {
-      secretBox ??= createSecretBox(encryptionKey);
-      value = secretBox.then((box) => box.decrypt(sealed));
-      opening.set(sealed, value);
-      value.then(
-        (key) => {
-          if (open.size >= 1000) open.clear();
-          open.set(sealed, key);
-          opening.delete(sealed);
-        },
-        () => opening.delete(sealed),
-      );
-    }
-    return withDeadline(value, timeoutMs, 'provider key');
-  };
-}
-
-function benchPolicy(config: StoreEnv): BenchPolicy {
-  return {
-    failures: config.SLUICE_ROUTE_BENCH_FAILURES,
-    windowMs: config.SLUICE_ROUTE_BENCH_WINDOW_MS,
-    cooldownMs: config.SLUICE_ROUTE_BENCH_COOLDOWN_MS,
-    maxCooldownMs: Math.max(config.SLUICE_ROUTE_BENCH_COOLDOWN_MS, config.SLUICE_ROUTE_BENCH_MAX_COOLDOWN_MS),
-  };
-}
 
 /** The model endpoints' ports and /v1/usage's, built once per isolate. */
 export function buildModelDeps(
@@ -104,7 +62,7 @@ export function buildModelDeps(
         warn('Redis lost its data: limit counters rebuilt from the request log', outcome),
     },
   );
-  const reveal = providerKeyOpener(config.SLUICE_ENCRYPTION_KEY, config.SLUICE_STORE_TIMEOUT_MS);
+  const reveal = sealedValueOpener(config.SLUICE_ENCRYPTION_KEY, config.SLUICE_STORE_TIMEOUT_MS);
   const proxy: ProxyDeps = {
     fetch: (input, init) => fetch(input, init),
     formats: wireFormats,
@@ -127,13 +85,7 @@ export function buildModelDeps(
     budgetAlerts: createBudgetAlerts({
       redis: link.redis,
       logger: log,
-      webhook: async () => {
-        const values = await warm.settings(detached);
-        const url = values.budget_alert_webhook_url;
-        // Secret settings are stored sealed, like provider keys.
-        const sealed = values.budget_alert_webhook_secret;
-        return url ? { url, secret: sealed ? await reveal(sealed) : '' } : null;
-      },
+      webhook: async () => budgetWebhookOf(await warm.settings(detached), reveal),
       fetch: (input, init) => fetch(input, init),
       now: () => Date.now(),
     }),
@@ -142,21 +94,11 @@ export function buildModelDeps(
       redis: link.redis,
       writeBehind: link.writeBehind,
       part: link.board.part('health'),
-      policy: benchPolicy(config),
+      policy: benchPolicyOf(config),
       timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
       onError: (what, error) => warn(`${what} unavailable`, { error: String(error) }),
     }),
-    countTokens: async ({ subject, route, weightedTokens, nowMs, reserved }, keepAlive) => {
-      const limits = warm.peekLimits(subject) ?? (await warm.limits(subject, detached).catch(() => null));
-      const capped = route?.routeId
-        ? { routeId: route.routeId, rpmCap: route.rpmCap, tpmCap: route.tpmCap }
-        : null;
-      const entries = [
-        ...tokenAdditions(subject, limits, capped, weightedTokens, nowMs),
-        ...releases(reserved),
-      ];
-      void tally.add(entries, keepAlive);
-    },
+    countTokens: tokenSettler(warm, tally),
     cache: createResponseCache(link.writeBehind, (error) => warn('response cache write failed', { error })),
     // The request-log row is also what the metrics count (tokens, cache hits, upstream latency).
     // Settles when the row is stored (its batch written), for the trace's log-write span.
@@ -164,25 +106,7 @@ export function buildModelDeps(
       void metrics.recordLater(() => exchangeSamples(record), keepAlive);
       return ledger.write(record, keepAlive);
     },
-    settings: async (background) => {
-      const values = await warm.settings(background);
-      return {
-        cacheTtlSeconds: values.cache_ttl_seconds,
-        upstreamTimeoutMs:
-          config.SLUICE_UPSTREAM_FIRST_BYTE_TIMEOUT_MS ?? values.upstream_timeout_seconds * 1000,
-        upstreamIdleTimeoutMs: config.SLUICE_UPSTREAM_IDLE_TIMEOUT_MS,
-        rateLimitFailClosed: values.rate_limit_fail_closed,
-        budgetThresholds: {
-          warning: values.budget_warning_threshold,
-          critical: values.budget_critical_threshold,
-        },
-        reservationOutputTokens: values.token_reservation_output_tokens,
-        contentPolicy: contentPolicyOf(values.content),
-        redaction: redactPolicyOf(values.redact),
-        toolPolicy: toolPolicyOf(values.inspect_tools),
-        answerRulesTag: answerRulesTag(values.redact, values.inspect_tools),
-      };
-    },
+    settings: async (background) => proxySettingsOf(await warm.settings(background), config),
     now: () => Date.now(),
     warn,
   };
@@ -205,10 +129,7 @@ export function buildModelDeps(
         );
       return limiter.readUsage(subject, nowMs);
     },
-    thresholds: async () => {
-      const values = await warm.settings(detached);
-      return { warning: values.budget_warning_threshold, critical: values.budget_critical_threshold };
-    },
+    thresholds: async () => budgetThresholdsOf(await warm.settings(detached)),
     usageSince: (filter) => requestLog.usageSince(filter),
     now: () => Date.now(),
     warn,

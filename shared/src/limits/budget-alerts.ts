@@ -1,5 +1,6 @@
 import { toHex } from '../auth/encoding';
 import type { Logger } from '../logs/server/logger';
+import type { SettingValues } from '../settings/definitions';
 import type { RedisPort } from '../stores/redis-port';
 import type { Background } from '../util/background';
 import type { BudgetStatus } from './budget-status';
@@ -28,6 +29,19 @@ export interface WebhookTarget {
   url: string;
   /** Signs the body (HMAC-SHA256) when set. */
   secret: string;
+}
+
+/**
+ * The webhook the settings name (budget_alert_webhook_url), with its signing secret opened
+ * (secret settings are stored sealed, like provider keys); null when no webhook is set.
+ */
+export async function budgetWebhookOf(
+  values: Pick<SettingValues, 'budget_alert_webhook_url' | 'budget_alert_webhook_secret'>,
+  reveal: (sealed: string) => Promise<string>,
+): Promise<WebhookTarget | null> {
+  const url = values.budget_alert_webhook_url;
+  const sealed = values.budget_alert_webhook_secret;
+  return url ? { url, secret: sealed ? await reveal(sealed) : '' } : null;
 }
 
 export interface BudgetAlertDeps {

@@ -1,3 +1,4 @@
+import type { SettingValues } from '../settings/definitions';
 import type { Counter } from './counters';
 import type { SlidingWindowState } from './sliding-window';
 
@@ -12,6 +13,13 @@ export interface BudgetThresholds {
 
 /** The settings' defaults. */
 export const DEFAULT_BUDGET_THRESHOLDS: BudgetThresholds = { warning: 0.8, critical: 0.95 };
+
+/** The thresholds the settings set. */
+export function budgetThresholdsOf(
+  values: Pick<SettingValues, 'budget_warning_threshold' | 'budget_critical_threshold'>,
+): BudgetThresholds {
+  return { warning: values.budget_warning_threshold, critical: values.budget_critical_threshold };
+}
 
 export const BUDGET_STATUS_HEADER = 'x-sluice-budget-status';
 export const BUDGET_PERIOD_HEADER = 'x-sluice-budget-period';

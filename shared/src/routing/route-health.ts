@@ -1,3 +1,4 @@
+import type { StoreEnv } from '../config/env';
 import type { LuaScript } from '../stores/lua-script';
 
 /** Every route's health, one field per route that failed lately: `fails,since,until,level`. */
@@ -23,6 +24,24 @@ export const DEFAULT_BENCH_POLICY: BenchPolicy = {
   cooldownMs: 10_000,
   maxCooldownMs: 300_000,
 };
+
+/** The bench policy the environment sets; a longest bench below the first is the first. */
+export function benchPolicyOf(
+  env: Pick<
+    StoreEnv,
+    | 'SLUICE_ROUTE_BENCH_FAILURES'
+    | 'SLUICE_ROUTE_BENCH_WINDOW_MS'
+    | 'SLUICE_ROUTE_BENCH_COOLDOWN_MS'
+    | 'SLUICE_ROUTE_BENCH_MAX_COOLDOWN_MS'
+  >,
+): BenchPolicy {
+  return {
+    failures: env.SLUICE_ROUTE_BENCH_FAILURES,
+    windowMs: env.SLUICE_ROUTE_BENCH_WINDOW_MS,
+    cooldownMs: env.SLUICE_ROUTE_BENCH_COOLDOWN_MS,
+    maxCooldownMs: Math.max(env.SLUICE_ROUTE_BENCH_COOLDOWN_MS, env.SLUICE_ROUTE_BENCH_MAX_COOLDOWN_MS),
+  };
+}
 
 /**
  * REPORT — outcomes of routes since the last flush, applied in order. KEYS: the health hash,
