@@ -157,7 +157,10 @@ export function settleExchange(
         .finally(() => write.end()),
     );
   } else {
-    deps.writeLog(record, keepAlive).catch(warn);
+    // Not waited for, and nothing chained to it: the write never rejects (the ledger reports
+    // its own failures), and on workerd a continuation made in a request that has ended, run
+    // when another request's batch settles, is cancelled with a warning per request.
+    void deps.writeLog(record, keepAlive);
   }
   if (record.weightedTokens > 0 || exchange.reserved.length > 0) {
     const settlement = {

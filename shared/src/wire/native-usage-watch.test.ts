@@ -49,4 +49,30 @@ describe('watchNativeUsage (the copy of a tee)', () => {
     expect(watched.completed).toBe(false);
     expect(watched.usage?.inputTokens).toBeGreaterThan(0);
   });
+
+  it.each(
+    cases,
+  )('%s, watched chunk by chunk from a byte stream (one read buffer for every chunk)', async (name, text) => {
+    const chunks = awkwardChunks(new TextEncoder().encode(text));
+    let next = 0;
+    // A byte stream, as a fetch body's tee is on workerd: read into the reader's own buffer.
+    const bytes = new ReadableStream({
+      type: 'bytes',
+      pull(controller) {
+        const chunk = chunks[next++];
+        if (chunk) return controller.enqueue(chunk.slice());
+        controller.close();
+        // A read waiting with its buffer is answered as done only once told so.
+        controller.byobRequest?.respond(0);
+      },
+    });
+    let seen = 0;
+    const watched = await wireFormats[name].watchNativeUsage(
+      bytes as ReadableStream<Uint8Array>,
+      () => seen++,
+    );
+    expect(seen).toBe(chunks.length);
+    expect(watched.completed).toBe(true);
+    expect(watched.usage).toStrictEqual(await viaTap(name, chunks));
+  });
 });

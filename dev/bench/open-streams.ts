@@ -1,0 +1,176 @@
+// `npm run bench:streams`: thousands of streams held open on one gateway process. An upstream
+// drips one token a second (drip-upstream.ts) for BENCH_DRIP_SECONDS (120); BENCH_STREAMS (5000)
+// clients open a streamed chat each, ramped over BENCH_RAMP_SECONDS (20), on an `npm run serve`
+// stack with real Postgres and Redis and one gateway process. Meanwhile a plain chat is sent
+// every 200 ms (its latency), and once all are open a key limited to 5 requests a minute sends 8
+// (exactly 5 must pass: limits hold). Prints how the streams ended, the plain latency, the
+// gateway's memory before, at the peak and after the streams ended, and its warnings
+// (BENCH_LOG: a file to write the stack's log to).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../../tests/helpers/env';
+import { FIRST_ADMIN } from '../../tests/helpers/first-run';
+import { http } from '../../tests/helpers/http';
+import { adminApi, freshStackStores } from '../../tests/helpers/stack-seed';
+import { type StartedStack, startStackProcess, stopStackGroup } from '../../tests/setup/e2e-global';
+import { startDripUpstream } from './drip-upstream';
+import { rssMbByRole, stackReader } from './stack-processes';
+
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 5_000);
+const DRIP_SECONDS = Number(process.env.BENCH_DRIP_SECONDS ?? 120);
+const RAMP_SECONDS = Number(process.env.BENCH_RAMP_SECONDS ?? 20);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+// The model's name: an alias of the upstream's (the answer's model field renamed as it passes:
+// the stream goes through JavaScript) unless BENCH_ALIAS=0 (passed through untouched).
+const MODEL = process.env.BENCH_ALIAS === '0' ? 'drip-model' : 'drip';
+
+type Ending = 'whole' | 'cut' | 'failed';
+
+/** Reads one streamed answer to its end: whole with [DONE] and every token, else how it ended. */
+async function oneStream(gatewayUrl: string, key: string): Promise<{ ending: Ending; detail: string }> {
+  try {
+    const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'drip' }] }),
+    });
+    if (response.status !== 200) return { ending: 'failed', detail: `status ${response.status}` };
+    const text = await response.text();
+    const tokens = text.match(/ token\d+/g)?.length ?? 0;
+    if (text.includes('data: [DONE]') && tokens === DRIP_SECONDS) return { ending: 'whole', detail: '' };
+    const error = /"message":"([^"]{0,80})/.exec(text)?.[1];
+    return { ending: 'cut', detail: error ?? `${tokens} tokens, no [DONE]` };
+  } catch (error) {
+    return { ending: 'failed', detail: String(error).slice(0, 80) };
+  }
+}
+
+async function plainLatency(gatewayUrl: string, key: string): Promise<number | null> {
+  const started = performance.now();
+  const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'plain' }] }),
+    signal: AbortSignal.timeout(30_000),
+  }).catch(() => null);
+  await response?.arrayBuffer().catch(() => {});
+  return response?.status === 200 ? performance.now() - started : null;
+}
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+};
+
+const upstream = await startDripUpstream(DRIP_SECONDS);
+const database = 'sluice_bench_streams';
+const redisUrl = withRedisDatabase(SERVE_REDIS_URL, 12);
+await freshStackStores(pgUrl(database), redisUrl);
+const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-streams-'));
+let stack: StartedStack | undefined;
+try {
+  stack = await startStackProcess({ DATABASE_URL: pgUrl(database), REDIS_URL: redisUrl }, dataDir, {
+    file: 'npm',
+    args: ['run', '--silent', 'serve'],
+    detached: true,
+  });
+  const { gatewayUrl } = stack;
+  const init = await http('POST', `${stack.consoleUrl}/api/setup/initialize`, {
+    body: { admin: FIRST_ADMIN },
+  });
+  const api = adminApi(stack.consoleUrl, init.body.access_token as string);
+  const provider = await api('POST', '/api/admin/providers', {
+    name: 'drip',
+    display_name: 'Drip',
+    provider_type: 'openai',
+    base_url: upstream.url,
+    api_key: 'drip-key',
+  });
+  await api('POST', '/api/admin/models', {
+    name: MODEL,
+    routes: [{ provider_id: provider.body.id, upstream_model: 'drip-model' }],
+  });
+  const key = (await api('POST', '/api/keys', { name: 'streams' })).body.key as string;
+  const limited = (await api('POST', '/api/keys', { name: 'limited', rate_limit_rpm: 5 })).body.key as string;
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const readStack = stackReader(stack.child.pid as number);
+  const gatewayRss = () => rssMbByRole(readStack()).gateway;
+  const before = gatewayRss();
+
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, gatewayRss());
+  }, 1_000);
+  const plain: number[] = [];
+  let plainFailed = 0;
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const took = await plainLatency(gatewayUrl, key);
+      if (took === null) plainFailed++;
+      else plain.push(took);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+
+  const started = Date.now();
+  const streams: Promise<{ ending: Ending; detail: string }>[] = [];
+  for (let i = 0; i < STREAMS; i++) {
+    const due = started + (i * RAMP_SECONDS * 1000) / STREAMS;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    streams.push(oneStream(gatewayUrl, key));
+  }
+  console.log(`${STREAMS} streams opened in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const held = upstream.open();
+  const limitedStatuses: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${limited}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'limited' }] }),
+    });
+    await response.arrayBuffer();
+    limitedStatuses.push(response.status);
+  }
+  const endings = await Promise.all(streams);
+  probing = false;
+  await probe;
+  clearInterval(sampler);
+  const atEnd = gatewayRss();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const after = gatewayRss();
+
+  const count = (ending: Ending) => endings.filter((e) => e.ending === ending).length;
+  const details = new Map<string, number>();
+  for (const e of endings.filter((x) => x.ending !== 'whole'))
+    details.set(e.detail, (details.get(e.detail) ?? 0) + 1);
+  const output = stack.output();
+  if (process.env.BENCH_LOG) writeFileSync(process.env.BENCH_LOG, output);
+  const warnings = (pattern: RegExp) => output.match(pattern)?.length ?? 0;
+  console.log(`\n| streams | served whole | cut | failed | held by the upstream at the peak |`);
+  console.log('| ---: | ---: | ---: | ---: | ---: |');
+  console.log(`| ${STREAMS} | ${count('whole')} | ${count('cut')} | ${count('failed')} | ${held} |`);
+  for (const [detail, n] of details) console.log(`  ${n} × ${detail}`);
+  console.log(
+    `\nplain chat while streams were open: ${plain.length} answered, p50 ${pct(plain, 0.5).toFixed(1)} ms, ` +
+      `p95 ${pct(plain, 0.95).toFixed(1)} ms, max ${pct(plain, 1).toFixed(1)} ms; ${plainFailed} failed`,
+  );
+  const passed = limitedStatuses.filter((s) => s === 200).length;
+  console.log(`key limited to 5 a minute, 8 sent: ${passed} passed, statuses ${limitedStatuses.join(' ')}`);
+  const perStream = ((peak - before) * 1024) / STREAMS;
+  console.log(
+    `gateway RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at the peak ` +
+      `(~${perStream.toFixed(0)} KB a stream), ${atEnd.toFixed(0)} MB as the last ended, ` +
+      `${after.toFixed(0)} MB ${IDLE_SECONDS} s later`,
+  );
+  console.log(
+    `gateway warnings: limit counters unavailable ${warnings(/limit counters unavailable/g)}, ` +
+      `cache write failed ${warnings(/cache write failed/gi)}, redis link ${warnings(/redis link/gi)}`,
+  );
+} finally {
+  await stopStackGroup(stack);
+  await upstream.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
