@@ -55,6 +55,10 @@ export function buildMcpDeps(
       async () => (await settings()).mcp_session_idle_seconds * 1000,
     ),
     toolAccess: async () => (await settings()).mcp_tool_access,
+    toolSearch: async () => {
+      const values = await settings();
+      return { mode: values.mcp_tool_search, pinned: values.mcp_pinned_tools };
+    },
     toolPolicy: async () => toolPolicyOf((await settings()).inspect_tools),
     redaction: async () => redactPolicyOf((await settings()).redact),
     onToolBlocked: (rule) => void metrics.record(guardrailSamples('inspect_tools', rule)),

@@ -373,6 +373,51 @@ describe('settings', () => {
     }
   });
 
+  it('general.mcp_tool_search: a search tool on /mcp, listed alone with the pinned tools; every tool still callable', async () => {
+    const set = await h.admin('PATCH', '/api/admin/settings', {
+      settings: { mcp_tool_search: 'only', mcp_pinned_tools: ['everything__echo'] },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100)); // the settings version is read once a second
+    try {
+      const { client } = await connect();
+      const listed = (await client.listTools()).tools;
+      expect(listed.map((t) => t.name)).toEqual(['sluice__search_tools', 'everything__echo']);
+      const found = await client.callTool({
+        name: 'sluice__search_tools',
+        arguments: { query: 'add sum numbers' },
+      });
+      const tools = (found.structuredContent as { tools: Array<{ name: string; inputSchema: unknown }> })
+        .tools;
+      expect(tools[0]?.name).toBe('everything__get-sum');
+      expect(tools[0]?.inputSchema).toMatchObject({ type: 'object' });
+      // A tool found (not listed) is called by its name as ever.
+      const sum = await client.callTool({ name: 'everything__get-sum', arguments: { a: 2, b: 3 } });
+      expect(JSON.stringify(sum.content)).toContain('5');
+      const bad = await client
+        .callTool({ name: 'sluice__search_tools', arguments: {} })
+        .catch((e: Error) => e);
+      expect(String(bad)).toContain('arguments.query must be a non-empty string');
+      // One server's own endpoint has no search tool: it lists that server's tools as they are.
+      const direct = await connect({ path: '/mcp/everything' });
+      expect((await direct.client.listTools()).tools.map((t) => t.name)).not.toContain(
+        'sluice__search_tools',
+      );
+      await direct.client.close();
+      await client.close();
+    } finally {
+      await h.admin('PATCH', '/api/admin/settings', {
+        settings: { mcp_tool_search: 'off', mcp_pinned_tools: [] },
+      });
+    }
+    // A server may not take the name the gateway's own tools are published under.
+    const reserved = await h.admin('POST', '/api/mcp/servers', {
+      name: 'sluice',
+      endpoint_url: 'http://127.0.0.1:9/mcp',
+    });
+    expect(reserved.status).toBe(422);
+  });
+
   it('security.inspect_tools refuses calls by tool glob and argument, logs and counts them', async () => {
     const set = await h.admin('PATCH', '/api/admin/settings', {
       settings: {

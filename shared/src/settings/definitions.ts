@@ -200,6 +200,19 @@ export const SETTING_DEFINITIONS = {
     default: 1800,
     description: 'An MCP session on /mcp ends after this long without a request',
   }),
+  mcp_tool_search: setting({
+    category: 'general',
+    schema: z.enum(['off', 'on', 'only']),
+    default: 'off',
+    description:
+      'The tool search on /mcp (sluice__search_tools: finds tools by name and description, returns their definitions): off; on, listed beside every tool; only, listed alone with mcp_pinned_tools (every tool stays callable by name)',
+  }),
+  mcp_pinned_tools: setting({
+    category: 'general',
+    schema: z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]*__[^\s]+$/, 'must be <server>__<tool>')).max(100),
+    default: [],
+    description: 'Tools /mcp lists beside the search tool when mcp_tool_search is only (<server>__<tool>)',
+  }),
   site_name: setting({
     category: 'general',
     schema: z.string().min(1).max(100),

@@ -17,6 +17,8 @@ export interface CatalogTool {
 }
 
 export interface McpCatalog {
+  /** /mcp's catalog of every server (true), or one server's at /mcp/{server} (false). */
+  aggregate: boolean;
   servers: McpServerRow[];
   /** Every registered server, active or not: a session's server missing here was deleted. */
   registeredIds: Set<string>;
@@ -48,6 +50,7 @@ export function buildCatalog(
   entries.sort((a, b) => (a.publicName < b.publicName ? -1 : a.publicName > b.publicName ? 1 : 0));
   const serverByName = new Map(servers.map((s) => [s.name, s]));
   return {
+    aggregate: true,
     servers,
     registeredIds: new Set(registeredIds),
     tools: entries,
@@ -74,6 +77,7 @@ export function scopedCatalog(catalog: McpCatalog, serverName: string): McpCatal
     .filter((t) => t.server.id === server.id)
     .map((t) => ({ ...t, publicName: t.tool.name }));
   return {
+    aggregate: false,
     servers: [server],
     registeredIds: catalog.registeredIds,
     tools,

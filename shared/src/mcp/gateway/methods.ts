@@ -7,10 +7,11 @@ import type { Background } from '../../util/background';
 import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
 import { traceMeta } from '../upstream/trace-headers';
 import { type McpToolAccess, mayUseTool } from './access';
-import type { McpCatalog } from './catalog';
+import type { CatalogTool, McpCatalog } from './catalog';
 import { type JsonRpcId, RPC, RpcFault } from './jsonrpc';
 import { complete, listResourceTemplates, resourceOwner, setLogLevel } from './server-methods';
 import { subscribe, unsubscribe } from './subscriptions';
+import { callSearchTool, SEARCH_TOOL_NAME, type ToolSearchMode, toolsToList } from './tool-search';
 import { failure, fromEveryServer } from './upstream-answers';
 import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upstream-calls';
 
@@ -24,6 +25,8 @@ export interface MethodDeps extends UpstreamCallDeps {
   logCall(record: McpLogRecord, keepAlive: Background): Promise<void>;
   /** security.mcp_tool_access, as the settings cache has it. */
   toolAccess(): Promise<McpToolAccess>;
+  /** general.mcp_tool_search and mcp_pinned_tools: the search tool on /mcp; absent: off. */
+  toolSearch?(): Promise<{ mode: ToolSearchMode; pinned: string[] }>;
   /** security.inspect_tools as rules; null when none is set (guardrails/tool-policy.ts). */
   toolPolicy(): Promise<ToolPolicy | null>;
   /** Counted in /metrics (sluice_guardrail_blocks_total). */
@@ -59,7 +62,11 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
   if (typeof args !== 'object' || Array.isArray(args)) {
     throw new RpcFault(RPC.invalidParams, 'params.arguments must be an object');
   }
-  const entry = (await deps.catalog()).toolByName.get(name);
+  const catalog = await deps.catalog();
+  if (name === SEARCH_TOOL_NAME && catalog.aggregate && (await searchMode(deps)).mode !== 'off') {
+    return callSearchTool(await visibleTools(call, deps), args as Record<string, unknown>);
+  }
+  const entry = catalog.toolByName.get(name);
   if (!entry) throw new RpcFault(RPC.invalidParams, `Unknown tool: ${name}`);
   if (!mayUseTool(call.role, entry.accessName, await deps.toolAccess())) {
     throw new RpcFault(RPC.invalidParams, `Tool not allowed: ${name}`);
@@ -169,16 +176,12 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
     case 'ping':
       return {};
     case 'tools/list': {
-      const [{ tools }, access] = await Promise.all([deps.catalog(), deps.toolAccess()]);
-      return {
-        tools: tools
-          .filter((t) => mayUseTool(call.role, t.accessName, access))
-          .map((t) => ({
-            name: t.publicName,
-            description: t.tool.description ?? '',
-            inputSchema: t.tool.inputSchema,
-          })),
-      };
+      const [visible, catalog, search] = await Promise.all([
+        visibleTools(call, deps),
+        deps.catalog(),
+        searchMode(deps),
+      ]);
+      return { tools: toolsToList(visible, catalog.aggregate ? search.mode : 'off', search.pinned) };
     }
     case 'tools/call':
       return callTool(call, deps);
@@ -215,6 +218,15 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
       throw new RpcFault(RPC.methodNotFound, `Method not found: ${call.method}`);
   }
 }
+
+/** The catalog's tools the caller's role may list and call (security.mcp_tool_access). */
+async function visibleTools(call: MethodCall, deps: MethodDeps): Promise<CatalogTool[]> {
+  const [{ tools }, access] = await Promise.all([deps.catalog(), deps.toolAccess()]);
+  return tools.filter((t) => mayUseTool(call.role, t.accessName, access));
+}
+
+const NO_SEARCH = { mode: 'off' as const, pinned: [] };
+const searchMode = (deps: MethodDeps) => deps.toolSearch?.() ?? Promise.resolve(NO_SEARCH);
 
 /** The upstream tools/call, as the MCP semantic conventions name a client span. */
 function toolCallSpan(parent: Span, server: McpServerRow, tool: string): Span {

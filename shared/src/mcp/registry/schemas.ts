@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { httpUrlSchema } from '../../identity/schemas';
+import { RESERVED_SERVER_NAME } from '../gateway/tool-search';
 
 /**
  * MCP server registration. auth_type bearer sends `Authorization: Bearer <auth_secret>`; header
@@ -15,7 +16,9 @@ const nameSchema = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lowercase slug');
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lowercase slug')
+  // Its tool names (sluice__…) are the gateway's own: the tool search.
+  .refine((name) => name !== RESERVED_SERVER_NAME, `${RESERVED_SERVER_NAME} is reserved`);
 /** An HTTP header or query parameter name. */
 const authNameSchema = z
   .string()

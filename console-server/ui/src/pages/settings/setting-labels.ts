@@ -33,6 +33,8 @@ const SETTING_LABELS: Record<SettingKey, string> = {
   // general
   data_retention_days: 'Log retention (days)',
   mcp_session_idle_seconds: 'MCP session idle timeout (seconds)',
+  mcp_tool_search: 'MCP tool search on /mcp (off, on, only)',
+  mcp_pinned_tools: 'MCP tools listed beside the search',
   site_name: 'Site name',
   // system
   upstream_timeout_seconds: 'Upstream timeout (seconds)',
