@@ -6,7 +6,8 @@
 // gateway instances.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   GUARDED_TOOLS,
   type RunningMcpServer,
@@ -303,6 +304,34 @@ describe('sessions and the registry', () => {
     expect((await both.client.listTools()).tools.some((t) => t.name.startsWith('doomed__'))).toBe(false);
     await onlyDoomed.client.close();
     await both.client.close();
+  });
+});
+
+describe('tool list changes', () => {
+  it('are announced to a connected client on its stream (notifications/tools/list_changed)', async () => {
+    const { client } = await connect();
+    let announced = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      announced++;
+    });
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    const path = `/api/mcp/servers/${serverIds.guarded}`;
+    try {
+      // The client opens its stream after initializing: a change made before it listened is
+      // not announced, so the server goes off and on until one is.
+      for (let change = 0; change < 6 && announced === 0; change++) {
+        await h.admin('PATCH', path, { is_active: change % 2 === 1 });
+        await vi.waitFor(() => expect(announced).toBeGreaterThan(0), { timeout: 4_000 }).catch(() => {});
+      }
+      expect(announced).toBeGreaterThan(0);
+    } finally {
+      await h.admin('PATCH', path, { is_active: true });
+    }
+    await vi.waitFor(async () => {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(before);
+    });
+    await client.close();
   });
 });
 

@@ -98,7 +98,8 @@ async function initialize(message: JsonRpcRequest, post: McpPost, deps: MethodDe
   const result = {
     protocolVersion,
     capabilities: {
-      tools: { listChanged: false },
+      // Told on the session's GET stream (listen-stream.ts) when the catalog changes.
+      tools: { listChanged: true },
       resources: { subscribe: true },
       prompts: {},
       completions: {},

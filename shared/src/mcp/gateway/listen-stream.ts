@@ -1,5 +1,6 @@
 import type { McpServerRow } from '../../db/repos/mcp-repo';
 import type { ClientChannel, UpstreamMcpSession } from '../ports';
+import type { McpCatalog } from './catalog';
 import { createClientChannel } from './client-channel';
 import { eventId, parseEventId, SSE_RESPONSE_HEADERS, sseMessage } from './event-stream';
 import { endpointDeps, type McpPost, requireSession } from './handle-mcp';
@@ -123,11 +124,16 @@ async function listen(
   const skipped = new Set<string>();
   const started = Date.now();
   let lastWrite = started;
+  const tools = createToolListWatch(await deps.catalog());
   try {
     while (!stopped() && Date.now() - started < LISTEN_MAX_MS) {
       const record = await deps.sessions.open(sessionId);
       if (!record) break;
       await follow(record, { id: sessionId, deps, channel, listeners, skipped });
+      if (tools.changed(await deps.catalog())) {
+        write(sseText({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+        lastWrite = Date.now();
+      }
       if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
         write(': keep-alive\n\n');
         lastWrite = Date.now();
@@ -140,6 +146,30 @@ async function listen(
   } finally {
     await Promise.all([...listeners.values()].map((upstream) => upstream.close().catch(() => {})));
   }
+}
+
+const sseText = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+/**
+ * Whether the tools a catalog offers differ from the ones last seen (names, descriptions,
+ * schemas). A catalog is rebuilt only when the registry's version moves, so the same object
+ * means no change and costs nothing to check.
+ */
+export function createToolListWatch(first: McpCatalog): { changed(catalog: McpCatalog): boolean } {
+  let seen = first;
+  const fingerprint = (catalog: McpCatalog) =>
+    JSON.stringify(catalog.tools.map((t) => [t.publicName, t.tool.description, t.tool.inputSchema]));
+  let print = fingerprint(first);
+  return {
+    changed(catalog) {
+      if (catalog === seen) return false;
+      seen = catalog;
+      const next = fingerprint(catalog);
+      if (next === print) return false;
+      print = next;
+      return true;
+    },
+  };
 }
 
 interface Following {
