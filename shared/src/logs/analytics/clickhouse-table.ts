@@ -57,6 +57,8 @@ export function clickHouseLogTable(
   client: ClickHouseClient,
   options: ClickHouseTableOptions,
   schema: ChTableSchema,
+  /** Statements run after the table is up to date (tables derived from it, the views feeding them). */
+  derived: (database: string) => readonly ChSql[] = () => [],
 ): ClickHouseLogTable {
   let ready: Promise<void> | null = null;
   const ensure = () => {
@@ -64,6 +66,7 @@ export function clickHouseLogTable(
       await options.ensureDatabase?.();
       await client.command({ query: schema.ddl(options.database).sql });
       await addMissingColumns(client, options.database, schema);
+      for (const statement of derived(options.database)) await client.command({ query: statement.sql });
     })().catch((error: unknown) => {
       ready = null;
       throw error;

@@ -9,6 +9,7 @@ import {
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../stores/clickhouse';
 import { createClickHouseMcpLogStore } from '../mcp/clickhouse-store';
 import { createPostgresMcpLogSpill, createPostgresMcpLogStore } from '../mcp/postgres-store';
+import { maintainRequestRollups } from '../requests/clickhouse-rollup';
 import { createClickHouseRequestLogStore } from '../requests/clickhouse-store';
 import type { RequestLogStore } from '../requests/port';
 import { createPostgresRequestLogSpill, createPostgresRequestLogStore } from '../requests/postgres-store';
@@ -83,7 +84,10 @@ export function createClickHouseAnalyticsStore(
     async purgeBefore(cutoff) {
       // 18.16 refuses every request naming a database that does not exist yet.
       await ensureDatabase?.();
-      return purgeClickHouseLogs(client, database, cutoff);
+      const purged = await purgeClickHouseLogs(client, database, cutoff);
+      // The request log's rollup follows: its old days go, days that differ are rebuilt.
+      await maintainRequestRollups(client, database, cutoff, new Date());
+      return purged;
     },
     async drainSpill() {
       return (await drainSpill(spills.requests, requests)) + (await drainSpill(spills.mcpCalls, mcpCalls));

@@ -1,6 +1,7 @@
 import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
 import { chCreatedFrom, chCreatedUntil } from '../analytics/clickhouse-table';
 import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
+import { mergeGroups } from './clickhouse-rollup';
 import type { RequestLogEndpoint } from './record';
 
 /**
@@ -25,18 +26,16 @@ export interface SelectedUsageBucketRow {
 
 /**
  * The WHERE conditions of an analytics read: created_at_ms within from..to (inclusive, exact to
- * the millisecond; the table's key created_at bounded too, see chCreatedBetween), optionally one
- * model and one user. Values are checked by the caller.
+ * the millisecond; the table's key created_at bounded too, see chCreatedBetween) or the `time`
+ * condition given instead (a part of the range, see clickhouse-rollup.ts), optionally one model
+ * and one user. Values are checked by the caller.
  */
-export function analyticsConditions(query: {
-  from: Date;
-  to: Date;
-  model?: string;
-  userId?: string;
-}): ChSql[] {
+export function analyticsConditions(
+  query: { from: Date; to: Date; model?: string; userId?: string },
+  time?: ChSql,
+): ChSql[] {
   return [
-    chCreatedFrom(query.from),
-    chCreatedUntil(query.to),
+    ...(time === undefined ? [chCreatedFrom(query.from), chCreatedUntil(query.to)] : [time]),
     query.model === undefined ? null : chSql`model = ${query.model}`,
     query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
   ].filter((condition): condition is ChSql => condition !== null);
@@ -47,8 +46,8 @@ export function analyticsConditions(query: {
  * formatted by chSql). Buckets are computed on created_at in UTC (toStartOfHour, toStartOfDay,
  * toMonday) and returned as Unix seconds; bounds compare created_at_ms, exact to the millisecond.
  */
-export function usageAggregateSql(table: ChSql, query: UsageAggregateQuery): ChSql {
-  return chSql`SELECT toUInt32(${bucketOf(query)}) AS bucket, model, endpoint,
+export function usageAggregateSql(table: ChSql, query: UsageAggregateQuery, time?: ChSql): ChSql {
+  return chSql`SELECT toUInt32(${bucketOf(query, chSql`created_at`)}) AS bucket, model, endpoint,
       count() AS requests,
       sum(prompt_tokens) AS prompt_tokens_sum,
       sum(completion_tokens) AS completion_tokens_sum,
@@ -59,15 +58,55 @@ export function usageAggregateSql(table: ChSql, query: UsageAggregateQuery): ChS
       sum(cost_usd) AS cost_usd_sum,
       countIf(isNull(cost_usd)) AS unpriced_requests,
       sum(toUInt64(latency_ms)) AS latency_ms_sum
-    FROM ${table} WHERE ${chJoin(analyticsConditions(query), chSql` AND `)}
+    FROM ${table} WHERE ${chJoin(analyticsConditions(query, time), chSql` AND `)}
     GROUP BY bucket, model, endpoint`;
 }
 
-function bucketOf(query: UsageAggregateQuery): ChSql {
-  if (query.groupBy === 'hour') return chSql`toStartOfHour(created_at)`;
-  if (query.groupBy === 'day') return chSql`toStartOfDay(created_at)`;
-  // created_at is DateTime('UTC'), so these truncate in UTC; toMonday gives a Date, made midnight UTC.
-  return chSql`toDateTime(toMonday(created_at), 'UTC')`;
+/** The same groups from a rollup (clickhouse-rollup.ts) of the request log, within `where`. */
+export function usageRollupSql(table: ChSql, query: UsageAggregateQuery, where: ChSql): ChSql {
+  const model = query.model === undefined ? chSql`` : chSql`AND model_name = ${query.model}`;
+  return chSql`SELECT toUInt32(${bucketOf(query, chSql`hour`)}) AS bucket,
+      model_name AS model, endpoint_path AS endpoint,
+      sum(n_requests) AS requests,
+      sum(n_prompt_tokens) AS prompt_tokens_sum,
+      sum(n_completion_tokens) AS completion_tokens_sum,
+      sum(n_total_tokens) AS total_tokens_sum,
+      sum(n_cached_tokens) AS cache_read_tokens_sum,
+      sum(n_cache_write_tokens) AS cache_write_tokens_sum,
+      sum(n_reasoning_tokens) AS reasoning_tokens_sum,
+      sum(n_cost_usd) AS cost_usd_sum,
+      sum(n_unpriced) AS unpriced_requests,
+      sum(n_latency_ms) AS latency_ms_sum
+    FROM ${table} WHERE ${where} ${model}
+    GROUP BY bucket, model, endpoint`;
+}
+
+/** The bucket of a row by its DateTime('UTC') column `at` (created_at, or a rollup's hour). */
+function bucketOf(query: UsageAggregateQuery, at: ChSql): ChSql {
+  if (query.groupBy === 'hour') return chSql`toStartOfHour(${at})`;
+  if (query.groupBy === 'day') return chSql`toStartOfDay(${at})`;
+  // The column is DateTime('UTC'), so these truncate in UTC; toMonday gives a Date, made midnight UTC.
+  return chSql`toDateTime(toMonday(${at}), 'UTC')`;
+}
+
+/** Adds up the groups of the log's and the rollup's parts of one read. */
+export function mergeUsageBuckets(rows: UsageBucketRow[]): UsageBucketRow[] {
+  return mergeGroups(
+    rows,
+    ['bucketStart', 'model', 'endpoint'],
+    [
+      'requests',
+      'promptTokens',
+      'completionTokens',
+      'totalTokens',
+      'cacheReadTokens',
+      'cacheWriteTokens',
+      'reasoningTokens',
+      'costUsd',
+      'unpricedRequests',
+      'latencyMsSum',
+    ],
+  );
 }
 
 export function fromUsageBucketRow(row: SelectedUsageBucketRow): UsageBucketRow {

@@ -7,6 +7,7 @@ import {
   MIN_ERROR_STATUS,
 } from './breakdown-query';
 import { analyticsConditions } from './clickhouse-aggregate';
+import { chDecoded, mergeGroups } from './clickhouse-rollup';
 import type { CountedUsageQuery, CountedUsageRow, LoggedUsage, UsageSinceFilter } from './port';
 
 /**
@@ -45,9 +46,9 @@ export interface SelectedLoggedUsage {
   reasoning_tokens_sum: Int | null;
 }
 
-const where = (query: BreakdownQuery) => chJoin(analyticsConditions(query), chSql` AND `);
+const where = (query: BreakdownQuery, time?: ChSql) => chJoin(analyticsConditions(query, time), chSql` AND `);
 
-export function clientUsageSql(table: ChSql, query: BreakdownQuery): ChSql {
+export function clientUsageSql(table: ChSql, query: BreakdownQuery, time?: ChSql): ChSql {
   return chSql`SELECT client_name AS client, client_version AS version,
       count() AS requests,
       countIf(status_code >= ${MIN_ERROR_STATUS}) AS errors,
@@ -58,25 +59,89 @@ export function clientUsageSql(table: ChSql, query: BreakdownQuery): ChSql {
       sum(reasoning_tokens) AS reasoning_tokens_sum,
       sum(cost_usd) AS cost_usd_sum,
       countIf(isNull(cost_usd)) AS unpriced_requests
-    FROM ${table} WHERE ${where(query)}
+    FROM ${table} WHERE ${where(query, time)}
     GROUP BY client, version`;
 }
 
-export function errorCountsSql(table: ChSql, query: BreakdownQuery): ChSql {
+export function errorCountsSql(table: ChSql, query: BreakdownQuery, time?: ChSql): ChSql {
   return chSql`SELECT error_type AS error, client_name AS client, status_code AS status,
       count() AS requests
-    FROM ${table} WHERE ${where(query)} AND status_code >= ${MIN_ERROR_STATUS}
+    FROM ${table} WHERE ${where(query, time)} AND status_code >= ${MIN_ERROR_STATUS}
     GROUP BY error, client, status`;
 }
 
-export function usageSinceSql(table: ChSql, filter: UsageSinceFilter): ChSql {
+const rollupModel = (query: BreakdownQuery) =>
+  query.model === undefined ? chSql`` : chSql`AND model_name = ${query.model}`;
+
+/** clientUsageSql's groups from a rollup (clickhouse-rollup.ts) of the request log, within `where`. */
+export function clientRollupSql(table: ChSql, query: BreakdownQuery, where: ChSql): ChSql {
+  return chSql`SELECT ${chDecoded('client_key')} AS client, ${chDecoded('version_key')} AS version,
+      sum(n_requests) AS requests,
+      sumIf(n_requests, status >= ${MIN_ERROR_STATUS}) AS errors,
+      sum(n_prompt_tokens) AS prompt_tokens_sum,
+      sum(n_completion_tokens) AS completion_tokens_sum,
+      sum(n_cached_tokens) AS cache_read_tokens_sum,
+      sum(n_cache_write_tokens) AS cache_write_tokens_sum,
+      sum(n_reasoning_tokens) AS reasoning_tokens_sum,
+      sum(n_cost_usd) AS cost_usd_sum,
+      sum(n_unpriced) AS unpriced_requests
+    FROM ${table} WHERE ${where} ${rollupModel(query)}
+    GROUP BY client, version`;
+}
+
+/** errorCountsSql's groups from a rollup (clickhouse-rollup.ts) of the request log, within `where`. */
+export function errorRollupSql(table: ChSql, query: BreakdownQuery, where: ChSql): ChSql {
+  return chSql`SELECT ${chDecoded('error_key')} AS error, ${chDecoded('client_key')} AS client,
+      status, sum(n_requests) AS requests
+    FROM ${table} WHERE ${where} ${rollupModel(query)} AND status >= ${MIN_ERROR_STATUS}
+    GROUP BY error, client, status`;
+}
+
+/** Adds up the groups of the log's and the rollup's parts of one read. */
+export function mergeClientRows(rows: ClientUsageRow[]): ClientUsageRow[] {
+  return mergeGroups(
+    rows,
+    ['clientName', 'clientVersion'],
+    [
+      'requests',
+      'errors',
+      'promptTokens',
+      'completionTokens',
+      'cacheReadTokens',
+      'cacheWriteTokens',
+      'reasoningTokens',
+      'costUsd',
+      'unpricedRequests',
+    ],
+  );
+}
+
+export function mergeErrorRows(rows: ErrorCountRow[]): ErrorCountRow[] {
+  return mergeGroups(rows, ['errorType', 'clientName', 'statusCode'], ['requests']);
+}
+
+/** `time` replaces the bound on `since` (a part of the range, see clickhouse-rollup.ts). */
+export function usageSinceSql(table: ChSql, filter: UsageSinceFilter, time?: ChSql): ChSql {
   const who =
     'apiKeyId' in filter ? chSql`api_key_id = ${filter.apiKeyId}` : chSql`user_id = ${filter.userId}`;
   return chSql`SELECT sum(cost_usd) AS cost_usd_sum,
       sum(cached_tokens) AS cache_read_tokens_sum,
       sum(cache_write_tokens) AS cache_write_tokens_sum,
       sum(reasoning_tokens) AS reasoning_tokens_sum
-    FROM ${table} WHERE ${who} AND ${chCreatedFrom(filter.since)}`;
+    FROM ${table} WHERE ${who} AND ${time ?? chCreatedFrom(filter.since)}`;
+}
+
+/** The same from the rollup's groups of the key or user, within `where` (which names them). */
+export function usageSinceRollupSql(table: ChSql, where: ChSql): ChSql {
+  return chSql`SELECT sum(n_cost_usd) AS cost_usd_sum,
+      sum(n_cached_tokens) AS cache_read_tokens_sum,
+      sum(n_cache_write_tokens) AS cache_write_tokens_sum,
+      sum(n_reasoning_tokens) AS reasoning_tokens_sum
+    FROM ${table} WHERE ${where}`;
+}
+
+export function mergeLoggedUsage(rows: LoggedUsage[]): LoggedUsage[] {
+  return mergeGroups(rows, [], ['costUsd', 'cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens']);
 }
 
 export function fromClientRow(row: SelectedClientRow): ClientUsageRow {

@@ -5,21 +5,34 @@ import { type ClickHouseTableOptions, clickHouseLogTable } from '../analytics/cl
 import type { SpillTarget } from '../analytics/log-spill';
 import { usageAggregateQuery } from './aggregate-query';
 import { breakdownQuery } from './breakdown-query';
-import { fromUsageBucketRow, type SelectedUsageBucketRow, usageAggregateSql } from './clickhouse-aggregate';
 import {
+  fromUsageBucketRow,
+  mergeUsageBuckets,
+  type SelectedUsageBucketRow,
+  usageAggregateSql,
+  usageRollupSql,
+} from './clickhouse-aggregate';
+import {
+  clientRollupSql,
   clientUsageSql,
   countedUsageSql,
   errorCountsSql,
+  errorRollupSql,
   fromClientRow,
   fromCountedRow,
   fromErrorRow,
   fromLoggedUsage,
+  mergeClientRows,
+  mergeErrorRows,
+  mergeLoggedUsage,
   type SelectedClientRow,
   type SelectedCountedRow,
   type SelectedErrorRow,
   type SelectedLoggedUsage,
+  usageSinceRollupSql,
   usageSinceSql,
 } from './clickhouse-breakdowns';
+import { type RolledUpRange, type RolledUpRead, readRolledUp, requestRollupDdl } from './clickhouse-rollup';
 import { requestLogSearchConditions, requestLogSortColumn } from './clickhouse-search';
 import { requestLogSchema } from './log-columns';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
@@ -36,9 +49,12 @@ export function createClickHouseRequestLogStore(
   client: ClickHouseClient,
   options: ClickHouseRequestLogStoreOptions,
 ): RequestLogStore & SpillTarget<RequestLogRecord> {
-  const logs = clickHouseLogTable(client, options, requestLogSchema);
+  // The hourly rollup the analytics read (clickhouse-rollup.ts) comes with the table.
+  const logs = clickHouseLogTable(client, options, requestLogSchema, requestRollupDdl);
   const columns = requestLogSchema.selected;
   const fromRow = (row: ChRow) => requestLogSchema.fromRow(row);
+  const rolledUp = <Row>(range: RolledUpRange, read: RolledUpRead<Row>) =>
+    readRolledUp(logs.select, options.database, range, read);
   return {
     async insert(records) {
       await logs.insert(records.map((record) => requestLogSchema.toRow(record)));
@@ -51,8 +67,20 @@ export function createClickHouseRequestLogStore(
       return rows.map(fromRow);
     },
     async usageSince(filter) {
-      const [row] = await logs.select<SelectedLoggedUsage>(usageSinceSql(logs.table, filter));
-      return fromLoggedUsage(row);
+      const who = 'apiKeyId' in filter ? { apiKeyId: filter.apiKeyId } : { userId: filter.userId };
+      const [usage] = await rolledUp(
+        { from: filter.since, ...who },
+        {
+          raw: async (time) =>
+            (await logs.select<SelectedLoggedUsage>(usageSinceSql(logs.table, filter, time))).map(
+              fromLoggedUsage,
+            ),
+          rolled: async (table, where) =>
+            (await logs.select<SelectedLoggedUsage>(usageSinceRollupSql(table, where))).map(fromLoggedUsage),
+          merge: mergeLoggedUsage,
+        },
+      );
+      return usage ?? fromLoggedUsage(undefined);
     },
     async search(filter) {
       const query = requestLogSearchQuery(filter);
@@ -65,16 +93,38 @@ export function createClickHouseRequestLogStore(
       return { total, entries: rows.map(fromRow) };
     },
     async aggregate(filter) {
-      const query = usageAggregateSql(logs.table, usageAggregateQuery(filter));
-      return (await logs.select<SelectedUsageBucketRow>(query)).map(fromUsageBucketRow);
+      const query = usageAggregateQuery(filter);
+      return rolledUp(query, {
+        raw: async (time) =>
+          (await logs.select<SelectedUsageBucketRow>(usageAggregateSql(logs.table, query, time))).map(
+            fromUsageBucketRow,
+          ),
+        rolled: async (table, where) =>
+          (await logs.select<SelectedUsageBucketRow>(usageRollupSql(table, query, where))).map(
+            fromUsageBucketRow,
+          ),
+        merge: mergeUsageBuckets,
+      });
     },
     async clientUsage(filter) {
-      const query = clientUsageSql(logs.table, breakdownQuery(filter));
-      return (await logs.select<SelectedClientRow>(query)).map(fromClientRow);
+      const query = breakdownQuery(filter);
+      return rolledUp(query, {
+        raw: async (time) =>
+          (await logs.select<SelectedClientRow>(clientUsageSql(logs.table, query, time))).map(fromClientRow),
+        rolled: async (table, where) =>
+          (await logs.select<SelectedClientRow>(clientRollupSql(table, query, where))).map(fromClientRow),
+        merge: mergeClientRows,
+      });
     },
     async errorCounts(filter) {
-      const query = errorCountsSql(logs.table, breakdownQuery(filter));
-      return (await logs.select<SelectedErrorRow>(query)).map(fromErrorRow);
+      const query = breakdownQuery(filter);
+      return rolledUp(query, {
+        raw: async (time) =>
+          (await logs.select<SelectedErrorRow>(errorCountsSql(logs.table, query, time))).map(fromErrorRow),
+        rolled: async (table, where) =>
+          (await logs.select<SelectedErrorRow>(errorRollupSql(table, query, where))).map(fromErrorRow),
+        merge: mergeErrorRows,
+      });
     },
     async countedUsage(query) {
       return (await logs.select<SelectedCountedRow>(countedUsageSql(logs.table, query))).map(fromCountedRow);
