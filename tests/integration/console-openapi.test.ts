@@ -292,8 +292,26 @@ async function tourMcp(token: string, userToken: string): Promise<void> {
   await api('GET', '/api/analytics/clients', { token: userToken });
   await api('GET', '/api/analytics/errors?model=gpt-test', { token });
   await api('GET', '/api/analytics/errors?from=nope', { token });
+  await tourMcpVirtualServers(token, userToken);
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
+}
+
+async function tourMcpVirtualServers(token: string, userToken: string): Promise<void> {
+  const body = { name: 'tour-virtual', description: 'curated', tools: ['tour-mcp__echo'] };
+  const virtual = await api('POST', '/api/mcp/virtual-servers', { token, body });
+  await api('POST', '/api/mcp/virtual-servers', { token, body });
+  await api('POST', '/api/mcp/virtual-servers', { token, body: { name: 'tour-bad', tools: ['echo'] } });
+  await api('POST', '/api/mcp/virtual-servers', { token: userToken, body });
+  await api('GET', '/api/mcp/virtual-servers', { token });
+  await api('GET', '/api/mcp/virtual-servers', { token: userToken });
+  await api('GET', `/api/mcp/virtual-servers/${virtual.body.id}`, { token });
+  await api('GET', `/api/mcp/virtual-servers/${MISSING_ID}`, { token });
+  await api('PATCH', `/api/mcp/virtual-servers/${virtual.body.id}`, { token, body: { is_active: false } });
+  await api('PATCH', `/api/mcp/virtual-servers/${virtual.body.id}`, { token, body: {} });
+  await api('PATCH', `/api/mcp/virtual-servers/${MISSING_ID}`, { token, body: { is_active: true } });
+  await api('DELETE', `/api/mcp/virtual-servers/${virtual.body.id}`, { token });
+  await api('DELETE', `/api/mcp/virtual-servers/${virtual.body.id}`, { token });
 }
 
 /** An MCP client signs a user in (the authorization server's own endpoints are not /api). */

@@ -11,7 +11,19 @@ import {
   listMcpTools,
   updateMcpServer,
 } from '@sluice/shared/mcp/registry/registry';
-import { createMcpServerInputSchema, updateMcpServerInputSchema } from '@sluice/shared/mcp/registry/schemas';
+import {
+  createMcpServerInputSchema,
+  createMcpVirtualServerInputSchema,
+  updateMcpServerInputSchema,
+  updateMcpVirtualServerInputSchema,
+} from '@sluice/shared/mcp/registry/schemas';
+import {
+  createMcpVirtualServer,
+  deleteMcpVirtualServer,
+  getMcpVirtualServer,
+  listMcpVirtualServers,
+  updateMcpVirtualServer,
+} from '@sluice/shared/mcp/registry/virtual-servers';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';
@@ -35,6 +47,8 @@ import {
   McpServerListSchema,
   McpServerSchema,
   McpToolListSchema,
+  McpVirtualServerListSchema,
+  McpVirtualServerSchema,
 } from '../schemas/mcp';
 import { auditActor } from './audit-actor';
 
@@ -118,6 +132,76 @@ const discoverRoute = createRoute({
   },
 });
 
+const virtualFound = foundFirst((c) => getMcpVirtualServer(c.var.deps.db, pathId(c)));
+
+const VIRTUAL_NOTE =
+  'A virtual server is served at /mcp/{name}: exactly its listed tools that exist on active servers, under ' +
+  'their <server>__<tool> names, with empty resource and prompt lists. Its name is unique among registered ' +
+  'and virtual servers (409). A listed tool that does not exist yet is accepted and served once it does.';
+
+const listVirtualRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/virtual-servers',
+  summary: 'Virtual MCP servers: named, curated sets of tools',
+  responses: {
+    200: jsonResponse(McpVirtualServerListSchema, 'Virtual servers by name'),
+    ...errorResponses(401, 403),
+  },
+});
+
+const createVirtualRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'post',
+  path: '/virtual-servers',
+  summary: 'Create a virtual MCP server',
+  description: VIRTUAL_NOTE,
+  request: { body: jsonBody(createMcpVirtualServerInputSchema) },
+  responses: {
+    201: jsonResponse(McpVirtualServerSchema, 'The new virtual server'),
+    ...errorResponses(400, 401, 403, 409, 422),
+  },
+});
+
+const getVirtualRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin()] as const,
+  method: 'get',
+  path: '/virtual-servers/{id}',
+  summary: 'One virtual MCP server',
+  request: { params: IdParams },
+  responses: {
+    200: jsonResponse(McpVirtualServerSchema, 'The virtual server'),
+    ...errorResponses(401, 403, 404),
+  },
+});
+
+const updateVirtualRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin(), virtualFound] as const,
+  method: 'patch',
+  path: '/virtual-servers/{id}',
+  summary: "Change a virtual server's description, tools or active state",
+  description: 'name cannot change (clients are configured with its URL). tools replaces the whole list.',
+  request: { params: IdParams, body: jsonBody(updateMcpVirtualServerInputSchema) },
+  responses: {
+    200: jsonResponse(McpVirtualServerSchema, 'The virtual server'),
+    ...errorResponses(400, 401, 403, 404, 422),
+  },
+});
+
+const deleteVirtualRoute = createRoute({
+  ...common,
+  middleware: [requireAdmin(), virtualFound] as const,
+  method: 'delete',
+  path: '/virtual-servers/{id}',
+  summary: 'Delete a virtual MCP server (the tools and their servers stay)',
+  request: { params: IdParams },
+  responses: { 204: noContent, ...errorResponses(401, 403, 404) },
+});
+
 const toolsRoute = createRoute({
   ...common,
   middleware: [requireJwt()] as const,
@@ -182,6 +266,21 @@ export const mcpRoutes = createRouter()
       forUser: (target: McpServerTarget, userId: string) => targetForUser(target, userId, oauth, issuerOf(c)),
     };
     return c.json(await discoverMcpTools(deps, c.req.valid('param').id, auditActor(c)), 200);
+  })
+  .openapi(listVirtualRoute, async (c) => c.json(await listMcpVirtualServers(c.var.deps.db), 200))
+  .openapi(createVirtualRoute, async (c) =>
+    c.json(await createMcpVirtualServer(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
+  )
+  .openapi(getVirtualRoute, async (c) =>
+    c.json(await getMcpVirtualServer(c.var.deps.db, c.req.valid('param').id), 200),
+  )
+  .openapi(updateVirtualRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(await updateMcpVirtualServer(c.var.deps, id, c.req.valid('json'), auditActor(c)), 200);
+  })
+  .openapi(deleteVirtualRoute, async (c) => {
+    await deleteMcpVirtualServer(c.var.deps, c.req.valid('param').id, auditActor(c));
+    return c.body(null, 204);
   })
   .openapi(toolsRoute, async (c) => c.json(await listMcpTools(c.var.deps.db), 200))
   .openapi(logsRoute, async (c) => {

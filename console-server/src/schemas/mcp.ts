@@ -68,6 +68,23 @@ export const McpToolListSchema = z
   )
   .openapi('McpToolList');
 
+export const McpVirtualServerSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string().openapi({ description: 'Served at /mcp/{name}' }),
+    description: z.string().nullable(),
+    tools: z.array(z.string()).openapi({
+      description:
+        '<server>__<tool> names; one that does not exist (or whose server is inactive) is not served',
+    }),
+    is_active: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('McpVirtualServer');
+
+export const McpVirtualServerListSchema = z.array(McpVirtualServerSchema).openapi('McpVirtualServerList');
+
 /** An instant with an explicit zone, or a date (00:00 UTC of that day), as the audit search takes. */
 /** A query-string instant: an ISO 8601 date-time with offset, or a date (00:00 UTC). */
 export const isoInstant = z

@@ -95,7 +95,7 @@ export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
   });
   const catalog = cache('mcp', async () => {
     const rows = await loadActiveMcpCatalogRows(db);
-    return buildCatalog(rows.servers, rows.tools, rows.registeredIds);
+    return buildCatalog(rows.servers, rows.tools, rows.registeredIds, rows.virtualServers);
   });
   return {
     board,

@@ -1,10 +1,12 @@
-import { asc, count, eq } from 'drizzle-orm';
-import { mcpServers, mcpTools } from '../schema';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { mcpServers, mcpTools, mcpVirtualServers } from '../schema';
 import type { QueryDb } from '../types';
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
 export type McpServerInsert = typeof mcpServers.$inferInsert;
 export type McpToolRow = typeof mcpTools.$inferSelect;
+export type McpVirtualServerRow = typeof mcpVirtualServers.$inferSelect;
+export type McpVirtualServerInsert = typeof mcpVirtualServers.$inferInsert;
 
 export async function listMcpServersWithToolCounts(
   db: QueryDb,
@@ -97,9 +99,12 @@ export async function listMcpToolsWithServer(
 }
 
 /** Active servers and their stored tools, and the ids of all registered servers, for the gateway. */
-export async function loadActiveMcpCatalogRows(
-  db: QueryDb,
-): Promise<{ servers: McpServerRow[]; tools: McpToolRow[]; registeredIds: string[] }> {
+export async function loadActiveMcpCatalogRows(db: QueryDb): Promise<{
+  servers: McpServerRow[];
+  tools: McpToolRow[];
+  registeredIds: string[];
+  virtualServers: McpVirtualServerRow[];
+}> {
   const all = await db.select().from(mcpServers).orderBy(asc(mcpServers.name));
   const servers = all.filter((s) => s.isActive);
   const tools = await db
@@ -108,5 +113,83 @@ export async function loadActiveMcpCatalogRows(
     .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId))
     .where(eq(mcpServers.isActive, true))
     .orderBy(asc(mcpServers.name), asc(mcpTools.name));
-  return { servers, tools: tools.map((r) => r.tool), registeredIds: all.map((s) => s.id) };
+  const virtualServers = await db
+    .select()
+    .from(mcpVirtualServers)
+    .where(eq(mcpVirtualServers.isActive, true))
+    .orderBy(asc(mcpVirtualServers.name));
+  return { servers, tools: tools.map((r) => r.tool), registeredIds: all.map((s) => s.id), virtualServers };
+}
+
+/**
+ * Registered and virtual servers share one namespace (/mcp/{name}): a transaction that creates
+ * either takes this lock first, then checks the other table, so two racing creates of the same
+ * name in the two tables cannot both win.
+ */
+export async function lockMcpServerNames(db: QueryDb): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('sluice:mcp-server-names'))`);
+}
+
+export async function mcpServerNameTaken(db: QueryDb, name: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: mcpServers.id })
+    .from(mcpServers)
+    .where(eq(mcpServers.name, name))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function mcpVirtualServerNameTaken(db: QueryDb, name: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: mcpVirtualServers.id })
+    .from(mcpVirtualServers)
+    .where(eq(mcpVirtualServers.name, name))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function listMcpVirtualServerRows(db: QueryDb): Promise<McpVirtualServerRow[]> {
+  return db.select().from(mcpVirtualServers).orderBy(asc(mcpVirtualServers.name));
+}
+
+export async function findMcpVirtualServerById(
+  db: QueryDb,
+  id: string,
+): Promise<McpVirtualServerRow | undefined> {
+  const [row] = await db.select().from(mcpVirtualServers).where(eq(mcpVirtualServers.id, id)).limit(1);
+  return row;
+}
+
+/** Undefined when the name is taken by another virtual server. */
+export async function insertMcpVirtualServerIfNameFree(
+  db: QueryDb,
+  input: McpVirtualServerInsert,
+): Promise<McpVirtualServerRow | undefined> {
+  const [row] = await db.insert(mcpVirtualServers).values(input).onConflictDoNothing().returning();
+  return row;
+}
+
+export type McpVirtualServerPatch = Partial<
+  Pick<McpVirtualServerInsert, 'description' | 'tools' | 'isActive'>
+>;
+
+export async function updateMcpVirtualServerRow(
+  db: QueryDb,
+  id: string,
+  patch: McpVirtualServerPatch,
+): Promise<McpVirtualServerRow | undefined> {
+  const [row] = await db
+    .update(mcpVirtualServers)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(mcpVirtualServers.id, id))
+    .returning();
+  return row;
+}
+
+export async function deleteMcpVirtualServerRow(
+  db: QueryDb,
+  id: string,
+): Promise<McpVirtualServerRow | undefined> {
+  const [row] = await db.delete(mcpVirtualServers).where(eq(mcpVirtualServers.id, id)).returning();
+  return row;
 }

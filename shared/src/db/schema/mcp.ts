@@ -51,3 +51,23 @@ export const mcpTools = pgTable(
   },
   (t) => [uniqueIndex('mcp_tools_server_name_key').on(t.serverId, t.name)],
 );
+
+/**
+ * A virtual server: a named, curated set of tools of several servers, served at /mcp/{name}
+ * under their `<server>__<tool>` names. Its name is unique among virtual and registered servers
+ * (the registry checks the latter). A listed tool that does not exist (yet) is just not served.
+ */
+export const mcpVirtualServers = pgTable(
+  'mcp_virtual_servers',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** `<server>__<tool>` names. */
+    tools: text('tools').array().notNull().default(sql`'{}'::text[]`),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('mcp_virtual_servers_name_key').on(t.name)],
+);

@@ -1,4 +1,4 @@
-import type { McpServerRow, McpToolRow } from '../../db/repos/mcp-repo';
+import type { McpServerRow, McpToolRow, McpVirtualServerRow } from '../../db/repos/mcp-repo';
 
 /**
  * What /mcp offers: the active servers and their discovered tools, each tool published as
@@ -29,6 +29,8 @@ export interface McpCatalog {
   promptName(server: string, own: string): string;
   /** The server and own name behind a published prompt name; null when none. */
   promptOwner(name: string): { server: McpServerRow; own: string } | null;
+  /** Active virtual servers by name: their `<server>__<tool>` lists (on /mcp's catalog only). */
+  virtualServers: Map<string, readonly string[]>;
 }
 
 export const publicName = (server: string, name: string): string => `${server}${NAME_SEPARATOR}${name}`;
@@ -37,6 +39,7 @@ export function buildCatalog(
   servers: McpServerRow[],
   tools: McpToolRow[],
   registeredIds: string[],
+  virtualServers: Pick<McpVirtualServerRow, 'name' | 'tools'>[] = [],
 ): McpCatalog {
   const byId = new Map(servers.map((s) => [s.id, s]));
   const entries: CatalogTool[] = [];
@@ -62,6 +65,7 @@ export function buildCatalog(
       const server = split > 0 ? serverByName.get(name.slice(0, split)) : undefined;
       return server ? { server, own: name.slice(split + NAME_SEPARATOR.length) } : null;
     },
+    virtualServers: new Map(virtualServers.map((v) => [v.name, v.tools])),
   };
 }
 
@@ -72,7 +76,7 @@ export function buildCatalog(
  */
 export function scopedCatalog(catalog: McpCatalog, serverName: string): McpCatalog | null {
   const server = catalog.serverByName.get(serverName);
-  if (!server) return null;
+  if (!server) return virtualCatalog(catalog, serverName);
   const tools = catalog.tools
     .filter((t) => t.server.id === server.id)
     .map((t) => ({ ...t, publicName: t.tool.name }));
@@ -85,5 +89,30 @@ export function scopedCatalog(catalog: McpCatalog, serverName: string): McpCatal
     serverByName: new Map([[server.name, server]]),
     promptName: (_server, own) => own,
     promptOwner: (own) => ({ server, own }),
+    virtualServers: new Map(),
+  };
+}
+
+/**
+ * What /mcp/{name} offers for an active virtual server (looked up after the registered ones):
+ * exactly its listed tools that exist on active servers, under their `<server>__<tool>` names,
+ * each call going to its own server as on /mcp. It has no servers of its own, so its resource,
+ * template and prompt lists are empty. Null when no active virtual server has that name.
+ */
+export function virtualCatalog(catalog: McpCatalog, name: string): McpCatalog | null {
+  const listed = catalog.virtualServers.get(name);
+  if (!listed) return null;
+  const wanted = new Set(listed);
+  const tools = catalog.tools.filter((t) => wanted.has(t.accessName));
+  return {
+    aggregate: false,
+    servers: [],
+    registeredIds: catalog.registeredIds,
+    tools,
+    toolByName: new Map(tools.map((t) => [t.publicName, t])),
+    serverByName: new Map(),
+    promptName: publicName,
+    promptOwner: () => null,
+    virtualServers: new Map(),
   };
 }

@@ -7,8 +7,10 @@ import {
   insertMcpServerIfNameFree,
   listMcpServersWithToolCounts,
   listMcpToolsWithServer,
+  lockMcpServerNames,
   type McpServerPatch,
   type McpServerRow,
+  mcpVirtualServerNameTaken,
   updateMcpServerRow,
 } from '../../db/repos/mcp-repo';
 import type { Db } from '../../db/types';
@@ -65,6 +67,10 @@ export async function createMcpServer(
   const oauthClientSecretEncrypted =
     input.oauth_client_secret === null ? null : await deps.secrets.encrypt(input.oauth_client_secret);
   return commitThenBump(deps, ['mcp'], async (tx) => {
+    // One namespace with virtual servers (/mcp/{name}).
+    await lockMcpServerNames(tx);
+    if (await mcpVirtualServerNameTaken(tx, input.name))
+      throw conflict('An MCP virtual server has that name');
     const row = await insertMcpServerIfNameFree(tx, {
       name: input.name,
       description: input.description,

@@ -12,7 +12,8 @@ import { RESERVED_SERVER_NAME } from '../gateway/tool-search';
 export const MCP_TRANSPORTS = ['streamable_http', 'sse'] as const;
 export const MCP_AUTH_TYPES = ['none', 'bearer', 'header', 'query', 'oauth'] as const;
 
-const nameSchema = z
+/** A server's name, registered or virtual: the {name} of /mcp/{name}. */
+export const mcpServerNameSchema = z
   .string()
   .min(1)
   .max(64)
@@ -65,7 +66,7 @@ export function authProblems(auth: AuthFields): Array<{ path: string; message: s
 
 export const createMcpServerInputSchema = z
   .strictObject({
-    name: nameSchema,
+    name: mcpServerNameSchema,
     description: z.string().trim().max(1000).nullable().default(null),
     endpoint_url: httpUrlSchema,
     transport_type: z.enum(MCP_TRANSPORTS).default('streamable_http'),
@@ -110,3 +111,34 @@ export const updateMcpServerInputSchema = z
   })
   .refine((input) => Object.keys(input).length > 0, 'at least one field is required');
 export type UpdateMcpServerInput = z.infer<typeof updateMcpServerInputSchema>;
+
+/** `<server>__<tool>`, as /mcp publishes a tool and security.mcp_tool_access names it. */
+const toolNameSchema = z
+  .string()
+  .max(256)
+  .regex(/^[a-z0-9][a-z0-9_-]*__\S+$/, 'must be <server>__<tool>');
+/** Tools need not exist yet: one that does not is just not served until it does. */
+const toolListSchema = z
+  .array(toolNameSchema)
+  .min(1)
+  .max(500)
+  .refine((tools) => new Set(tools).size === tools.length, 'must not repeat a tool');
+
+/** A virtual server: a named, curated set of tools of several servers, served at /mcp/{name}. */
+export const createMcpVirtualServerInputSchema = z.strictObject({
+  name: mcpServerNameSchema,
+  description: z.string().trim().max(1000).nullable().default(null),
+  tools: toolListSchema,
+  is_active: z.boolean().default(true),
+});
+export type CreateMcpVirtualServerInput = z.infer<typeof createMcpVirtualServerInputSchema>;
+
+/** name is fixed: clients are configured with its URL. */
+export const updateMcpVirtualServerInputSchema = z
+  .strictObject({
+    description: z.string().trim().max(1000).nullable().optional(),
+    tools: toolListSchema.optional(),
+    is_active: z.boolean().optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, 'at least one field is required');
+export type UpdateMcpVirtualServerInput = z.infer<typeof updateMcpVirtualServerInputSchema>;
