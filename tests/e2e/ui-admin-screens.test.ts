@@ -397,6 +397,27 @@ describe('admin screens in a real browser', () => {
     await row.waitFor({ state: 'detached' });
   });
 
+  it('MCP virtual servers: creates one from discovered tools (409 on a server name first), deletes it', async () => {
+    await nav('MCP servers');
+    await page.getByRole('button', { name: 'Create virtual server' }).click();
+    await dialog().getByLabel('Name').fill('everything');
+    await pickMany(dialog().getByRole('textbox', { name: 'Tools' }), 'everything__echo');
+    errors.expectFailure('/api/mcp/virtual-servers', 409);
+    await dialog().getByRole('button', { name: 'Create virtual server' }).click();
+    await dialog().getByText('An MCP server has that name').waitFor();
+    await dialog().getByLabel('Name').fill('curated');
+    await dialog().getByRole('button', { name: 'Create virtual server' }).click();
+    const row = page.getByTestId('mcp-virtual-servers-table').getByRole('row').filter({ hasText: 'curated' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('/mcp/curated');
+    const virtuals = (await api('GET', '/api/mcp/virtual-servers')).body as Array<Record<string, unknown>>;
+    expect(virtuals).toEqual([expect.objectContaining({ name: 'curated', tools: ['everything__echo'] })]);
+    await screenshot(page, 'admin-06b-mcp-virtual-servers');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await dialog().getByRole('button', { name: 'Delete virtual server' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('MCP tools: the browser lists discovered tools and shows an input schema as JSON', async () => {
     await nav('MCP tools');
     await page.getByLabel('Search').fill('echo');

@@ -13,10 +13,11 @@ import { formatNumber } from '../../lib/format';
 import { type DiscoverOutcome, DiscoverResultModal } from './DiscoverResultModal';
 import { McpServerCreateModal } from './McpServerCreateModal';
 import { MCP_SERVERS_QUERY, MCP_TOOLS_QUERY, useMcpServers } from './mcp-queries';
+import { VirtualServersSection } from './VirtualServersSection';
 
 type Server = Schemas['McpServerListItem'];
 
-/** Registered MCP servers: register, discover tools, (de)activate, delete. */
+/** Registered MCP servers: register, discover tools, (de)activate, delete; then the virtual servers. */
 export function McpServersPage() {
   const servers = useMcpServers();
   const queryClient = useQueryClient();
@@ -117,6 +118,7 @@ export function McpServersPage() {
         empty="No MCP servers yet."
         testId="mcp-servers-table"
       />
+      <VirtualServersSection />
       <McpServerCreateModal opened={creating} onClose={() => setCreating(false)} />
       <DiscoverResultModal outcome={outcome} onClose={() => setOutcome(null)} />
       <ConfirmModal

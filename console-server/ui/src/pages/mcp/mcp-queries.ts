@@ -11,3 +11,12 @@ export function useMcpServers() {
 export function useMcpTools() {
   return useQuery({ queryKey: MCP_TOOLS_QUERY, queryFn: () => unwrap(api.GET('/api/mcp/tools')) });
 }
+
+export const MCP_VIRTUAL_SERVERS_QUERY = ['mcp-virtual-servers'] as const;
+
+export function useMcpVirtualServers() {
+  return useQuery({
+    queryKey: MCP_VIRTUAL_SERVERS_QUERY,
+    queryFn: () => unwrap(api.GET('/api/mcp/virtual-servers')),
+  });
+}
