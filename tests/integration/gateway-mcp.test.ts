@@ -314,17 +314,26 @@ describe('tool list changes', () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       announced++;
     });
+    // One server's own endpoint hears of its server's changes too.
+    const { client: direct } = await connect({ path: '/mcp/guarded' });
+    let announcedThere = 0;
+    direct.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      announcedThere++;
+    });
     const before = (await client.listTools()).tools.map((t) => t.name);
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const path = `/api/mcp/servers/${serverIds.guarded}`;
     try {
       // The client opens its stream after initializing: a change made before it listened is
       // not announced, so the server goes off and on until one is.
-      for (let change = 0; change < 6 && announced === 0; change++) {
+      for (let change = 0; change < 6 && (announced === 0 || announcedThere === 0); change++) {
         await h.admin('PATCH', path, { is_active: change % 2 === 1 });
-        await vi.waitFor(() => expect(announced).toBeGreaterThan(0), { timeout: 4_000 }).catch(() => {});
+        await vi
+          .waitFor(() => expect(announced * announcedThere).toBeGreaterThan(0), { timeout: 4_000 })
+          .catch(() => {});
       }
       expect(announced).toBeGreaterThan(0);
+      expect(announcedThere).toBeGreaterThan(0);
     } finally {
       await h.admin('PATCH', path, { is_active: true });
     }
@@ -332,6 +341,7 @@ describe('tool list changes', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(before);
     });
     await client.close();
+    await direct.close();
   });
 });
 

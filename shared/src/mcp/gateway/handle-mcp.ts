@@ -2,7 +2,7 @@ import type { Principal } from '../../gateway/principal';
 import type { Span } from '../../telemetry/span';
 import type { Background } from '../../util/background';
 import { type ClientChannel, type McpResult, RELAYED_REQUESTS, type RelayedCapability } from '../ports';
-import { scopedCatalog } from './catalog';
+import { type McpCatalog, scopedCatalog } from './catalog';
 import { createClientChannel, RELAY_ID_PREFIX } from './client-channel';
 import { createResumableStream } from './event-stream';
 import {
@@ -65,12 +65,28 @@ function answer(accept: string, body: unknown, headers: Record<string, string> =
   return json(body, headers);
 }
 
-/** /mcp/{server} sees one server's catalog under its own names; 404 for a server not active. */
+/**
+ * /mcp/{server} sees one server's catalog under its own names; 404 for a server not active. The
+ * scoped catalog follows the whole one (a long-lived stream hears of its changes); a server
+ * switched off or deleted meanwhile offers no tools.
+ */
 export async function endpointDeps(deps: MethodDeps, scope: string | null): Promise<MethodDeps> {
   if (scope === null) return deps;
-  const scoped = scopedCatalog(await deps.catalog(), scope);
-  if (!scoped) throw new McpRpcError(404, RPC.invalidRequest, `No active MCP server named ${scope}`, null);
-  return { ...deps, catalog: async () => scoped };
+  let whole = await deps.catalog();
+  const first = scopedCatalog(whole, scope);
+  if (!first) throw new McpRpcError(404, RPC.invalidRequest, `No active MCP server named ${scope}`, null);
+  let scoped: McpCatalog = first;
+  return {
+    ...deps,
+    catalog: async () => {
+      const current = await deps.catalog();
+      if (current !== whole) {
+        whole = current;
+        scoped = scopedCatalog(current, scope) ?? { ...scoped, tools: [], toolByName: new Map() };
+      }
+      return scoped;
+    },
+  };
 }
 
 function idOf(body: unknown): JsonRpcId | null {
