@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { number, OptionsError } from '../dev/bench/options';
 
 export const TARGETS = ['direct', 'nginx', 'portkey', 'sluice'] as const;
 export type Target = (typeof TARGETS)[number];
@@ -63,16 +64,6 @@ ClickHouse when it answers), loads them in interleaved rounds and writes bench/r
   BENCH_CLICKHOUSE_URL http://127.0.0.1:8123 (request log there when it answers; none: Postgres)
 Needs nginx and wrk (Debian: apt-get install nginx-light wrk), Postgres, Redis, Linux.`;
 
-export class OptionsError extends Error {}
-
-function count(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new OptionsError(`${name} must be a number ≥ ${min}`);
-  return value;
-}
-
 function list<T extends string>(
   env: NodeJS.ProcessEnv,
   name: string,
@@ -103,14 +94,14 @@ export function peerOptions(env: NodeJS.ProcessEnv, argv: string[], benchDir: st
     targets,
     latencyTargets,
     modes: list(env, 'MODES', MODES, [...MODES]),
-    rounds: count(env, 'ROUNDS', 3),
-    seconds: count(env, 'DURATION', 5),
-    connections: count(env, 'CONNS', 32),
-    warmupSeconds: count(env, 'WARMUP', 3, 0),
-    rate: count(env, 'LAT_RATE', 200),
-    rateSeconds: count(env, 'LAT_DURATION', 5),
-    rateConnections: count(env, 'LAT_CONNS', 32),
-    settleMs: count(env, 'SETTLE_MS', 500, 0),
+    rounds: number(env, 'ROUNDS', 3),
+    seconds: number(env, 'DURATION', 5),
+    connections: number(env, 'CONNS', 32),
+    warmupSeconds: number(env, 'WARMUP', 3, 0),
+    rate: number(env, 'LAT_RATE', 200),
+    rateSeconds: number(env, 'LAT_DURATION', 5),
+    rateConnections: number(env, 'LAT_CONNS', 32),
+    settleMs: number(env, 'SETTLE_MS', 500, 0),
     loadCpus: pin ? (env.LOAD_CPU ?? '0') : null,
     sutCpus: pin ? (env.SUT_CPU ?? '1') : null,
     gatewayProcesses: env.SLUICE_GATEWAY_PROCESSES?.trim() || null,

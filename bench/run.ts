@@ -20,12 +20,13 @@ import { type BenchStores, requestLogRows } from '../dev/bench/bench-stores';
 import { cleanupAll, signalled, stopOnSignals } from '../dev/bench/cleanup';
 import { pinSelf } from '../dev/bench/cpus';
 import { startFakeUpstream } from '../dev/bench/fake-upstream';
+import { OptionsError } from '../dev/bench/options';
 import { requireTools } from '../dev/bench/tools';
 import { freePort } from '../self-host/process/ports';
 import { closedLoop } from './load/closed-loop';
 import { openLoop } from './load/open-loop';
 import { measure, type Phase, type RunRow } from './measure';
-import { HELP, type Mode, OptionsError, type PeerOptions, peerOptions } from './options';
+import { HELP, type Mode, type PeerOptions, peerOptions } from './options';
 import { CSV_HEADER, csvLine, type Row, summarize, toRow } from './report';
 import {
   checkTarget,

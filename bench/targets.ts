@@ -13,17 +13,7 @@
  * route to the upstream's JSON and SSE paths).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BenchStores, resetStores } from '../dev/bench/bench-stores';
 import { onCleanup } from '../dev/bench/cleanup';
@@ -34,7 +24,7 @@ import { PAYLOADS } from '../dev/bench/payloads';
 import { preflight as sluicePreflight } from '../dev/bench/preflight';
 import { processTree, readStat } from '../dev/bench/proc';
 import { stopProcessGroup } from '../dev/bench/process-group';
-import { launchStack } from '../dev/bench/stack-launch';
+import { launchBenchStack } from '../dev/bench/stack-launch';
 import { stackReader } from '../dev/bench/stack-processes';
 import { freePort, waitForHttp } from '../self-host/process/ports';
 import type { PeerRequest } from './load/request';
@@ -205,27 +195,14 @@ export async function sluiceTarget(
     `stores emptied: ${stores.databaseUrl}, ${stores.redisUrl}` +
       `${stores.clickhouse ? `, ClickHouse ${stores.clickhouse.url} (${stores.clickhouse.database})` : ', request log in Postgres'}`,
   );
-  const [gatewayPort, consolePort, bridgePort] = await Promise.all([freePort(), freePort(), freePort()]);
-  const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-peers-'));
-  onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const logFile = join(options.resultsDir, 'sluice.log');
   say(`starting Sluice (npm run serve's entry), log in ${logFile}`);
-  const stack = await launchStack({
+  const stack = await launchBenchStack({
     mode: 'serve',
     cpus: options.sutCpus,
-    env: {
-      ...stores.env,
-      // Empty unless this run uses ClickHouse: one in the caller's environment must not leak in.
-      CLICKHOUSE_URL: stores.env.CLICKHOUSE_URL ?? '',
-      SLUICE_GATEWAY_PORT: String(gatewayPort),
-      SLUICE_CONSOLE_PORT: String(consolePort),
-      SLUICE_SIDECAR_PORT: String(bridgePort),
-      SLUICE_DATA_DIR: dataDir,
-      ...(options.gatewayProcesses ? { SLUICE_GATEWAY_PROCESSES: options.gatewayProcesses } : {}),
-    },
-    gatewayPort,
-    consolePort,
+    storesEnv: stores.env,
     logFile,
+    extraEnv: options.gatewayProcesses ? { SLUICE_GATEWAY_PROCESSES: options.gatewayProcesses } : {},
   });
   const setup = await configureStack(stack.consoleUrl, upstream.url);
   const notes = await sluicePreflight(stack.gatewayUrl, setup.apiKey, upstream);

@@ -49,7 +49,8 @@ Needs nginx and wrk (Debian: apt-get install nginx-light wrk), Postgres, Redis, 
 
 export class OptionsError extends Error {}
 
-function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+/** A number from the environment, at least `min`; the fallback when unset. */
+export function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

@@ -4,8 +4,7 @@
  * checked request of each kind, and the probes that read counters around each run.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../self-host/process/ports';
 import { workerdBinary } from '../../self-host/workerd/workerd-process';
@@ -18,7 +17,7 @@ import type { Probes } from './measure-run';
 import type { BenchOptions } from './options';
 import { preflight } from './preflight';
 import { RedisProbe } from './redis-stats';
-import { type LaunchedStack, launchStack } from './stack-launch';
+import { type LaunchedStack, launchBenchStack } from './stack-launch';
 import { stackReader } from './stack-processes';
 import type { Tools } from './tools';
 
@@ -47,36 +46,18 @@ export async function openSession(options: BenchOptions, tools: Tools): Promise<
   say(
     `stores emptied: ${stores.databaseUrl}, ${stores.redisUrl}${stores.clickhouse ? `, ClickHouse ${stores.clickhouse.url}` : ''}`,
   );
-  const [gatewayPort, consolePort, bridgePort, upstreamPort] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
   const upstream = await startFakeUpstream({
     nginx: tools.nginx,
-    port: upstreamPort,
+    port: await freePort(),
     runDir: options.resultsDir,
     cpus: plan.load,
   });
-  const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-  onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const logFile = join(options.resultsDir, 'stack.log');
   say(`starting the stack (${options.mode === 'serve' ? 'npm run serve' : 'npm start'}), log in ${logFile}`);
-  const stack = await launchStack({
+  const stack = await launchBenchStack({
     mode: options.mode,
     cpus: plan.stack,
-    env: {
-      ...stores.env,
-      // Empty unless this run uses ClickHouse: one set in the caller's environment must not leak in.
-      CLICKHOUSE_URL: stores.env.CLICKHOUSE_URL ?? '',
-      SLUICE_GATEWAY_PORT: String(gatewayPort),
-      SLUICE_CONSOLE_PORT: String(consolePort),
-      SLUICE_SIDECAR_PORT: String(bridgePort),
-      SLUICE_DATA_DIR: dataDir,
-    },
-    gatewayPort,
-    consolePort,
+    storesEnv: stores.env,
     logFile,
   });
   const setup = await configureStack(stack.consoleUrl, upstream.url);
@@ -98,7 +79,7 @@ export async function openSession(options: BenchOptions, tools: Tools): Promise<
       redisPort: Number(new URL(options.redisUrl).port || 6379),
       settleMs: options.settleMs,
     },
-    buildDir: join(dataDir, 'gateway'),
+    buildDir: join(stack.dataDir, 'gateway'),
     versions: versions(tools, await redis.version()),
     notes,
   };

@@ -6,9 +6,10 @@
  * started; its output goes to a log file in the results directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitForHttp } from '../../self-host/process/ports';
+import { freePort, waitForHttp } from '../../self-host/process/ports';
 import type { BridgeAccess } from './bridge-counts';
 import { onCleanup } from './cleanup';
 import { pinned } from './cpus';
@@ -101,4 +102,41 @@ export function appEnvironment(consoleEnv: Record<string, string>): Record<strin
   return Object.fromEntries(
     Object.entries(consoleEnv).filter(([name]) => wanted.test(name) && !supervisorOnly.test(name)),
   );
+}
+
+/** A stack on the bench's emptied stores: spare ports, a data directory removed at the end. */
+export interface BenchStackLaunch {
+  mode: StackMode;
+  cpus: string | null;
+  /** The emptied stores' environment (resetStores). */
+  storesEnv: Record<string, string>;
+  logFile: string;
+  /** More environment (SLUICE_GATEWAY_PROCESSES…). */
+  extraEnv?: Record<string, string>;
+}
+
+export async function launchBenchStack(
+  launch: BenchStackLaunch,
+): Promise<LaunchedStack & { dataDir: string }> {
+  const [gatewayPort, consolePort, bridgePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
+  onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+  const stack = await launchStack({
+    mode: launch.mode,
+    cpus: launch.cpus,
+    env: {
+      ...launch.storesEnv,
+      // Empty unless this run uses ClickHouse: one set in the caller's environment must not leak in.
+      CLICKHOUSE_URL: launch.storesEnv.CLICKHOUSE_URL ?? '',
+      SLUICE_GATEWAY_PORT: String(gatewayPort),
+      SLUICE_CONSOLE_PORT: String(consolePort),
+      SLUICE_SIDECAR_PORT: String(bridgePort),
+      SLUICE_DATA_DIR: dataDir,
+      ...launch.extraEnv,
+    },
+    gatewayPort,
+    consolePort,
+    logFile: launch.logFile,
+  });
+  return { ...stack, dataDir };
 }

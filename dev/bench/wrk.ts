@@ -14,8 +14,12 @@ const SCRIPT = join(import.meta.dirname, 'wrk', 'chat.lua');
 export interface WrkLoad {
   url: string;
   bodyFile: string;
-  /** Authorization header value. */
+  /** Authorization header value ('' for none). */
   auth: string;
+  /** More request headers (a peer gateway's routing headers). */
+  headers?: Record<string, string>;
+  /** The wrk binary (default: wrk on the PATH). */
+  wrk?: string;
   stream: boolean;
   connections: number;
   seconds: number;
@@ -30,6 +34,7 @@ export interface WrkResult {
   requestsPerSecond: number;
   p50Ms: number;
   p90Ms: number;
+  p95Ms: number;
   p99Ms: number;
   maxMs: number;
   meanMs: number;
@@ -50,6 +55,7 @@ export function parseWrkResult(output: string): WrkResult {
     requestsPerSecond: seconds > 0 ? requests / seconds : 0,
     p50Ms: get('p50_us') / 1000,
     p90Ms: get('p90_us') / 1000,
+    p95Ms: get('p95_us') / 1000,
     p99Ms: get('p99_us') / 1000,
     maxMs: get('max_us') / 1000,
     meanMs: get('mean_us') / 1000,
@@ -71,12 +77,15 @@ export function runWrk(load: WrkLoad): Promise<WrkResult> {
     SCRIPT,
     load.url,
   ];
-  const [command, argv] = pinned(load.cpus, 'wrk', args);
+  const [command, argv] = pinned(load.cpus, load.wrk ?? 'wrk', args);
   const child = spawn(command, argv, {
     env: {
       ...process.env,
       BENCH_BODY_FILE: load.bodyFile,
       BENCH_AUTH: load.auth,
+      BENCH_HEADERS: Object.entries(load.headers ?? {})
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\n'),
       BENCH_STREAM: load.stream ? '1' : '0',
       BENCH_RATE: String(load.rate),
     },

@@ -1,10 +1,12 @@
 -- wrk script of `npm run bench`: POSTs one chat completion body again and again, closed loop or
 -- at a fixed rate, and ends with one machine-readable line for dev/bench/wrk.ts:
---   BENCH_RESULT requests=.. seconds=.. p50_us=.. p90_us=.. p99_us=.. max_us=.. mean_us=.. ...
+--   BENCH_RESULT requests=.. seconds=.. p50_us=.. p90_us=.. p95_us=.. p99_us=.. max_us=.. ...
 --
 -- Environment (set by dev/bench/wrk.ts):
 --   BENCH_BODY_FILE  the request body (dev/bench/payloads/*.txt)
---   BENCH_AUTH       the Authorization header value
+--   BENCH_AUTH       the Authorization header value (none when empty)
+--   BENCH_HEADERS    more request headers, "Name: value" lines separated by "\n" (a peer
+--                    gateway's routing headers)
 --   BENCH_STREAM     "1": ask for server-sent events
 --   BENCH_RATE       requests per second over all connections; 0 or unset: as fast as answered
 --
@@ -36,7 +38,12 @@ end
 wrk.method = "POST"
 wrk.body = read_file(os.getenv("BENCH_BODY_FILE"))
 wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = os.getenv("BENCH_AUTH")
+local auth = os.getenv("BENCH_AUTH") or ""
+if auth ~= "" then wrk.headers["Authorization"] = auth end
+for line in string.gmatch(os.getenv("BENCH_HEADERS") or "", "[^\n]+") do
+  local name, value = string.match(line, "^([^:]+):%s*(.*)$")
+  if name then wrk.headers[name] = value end
+end
 if os.getenv("BENCH_STREAM") == "1" then
   wrk.headers["Accept"] = "text/event-stream"
 else
@@ -60,9 +67,10 @@ end
 function done(summary, latency, requests)
   local errors = summary.errors
   io.write(string.format(
-    "BENCH_RESULT requests=%d seconds=%.3f p50_us=%d p90_us=%d p99_us=%d max_us=%d mean_us=%.1f "
+    "BENCH_RESULT requests=%d seconds=%.3f p50_us=%d p90_us=%d p95_us=%d p99_us=%d max_us=%d mean_us=%.1f "
       .. "connect_errors=%d read_errors=%d write_errors=%d timeouts=%d non2xx=%d bytes=%d\n",
     summary.requests, summary.duration / 1e6,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean,
+    latency:percentile(50), latency:percentile(90), latency:percentile(95), latency:percentile(99),
+    latency.max, latency.mean,
     errors.connect, errors.read, errors.write, errors.timeout, errors.status, summary.bytes))
 end
