@@ -130,7 +130,10 @@ describe('SLUICE_GATEWAY_PROCESSES', () => {
         `sluice: gateway-\\d \\(pid ${victim}\\) exited \\(signal SIGKILL\\) unexpectedly; restarting it`,
       ),
     );
-    expect(stack.output()).toMatch(new RegExp(`sluice: gateway-\\d restarted \\(pid ${replacement}\\)`));
+    // Said once the replacement is up, which can be a moment after its process appears.
+    await expect
+      .poll(() => stack.output(), { timeout: 30_000, interval: 100 })
+      .toMatch(new RegExp(`sluice: gateway-\\d restarted \\(pid ${replacement}\\)`));
     expect(await healthStatuses(20)).toEqual(Array(20).fill(200));
   });
 
