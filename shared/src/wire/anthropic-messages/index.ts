@@ -1,5 +1,5 @@
 import { encodeSseJson } from '../../sse/encoder';
-import { watchNativeUsage } from '../common/native-usage-reader';
+import { watchNativeUsage } from '../common/native-usage-watch';
 import { renamingPlan } from '../common/passthrough-plan';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderMessagesResponse } from './render-response';

@@ -1,5 +1,5 @@
 import { encodeSseJson } from '../../sse/encoder';
-import { watchNativeUsage } from '../common/native-usage-reader';
+import { watchNativeUsage } from '../common/native-usage-watch';
 import { callShapes } from '../common/tool-shapes';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { prepareChatPassthrough } from './passthrough';

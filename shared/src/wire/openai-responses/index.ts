@@ -1,6 +1,6 @@
 import { encodeSseJson } from '../../sse/encoder';
 import { concatBytes } from '../../util/bytes';
-import { watchNativeUsage } from '../common/native-usage-reader';
+import { watchNativeUsage } from '../common/native-usage-watch';
 import { renamingPlan } from '../common/passthrough-plan';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderResponsesResponse } from './render-response';
