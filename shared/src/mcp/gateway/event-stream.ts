@@ -13,6 +13,9 @@ export function parseEventId(value: string | null | undefined): { streamId: stri
   return match ? { streamId: match[1]!, index: Number(match[2]) } : null;
 }
 
+/** One JSON-RPC message as an SSE event without an id (a stream nobody resumes). */
+export const sseEvent = (message: unknown): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
 export const sseMessage = (id: string, message: unknown): string =>
   `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
 

@@ -4,7 +4,7 @@ import type { Background } from '../../util/background';
 import { type ClientChannel, type McpResult, RELAYED_REQUESTS, type RelayedCapability } from '../ports';
 import { type McpCatalog, scopedCatalog } from './catalog';
 import { createClientChannel, RELAY_ID_PREFIX } from './client-channel';
-import { createResumableStream } from './event-stream';
+import { createResumableStream, sseEvent } from './event-stream';
 import {
   type JsonRpcId,
   type JsonRpcRequest,
@@ -54,8 +54,6 @@ const json = (body: unknown, headers: Record<string, string> = {}): Response =>
     status: 200,
     headers: { 'content-type': 'application/json', ...headers },
   });
-
-const sseEvent = (body: unknown): string => `event: message\ndata: ${JSON.stringify(body)}\n\n`;
 
 /** JSON unless the client accepts only an event stream. */
 function answer(accept: string, body: unknown, headers: Record<string, string> = {}): Response {

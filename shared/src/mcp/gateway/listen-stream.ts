@@ -2,7 +2,7 @@ import type { McpServerRow } from '../../db/repos/mcp-repo';
 import type { ClientChannel, UpstreamMcpSession } from '../ports';
 import type { McpCatalog } from './catalog';
 import { createClientChannel } from './client-channel';
-import { eventId, parseEventId, SSE_RESPONSE_HEADERS, sseMessage } from './event-stream';
+import { eventId, parseEventId, SSE_RESPONSE_HEADERS, sseEvent, sseMessage } from './event-stream';
 import { endpointDeps, type McpPost, requireSession } from './handle-mcp';
 import type { MethodDeps } from './methods';
 import type { McpSessionRecord } from './sessions';
@@ -45,7 +45,7 @@ export async function handleMcpGet(get: McpGet, aggregate: MethodDeps): Promise<
       };
       const channel = createClientChannel({
         capabilities: session.record.clientCapabilities ?? {},
-        send: (message) => write(`event: message\ndata: ${JSON.stringify(message)}\n\n`),
+        send: (message) => write(sseEvent(message)),
         answers: deps.sessions,
         sessionId: session.id,
         timeoutMs: deps.timeoutMs,
@@ -131,7 +131,7 @@ async function listen(
       if (!record) break;
       await follow(record, { id: sessionId, deps, channel, listeners, skipped });
       if (tools.changed(await deps.catalog())) {
-        write(sseText({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+        write(sseEvent({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
         lastWrite = Date.now();
       }
       if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
@@ -147,8 +147,6 @@ async function listen(
     await Promise.all([...listeners.values()].map((upstream) => upstream.close().catch(() => {})));
   }
 }
-
-const sseText = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 
 /**
  * Whether the tools a catalog offers differ from the ones last seen (names, descriptions,

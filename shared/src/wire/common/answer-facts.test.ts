@@ -8,7 +8,11 @@ import {
 import chatToolCall from '../../../test/wire/openai-chat/fixtures/response-tool-call.json';
 import { nativeStream as responsesStream } from '../../../test/wire/openai-responses/fixtures/native-stream';
 import responsesToolCall from '../../../test/wire/openai-responses/fixtures/response-tool-call.json';
-import { answerFactsIn, finishReasonsIn } from './answer-facts';
+import type { WireFormatName } from '../../canonical/ports';
+import { answerFactsIn } from './answer-facts';
+
+const finishReasonsIn = (format: WireFormatName, body: string, stream: boolean) =>
+  answerFactsIn(format, body, stream).finishReasons;
 
 describe('finishReasonsIn: why the model stopped, as the client’s answer says', () => {
   it('reads each format’s whole answer', () => {

@@ -25,9 +25,6 @@ export function answerFactsIn(format: WireFormatName, body: string, stream: bool
   return { finishReasons: [...facts.reasons], id: facts.id };
 }
 
-export const finishReasonsIn = (format: WireFormatName, body: string, stream: boolean): string[] =>
-  answerFactsIn(format, body, stream).finishReasons;
-
 type Reader = (json: Record<string, unknown>, into: Set<string>) => void;
 
 /** Where each format names its answer: every chunk, message_start's message, the Response. */
