@@ -19,6 +19,7 @@ import {
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
+import { observedClient } from '../helpers/clickhouse-observed';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { requestLogRecord } from '../helpers/request-log-record';
 
@@ -79,24 +80,11 @@ let strict = false;
  * cannot use the sort key or the partition key's min/max index fails instead of reading it all.
  */
 function observed(client: ClickHouseClient): ClickHouseClient {
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (property !== 'query') {
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (params: Parameters<ClickHouseClient['query']>[0]) => {
-        const query_id = params.query_id ?? randomUUID();
-        sent.push(query_id);
-        const force = strict ? { force_primary_key: 1, force_index_by_date: 1 } : {};
-        return target.query({
-          ...params,
-          query_id,
-          clickhouse_settings: { ...params.clickhouse_settings, log_queries: 1, ...force },
-        } as typeof params);
-      };
-    },
-  }) as ClickHouseClient;
+  return observedClient(
+    client,
+    (id) => sent.push(id),
+    (): Record<string, number> => (strict ? { force_primary_key: 1, force_index_by_date: 1 } : {}),
+  );
 }
 
 let ch: ClickHouseClient;

@@ -1,10 +1,3 @@
-// Issue 49: the request log's hourly rollups (shared/src/logs/requests/clickhouse-rollup.ts) on
-// the real ClickHouse 18.16. The analytics reads (usage, clients, errors) answer exactly what the
-// same SQL over the log alone answers, for ranges cut anywhere to the millisecond, with or without
-// a model or a user; a range of whole hours reads the rollup instead of the log (system.query_log);
-// and rows the views never saw (logged before they existed, or deleted by retention) are read
-// from the log until maintainRequestRollups rebuilds their days.
-import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chIdent, chJoin, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
@@ -43,6 +36,7 @@ import {
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
+import { observedClient } from '../helpers/clickhouse-observed';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { requestLogRecord } from '../helpers/request-log-record';
 
@@ -129,23 +123,7 @@ let sent: string[] = [];
 
 /** The store's client, its SELECTs logged to system.query_log under ids recorded here. */
 function observed(client: ClickHouseClient): ClickHouseClient {
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (property !== 'query') {
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (params: Parameters<ClickHouseClient['query']>[0]) => {
-        const query_id = params.query_id ?? randomUUID();
-        sent.push(query_id);
-        return target.query({
-          ...params,
-          query_id,
-          clickhouse_settings: { ...params.clickhouse_settings, log_queries: 1 },
-        } as typeof params);
-      };
-    },
-  }) as ClickHouseClient;
+  return observedClient(client, (id) => sent.push(id));
 }
 
 function storeOn(database: string) {

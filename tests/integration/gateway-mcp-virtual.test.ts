@@ -8,7 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
-import { type RunningMcpServer, startEverything, startGuardedServer } from '../fakes/mcp-servers';
+import type { RunningMcpServer } from '../fakes/mcp-servers';
+import { registerTestMcpServers } from '../helpers/mcp-test-servers';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 let h: ProxyHarness;
@@ -35,18 +36,7 @@ async function asMember(method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   h = await proxyHarness('gateway_mcp_virtual');
-  const everything = await startEverything('streamableHttp');
-  const guarded = await startGuardedServer({ type: 'bearer', secret: 'guarded-secret' });
-  running.push(everything, guarded);
-  for (const server of [
-    { name: 'everything', endpoint_url: everything.url },
-    { name: 'guarded', endpoint_url: guarded.url, auth_type: 'bearer', auth_secret: 'guarded-secret' },
-  ]) {
-    const created = await h.admin('POST', '/api/mcp/servers', server);
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const found = await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`);
-    expect(found.status, JSON.stringify(found.body)).toBe(200);
-  }
+  running.push(...(await registerTestMcpServers(h)).running);
   const email = 'virtual-member@example.com';
   const password = 'virtual-member-password';
   await h.admin('POST', '/api/admin/users', { email, display_name: 'M', password, role: 'user' });

@@ -15,6 +15,7 @@ import {
   startGuardedServer,
 } from '../fakes/mcp-servers';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
+import { registerTestMcpServers } from '../helpers/mcp-test-servers';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 let h: ProxyHarness;
@@ -60,19 +61,9 @@ async function raw(method: string, body?: unknown, headers: Record<string, strin
 beforeAll(async () => {
   h = await proxyHarness('gateway_mcp');
   second = gatewayHarness(h.gateway.env);
-  const everything = await startEverything('streamableHttp');
-  const guarded = await startGuardedServer({ type: 'bearer', secret: 'guarded-secret' });
-  running.push(everything, guarded);
-  for (const server of [
-    { name: 'everything', endpoint_url: everything.url },
-    { name: 'guarded', endpoint_url: guarded.url, auth_type: 'bearer', auth_secret: 'guarded-secret' },
-  ]) {
-    const created = await h.admin('POST', '/api/mcp/servers', server);
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    serverIds[server.name] = created.body.id;
-    const found = await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`);
-    expect(found.status, JSON.stringify(found.body)).toBe(200);
-  }
+  const servers = await registerTestMcpServers(h);
+  running.push(...servers.running);
+  Object.assign(serverIds, servers.ids);
 }, 60_000);
 afterAll(async () => {
   await Promise.all(running.map((s) => s.close()));
