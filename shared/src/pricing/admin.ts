@@ -18,17 +18,20 @@ export interface PriceView {
   updated_at: string;
 }
 
-function toView(row: PriceRow): PriceView {
+/** A stored row's prices in the API's field names. */
+function rowPrices(row: PriceRow) {
   return {
-    model: row.model,
     vendor: row.vendor,
     input_price_per_mtok: row.inputPricePerMtok,
     output_price_per_mtok: row.outputPricePerMtok,
     cached_input_price_per_mtok: row.cachedInputPricePerMtok,
     cache_write_price_per_mtok: row.cacheWritePricePerMtok,
     cache_write_1h_price_per_mtok: row.cacheWrite1hPricePerMtok,
-    updated_at: row.updatedAt.toISOString(),
   };
+}
+
+function toView(row: PriceRow): PriceView {
+  return { model: row.model, ...rowPrices(row), updated_at: row.updatedAt.toISOString() };
 }
 
 /** A path segment as a table key; a malformed one is a 422 (PUT) like any other bad input. */
@@ -44,16 +47,7 @@ export async function listPrices(db: Db): Promise<PriceView[]> {
 }
 
 function pricesOf(row: PriceRow | PriceInput) {
-  return 'inputPricePerMtok' in row
-    ? {
-        vendor: row.vendor,
-        input_price_per_mtok: row.inputPricePerMtok,
-        output_price_per_mtok: row.outputPricePerMtok,
-        cached_input_price_per_mtok: row.cachedInputPricePerMtok,
-        cache_write_price_per_mtok: row.cacheWritePricePerMtok,
-        cache_write_1h_price_per_mtok: row.cacheWrite1hPricePerMtok,
-      }
-    : row;
+  return 'inputPricePerMtok' in row ? rowPrices(row) : row;
 }
 
 /**

@@ -8,6 +8,14 @@ import { encodeEvents, utf8 } from '../../test/wire/common/test-utils';
 import type { CanonicalRequest, CanonicalResponse, StreamEvent } from '../canonical/types';
 import { anthropicMessages, openaiChat, openaiResponses } from './index';
 
+const USAGE = {
+  inputTokens: 100,
+  outputTokens: 20,
+  cachedInputTokens: 60,
+  cacheWriteTokens: 30,
+  reasoningTokens: 12,
+};
+
 const SEALED = 'sluice-r1.aXY.c2VhbGVk';
 const thinking = { type: 'thinking', thinking: 'Read it.', signature: 'EqQBsig' };
 
@@ -29,13 +37,7 @@ const events: StreamEvent[] = [
   { type: 'finish', finishReason: 'tool_calls' },
   {
     type: 'usage',
-    usage: {
-      inputTokens: 100,
-      outputTokens: 20,
-      cachedInputTokens: 60,
-      cacheWriteTokens: 30,
-      reasoningTokens: 12,
-    },
+    usage: USAGE,
   },
 ];
 
@@ -58,13 +60,7 @@ const answer: CanonicalResponse = {
     { type: 'tool_call', id: 'call_9', name: 'apply_patch', arguments: '{"input":"*** Begin"}' },
   ],
   finishReason: 'tool_calls',
-  usage: {
-    inputTokens: 100,
-    outputTokens: 20,
-    cachedInputTokens: 60,
-    cacheWriteTokens: 30,
-    reasoningTokens: 12,
-  },
+  usage: USAGE,
 };
 
 describe('Responses clients', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalRequest, thrown } from '../../../test/providers/common/test-fixtures';
+import { canonicalRequest, thrown, withMessagesBlock } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalMessage, ReasoningPart, ToolDefinition } from '../../canonical/types';
 import { AppError } from '../../http/app-error';
 import { CLAUDE_FALLBACK_MAX_TOKENS, type ConverseTarget, toConverseRequest } from './request';
@@ -204,21 +204,7 @@ describe('Converse request for Claude: thinking, betas, output cap', () => {
     });
     const refusal = thrown(() =>
       toConverseRequest(
-        canonicalRequest({
-          messages: [
-            {
-              role: 'user',
-              content: [
-                {
-                  type: 'vendor',
-                  format: 'anthropic-messages',
-                  field: 'messages[0].content[0]',
-                  block: { type: 'document', source: { type: 'text', data: 'x' } },
-                },
-              ],
-            },
-          ],
-        }),
+        withMessagesBlock({ type: 'document', source: { type: 'text', data: 'x' } }),
         claude(),
       ),
     );

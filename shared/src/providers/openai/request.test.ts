@@ -9,7 +9,7 @@ import type {
   ResponseFormatText,
 } from 'openai/resources/shared';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { canonicalRequest } from '../../../test/providers/common/test-fixtures';
+import { canonicalRequest, withMessagesBlock } from '../../../test/providers/common/test-fixtures';
 import type { CanonicalRequest } from '../../canonical/types';
 import { toOpenAiBody } from './request';
 import type { OpenAiMessage, OpenAiResponseFormat, OpenAiTool, OpenAiToolChoice } from './types';
@@ -328,21 +328,7 @@ describe('toOpenAiBody', () => {
 
   it('refuses another format’s block and hosted tool naming the field and the route type', () => {
     const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' } };
-    const withDocument = canonicalRequest({
-      messages: [
-        {
-          role: 'user',
-          content: [
-            {
-              type: 'vendor',
-              format: 'anthropic-messages',
-              field: 'messages[0].content[0]',
-              block: document,
-            },
-          ],
-        },
-      ],
-    });
+    const withDocument = withMessagesBlock(document);
     expect(() => toOpenAiBody(withDocument, { ...options, providerType: 'custom' })).toThrow(
       "Invalid 'messages[0].content[0]': type document has no equivalent on a custom-type route",
     );

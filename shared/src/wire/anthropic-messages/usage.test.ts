@@ -2,19 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { nativeStream } from '../../../test/wire/anthropic-messages/fixtures/native-stream';
 import toolCallBody from '../../../test/wire/anthropic-messages/fixtures/response-tool-call.json';
 import {
-  awkwardChunks,
-  collect,
-  concatBytes,
-  everySplit,
-  streamOf,
-} from '../../../test/wire/common/test-utils';
+  expectUsageAtAwkwardSplits,
+  expectUsageAtEverySplit,
+  tapUsage,
+} from '../../../test/wire/common/usage-tap';
 import { createMessagesNativeUsageReader, messagesUsage, messagesUsageFromResponse } from './usage';
 
-async function tap(chunks: Uint8Array[]) {
-  const reader = createMessagesNativeUsageReader();
-  const out = await collect(streamOf(chunks).pipeThrough(reader.transform));
-  return { out, usage: await reader.usage };
-}
+const tap = (chunks: Uint8Array[]) => tapUsage(createMessagesNativeUsageReader(), chunks);
 
 const expected = { inputTokens: 2125, outputTokens: 15, cachedInputTokens: 2000, cacheWriteTokens: 100 };
 
@@ -66,20 +60,14 @@ describe('anthropic-messages usage', () => {
   });
 
   it('combines message_start and message_delta at awkward splits, bytes identical', async () => {
-    const bytes = new TextEncoder().encode(nativeStream);
-    const chunks = awkwardChunks(bytes);
-    const { out, usage } = await tap(chunks);
-    expect(out).toStrictEqual(chunks);
-    expect(usage).toStrictEqual(expected);
+    await expectUsageAtAwkwardSplits(createMessagesNativeUsageReader, nativeStream, expected);
   });
 
   it('gives the same usage at every two-piece split of the stream tail', async () => {
-    const bytes = new TextEncoder().encode(nativeStream.slice(nativeStream.indexOf('event: message_delta')));
-    for (const split of everySplit(bytes)) {
-      const { out, usage } = await tap(split);
-      expect(concatBytes(out)).toStrictEqual(bytes);
-      expect(usage).toStrictEqual({ inputTokens: 0, outputTokens: 15 });
-    }
+    const tail = nativeStream.slice(nativeStream.indexOf('event: message_delta'));
+    await expectUsageAtEverySplit(createMessagesNativeUsageReader, tail, (usage) =>
+      expect(usage).toStrictEqual({ inputTokens: 0, outputTokens: 15 }),
+    );
   });
 
   it('keeps the larger input count when message_delta repeats it', async () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { awkwardChunks, concatBytes } from '../../../test/wire/common/test-utils';
 import {
-  awkwardChunks,
-  collect,
-  concatBytes,
-  everySplit,
-  streamOf,
-} from '../../../test/wire/common/test-utils';
+  expectUsageAtAwkwardSplits,
+  expectUsageAtEverySplit,
+  tapUsage,
+} from '../../../test/wire/common/usage-tap';
 import {
   nativeStreamWithoutUsage,
   nativeStreamWithUsage,
@@ -13,11 +12,7 @@ import {
 import toolCallBody from '../../../test/wire/openai-chat/fixtures/response-tool-call.json';
 import { chatUsageFromResponse, createChatNativeUsageReader } from './usage';
 
-async function tap(chunks: Uint8Array[]) {
-  const reader = createChatNativeUsageReader();
-  const out = await collect(streamOf(chunks).pipeThrough(reader.transform));
-  return { out, usage: await reader.usage };
-}
+const tap = (chunks: Uint8Array[]) => tapUsage(createChatNativeUsageReader(), chunks);
 
 describe('openai-chat usage', () => {
   it('reads usage from a native non-streaming body', () => {
@@ -38,23 +33,20 @@ describe('openai-chat usage', () => {
   });
 
   it('reads the final usage chunk at awkward splits and passes the bytes through identical', async () => {
-    const bytes = new TextEncoder().encode(nativeStreamWithUsage);
-    const chunks = awkwardChunks(bytes);
-    const { out, usage } = await tap(chunks);
-    expect(out).toStrictEqual(chunks);
-    expect(usage).toStrictEqual({ inputTokens: 1117, outputTokens: 46, cachedInputTokens: 1024 });
+    await expectUsageAtAwkwardSplits(createChatNativeUsageReader, nativeStreamWithUsage, {
+      inputTokens: 1117,
+      outputTokens: 46,
+      cachedInputTokens: 1024,
+    });
   });
 
   it('gives the same usage at every two-piece split of the stream tail', async () => {
     const tail = nativeStreamWithUsage
       .slice(nativeStreamWithUsage.lastIndexOf('data: {'))
       .replaceAll('\n', '\r\n');
-    const bytes = new TextEncoder().encode(tail);
-    for (const split of everySplit(bytes)) {
-      const { out, usage } = await tap(split);
-      expect(concatBytes(out)).toStrictEqual(bytes);
-      expect(usage?.outputTokens).toBe(46);
-    }
+    await expectUsageAtEverySplit(createChatNativeUsageReader, tail, (usage) =>
+      expect(usage?.outputTokens).toBe(46),
+    );
   });
 
   it('resolves null for a CRLF stream without usage', async () => {

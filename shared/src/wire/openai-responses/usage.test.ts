@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  awkwardChunks,
-  collect,
-  concatBytes,
-  everySplit,
-  streamOf,
-} from '../../../test/wire/common/test-utils';
+  expectUsageAtAwkwardSplits,
+  expectUsageAtEverySplit,
+  tapUsage,
+} from '../../../test/wire/common/usage-tap';
 import { nativeStream } from '../../../test/wire/openai-responses/fixtures/native-stream';
 import toolCallBody from '../../../test/wire/openai-responses/fixtures/response-tool-call.json';
 import { createResponsesNativeUsageReader, responsesUsageFromResponse } from './usage';
 
-async function tap(chunks: Uint8Array[]) {
-  const reader = createResponsesNativeUsageReader();
-  const out = await collect(streamOf(chunks).pipeThrough(reader.transform));
-  return { out, usage: await reader.usage };
-}
+const tap = (chunks: Uint8Array[]) => tapUsage(createResponsesNativeUsageReader(), chunks);
 
 const expected = { inputTokens: 2048, outputTokens: 301, cachedInputTokens: 1920, reasoningTokens: 256 };
 
@@ -33,22 +27,14 @@ describe('openai-responses usage', () => {
   });
 
   it('reads response.completed usage at awkward splits, bytes identical', async () => {
-    const bytes = new TextEncoder().encode(nativeStream);
-    const chunks = awkwardChunks(bytes);
-    const { out, usage } = await tap(chunks);
-    expect(out).toStrictEqual(chunks);
-    expect(usage).toStrictEqual(expected);
+    await expectUsageAtAwkwardSplits(createResponsesNativeUsageReader, nativeStream, expected);
   });
 
   it('gives the same usage at every two-piece split of the terminal event', async () => {
-    const bytes = new TextEncoder().encode(
-      nativeStream.slice(nativeStream.indexOf('event: response.completed')),
+    const tail = nativeStream.slice(nativeStream.indexOf('event: response.completed'));
+    await expectUsageAtEverySplit(createResponsesNativeUsageReader, tail, (usage) =>
+      expect(usage).toStrictEqual(expected),
     );
-    for (const split of everySplit(bytes)) {
-      const { out, usage } = await tap(split);
-      expect(concatBytes(out)).toStrictEqual(bytes);
-      expect(usage).toStrictEqual(expected);
-    }
   });
 
   it('resolves null when the stream stops before its terminal event', async () => {

@@ -15,6 +15,18 @@ export function canonicalRequest(overrides: Partial<CanonicalRequest> = {}): Can
   };
 }
 
+/** A user turn holding a Messages API block no other format has (a document), as a vendor part. */
+export function withMessagesBlock(block: Record<string, unknown>): CanonicalRequest {
+  return canonicalRequest({
+    messages: [
+      {
+        role: 'user',
+        content: [{ type: 'vendor', format: 'anthropic-messages', field: 'messages[0].content[0]', block }],
+      },
+    ],
+  });
+}
+
 /** Stands in for the random ids adapters make up: `prefix1`, `prefix2`, … */
 export function sequentialIds(): (prefix: string) => string {
   let n = 0;
