@@ -15,17 +15,25 @@ export const mcpServers = pgTable(
       .$type<'streamable_http' | 'sse'>()
       .notNull()
       .default('streamable_http'),
-    /** `oauth`: each user connects their own account (mcp-oauth.ts); the others: one credential. */
+    /**
+     * `oauth`: each user connects their own account (mcp-oauth.ts); `oauth_client_credentials` and
+     * `oauth_jwt_bearer`: Sluice gets one token for itself at the server's authorization server;
+     * the others: one credential.
+     */
     authType: text('auth_type').$type<McpAuthType>().notNull().default('none'),
     /** Header or query parameter name for auth types header and query. */
     authName: text('auth_name'),
+    /** The credential: sent as it is, or (oauth_jwt_bearer) the workload JWT exchanged for a token. */
     authSecretEncrypted: text('auth_secret_encrypted'),
     /**
      * auth_type oauth at an authorization server without registration: the client the admin
-     * registered there beforehand (its secret sealed); null: Sluice registers one itself.
+     * registered there beforehand (its secret sealed); null: Sluice registers one itself. The
+     * machine auth types authenticate as this client, with its secret or its private key.
      */
     oauthClientId: text('oauth_client_id'),
     oauthClientSecretEncrypted: text('oauth_client_secret_encrypted'),
+    /** A PKCS#8 PEM, sealed: signs the client's assertions (private_key_jwt, RFC 7523). */
+    oauthPrivateKeyEncrypted: text('oauth_private_key_encrypted'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -33,7 +41,10 @@ export const mcpServers = pgTable(
   (t) => [
     uniqueIndex('mcp_servers_name_key').on(t.name),
     check('mcp_servers_transport_check', sql`${t.transportType} in ('streamable_http','sse')`),
-    check('mcp_servers_auth_check', sql`${t.authType} in ('none','bearer','header','query','oauth')`),
+    check(
+      'mcp_servers_auth_check',
+      sql`${t.authType} in ('none','bearer','header','query','oauth','oauth_client_credentials','oauth_jwt_bearer')`,
+    ),
   ],
 );
 
