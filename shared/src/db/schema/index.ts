@@ -9,4 +9,5 @@ export * from './providers';
 export * from './request-logs';
 export * from './server-logs';
 export * from './settings';
+export * from './tool-limits';
 export * from './users';
