@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ByteChannel, handOver, throughStage } from './byte-channel';
 import { closeOnError, passThrough, type StreamEnding } from './stream-ending';
 
 /** Node has no IdentityTransformStream: a standard identity stream stands in for the runtime's. */
 const channel = (): ByteChannel => new TransformStream<Uint8Array, Uint8Array>();
 const bytes = (text: string) => new TextEncoder().encode(text);
+/** Until `check` holds: what a stream does on cancel or close settles a few turns later. */
+const soon = (check: () => void) => vi.waitFor(check, { interval: 2 });
 
 describe('handing a streamed answer over to the runtime', () => {
   it('passes every chunk in order and ends with the answer', async () => {
@@ -33,8 +35,7 @@ describe('handing a streamed answer over to the runtime', () => {
     const reader = handOver(source, channel).getReader();
     await reader.read();
     await reader.cancel(new Error('client went away'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(cancelled).not.toBeNull();
+    await soon(() => expect(cancelled).not.toBeNull());
   });
 
   it("breaks the client's stream when the answer breaks", async () => {
@@ -59,12 +60,14 @@ const breakOff: StreamEnding = { tail: () => null, broke: () => {}, over: () => 
 /** The format's error event as the tail, and what broke, as respond.ts ends a broken answer. */
 function tailing() {
   const broke: string[] = [];
+  /** Each over(clientLeft) call. */
+  const overs: boolean[] = [];
   const ending: StreamEnding = {
     tail: (error) => bytes(`event: error\ndata: ${String(error)}\n\n`),
     broke: (error) => void broke.push(String(error)),
-    over: () => {},
+    over: (clientLeft) => void overs.push(clientLeft),
   };
-  return { ending, broke };
+  return { ending, broke, overs };
 }
 
 describe('a stage driven straight into the runtime', () => {
@@ -117,8 +120,13 @@ describe('a stage driven straight into the runtime', () => {
 
   it('cancels the source when the transformer ends the stream while the source is quiet, as a stage would', async () => {
     let cancelled = false;
+    let waiting = false;
     let cut: (() => void) | undefined;
     const quiet = new ReadableStream<Uint8Array>({
+      pull() {
+        waiting = true;
+        return new Promise(() => {});
+      },
       cancel() {
         cancelled = true;
       },
@@ -132,7 +140,8 @@ describe('a stage driven straight into the runtime', () => {
       },
     };
     const body = throughStage(quiet, cutting, stage, channel, breakOff);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Cut once the stage waits on the source for its next chunk.
+    await soon(() => expect(waiting).toBe(true));
     cut?.();
     expect(await new Response(body).text()).toBe('event: error\n\n');
     expect(cancelled).toBe(true);
@@ -144,8 +153,7 @@ describe('a stage driven straight into the runtime', () => {
     const reader = throughStage(sourceOf(['a'], 'open'), counting, stage, channel, breakOff).getReader();
     await reader.read();
     await reader.cancel(new Error('client went away'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(cancels).toBe(1);
+    await soon(() => expect(cancels).toBe(1));
     const broken = throughStage(sourceOf(['a'], 'error'), counting, stage, channel, breakOff);
     await expect(new Response(broken).text()).rejects.toThrow();
     expect(cancels).toBe(2);
@@ -163,8 +171,7 @@ describe('a stage driven straight into the runtime', () => {
     const tight = (): ByteChannel =>
       new TransformStream(undefined, { highWaterMark: 0 }, { highWaterMark: 0 });
     throughStage(sourceOf(['a'], 'open'), watching, stage, tight, breakOff);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(seen?.desiredSize).toBeLessThanOrEqual(0);
+    await soon(() => expect(seen?.desiredSize).toBeLessThanOrEqual(0));
   });
 
   for (const [name, open] of [
@@ -204,11 +211,12 @@ describe('a stage driven straight into the runtime', () => {
   }
 
   it('a client that leaves is not a broken answer: no tail, nothing said to have broken', async () => {
-    const { ending, broke } = tailing();
+    const { ending, broke, overs } = tailing();
     const reader = passThrough(sourceOf(['a'], 'open'), channel, ending).getReader();
     await reader.read();
     await reader.cancel(new Error('client went away'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Once the ending has run (the client left), nothing was said to have broken.
+    await soon(() => expect(overs).toEqual([true]));
     expect(broke).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCallDeadline } from '../util/call-deadline';
 import { createCoalescer } from './coalescer';
 
@@ -17,7 +17,17 @@ function controlledSend() {
   return { batches, send, answer };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+// The coalescer's waits run on timers: fake ones, moved by hand, so a slow machine cannot fire
+// a 5 ms patience timer before the step that was to come first.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Runs what is due now (the submissions' own turn, answers), without moving the clock. */
+const tick = () => vi.advanceTimersByTimeAsync(0);
 
 describe('createCoalescer', () => {
   it('sends the items of one tick as one batch and answers each in order', async () => {
@@ -82,8 +92,10 @@ describe('createCoalescer', () => {
     const c = createCoalescer({ send: s.send, timeoutMs: 50, now: () => clock });
     void c.submit('lost').catch(() => undefined); // its batch never answers
     await tick();
-    const waiting = c.submit('late');
-    await expect(waiting).rejects.toThrow('did not answer within 50 ms');
+    const waiting = expect(c.submit('late')).rejects.toThrow('did not answer within 50 ms');
+    // Its timer looks every patienceMs (20): the look at 60 ms finds it past 50.
+    await vi.advanceTimersByTimeAsync(60);
+    await waiting;
     // Past timeoutMs the silent batch no longer holds the only slot: the next item goes.
     clock = 60;
     const next = c.submit('next');
@@ -104,7 +116,7 @@ describe('createCoalescer', () => {
     expect(await first).toBe('a!');
     await tick();
     expect(s.batches).toEqual([['a']]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(5);
     expect(s.batches).toEqual([['a'], ['b']]);
     s.answer(1);
     expect(await later).toBe('b!');
@@ -124,7 +136,9 @@ describe('createCoalescer', () => {
     expect(setSpy.mock.calls.filter(([, ms]) => ms === 5)).toHaveLength(1);
     s.answer(0);
     expect(await first).toBe('a!');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await tick();
+    expect(s.batches).toEqual([['a']]);
+    await vi.advanceTimersByTimeAsync(5);
     // The sender may not follow up: the waiter sent its item from the request's timer.
     expect(s.batches).toEqual([['a'], ['b']]);
     s.answer(1);
@@ -136,7 +150,11 @@ describe('createCoalescer', () => {
     const quick = createCoalescer({ send: s.send, timeoutMs: 30, patienceMs: 5 });
     void quick.submit('lost').catch(() => undefined);
     await tick();
-    await expect(quick.submit('late', undefined, createCallDeadline())).rejects.toThrow('within 30 ms');
+    const late = expect(quick.submit('late', undefined, createCallDeadline())).rejects.toThrow(
+      'within 30 ms',
+    );
+    await vi.advanceTimersByTimeAsync(30);
+    await late;
   });
 
   it('hands the batch to keepAlive of the caller that sends it', async () => {

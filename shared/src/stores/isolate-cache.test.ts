@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createIsolateCache } from './isolate-cache';
 import { createVersionBoard } from './version-board';
 
@@ -97,7 +97,8 @@ describe('createIsolateCache', () => {
     await s.cache.get('m', s.bg);
     const release = s.hold();
     const straddling = s.cache.get('other', s.bg);
-    await new Promise((r) => setTimeout(r, 0));
+    // Under way (it has read the value) before the version moves.
+    await vi.waitFor(() => expect(s.loads).toContain('other'), { interval: 1 });
     s.set({ value: 'v2' });
     expect(s.board.observe(['2'])).toEqual(['routing']);
     release();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, errorText, type LogEcho, logLevelFromEnv } from './logger';
 import type { AppLogRecord, LogLevel } from './records';
 
@@ -105,23 +105,32 @@ describe('createLogger', () => {
   });
 
   it('never throws when the store fails, and reports each failed batch once, printed only', async () => {
-    const h = harness({ fail: true });
-    expect(() => h.logger.error('first')).not.toThrow();
-    await expect(h.logger.flush()).resolves.toBeUndefined();
-    // The failure is printed, not logged through the store: no feedback loop.
-    expect(h.batches).toHaveLength(1);
-    const failures = h.parsed().filter((line) => line.message === 'app log write failed');
-    expect(failures).toEqual([
-      {
-        level: 'WARN',
-        target: 'server-logs',
-        message: 'app log write failed',
-        error: 'Error: store down',
-        records: 1,
-      },
-    ]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(h.batches).toHaveLength(1);
+    // Fake timers: whatever the logger schedules runs when the test says, however slow the machine.
+    vi.useFakeTimers();
+    try {
+      const h = harness({ fail: true });
+      expect(() => h.logger.error('first')).not.toThrow();
+      const flushed = h.logger.flush();
+      await vi.advanceTimersByTimeAsync(5);
+      await expect(flushed).resolves.toBeUndefined();
+      // The failure is printed, not logged through the store: no feedback loop.
+      expect(h.batches).toHaveLength(1);
+      const failures = h.parsed().filter((line) => line.message === 'app log write failed');
+      expect(failures).toEqual([
+        {
+          level: 'WARN',
+          target: 'server-logs',
+          message: 'app log write failed',
+          error: 'Error: store down',
+          records: 1,
+        },
+      ]);
+      // Nothing retries on its own: the failed record waits for the next batch.
+      await vi.runAllTimersAsync();
+      expect(h.batches).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('cuts a long store error short (driver errors carry the whole batch)', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessLogRecord, AppLogRecord } from './records';
 import { buildServerLogs, listeningPort } from './wiring';
 
@@ -15,13 +15,37 @@ const access = (i: number): AccessLogRecord => ({
   userAgent: null,
 });
 
+/** How long a store takes to insert, on the fake clock below. */
+const INSERT_MS = 50;
+
 // Slow stores: a flush that did not wait would see them still empty.
 const slow = <R>(into: R[]) => ({
   insert: async (records: readonly R[]) => {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, INSERT_MS));
     into.push(...records);
   },
   search: async () => ({ total: 0, entries: [] }),
+});
+
+/**
+ * flushLogs, with the batch windows (seconds) and the stores' inserts on fake timers, run one
+ * by one until it resolves: what the test then finds stored was there when it resolved, and
+ * the test does not wait for them for real.
+ */
+async function flushed(...logs: Array<{ flushLogs(): Promise<void> }>): Promise<void> {
+  let settled = false;
+  const flushing = Promise.all(logs.map((l) => l.flushLogs())).then(() => {
+    settled = true;
+  });
+  for (let i = 0; i < 100 && !settled; i++) await vi.advanceTimersToNextTimerAsync();
+  await flushing;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('buildServerLogs', () => {
@@ -30,7 +54,7 @@ describe('buildServerLogs', () => {
     const logs = buildServerLogs('console', {}, { access: slow(stored.access), app: slow(stored.app) });
     for (const i of [1, 2, 3]) void logs.recordAccess(access(i));
     logs.logger.child('test').warn('going down', { why: 'SIGTERM' });
-    await logs.flushLogs();
+    await flushed(logs);
     expect(stored.access.map((r) => r.path)).toEqual(['/api/1', '/api/2', '/api/3']);
     expect(stored.app).toEqual([
       expect.objectContaining({ level: 'INFO', target: 'server', message: 'console started' }),
@@ -45,11 +69,11 @@ describe('buildServerLogs', () => {
       { SLUICE_GATEWAY_PORT: '9400', SLUICE_LOG_LEVEL: 'warn' },
       { access: slow(stored.access), app: slow(stored.app) },
     );
-    await logs.flushLogs();
+    await flushed(logs);
     // Below the minimum level (WARN here): neither stored nor printed, as any INFO line.
     expect(stored.app).toEqual([]);
     const atInfo = buildServerLogs('gateway', { SLUICE_GATEWAY_PORT: '9400' }, slowStores(stored));
-    await atInfo.flushLogs();
+    await flushed(atInfo);
     expect(stored.app).toEqual([
       expect.objectContaining({
         level: 'INFO',
@@ -68,7 +92,7 @@ describe('buildServerLogs', () => {
     // The gateway's middleware still says 3000, the nominal port: the listening one wins.
     void gateway.recordAccess({ ...access(1), port: 3000 });
     void consoleLogs.recordAccess(access(2));
-    await Promise.all([gateway.flushLogs(), consoleLogs.flushLogs()]);
+    await flushed(gateway, consoleLogs);
     expect(stored.access.map((r) => [r.path, r.source, r.port])).toEqual([
       ['/api/1', 'gateway', 9400],
       ['/api/2', 'console', 9401],
