@@ -83,7 +83,7 @@ async function recreatePostgres(databaseUrl: string, name: string): Promise<void
   }
 }
 
-async function answers(url: string): Promise<boolean> {
+export async function answers(url: string): Promise<boolean> {
   try {
     const res = await fetch(`${url}/?query=SELECT%201`, { signal: AbortSignal.timeout(1000) });
     return res.ok;
@@ -92,7 +92,7 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-async function clickhouseQuery(url: string, query: string): Promise<string> {
+export async function clickhouseQuery(url: string, query: string): Promise<string> {
   const res = await fetch(`${url}/`, { method: 'POST', body: query, signal: AbortSignal.timeout(10_000) });
   const text = await res.text();
   if (!res.ok) throw new Error(`ClickHouse: ${query}: ${res.status} ${text}`);

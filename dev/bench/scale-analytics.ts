@@ -1,4 +1,5 @@
-// `npm run bench:scale`: the console's analytics and log queries on a request log of N rows.
+// `npm run bench:scale -- --suite analytics`: the console's analytics and log queries on a
+// request log of N rows (options: scale-options.ts; the platform suite is scale-platform.ts).
 // Seeds a database of its own (default sluice_bench_scale; kept, and reused while it holds as
 // many rows as asked) with N request-log rows (default 20,000,000) and N/10 MCP-log rows over 30
 // days, generated inside ClickHouse (INSERT … SELECT … FROM numbers(N): ~200 users with a few
@@ -10,16 +11,15 @@
 // (system.query_log, every statement of the call summed), then how many of its queries are
 // still running. Windows end at the newest seeded row, so a reused seed asks the same questions.
 //
-//   npm run bench:scale -- --rows 2000000          a smaller seed to check quickly
-//   npm run bench:scale -- --reseed                drop and seed again
-//   npm run bench:scale -- --only logs             only the cases whose name contains "logs"
-//   npm run bench:scale -- --timeout-ms 2000       the console's deadline (SLUICE_STORE_TIMEOUT_MS)
+//   npm run bench:scale -- --suite analytics --rows 2000000   a smaller seed to check quickly
+//   npm run bench:scale -- --suite analytics --reseed         drop and seed again
+//   npm run bench:scale -- --suite analytics --only logs      only the cases whose name contains "logs"
+//   npm run bench:scale -- --timeout-ms 2000                  the console's deadline (SLUICE_STORE_TIMEOUT_MS)
 //
 // ClickHouse: TEST_CLICKHOUSE_URL (http://127.0.0.1:8123). --timeout-ms is the store's deadline
 // (default 30000, so slow queries are measured rather than cut); the "over" column counts the
 // runs slower than --deadline-ms (2000, the console's).
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { chIdent, chJoin, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { createClickHouseMcpLogStore } from '../../shared/src/logs/mcp/clickhouse-store';
@@ -32,31 +32,17 @@ import {
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
+import { scaleOptions } from './scale-options';
 import { formatTable, num } from './table';
 
-const { values: args } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '20000000' },
-    days: { type: 'string', default: '30' },
-    runs: { type: 'string', default: '10' },
-    database: { type: 'string', default: 'sluice_bench_scale' },
-    reseed: { type: 'boolean', default: false },
-    only: { type: 'string' },
-    'timeout-ms': { type: 'string', default: '30000' },
-    'deadline-ms': { type: 'string', default: '2000' },
-  },
-});
-
-const ROWS = Number(args.rows);
-const DAYS = Number(args.days);
-const RUNS = Number(args.runs);
-const TIMEOUT_MS = Number(args['timeout-ms']);
-const DEADLINE_MS = Number(args['deadline-ms']);
+const args = scaleOptions(process.argv.slice(2)).analytics;
+const ROWS = args.rows;
+const DAYS = args.days;
+const RUNS = args.runs;
+const TIMEOUT_MS = args.timeoutMs;
+const DEADLINE_MS = args.deadlineMs;
 const DATABASE = args.database;
 const URL = process.env.TEST_CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-if (![ROWS, DAYS, RUNS, TIMEOUT_MS, DEADLINE_MS].every((n) => Number.isSafeInteger(n) && n > 0)) {
-  throw new Error('--rows, --days, --runs, --timeout-ms and --deadline-ms are positive integers');
-}
 
 const DAY_MS = 86_400_000;
 const USERS = 200;
