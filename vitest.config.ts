@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Five projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
+ * Six projects: unit (pure, no services), integration (real Postgres/Redis/ClickHouse
  * through the real drivers and the store bridge), embedded (the Redis-port contract suites
- * again, over the in-memory stand-in of `npm start`), e2e (the stack started as `npm start` does),
- * ui (the web UI in a real browser against a stack of its own, so it shares no state with e2e).
+ * again, over the in-memory stand-in of `npm start`), direct (the suites the console's client
+ * takes again, over its RESP connection straight to Redis), e2e (the stack started as `npm start`
+ * does), ui (the web UI in a real browser against a stack of its own, so it shares no state with e2e).
  */
 export default defineConfig({
   test: {
@@ -40,8 +41,24 @@ export default defineConfig({
             'tests/integration/limits-admission.test.ts',
             'tests/integration/limits-sliding-window.test.ts',
             'tests/integration/lua-scripts.test.ts',
+            'tests/integration/redis-port.test.ts',
           ],
           globalSetup: ['tests/setup/embedded-global.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'direct',
+          // The suites on the Upstash client, over the console's RESP connection (tests/setup/direct-global.ts).
+          include: [
+            'tests/integration/limits-engine.test.ts',
+            'tests/integration/limits-sliding-window.test.ts',
+            'tests/integration/lua-scripts.test.ts',
+            'tests/integration/redis-port.test.ts',
+          ],
+          globalSetup: ['tests/setup/direct-global.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -36,6 +36,18 @@ function isLoopback(host: string): boolean {
 }
 
 /**
+ * The console's environment: the apps' one, and REDIS_URL when the stack runs on a real Redis,
+ * which the console then reaches itself over TCP (it takes REDIS_URL over the bridge's Upstash
+ * endpoint). The embedded store lives in the supervisor: the console reaches it through the bridge.
+ */
+export function consoleEnvironment(
+  appEnv: Record<string, string>,
+  stores: Pick<PreparedStores, 'redisUrl'>,
+): Record<string, string> {
+  return stores.redisUrl ? { ...appEnv, REDIS_URL: stores.redisUrl } : appEnv;
+}
+
+/**
  * What both apps are given (worker bindings for the gateway, process env for the console):
  * the app-level `SLUICE_*` settings from the supervisor's environment (log level, store
  * timeout, metrics key...), the ports both listen on, then the database URL, the bridge's Neon and Upstash endpoints,

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { appEnvironment } from './app-env';
+import { appEnvironment, consoleEnvironment } from './app-env';
 import { localUrl } from './banner';
 import { ServeConfigError, serveOptionsFromEnv } from './serve-options';
 import type { PreparedStores } from './stores/stores';
@@ -141,6 +141,18 @@ describe('the apps’ environment', () => {
       CLICKHOUSE_URL: 'http://ch:8123',
       CLICKHOUSE_DATABASE: 'sluice',
     });
+  });
+});
+
+describe('the console’s Redis', () => {
+  const appEnv = { DATABASE_URL: 'postgres://x/y', UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:4000' };
+
+  it('is the real Redis itself when the stack has one, and the bridge’s endpoint for the embedded store', () => {
+    expect(consoleEnvironment(appEnv, { redisUrl: 'redis://:pw@cache:6380/2' })).toEqual({
+      ...appEnv,
+      REDIS_URL: 'redis://:pw@cache:6380/2',
+    });
+    expect(consoleEnvironment(appEnv, { redisUrl: null })).toEqual(appEnv);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ANALYTICS_LOG_BATCH } from '@sluice/shared/stores/batching-writer';
-import { appEnvironment } from './app-env';
+import { appEnvironment, consoleEnvironment } from './app-env';
 import { localUrl, stackBanner } from './banner';
 import { bridgeLimitsFromEnv } from './bridge/limits';
 import { type StoreBridge, startStoreBridge } from './bridge/server';
@@ -124,7 +124,11 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       ports: { gateway: plan.gateway.port, console: plan.console.port },
     });
     // The console first: it takes the longest to boot, and the gateway starts meanwhile.
-    if (apps.console) children.push(spawnConsole({ ...plan.console, env, quiet: plan.quiet }));
+    if (apps.console) {
+      children.push(
+        spawnConsole({ ...plan.console, env: consoleEnvironment(env, stores), quiet: plan.quiet }),
+      );
+    }
     if (build) {
       gateway = await plan.gateway.runtime.start(build, env);
     }

@@ -1,6 +1,5 @@
 import { createJwtSigner } from '@sluice/shared/auth/jwt';
 import { createSecretBox } from '@sluice/shared/auth/secret-box';
-import { parseStoreEnv } from '@sluice/shared/config/env';
 import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
 import { createLoginGate } from '@sluice/shared/identity/login-gate';
 import { subjectLimits } from '@sluice/shared/limits/definitions';
@@ -15,32 +14,25 @@ import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
 import { createMcpAccessTokens } from '@sluice/shared/oauth/access-token';
 import { pingClickHouse } from '@sluice/shared/stores/clickhouse';
-import { configureNeon, createPooledDb } from '@sluice/shared/stores/neon';
 import { createUpstash } from '@sluice/shared/stores/upstash';
 import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
 import type { Tracer } from '@sluice/shared/telemetry/tracer';
 import { tracerFor } from '@sluice/shared/telemetry/tracing';
-import { BoundedCloseWebSocket } from './bounded-close-websocket';
+import type { Redis } from '@upstash/redis';
+import { type ConsoleConfig, parseConsoleEnv } from './config';
 import { fetchClientDocument } from './oauth/server-deps';
 import { argon2Passwords } from './passwords';
+import { createPostgresPool } from './stores/postgres';
+import { connectDirectRedis } from './stores/redis';
 import { traceDbQueries } from './telemetry/db-spans';
 import { activeSpan } from './telemetry/request-spans';
 import type { ConsoleDeps } from './types';
 
 /** Builds every console dependency once from the environment. */
 export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDeps> {
-  const config = parseStoreEnv(env);
-  // Node 20 has no global WebSocket; the Neon pool needs one whose close is bounded.
-  configureNeon(
-    { wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP },
-    BoundedCloseWebSocket,
-  );
-  const { db, pool } = createPooledDb(config.DATABASE_URL, 10, config.SLUICE_DB_TIMEOUT_MS);
-  const redis = createUpstash({
-    url: config.UPSTASH_REDIS_REST_URL,
-    token: config.UPSTASH_REDIS_REST_TOKEN,
-    timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
-  });
+  const config = parseConsoleEnv(env);
+  const { db, pool } = createPostgresPool(config.DATABASE_URL, 10, config.SLUICE_DB_TIMEOUT_MS);
+  const { redis, close: closeRedis } = consoleRedis(config);
   // Where the log stores read and write: one client and database shared by all of them.
   const logTarget = clickhouseTargetFor(config, config.SLUICE_STORE_TIMEOUT_MS);
   // Lazy: nothing reaches ClickHouse (tables created) until a log is first written or read.
@@ -52,6 +44,10 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
   return {
     db,
     pool,
+    closeStores: async () => {
+      closeRedis();
+      await pool.end();
+    },
     tracer,
     redis,
     jwt: createJwtSigner(config.SLUICE_JWT_SECRET),
@@ -92,6 +88,21 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     },
     startedAt: Date.now(),
   };
+}
+
+/**
+ * Redis as configured: REDIS_URL is Redis itself over one TCP connection (self-hosted: no hop
+ * through the store bridge); otherwise Upstash's REST API (the Cloudflare deployment).
+ */
+function consoleRedis(config: ConsoleConfig): { redis: Redis; close(): void } {
+  if (config.REDIS_URL) return connectDirectRedis(config.REDIS_URL, config.SLUICE_STORE_TIMEOUT_MS);
+  const redis = createUpstash({
+    // Both are present without REDIS_URL (consoleEnvSchema).
+    url: config.UPSTASH_REDIS_REST_URL ?? '',
+    token: config.UPSTASH_REDIS_REST_TOKEN ?? '',
+    timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
+  });
+  return { redis, close: () => {} };
 }
 
 /** The resource the console's spans name (OTEL_SERVICE_NAME overrides the name). */

@@ -2,9 +2,9 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { startAuditMirrorJob } from '@sluice/shared/audit/mirror-job';
-import { parseStoreEnv } from '@sluice/shared/config/env';
 import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
 import { createConsoleApp } from './app';
+import { parseConsoleEnv } from './config';
 import { answerClientErrors, connectionOptions } from './connection-limits';
 import { buildDeps } from './deps';
 import { startCounterKeeper, startKeyJobs, startRetentionJob, startSpillDrainJob } from './jobs';
@@ -14,6 +14,7 @@ const port = Number(process.env.SLUICE_CONSOLE_PORT ?? 3001);
 const hostname = process.env.SLUICE_CONSOLE_HOST ?? '127.0.0.1';
 
 const deps = await buildDeps(process.env);
+const config = parseConsoleEnv(process.env);
 startAuditMirrorJob({ db: deps.db, mirror: deps.auditMirror, logger: deps.logger.child('audit-mirror') }); // no-op without ClickHouse
 const stopKeyJobs = startKeyJobs(deps); // API-key expiry, inactivity and automatic rotation
 // Log rows that waited in Postgres during a ClickHouse outage go to ClickHouse.
@@ -25,14 +26,11 @@ const stopSpillDrain = startSpillDrainJob(
 // Its own ClickHouse client, so a long DROP/DELETE never waits behind the routes' queries.
 const stopRetention = startRetentionJob({
   db: deps.db,
-  clickhouse: clickhouseTargetFor(parseStoreEnv(process.env)),
+  clickhouse: clickhouseTargetFor(config),
   logger: deps.logger,
 });
 // Day, week and month limit counters rebuilt from the request log when Redis lost them.
-const stopCounterKeeper = startCounterKeeper(
-  deps,
-  parseStoreEnv(process.env).SLUICE_COUNTER_REBUILD_DELAY_MS,
-);
+const stopCounterKeeper = startCounterKeeper(deps, config.SLUICE_COUNTER_REBUILD_DELAY_MS);
 const ui = uiStatic(process.env.SLUICE_CONSOLE_UI_DIR || undefined);
 const app = createConsoleApp(deps, {
   ui,
@@ -40,7 +38,7 @@ const app = createConsoleApp(deps, {
   trustProxy: process.env.SLUICE_TRUST_PROXY === '1',
 });
 
-const bodyTimeoutMs = parseStoreEnv(process.env).SLUICE_BODY_TIMEOUT_MS;
+const bodyTimeoutMs = config.SLUICE_BODY_TIMEOUT_MS;
 const serverOptions = connectionOptions(bodyTimeoutMs);
 // Printed and stored in the app log, like every line below (a healthy console logs little else).
 const lifecycle = deps.logger.child('server');
@@ -65,10 +63,10 @@ function shutdown(signal: NodeJS.Signals): void {
   stopRetention();
   stopCounterKeeper();
   server.close();
-  // The last access records and log lines go out before the pool closes (at most ~200 ms).
+  // The last access records and log lines go out before the stores close (at most ~200 ms).
   void deps
     .flushLogs()
-    .finally(() => deps.pool.end())
+    .finally(() => deps.closeStores())
     .finally(() => process.exit(0));
   setTimeout(() => process.exit(0), 3000).unref();
 }

@@ -1,4 +1,3 @@
-import type { Pool } from '@neondatabase/serverless';
 import type { AuditMirror } from '@sluice/shared/audit/mirror-job';
 import type { AccessClaims, JwtSigner } from '@sluice/shared/auth/jwt';
 import type { SecretBox } from '@sluice/shared/auth/secret-box';
@@ -15,11 +14,15 @@ import type { McpAccessTokens } from '@sluice/shared/oauth/access-token';
 import type { FetchDocument } from '@sluice/shared/oauth/clients';
 import type { Tracer } from '@sluice/shared/telemetry/tracer';
 import type { Redis } from '@upstash/redis';
+import type { Pool } from 'pg';
 
 /** Everything the console's routes need, built once by buildDeps. */
 export interface ConsoleDeps {
   db: Db;
+  /** The pool behind `db` (health figures, database spans). */
   pool: Pool;
+  /** Ends the Postgres pool and the Redis connection (shutdown). */
+  closeStores(): Promise<void>;
   /** OpenTelemetry traces (OTEL_*): request and database spans; the passthrough tracer when off. */
   tracer: Tracer;
   redis: Redis;

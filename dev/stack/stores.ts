@@ -42,6 +42,7 @@ async function embeddedPostgres(dataDir: string): Promise<PostgresStore> {
 function embeddedRedis(): RedisStore {
   return {
     backend: createMemoryBackend(),
+    url: null,
     label: 'redis:      EMBEDDED in-memory store (single process, data lost on exit; not for production)',
   };
 }

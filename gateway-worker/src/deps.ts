@@ -26,7 +26,7 @@ const CLICKHOUSE_INSERT_TIMEOUT_MS = 20_000;
 /** Builds the gateway's dependencies from its bindings; the worker calls it once per isolate. */
 export function buildDeps(env: GatewayBindings): GatewayDeps {
   const config = parseStoreEnv(env);
-  configureNeon({ wsProxy: config.NEON_LOCAL_WS_PROXY, httpEndpoint: config.NEON_LOCAL_HTTP });
+  configureNeon({ httpEndpoint: config.NEON_LOCAL_HTTP });
   configureSseLimits({ maxEventChars: config.SLUICE_MAX_STREAM_EVENT_BYTES });
   const db = createHttpDb(config.DATABASE_URL);
   const storeReport: StoreLinkReport = {

@@ -29,5 +29,5 @@ export async function realRedis(redisUrl: string, env: NodeJS.ProcessEnv): Promi
       `Redis at ${redactUrl(redisUrl)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return { backend, label: `redis:      ${redactUrl(redisUrl)}` };
+  return { backend, url: redisUrl, label: `redis:      ${redactUrl(redisUrl)}` };
 }

@@ -22,6 +22,8 @@ export interface PostgresStore {
 /** A Redis the bridge serves: a real server or the embedded in-memory store. */
 export interface RedisStore {
   backend: RedisBackend;
+  /** A real server's URL, which the console connects to itself; null for the embedded store. */
+  url: string | null;
   label: string;
 }
 
@@ -29,6 +31,8 @@ export interface PreparedStores {
   databaseUrl: string;
   pgTarget: { host: string; port: number };
   redis: RedisBackend;
+  /** Set for a real Redis: the console reaches it over TCP instead of through the bridge. */
+  redisUrl: string | null;
   clickhouse: ClickHouseSettings | null;
   /** One line per store for the start-up banner. */
   describe: string[];
@@ -58,6 +62,7 @@ export async function prepareStores(
       databaseUrl: postgres.databaseUrl,
       pgTarget: postgres.target,
       redis: redis.backend,
+      redisUrl: redis.url,
       clickhouse,
       describe: [
         postgres.label,

@@ -38,6 +38,6 @@ export async function consoleHarness(env: Record<string, string>): Promise<Conso
       }
       return Promise.resolve(app.request(path, { method, headers, body }));
     },
-    close: () => deps.pool.end(),
+    close: () => deps.closeStores(),
   };
 }

@@ -1,5 +1,4 @@
-import { connect, type Socket } from 'node:net';
-import { Duplex } from 'node:stream';
+import { openNodeRespSocket } from '../../console-server/src/stores/node-resp-socket';
 import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { preambleFor, REDIS_CLIENT_NAMES } from '../../shared/src/stores/resp/preamble';
 import {
@@ -9,14 +8,12 @@ import {
 } from '../../shared/src/stores/resp/resp-connection';
 
 /**
- * What workerd's `connect()` gives the Redis link, from Node's net: the same Web streams over a
- * real TCP socket, so the link's connection runs in Node tests unchanged. `opened` sees each one.
+ * What workerd's `connect()` gives the Redis link, from Node's net (the console's own adapter):
+ * the same Web streams over a real TCP socket, so the link's connection runs in Node tests
+ * unchanged.
  */
-export function nodeRespSocket(host: string, port: number, opened?: (socket: Socket) => void): RespSocket {
-  const socket = connect({ host, port, noDelay: true });
-  opened?.(socket);
-  const web = Duplex.toWeb(socket) as unknown as Pick<RespSocket, 'readable' | 'writable'>;
-  return { readable: web.readable, writable: web.writable, close: () => void socket.destroy() };
+export function nodeRespSocket(host: string, port: number): RespSocket {
+  return openNodeRespSocket({ host, port, tls: false });
 }
 
 /** The Redis link's connection to `url` as the Durable Object opens it, over a Node socket. */

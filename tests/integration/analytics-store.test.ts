@@ -250,7 +250,7 @@ let closeClickHouse: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
   const sidecar = inject('sidecarEnv');
-  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP, wsProxy: sidecar.NEON_LOCAL_WS_PROXY });
+  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP });
   const url = await freshDatabase('sluice_it_analytics_store');
   const client = createClickHouse({ url: CLICKHOUSE_URL, database: 'default', requestTimeoutMs: 10_000 });
   closeClickHouse = () => client.close();

@@ -4,6 +4,7 @@
 // bridge, and the request log in Postgres and in ClickHouse.
 import type { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresPool, type PostgresPool } from '../../console-server/src/stores/postgres';
 import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
 import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
 import { storeMarker } from '../../shared/src/db/repos/store-markers-repo';
@@ -14,7 +15,6 @@ import type { LimitSubject, SubjectLimits } from '../../shared/src/limits/defini
 import { createGate } from '../../shared/src/limits/gate';
 import { createLimiter, type Limiter } from '../../shared/src/limits/limiter';
 import { directScripts } from '../../shared/src/stores/lua-script';
-import { createPooledDb } from '../../shared/src/stores/neon';
 import { createUpstash } from '../../shared/src/stores/upstash';
 import { createVersionBoard } from '../../shared/src/stores/version-board';
 import { type AnalyticsAdapters, startAnalyticsAdapters } from '../helpers/analytics-adapters';
@@ -39,7 +39,7 @@ let backend: RedisBackend;
 let bridge: StoreBridge;
 let redis: Redis;
 let adapters: AnalyticsAdapters;
-let db: ReturnType<typeof createPooledDb>;
+let db: PostgresPool;
 
 beforeAll(async () => {
   backend = createRedisBackend(REDIS_URL);
@@ -55,7 +55,7 @@ beforeAll(async () => {
     timeoutMs: 5000,
   });
   adapters = await startAnalyticsAdapters({ pgName: 'counter_rebuild', chDatabase: 'sluice_it_rebuild' });
-  db = createPooledDb(await freshDatabase('counter_rebuild_marker'), 2);
+  db = createPostgresPool(await freshDatabase('counter_rebuild_marker'), 2);
 });
 
 afterAll(async () => {
@@ -97,7 +97,7 @@ const usageOf = async (limiter: Limiter, at: number) => {
 };
 
 describe.each([
-  'neon-pool',
+  'pg-pool',
   'clickhouse',
 ] as const)('limit counters rebuilt from the request log (%s)', (adapter) => {
   it('marks a first start, rebuilds what a loss took, counts what came after once, and holds a rebuild to one console', async () => {
@@ -182,7 +182,7 @@ describe('a gateway finds the counters lost (ADMIT without the epoch mark)', () 
     const USER = '7e000000-0000-4000-8000-000000000002';
     const subject: LimitSubject = { keyId: KEY, userId: USER, rateLimitRpm: null };
     await backend.call(['FLUSHDB']);
-    const log = adapters.stores['neon-pool'].requests;
+    const log = adapters.stores['pg-pool'].requests;
     const marker = storeMarker(db.db, 'redis_epoch_gateway');
     const limiter = createLimiter({ redis, limitsOf: async () => limits, timeoutMs: 5000, warn: () => {} });
     let rebuilds = 0;

@@ -47,8 +47,12 @@ describe('console /api/health', () => {
     await h.close();
   });
 
-  it('is degraded (503) when Redis is unreachable', async () => {
-    const h = await consoleHarness(appEnv(databaseUrl, { UPSTASH_REDIS_REST_URL: `http://${CLOSED}` }));
+  // Self-hosted the console reaches Redis itself (REDIS_URL); on Cloudflare, Upstash over REST.
+  it.each([
+    ['REDIS_URL', { REDIS_URL: `redis://${CLOSED}` }],
+    ['Upstash REST', { REDIS_URL: '', UPSTASH_REDIS_REST_URL: `http://${CLOSED}` }],
+  ])('is degraded (503) when Redis is unreachable (%s)', async (_, unreachable) => {
+    const h = await consoleHarness(appEnv(databaseUrl, unreachable));
     const res = await h.call('GET', '/api/health');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({
@@ -83,15 +87,12 @@ describe('gateway /health/ready', () => {
 
   // Runs last in this file: the Neon driver's endpoint configuration is process-wide.
   it('is not_ready (503) when Postgres is unreachable, and the console is degraded', async () => {
-    const env = appEnv(databaseUrl, {
-      NEON_LOCAL_HTTP: `http://${CLOSED}/sql`,
-      NEON_LOCAL_WS_PROXY: `${CLOSED}/v2`,
-    });
-    const gw = gatewayHarness(env);
+    const gw = gatewayHarness(appEnv(databaseUrl, { NEON_LOCAL_HTTP: `http://${CLOSED}/sql` }));
     const res = await gw.call('GET', '/health/ready');
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: 'not_ready', reason: 'database unreachable' });
-    const h = await consoleHarness(env);
+    // The console's pool connects to DATABASE_URL itself.
+    const h = await consoleHarness(appEnv(databaseUrl, { DATABASE_URL: `postgres://postgres@${CLOSED}/x` }));
     const health = await h.call('GET', '/api/health');
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({

@@ -4,7 +4,7 @@
 // @clickhouse/client-web against the real 18.16 server.
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import ws from 'ws';
+import { createPostgresPool, type PostgresPool } from '../../console-server/src/stores/postgres';
 import { type ChSql, chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { createAnalyticsStore } from '../../shared/src/logs/analytics/store';
 import {
@@ -18,7 +18,7 @@ import {
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
-import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
+import { configureNeon, createHttpDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { requestLogRecord } from '../helpers/request-log-record';
 import { freshDatabase } from '../helpers/stores';
@@ -137,8 +137,8 @@ function newestFirst(records: readonly RequestLogRecord[]): RequestLogRecord[] {
 }
 
 let ch: ClickHouseClient;
-let pooled: PooledDb | undefined;
-type StoreName = 'neon-http' | 'neon-pool' | 'clickhouse';
+let pooled: PostgresPool | undefined;
+type StoreName = 'neon-http' | 'pg-pool' | 'clickhouse';
 const stores = {} as Record<StoreName, RequestLogStore>;
 /** What each store's writer test wrote (random ids, so each store's row is its own). */
 const written = {} as Record<StoreName, RequestLogRecord>;
@@ -156,12 +156,12 @@ async function chTableExists(database: string): Promise<boolean> {
 
 beforeAll(async () => {
   const sidecar = inject('sidecarEnv');
-  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP, wsProxy: sidecar.NEON_LOCAL_WS_PROXY }, ws);
+  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP });
   const [httpUrl, poolUrl] = await Promise.all([
     freshDatabase('sluice_it_ledger_http'),
     freshDatabase('sluice_it_ledger_pool'),
   ]);
-  pooled = createPooledDb(poolUrl, 2);
+  pooled = createPostgresPool(poolUrl, 2);
 
   ch = createClickHouse({ url: CLICKHOUSE_URL, database: 'default', requestTimeoutMs: 10_000 });
   for (const database of [CH_DATABASE, CH_DATABASE_B, CH_DATABASE_C]) {
@@ -170,7 +170,7 @@ beforeAll(async () => {
   await ensureClickHouseDatabase({ url: CLICKHOUSE_URL, database: CH_DATABASE });
 
   stores['neon-http'] = createAnalyticsStore({ db: createHttpDb(httpUrl) }).requests;
-  stores['neon-pool'] = createAnalyticsStore({ db: pooled.db }).requests;
+  stores['pg-pool'] = createAnalyticsStore({ db: pooled.db }).requests;
   stores.clickhouse = createAnalyticsStore({
     db: createHttpDb(httpUrl),
     clickhouse: { client: ch, database: CH_DATABASE },
@@ -182,7 +182,7 @@ afterAll(async () => {
   await ch?.close();
 });
 
-describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('request log store (%s)', (name) => {
+describe.each(['neon-http', 'pg-pool', 'clickhouse'] as const)('request log store (%s)', (name) => {
   const records = fixtures();
   const expected = newestFirst(records);
 

@@ -1,7 +1,7 @@
 // The limits, GET /v1/usage and the fail-open/fail-closed answers when the stores fail
 // (docs/limits.md), with admission as one Lua call. The limits engine over real Redis (via the
-// sidecar and the real @upstash/redis client), with time passed explicitly so windows and calendar
-// resets are exact.
+// sidecar, or straight over RESP in project direct, with the real @upstash/redis client), with
+// time passed explicitly so windows and calendar resets are exact.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Redis } from '@upstash/redis';
@@ -10,6 +10,7 @@ import type { LimitSet, LimitSubject, SubjectLimits } from '../../shared/src/lim
 import { createLimiter, type Limiter } from '../../shared/src/limits/limiter';
 import type { RedisPort } from '../../shared/src/stores/redis-port';
 import { createUpstash } from '../../shared/src/stores/upstash';
+import { contractRedis } from '../helpers/contract-redis';
 
 const T = Date.parse('2026-11-18T10:00:00.000Z'); // a Wednesday, on a bucket boundary of every window
 const S = 1000;
@@ -18,7 +19,8 @@ const NO_LIMITS: LimitSet = { rules: [], budgets: [] };
 let redis: Redis;
 const warnings: string[] = [];
 
-function upstash(url = inject('sidecarEnv').UPSTASH_REDIS_REST_URL, timeoutMs = 5000): Redis {
+/** A REST client of a store at `url` (one that stops answering, below). */
+function upstash(url: string, timeoutMs: number): Redis {
   return createUpstash({ url, token: inject('sidecarEnv').UPSTASH_REDIS_REST_TOKEN, timeoutMs });
 }
 
@@ -46,7 +48,7 @@ async function admitMany(limiter: Limiter, who: LimitSubject, count: number, at:
 }
 
 beforeAll(() => {
-  redis = upstash();
+  redis = contractRedis();
 });
 
 describe('sliding windows', () => {
@@ -242,6 +244,7 @@ describe('GET /v1/usage figures', () => {
       scope: 'user',
       usage: { requests_today: 2, requests_month: 2, tokens_today: 0, tokens_month: 0 },
       limits: [],
+      tool_limits: [],
     });
   });
 });

@@ -1,9 +1,10 @@
 // Lua scripts run with EVALSHA (the SHA checked against SCRIPT LOAD) at admission; route caps
 // (RPM and TPM per route over a sliding minute) and their Retry-After.
-// Real Redis (integration database 1) through the real @upstash/redis client and the dev sidecar.
+// Real Redis (integration database 1) through the real @upstash/redis client and the dev sidecar,
+// and straight over RESP (project direct): tests/helpers/contract-redis.ts.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from '@upstash/redis';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRouteCaps, routeCapKeys } from '../../shared/src/limits/route-caps';
 import {
   addToCounters,
@@ -13,7 +14,7 @@ import {
 } from '../../shared/src/limits/sliding-window';
 import { ADD_SCRIPT, CHECK_SCRIPT } from '../../shared/src/limits/sliding-window-scripts';
 import { directScripts } from '../../shared/src/stores/lua-script';
-import { createUpstash } from '../../shared/src/stores/upstash';
+import { contractRedis } from '../helpers/contract-redis';
 
 /** A bucket boundary for 1-second buckets; tests pass time explicitly. */
 const T = 1_800_000_000_000;
@@ -23,15 +24,6 @@ let limiter: SlidingWindowLimiter;
 
 /** Keys of one test only: tests share database 1 with the rest of the run. */
 const prefix = () => `it:sw:${randomUUID()}`;
-
-function upstash(): Redis {
-  const env = inject('sidecarEnv');
-  return createUpstash({
-    url: env.UPSTASH_REDIS_REST_URL,
-    token: env.UPSTASH_REDIS_REST_TOKEN,
-    timeoutMs: 5000,
-  });
-}
 
 /** The buckets as stored: bucket index → count (the hash also keeps its totals: t, o, n). */
 async function buckets(key: string): Promise<Record<string, number>> {
@@ -44,7 +36,7 @@ function perMinute(key: string, limit: number, label = 'requests/1m'): SlidingWi
 }
 
 beforeAll(() => {
-  redis = upstash();
+  redis = contractRedis();
   limiter = createSlidingWindowLimiter(directScripts(redis));
 });
 
@@ -276,7 +268,7 @@ describe('route caps on real Redis', () => {
     const keyPrefix = prefix();
     // Several clients, so the admits arrive over separate HTTP requests as well as pipelines.
     const clients = Array.from({ length: 5 }, () =>
-      createRouteCaps(createSlidingWindowLimiter(directScripts(upstash())), { keyPrefix }),
+      createRouteCaps(createSlidingWindowLimiter(directScripts(contractRedis())), { keyPrefix }),
     );
     const route = { routeId: 'r-burst', rpmCap: 10, tpmCap: 5000 };
     const decisions = await Promise.all(

@@ -1,7 +1,7 @@
 // All multi-key atomic work is a Lua script run with EVALSHA (EVAL on NOSCRIPT),
 // with a test that each stored SHA-1 matches SCRIPT LOAD. Every script of the code base, on
-// the real Redis through the real @upstash/redis client and the dev sidecar.
-import { describe, expect, inject, it } from 'vitest';
+// the real Redis through the real @upstash/redis client (over the dev sidecar or RESP).
+import { describe, expect, it } from 'vitest';
 import { ENTER_SCRIPT, LEAVE_SCRIPT } from '../../shared/src/identity/login-gate';
 import { TAKE_SCRIPT } from '../../shared/src/identity/sso/state-store';
 import { ADMIT_SCRIPT } from '../../shared/src/limits/admission-script';
@@ -10,8 +10,8 @@ import { ADD_SCRIPT, CHECK_SCRIPT } from '../../shared/src/limits/sliding-window
 import { FLUSH_SCRIPT, READ_ACTIVE_SCRIPT } from '../../shared/src/metrics/store';
 import { CACHE_SET_SCRIPT } from '../../shared/src/proxy/response-cache';
 import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
-import { createUpstash } from '../../shared/src/stores/upstash';
 import { expectSha1OfSource } from '../../shared/test/stores/lua-sha1';
+import { contractRedis } from '../helpers/contract-redis';
 
 const SCRIPTS = [
   ADMIT_SCRIPT,
@@ -29,12 +29,7 @@ const SCRIPTS = [
 
 describe('Lua scripts', () => {
   it.each(SCRIPTS)('$name: the stored SHA-1 is the source’s and what SCRIPT LOAD returns', async (script) => {
-    const env = inject('sidecarEnv');
-    const redis = createUpstash({
-      url: env.UPSTASH_REDIS_REST_URL,
-      token: env.UPSTASH_REDIS_REST_TOKEN,
-      timeoutMs: 5000,
-    });
+    const redis = contractRedis();
     expectSha1OfSource(script);
     expect(await redis.scriptLoad(script.source)).toBe(script.sha1);
   });

@@ -95,7 +95,7 @@ beforeAll(async () => {
 });
 afterAll(() => adapters?.close());
 
-describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('MCP log store (%s)', (name) => {
+describe.each(['neon-http', 'pg-pool', 'clickhouse'] as const)('MCP log store (%s)', (name) => {
   const stored: McpLogRecord[] = [];
   const store = () => stores[name];
   const expectList = async (filter: McpLogFilter) =>

@@ -146,7 +146,7 @@ beforeAll(async () => {
 });
 afterAll(() => adapters?.close());
 
-describe.each(['neon-http', 'neon-pool', 'clickhouse'] as const)('request log search (%s)', (name) => {
+describe.each(['neon-http', 'pg-pool', 'clickhouse'] as const)('request log search (%s)', (name) => {
   const stored: RequestLogRecord[] = [];
   const store = () => stores[name];
   const expectSearch = async (filter: RequestLogSearch) =>

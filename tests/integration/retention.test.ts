@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import ws from 'ws';
+import { createPostgresPool, type PostgresPool } from '../../console-server/src/stores/postgres';
 import { RETENTION_CRON } from '../../gateway-worker/src/schedules';
 import worker from '../../gateway-worker/src/worker';
 import { writeSettings } from '../../shared/src/db/repos/settings-repo';
@@ -31,7 +31,7 @@ import {
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
-import { configureNeon, createHttpDb, createPooledDb, type PooledDb } from '../../shared/src/stores/neon';
+import { configureNeon, createHttpDb } from '../../shared/src/stores/neon';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { requestLogRecord } from '../helpers/request-log-record';
 import { appEnv, freshDatabase } from '../helpers/stores';
@@ -44,7 +44,7 @@ const CUTOFF = Date.UTC(2025, 4, 16, 12);
 const at = (iso: string) => new Date(iso);
 
 let ch: ClickHouseClient;
-let pooled: PooledDb;
+let pooled: PostgresPool;
 let db: QueryDb;
 let databaseUrl: string;
 
@@ -102,9 +102,9 @@ const iso = (values: string[]) => values.map((v) => new Date(v).toISOString());
 
 beforeAll(async () => {
   const sidecar = inject('sidecarEnv');
-  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP, wsProxy: sidecar.NEON_LOCAL_WS_PROXY }, ws);
+  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP });
   databaseUrl = await freshDatabase('sluice_r_retention');
-  pooled = createPooledDb(databaseUrl, 2);
+  pooled = createPostgresPool(databaseUrl, 2);
   db = pooled.db;
   ch = createClickHouse({ url: CLICKHOUSE_URL, database: 'default', requestTimeoutMs: 10_000 });
   for (const database of [CH_DAILY, CH_MONTHLY]) {

@@ -135,7 +135,7 @@ const targets = {} as Record<'postgres' | 'clickhouse', AnalyticsStoreOptions>;
 
 beforeAll(async () => {
   const sidecar = inject('sidecarEnv');
-  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP, wsProxy: sidecar.NEON_LOCAL_WS_PROXY });
+  configureNeon({ httpEndpoint: sidecar.NEON_LOCAL_HTTP });
   const url = await freshDatabase('sluice_l_server_logs');
   ch = createClickHouse({ url: CLICKHOUSE_URL, database: 'default', requestTimeoutMs: 10_000 });
   await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE)}`.sql });

@@ -22,8 +22,6 @@ export const storeEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
     .default('sluice'),
-  /** Local only: the dev sidecar's Neon WebSocket proxy ("127.0.0.1:4400/v2"). */
-  NEON_LOCAL_WS_PROXY: z.string().optional(),
   /** Local only: the dev sidecar's Neon HTTP SQL endpoint ("http://127.0.0.1:4400/sql"). */
   NEON_LOCAL_HTTP: optionalUrl,
   SLUICE_JWT_SECRET: z.string().min(32, 'SLUICE_JWT_SECRET must be at least 32 characters'),
@@ -92,7 +90,12 @@ export const storeEnvSchema = z.object({
 export type StoreEnv = z.infer<typeof storeEnvSchema>;
 
 export function parseStoreEnv(env: Record<string, unknown>): StoreEnv {
-  const result = storeEnvSchema.safeParse(env);
+  return parseEnv(storeEnvSchema, env);
+}
+
+/** The environment read by a schema; every problem named in one error. */
+export function parseEnv<T>(schema: z.ZodType<T>, env: Record<string, unknown>): T {
+  const result = schema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);

@@ -2,8 +2,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from './schema';
 
 /**
- * A drizzle Postgres database over our schema that runs transactions: the Neon WebSocket pool
- * (the console; a workerd request that needs one opens a pool of its own).
+ * A drizzle Postgres database over our schema that runs transactions: the console's
+ * node-postgres pool.
  */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 

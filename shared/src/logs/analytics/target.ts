@@ -30,7 +30,13 @@ export interface AnalyticsStoreOptions {
  * CLICKHOUSE_URL (logs then go to Postgres). Each call makes its own client: a job that runs
  * long DROP/DELETE statements should not queue behind the routes' queries.
  */
-export function clickhouseTargetFor(config: StoreEnv, requestTimeoutMs?: number): ClickHouseTarget | null {
+export function clickhouseTargetFor(
+  config: Pick<
+    StoreEnv,
+    'CLICKHOUSE_URL' | 'CLICKHOUSE_USER' | 'CLICKHOUSE_PASSWORD' | 'CLICKHOUSE_DATABASE'
+  >,
+  requestTimeoutMs?: number,
+): ClickHouseTarget | null {
   if (!config.CLICKHOUSE_URL) return null;
   const clickhouseConfig = {
     url: config.CLICKHOUSE_URL,

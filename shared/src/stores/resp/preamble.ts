@@ -4,6 +4,7 @@ import type { RedisEndpoint } from '../redis-url';
 export const REDIS_CLIENT_NAMES = {
   gatewayLink: 'sluice-gateway-link',
   storeBridge: 'sluice-store-bridge',
+  console: 'sluice-console',
 } as const;
 
 /**

@@ -69,6 +69,17 @@ describe('RespReader', () => {
     expect(reader.push(data.subarray(6))).toEqual(['✓a']);
   });
 
+  it('hands strings over as their bytes when told to, binary-safe, errors in arrays too', () => {
+    const reader = new RespReader((data) => Array.from(data));
+    expect(reader.push(Uint8Array.of(...bytes('$3\r\n'), 0xff, 0x00, 0xc3, ...bytes('\r\n+OK\r\n')))).toEqual(
+      [[0xff, 0x00, 0xc3], [...bytes('OK')]],
+    );
+    expect(reader.push(bytes('*2\r\n-ERR x\r\n:1\r\n-NOSCRIPT y\r\n'))).toEqual([
+      [[...bytes('ERR x')], 1],
+      new RespError('NOSCRIPT y'),
+    ]);
+  });
+
   it('refuses bytes that are not RESP', () => {
     expect(() => new RespReader().push(bytes('HTTP/1.1 200 OK\r\n'))).toThrow(RespProtocolError);
     expect(() => new RespReader().push(bytes(':4x2\r\n'))).toThrow(RespProtocolError);

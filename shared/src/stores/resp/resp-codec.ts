@@ -3,15 +3,19 @@
  * streams' Uint8Array chunks), so the same codec serves a workerd socket and a Node one.
  */
 
-/** A reply Redis gave: what the Upstash REST API gives for the same command, errors apart. */
-export type RespValue = string | number | null | RespValue[];
+/**
+ * A reply Redis gave: what the Upstash REST API gives for the same command, errors apart.
+ * `S` is how a string arrives: text by default, or its bytes for a reader that passes replies
+ * on without reading them (the store bridge).
+ */
+export type RespValue<S = string> = S | number | null | RespValue<S>[];
 
 /** An error reply (`-ERR ...`): a value in a pipeline, not a failure of the round trip. */
 export class RespError {
   constructor(readonly message: string) {}
 }
 
-export type RespReply = RespValue | RespError;
+export type RespReply<S = string> = RespValue<S> | RespError;
 
 const encoder = new TextEncoder();
 
@@ -55,21 +59,26 @@ function isLowSurrogate(code: number): boolean {
 const CR = 13;
 const LF = 10;
 const decoder = new TextDecoder();
+const utf8 = (bytes: Uint8Array): string => decoder.decode(bytes);
 
 /** Thrown for bytes that are not RESP: the connection cannot be trusted any further. */
 export class RespProtocolError extends Error {}
 
 /**
  * Incremental reply parser: feed it chunks as they arrive, get every complete reply back. A
- * reply split across chunks waits in the buffer until its last byte comes.
+ * reply split across chunks waits in the buffer until its last byte comes. Strings (bulk and
+ * simple) are UTF-8 text unless `decode` says otherwise; it gets a view of the received
+ * bytes, which are never written to again, so it may keep the view instead of copying.
  */
-export class RespReader {
+export class RespReader<S = string> {
   private buffer: Uint8Array = new Uint8Array(0);
   private offset = 0;
 
-  push(chunk: Uint8Array): RespReply[] {
+  constructor(private readonly decode: (bytes: Uint8Array) => S = utf8 as (bytes: Uint8Array) => S) {}
+
+  push(chunk: Uint8Array): RespReply<S>[] {
     this.append(chunk);
-    const replies: RespReply[] = [];
+    const replies: RespReply<S>[] = [];
     for (;;) {
       const start = this.offset;
       const reply = this.parse();
@@ -95,13 +104,13 @@ export class RespReader {
     this.offset = 0;
   }
 
-  private parse(): RespReply | typeof INCOMPLETE {
+  private parse(): RespReply<S> | typeof INCOMPLETE {
     const start = this.offset;
     const end = this.lineEnd();
     if (end === -1) return INCOMPLETE;
     const type = this.buffer[start];
     this.offset = end + 2;
-    if (type === 43 /* + */) return this.text(start + 1, end);
+    if (type === 43 /* + */) return this.decode(this.buffer.subarray(start + 1, end));
     if (type === 45 /* - */) return new RespError(this.text(start + 1, end));
     if (type === 58 /* : */) return this.integer(start + 1, end);
     if (type === 36 /* $ */) return this.bulk(this.integer(start + 1, end));
@@ -109,23 +118,26 @@ export class RespReader {
     throw new RespProtocolError(`unexpected RESP type byte ${type}`);
   }
 
-  private bulk(length: number): string | null | typeof INCOMPLETE {
+  private bulk(length: number): S | null | typeof INCOMPLETE {
     if (length < 0) return null;
     const end = this.offset + length;
     if (end + 2 > this.buffer.length) return INCOMPLETE;
-    const text = decoder.decode(this.buffer.subarray(this.offset, end));
+    const value = this.decode(this.buffer.subarray(this.offset, end));
     this.offset = end + 2;
-    return text;
+    return value;
   }
 
-  private array(length: number): RespValue[] | null | typeof INCOMPLETE {
+  private array(length: number): RespValue<S>[] | null | typeof INCOMPLETE {
     if (length < 0) return null;
-    const items: RespValue[] = [];
+    const items: RespValue<S>[] = [];
     for (let i = 0; i < length; i++) {
+      const start = this.offset;
       const item = this.parse();
       if (item === INCOMPLETE) return INCOMPLETE;
       // An error inside an array (a script's error table) stays readable as its message.
-      items.push(item instanceof RespError ? item.message : item);
+      items.push(
+        item instanceof RespError ? this.decode(this.buffer.subarray(start + 1, this.offset - 2)) : item,
+      );
     }
     return items;
   }
@@ -140,7 +152,7 @@ export class RespReader {
   }
 
   private text(from: number, to: number): string {
-    return decoder.decode(this.buffer.subarray(from, to));
+    return utf8(this.buffer.subarray(from, to));
   }
 
   /** A decimal integer straight from its bytes (lengths and counts: the common lines). */
