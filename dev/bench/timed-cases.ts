@@ -95,7 +95,7 @@ export const FIGURE_COLUMNS = ['case', 'p50 ms', 'p95 ms', 'max ms', 'bytes', 'i
 /** One row a case: its group and name, then the FIGURE_COLUMNS after the first. */
 export function figureRow(f: CaseFigures): string[] {
   const took = sortedCopy(f.took);
-  const bytes = f.bytes.length === 0 ? '' : count(median(f.bytes));
+  const bytes = f.bytes.length === 0 ? '' : count(Math.round(median(f.bytes)));
   const failed = f.failures.length === 0 ? '' : `${f.failures.length}: ${f.failures[0]?.slice(0, 60)}`;
   return [
     `${f.group} ${f.name}`,
@@ -136,7 +136,7 @@ export function figuresCsv(figures: readonly CaseFigures[]): string {
       percentile(took, 50).toFixed(2),
       percentile(took, 95).toFixed(2),
       (took.at(-1) ?? Number.NaN).toFixed(2),
-      f.bytes.length === 0 ? '' : String(median(f.bytes)),
+      f.bytes.length === 0 ? '' : String(Math.round(median(f.bytes))),
       f.items ? String(f.items.count) : '',
       f.items?.total == null ? '' : String(f.items.total),
       [...f.statuses].map(([status, n]) => `${status}x${n}`).join(' '),
