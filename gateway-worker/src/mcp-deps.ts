@@ -13,17 +13,43 @@ import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
 import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
 import { designatedHeaders } from '@sluice/shared/mcp/registry/tool-headers';
+import { createUpstreamListCache } from '@sluice/shared/mcp/upstream/list-cache';
 import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
 import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { guardrailSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import { createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
+import { CACHE_VERSION_KEYS } from '@sluice/shared/stores/cache-versions';
 import { type Background, detached } from '@sluice/shared/util/background';
 import type { StoreLink } from './store-link';
 
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
 const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
+
+/**
+ * Upstream list results kept as their caching hints say, in the isolate and in Redis, under the
+ * MCP registry's version as the isolate last read it (none kept while it is unknown).
+ */
+function upstreamListCache(
+  link: StoreLink,
+  warn: (message: string, fields?: Record<string, unknown>) => void,
+) {
+  return createUpstreamListCache({
+    store: {
+      mget: (keys) => link.redis.mget(...keys),
+      set: async (key, value, ttlMs) => {
+        await link.redis.set(key, value, { px: ttlMs });
+      },
+    },
+    version: () => {
+      const mcp = link.board.expected().find((part) => part.key === CACHE_VERSION_KEYS.mcp);
+      return mcp && mcp.expected !== '*' ? mcp.expected : null;
+    },
+    onVersionChange: (listener) => link.board.part('mcp').onChange(listener),
+    onError: (error) => warn('MCP list cache unavailable', { error: String(error) }),
+  });
+}
 
 /** The /mcp endpoint's ports, built once per isolate. */
 export function buildMcpDeps(
@@ -49,6 +75,7 @@ export function buildMcpDeps(
     return read(detached);
   };
   const settings = () => fresh((background) => warm.settings(background));
+  const listCache = upstreamListCache(link, warn);
   return {
     sessions: createRedisSessionStore(
       link.redis,
@@ -63,7 +90,8 @@ export function buildMcpDeps(
     redaction: async () => redactPolicyOf((await settings()).redact),
     onToolBlocked: (rule) => void metrics.record(guardrailSamples('inspect_tools', rule)),
     catalog: () => fresh((background) => warm.mcpCatalog(background)),
-    connector: generationAwareConnector(createSdkConnector({ validateToolOutput: false })),
+    connector: generationAwareConnector(createSdkConnector({ validateToolOutput: false }), { listCache }),
+    listCache,
     targetOf: async (server: McpServerRow, userId: string) => {
       const paramHeadersOf = async (row: McpServerRow) => {
         const { tools } = await warm.mcpCatalog(detached);

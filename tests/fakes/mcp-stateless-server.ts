@@ -59,7 +59,23 @@ function callTool(id: unknown, params: Json) {
   return done(`hello ${String(who?.content?.name ?? 'nobody')}`);
 }
 
-function dispatch(headers: Record<string, string | string[] | undefined>, message: Json) {
+/**
+ * The lists a caching gateway may keep: prompts for everyone (public) and resources for the caller
+ * (private), both fresh for `listTtlMs`; templates never (ttlMs 0).
+ */
+function listAnswer(method: unknown, listTtlMs: number): Json | null {
+  const complete = (body: Json, ttlMs: number, cacheScope: 'public' | 'private') => ({
+    result: { resultType: 'complete', ...body, ttlMs, cacheScope },
+  });
+  if (method === 'prompts/list') return complete({ prompts: [{ name: 'greeting' }] }, listTtlMs, 'public');
+  if (method === 'resources/list')
+    return complete({ resources: [{ uri: 'memo://mine', name: 'mine' }] }, listTtlMs, 'private');
+  if (method === 'resources/templates/list')
+    return complete({ resourceTemplates: [{ uriTemplate: 'memo://{id}', name: 'memo' }] }, 0, 'public');
+  return null;
+}
+
+function dispatch(headers: Record<string, string | string[] | undefined>, message: Json, listTtlMs: number) {
   const params = (message.params ?? {}) as Json;
   const meta = (params._meta ?? {}) as Json;
   if (
@@ -94,16 +110,22 @@ function dispatch(headers: Record<string, string | string[] | undefined>, messag
       });
     case 'tools/call':
       return callTool(message.id, params);
-    default:
+    default: {
+      const listed = listAnswer(message.method, listTtlMs);
+      if (listed) return answer(message.id, listed);
       return answer(
         message.id ?? null,
         { error: { code: -32601, message: `Method not found: ${String(message.method)}` } },
         404,
       );
+    }
   }
 }
 
-export async function startStatelessServer(): Promise<RunningMcpServer & { calls: Json[] }> {
+/** `listTtlMs`: how long its prompt and resource lists stay fresh (60 s unless said). */
+export async function startStatelessServer(
+  options: { listTtlMs?: number } = {},
+): Promise<RunningMcpServer & { calls: Json[] }> {
   const calls: Json[] = [];
   const http = createServer((req, res) => {
     let text = '';
@@ -113,7 +135,7 @@ export async function startStatelessServer(): Promise<RunningMcpServer & { calls
     req.on('end', () => {
       const message = JSON.parse(text || '{}') as Json;
       calls.push(message);
-      const { status, body } = dispatch(req.headers, message);
+      const { status, body } = dispatch(req.headers, message, options.listTtlMs ?? 60_000);
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
   });

@@ -43,6 +43,16 @@ export interface McpToolDescriptor {
 /** Results are passed through as the upstream sent them (MCP JSON objects). */
 export type McpResult = Record<string, unknown>;
 
+/**
+ * A list as one server answered it, with the caching hints of the stateless revision when it
+ * gave them (cache-hints.ts); `ttlMs` is what is left of it when it came from the gateway's cache.
+ */
+export interface UpstreamList {
+  items: McpResult[];
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
+}
+
 /** One connection to one upstream server, speaking its transport with its auth injected. */
 export interface UpstreamMcpSession {
   /** The upstream's Mcp-Session-Id (streamable HTTP), so another isolate can resume it. */
@@ -56,11 +66,11 @@ export interface UpstreamMcpSession {
     /** Request `_meta` entries (the trace context); the call's own keys win. */
     meta?: Record<string, string>,
   ): Promise<McpResult>;
-  listResources(): Promise<McpResult[]>;
+  listResources(): Promise<UpstreamList>;
   readResource(uri: string): Promise<McpResult>;
-  listPrompts(): Promise<McpResult[]>;
+  listPrompts(): Promise<UpstreamList>;
   getPrompt(name: string, args: Record<string, string>): Promise<McpResult>;
-  listResourceTemplates(): Promise<McpResult[]>;
+  listResourceTemplates(): Promise<UpstreamList>;
   /** completion/complete, params as the client sent them (the ref already in the server's names). */
   complete(params: McpResult): Promise<McpResult>;
   setLoggingLevel(level: string): Promise<void>;
@@ -123,6 +133,8 @@ export interface ConnectOptions {
   channel?: ClientChannel;
   /** The calling span's traceparent / tracestate, sent on every request of the connection. */
   traceHeaders?: Record<string, string>;
+  /** The user the connection acts for: list results are cached for them (none without it). */
+  userId?: string;
 }
 
 export interface UpstreamMcpConnector {

@@ -1,6 +1,7 @@
 import type { Principal } from '../../gateway/principal';
 import type { Span } from '../../telemetry/span';
 import type { Background } from '../../util/background';
+import { withoutCacheHints } from '../cache-hints';
 import { type ClientChannel, type McpResult, RELAYED_REQUESTS, type RelayedCapability } from '../ports';
 import { type McpCatalog, scopedCatalog } from './catalog';
 import { createClientChannel, RELAY_ID_PREFIX } from './client-channel';
@@ -17,7 +18,7 @@ import {
   rpcFaultBody,
   rpcResult,
 } from './jsonrpc';
-import { callMethod, type MethodDeps } from './methods';
+import { callMethod, type MethodCall, type MethodDeps } from './methods';
 import { checkStandardHeaders } from './standard-headers';
 import { statelessEnvelope } from './stateless/envelope';
 import { GATEWAY_SERVER_INFO, handleStatelessPost } from './stateless/handle-stateless';
@@ -215,12 +216,17 @@ function streamed(
     timeoutMs: deps.timeoutMs,
     onUpstreamResumed: () => stream.end(),
   });
-  const work = callMethod({ ...call(message, session, post), onProgress, channel }, deps).then(
+  const work = callForSession({ ...call(message, session, post), onProgress, channel }, deps).then(
     (result) => stream.send(rpcResult(message.id, result), true),
     (error: unknown) => stream.send(errorBody(message.id, error), true),
   );
   post.waitUntil(work.then(() => stream.kept()));
   return stream.response;
+}
+
+/** A method's result for a session-era client: the stateless revision's caching hints are not its. */
+async function callForSession(methodCall: MethodCall, deps: MethodDeps): Promise<McpResult> {
+  return withoutCacheHints(await callMethod(methodCall, deps));
 }
 
 function errorBody(id: JsonRpcId, error: unknown): Record<string, unknown> {
@@ -277,7 +283,8 @@ export async function handleMcpPost(post: McpPost, aggregate: MethodDeps): Promi
     return streamed(request, session, post, deps);
   }
   try {
-    return answer(post.accept, rpcResult(request.id, await callMethod(call(request, session, post), deps)));
+    const result = await callForSession(call(request, session, post), deps);
+    return answer(post.accept, rpcResult(request.id, result));
   } catch (error) {
     if (error instanceof RpcFault) return answer(post.accept, rpcFaultBody(request.id, error));
     throw error;

@@ -4,7 +4,9 @@ import { type RedactPolicy, redactJson } from '../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE, type ToolPolicy } from '../../guardrails/tool-policy';
 import { NO_SPAN, type Span } from '../../telemetry/span';
 import type { Background } from '../../util/background';
+import { composedHints } from '../cache-hints';
 import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
+import type { UpstreamListCache } from '../upstream/list-cache';
 import { traceMeta } from '../upstream/trace-headers';
 import { type McpToolAccess, mayUseTool } from './access';
 import type { CatalogTool, McpCatalog } from './catalog';
@@ -36,6 +38,8 @@ export interface MethodDeps extends UpstreamCallDeps {
   warn(message: string, fields?: Record<string, unknown>): void;
   /** Raw HTTP to upstream servers (a stateless request forwarded as it is); default fetch. */
   fetch?: typeof fetch;
+  /** Upstream list results kept as their caching hints allow; absent: none kept. */
+  listCache?: UpstreamListCache;
 }
 
 export interface MethodCall {
@@ -186,13 +190,16 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
     case 'tools/call':
       return callTool(call, deps);
     case 'resources/list': {
-      const lists = await fromEveryServer(call, deps, (u) => u.listResources());
-      return { resources: lists.flatMap((l) => l.items) };
+      const [lists, catalog] = await Promise.all([
+        fromEveryServer(call, deps, (u) => u.listResources()),
+        deps.catalog(),
+      ]);
+      return { resources: lists.flatMap((l) => l.items), ...composedHints(lists, catalog.aggregate) };
     }
     case 'resources/read':
       return readResource(call, deps);
     case 'prompts/list': {
-      const [lists, { promptName }] = await Promise.all([
+      const [lists, { promptName, aggregate }] = await Promise.all([
         fromEveryServer(call, deps, (u) => u.listPrompts()),
         deps.catalog(),
       ]);
@@ -200,6 +207,7 @@ export async function callMethod(call: MethodCall, deps: MethodDeps): Promise<Mc
         prompts: lists.flatMap((l) =>
           l.items.map((p) => ({ ...p, name: promptName(l.server, String(p.name)) })),
         ),
+        ...composedHints(lists, aggregate),
       };
     }
     case 'prompts/get':

@@ -1,4 +1,5 @@
 import type { McpServerRow } from '../../db/repos/mcp-repo';
+import { composedHints } from '../cache-hints';
 import type { McpResult } from '../ports';
 import { RPC, RpcFault } from './jsonrpc';
 import type { MethodCall, MethodDeps } from './methods';
@@ -19,7 +20,7 @@ export async function setLogLevel(call: MethodCall, deps: MethodDeps): Promise<M
   }
   await fromEveryServer(call, deps, async (u) => {
     await u.setLoggingLevel(level);
-    return [];
+    return { items: [] };
   });
   if (call.session.record.logLevel !== level) {
     call.session.record.logLevel = level;
@@ -30,8 +31,11 @@ export async function setLogLevel(call: MethodCall, deps: MethodDeps): Promise<M
 
 /** resources/templates/list: every server's templates, as each sent them. */
 export async function listResourceTemplates(call: MethodCall, deps: MethodDeps): Promise<McpResult> {
-  const lists = await fromEveryServer(call, deps, (u) => u.listResourceTemplates());
-  return { resourceTemplates: lists.flatMap((l) => l.items) };
+  const [lists, { aggregate }] = await Promise.all([
+    fromEveryServer(call, deps, (u) => u.listResourceTemplates()),
+    deps.catalog(),
+  ]);
+  return { resourceTemplates: lists.flatMap((l) => l.items), ...composedHints(lists, aggregate) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { UpstreamMcpUnavailable } from '../ports';
+import { type UpstreamList, UpstreamMcpUnavailable } from '../ports';
 import { type JsonRpcId, McpRpcError, RPC, RpcFault } from './jsonrpc';
 import type { MethodCall, MethodDeps } from './methods';
 import { withUpstream } from './upstream-calls';
@@ -24,29 +24,35 @@ export function failure(id: JsonRpcId, error: unknown): never {
   throw new McpRpcError(502, RPC.internalError, message, id);
 }
 
-/** Asks every active server, skipping (and logging) those that fail: one bad server must not hide the rest. */
-export async function fromEveryServer<T>(
+/** One server's part of a list the gateway composes. */
+export interface ServerList extends UpstreamList {
+  server: string;
+}
+
+/**
+ * Asks every active server, skipping (and logging) those that fail: one bad server must not
+ * hide the rest. A part left out has no caching hints (ttlMs 0): the server may answer next time.
+ */
+export async function fromEveryServer(
   call: MethodCall,
   deps: MethodDeps,
-  ask: (upstream: Parameters<Parameters<typeof withUpstream>[3]>[0]) => Promise<T[]>,
-): Promise<Array<{ server: string; items: T[] }>> {
+  ask: (upstream: Parameters<Parameters<typeof withUpstream>[3]>[0]) => Promise<UpstreamList>,
+): Promise<ServerList[]> {
   const { servers } = await deps.catalog();
-  const answers = await Promise.all(
+  return Promise.all(
     servers.map(async (server) => {
       try {
-        return { server: server.name, items: await withUpstream(deps, call.session, server, ask) };
+        return { server: server.name, ...(await withUpstream(deps, call.session, server, ask)) };
       } catch (error) {
         // A server without that capability answers "method not found": nothing to list.
-        if (upstreamRpcError(error)?.code === RPC.methodNotFound)
-          return { server: server.name, items: [] as T[] };
-        deps.warn('MCP server left out of a list', {
-          server: server.name,
-          method: call.method,
-          error: String(error),
-        });
-        return { server: server.name, items: [] as T[] };
+        if (upstreamRpcError(error)?.code !== RPC.methodNotFound)
+          deps.warn('MCP server left out of a list', {
+            server: server.name,
+            method: call.method,
+            error: String(error),
+          });
+        return { server: server.name, items: [] };
       }
     }),
   );
-  return answers;
 }

@@ -38,7 +38,8 @@ export async function withUpstream<T>(
   channel: ClientChannel = unreachableClient(context.record.clientCapabilities ?? {}),
   traceHeaders?: Record<string, string>,
 ): Promise<T> {
-  const target = await deps.targetOf(server, context.record.userId);
+  const userId = context.record.userId;
+  const target = await deps.targetOf(server, userId);
   const resumeId =
     server.transportType === 'streamable_http' ? context.record.upstream[server.id] : undefined;
   if (resumeId) {
@@ -47,6 +48,7 @@ export async function withUpstream<T>(
       resumeSessionId: resumeId,
       channel,
       traceHeaders,
+      userId,
     });
     try {
       return await work(resumed);
@@ -56,7 +58,12 @@ export async function withUpstream<T>(
       await resumed.close().catch(() => {});
     }
   }
-  const fresh = await deps.connector.connect(target, { timeoutMs: deps.timeoutMs, channel, traceHeaders });
+  const fresh = await deps.connector.connect(target, {
+    timeoutMs: deps.timeoutMs,
+    channel,
+    traceHeaders,
+    userId,
+  });
   try {
     // Remembered for every server the session uses (empty when there is nothing to resume):
     // deleting a server ends the sessions bound to it (handle-mcp.ts).

@@ -89,19 +89,20 @@ function sessionOf(client: Client, transport: Transport, timeoutMs: number): Ups
       })) as McpResult;
     },
     async listResources() {
-      return (await client.listResources(undefined, options)).resources as McpResult[];
+      return { items: (await client.listResources(undefined, options)).resources as McpResult[] };
     },
     async readResource(uri) {
       return (await client.readResource({ uri }, options)) as McpResult;
     },
     async listPrompts() {
-      return (await client.listPrompts(undefined, options)).prompts as McpResult[];
+      return { items: (await client.listPrompts(undefined, options)).prompts as McpResult[] };
     },
     async getPrompt(name, args) {
       return (await client.getPrompt({ name, arguments: args }, options)) as McpResult;
     },
     async listResourceTemplates() {
-      return (await client.listResourceTemplates(undefined, options)).resourceTemplates as McpResult[];
+      const { resourceTemplates } = await client.listResourceTemplates(undefined, options);
+      return { items: resourceTemplates as McpResult[] };
     },
     async complete(params) {
       return (await client.complete(params as never, options)) as McpResult;

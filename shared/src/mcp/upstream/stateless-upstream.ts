@@ -1,14 +1,17 @@
+import { type ListMethod, withoutCacheHints } from '../cache-hints';
 import { RpcFault } from '../gateway/jsonrpc';
 import type {
   ClientChannel,
   McpResult,
   McpServerTarget,
   McpToolDescriptor,
+  UpstreamList,
   UpstreamMcpConnector,
   UpstreamMcpSession,
 } from '../ports';
 import { UpstreamMcpUnavailable } from '../ports';
 import { authenticatedFetch } from './auth';
+import { throughListCache, type UpstreamListCache } from './list-cache';
 import { readRpcAnswer } from './rpc-answers';
 import { standardHeaders } from './standard-headers';
 import { withTraceHeaders } from './trace-headers';
@@ -137,13 +140,38 @@ async function withInputRounds(
 
 /** Drops the revision's result fields a session-era client does not know. */
 function sessionEra(result: McpResult): McpResult {
-  const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
+  const { resultType: _type, ...rest } = withoutCacheHints(result);
   return rest;
 }
 
-function statelessSession(rpc: Rpc, channel: ClientChannel | undefined): UpstreamMcpSession {
+/** Where a session's list results are cached: for the user it acts for. */
+interface ListCaching {
+  cache: UpstreamListCache;
+  userId: string;
+}
+
+function statelessSession(
+  rpc: Rpc,
+  channel: ClientChannel | undefined,
+  lists: ListCaching | undefined,
+): UpstreamMcpSession {
   const ask = async (method: string, params: McpResult = {}) =>
     sessionEra(await withInputRounds(rpc, channel, method, params));
+  /** A list's first page, as kept or fetched, with its hints (what is left of its ttlMs). */
+  const list = async (method: ListMethod, field: string): Promise<UpstreamList> => {
+    const request = lists && {
+      serverId: rpc.target.id,
+      method,
+      cursor: null,
+      userId: lists.userId,
+      credential: rpc.target.authSecret,
+    };
+    const { result, ttlMs, cacheScope } = await throughListCache(lists?.cache, request ?? null, () =>
+      withInputRounds(rpc, channel, method, {}),
+    );
+    const items = result[field];
+    return { items: (Array.isArray(items) ? items : []) as McpResult[], ttlMs, cacheScope };
+  };
   const unsupported = async (method: string) => {
     throw new UpstreamRpcError(`${method} is not part of the stateless revision`, -32601);
   };
@@ -155,12 +183,11 @@ function statelessSession(rpc: Rpc, channel: ClientChannel | undefined): Upstrea
     },
     callTool: (name, args, _progress, meta) =>
       ask('tools/call', meta ? { name, arguments: args, _meta: meta } : { name, arguments: args }),
-    listResources: async () => ((await ask('resources/list')).resources ?? []) as McpResult[],
+    listResources: () => list('resources/list', 'resources'),
     readResource: (uri) => ask('resources/read', { uri }),
-    listPrompts: async () => ((await ask('prompts/list')).prompts ?? []) as McpResult[],
+    listPrompts: () => list('prompts/list', 'prompts'),
     getPrompt: (name, args) => ask('prompts/get', { name, arguments: args }),
-    listResourceTemplates: async () =>
-      ((await ask('resources/templates/list')).resourceTemplates ?? []) as McpResult[],
+    listResourceTemplates: () => list('resources/templates/list', 'resourceTemplates'),
     complete: (params) => ask('completion/complete', params),
     setLoggingLevel: () => unsupported('logging/setLevel'),
     subscribeResource: () => unsupported('resources/subscribe'),
@@ -185,6 +212,15 @@ async function discoverGenerations(target: McpServerTarget, fetchImpl: typeof fe
   return entry;
 }
 
+/**
+ * What this isolate already knows of a server's generation, without asking: true or false, or
+ * undefined when it has not asked lately.
+ */
+export function knownToSpeakStateless(serverId: string): boolean | undefined {
+  const known = generations.get(serverId);
+  return known && known.until > Date.now() ? known.stateless : undefined;
+}
+
 /** Whether a server speaks the stateless revision: asked server/discover, never configured. */
 export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof fetch, timeoutMs: number) {
   return (await discoverGenerations(target, fetchImpl, timeoutMs)).stateless;
@@ -202,25 +238,28 @@ export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof
  */
 export function generationAwareConnector(
   sessions: UpstreamMcpConnector,
-  fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+  options: { fetch?: typeof fetch; listCache?: UpstreamListCache } = {},
 ): UpstreamMcpConnector {
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const statelessOnly = new Map<string, number>();
-  const stateless = (server: McpServerTarget, options: Parameters<UpstreamMcpConnector['connect']>[1]) => {
-    const capabilities = options.channel?.capabilities ?? options.capabilities ?? {};
-    const traced = withTraceHeaders(fetchImpl, options.traceHeaders);
-    const rpc = { target: server, fetch: traced, timeoutMs: options.timeoutMs, capabilities };
-    return statelessSession(rpc, options.channel);
+  const stateless = (server: McpServerTarget, connect: Parameters<UpstreamMcpConnector['connect']>[1]) => {
+    const capabilities = connect.channel?.capabilities ?? connect.capabilities ?? {};
+    const traced = withTraceHeaders(fetchImpl, connect.traceHeaders);
+    const rpc = { target: server, fetch: traced, timeoutMs: connect.timeoutMs, capabilities };
+    const lists =
+      options.listCache && connect.userId ? { cache: options.listCache, userId: connect.userId } : undefined;
+    return statelessSession(rpc, connect.channel, lists);
   };
   return {
-    async connect(server, options) {
-      if ((statelessOnly.get(server.id) ?? 0) > Date.now()) return stateless(server, options);
+    async connect(server, connect) {
+      if ((statelessOnly.get(server.id) ?? 0) > Date.now()) return stateless(server, connect);
       try {
-        return await sessions.connect(server, options);
+        return await sessions.connect(server, connect);
       } catch (error) {
         const streamable = server.transportType === 'streamable_http';
-        if (!streamable || !(await speaksStateless(server, fetchImpl, options.timeoutMs))) throw error;
+        if (!streamable || !(await speaksStateless(server, fetchImpl, connect.timeoutMs))) throw error;
         statelessOnly.set(server.id, Date.now() + GENERATION_TTL_MS);
-        return stateless(server, options);
+        return stateless(server, connect);
       }
     },
   };

@@ -1,8 +1,9 @@
 import type { McpServerRow } from '../../../db/repos/mcp-repo';
 import { redactJson } from '../../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE } from '../../../guardrails/tool-policy';
+import { isListMethod } from '../../cache-hints';
 import { authenticatedFetch } from '../../upstream/auth';
-import { readRpcAnswer, rewriteRpcAnswer } from '../../upstream/rpc-answers';
+import { readRpcAnswer } from '../../upstream/rpc-answers';
 import { speaksStateless } from '../../upstream/stateless-upstream';
 import { traceMeta } from '../../upstream/trace-headers';
 import { mayUseTool } from '../access';
@@ -10,6 +11,7 @@ import { publicName } from '../catalog';
 import type { McpPost } from '../handle-mcp';
 import { type JsonRpcRequest, RPC, RpcFault, rpcFaultBody } from '../jsonrpc';
 import type { MethodDeps } from '../methods';
+import { forwardList } from './passthrough-lists';
 
 /**
  * Whether a registered server speaks the stateless revision itself (upstream/stateless-upstream.ts:
@@ -52,7 +54,8 @@ async function send(
 
 /**
  * The client's stateless request, forwarded to a server that speaks the revision. The
- * gateway's rules still apply: tools/list shows only the tools the caller's role may use;
+ * gateway's rules still apply: lists go through its list cache (passthrough-lists.ts), and
+ * tools/list shows only the tools the caller's role may use;
  * tools/call is refused (as a JSON-RPC error, never reaching the server) when the role may not
  * use the tool or an inspect_tools rule matches, has its arguments redacted as
  * security.redact says, and is written to the MCP call log.
@@ -73,25 +76,19 @@ export async function forwardStateless(
   }
   // The gateway's span is the upstream call's parent: its context replaces the client's.
   const trace = post.span?.context ? post.span.headers() : undefined;
-  const upstream = await send(server, post.principal.userId, deps, {
-    headers: { ...(post.forwardHeaders ?? {}), ...trace },
-    body: withTraceMeta(body, trace),
-    accept: post.accept || 'application/json, text/event-stream',
-    ...(message.method === 'subscriptions/listen' && post.signal ? { signal: post.signal } : {}),
-  });
-  if (message.method === 'tools/list' && upstream.ok) {
-    const access = await deps.toolAccess();
-    return rewriteRpcAnswer(upstream, (result) => ({
-      ...result,
-      tools: (Array.isArray(result.tools) ? result.tools : []).filter((tool) =>
-        mayUseTool(
-          post.principal.role,
-          publicName(server.name, String((tool as { name?: unknown }).name)),
-          access,
-        ),
-      ),
-    }));
+  const forward = () =>
+    send(server, post.principal.userId, deps, {
+      headers: { ...(post.forwardHeaders ?? {}), ...trace },
+      body: withTraceMeta(body, trace),
+      accept: post.accept || 'application/json, text/event-stream',
+      ...(message.method === 'subscriptions/listen' && post.signal ? { signal: post.signal } : {}),
+    });
+  if (isListMethod(message.method)) {
+    const relay = (upstream: Response) =>
+      new Response(upstream.body, { status: upstream.status, headers: passedHeaders(upstream) });
+    return forwardList(post, message, message.method, server, deps, forward, relay);
   }
+  const upstream = await forward();
   if (logCall && upstream.body) {
     const [toClient, toLog] = upstream.body.tee();
     const log = logCall;
