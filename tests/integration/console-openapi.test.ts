@@ -240,6 +240,25 @@ async function tourLimits(token: string, userToken: string): Promise<void> {
   await api('GET', `/api/admin/limits/api_key/${key.body.id}/usage`, { token: userToken });
   await api('DELETE', `/api/admin/limits/user/${me.body.id}/budgets`, { token });
   await api('DELETE', `/api/admin/limits/api_key/${key.body.id}/rules`, { token });
+  const toolLimits = `/api/admin/limits/role/${role.body.id}/tool-limits`;
+  const toolLimit = await api('POST', toolLimits, {
+    token,
+    body: { tool: 'github__*', kind: 'rate', window: '1m', limit: 10 },
+  });
+  await api('POST', toolLimits, { token, body: { tool: 'github__*', kind: 'rate', window: '1m', limit: 5 } });
+  await api('POST', toolLimits, {
+    token,
+    body: { tool: 'github', kind: 'budget', period: 'daily', limit: -1 },
+  });
+  await api('POST', `/api/admin/limits/api_key/${key.body.id}/tool-limits`, {
+    token,
+    body: { tool: '*', kind: 'budget', period: 'daily', limit: 100 },
+  });
+  await api('GET', toolLimits, { token });
+  await api('GET', toolLimits, { token: userToken });
+  await api('GET', '/api/admin/limits/tool-limits', { token });
+  await api('DELETE', `${toolLimits}/${toolLimit.body.id}`, { token });
+  await api('DELETE', `${toolLimits}/${toolLimit.body.id}`, { token });
   const grant = await api('POST', '/api/admin/permissions', {
     token,
     body: { user_id: me.body.id, permission: 'rate_limits:read', scope_type: 'own' },

@@ -23,6 +23,7 @@ import { settingsRoutes } from './settings';
 import { setupRoutes } from './setup';
 import { ssoRoutes } from './sso';
 import { teamsRoutes } from './teams';
+import { toolLimitsRoutes } from './tool-limits';
 
 /** Every /api router, mounted in one place. */
 export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
@@ -40,6 +41,7 @@ export function registerApiRoutes(app: OpenAPIHono<ConsoleEnv>): void {
   app.route('/api/admin/roles', rolesRoutes);
   app.route('/api/admin/teams', teamsRoutes);
   app.route('/api/admin/limits', limitsRoutes);
+  app.route('/api/admin/limits', toolLimitsRoutes);
   app.route('/api/admin/permissions', permissionsRoutes);
   app.route('/api/mcp/connections', mcpConnectionsRoutes);
   app.route('/api/mcp', mcpRoutes);

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '@sluice/shared/db/schema/limits';
 import { LIMITS_SUBJECTS, PERMISSIONS, SCOPE_TYPES } from '@sluice/shared/limits-admin/schemas';
+import { ToolLimitUsageSchema } from './tool-limits';
 
 /** Response shapes and path parameters of the roles, teams, limits and permissions endpoints. */
 
@@ -101,6 +102,9 @@ export const SubjectUsageSchema = z
         resets_at: z.string().nullable(),
       }),
     ),
+    tool_limits: z
+      .array(ToolLimitUsageSchema)
+      .openapi({ description: 'MCP tool limits (for a key: its own and its owner’s), least left first' }),
   })
   .openapi('SubjectUsage');
 

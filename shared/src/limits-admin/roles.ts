@@ -13,6 +13,7 @@ import {
   updateRoleRow,
 } from '../db/repos/limits-admin-repo';
 import { isUniqueViolation } from '../db/repos/models-admin-repo';
+import { deleteSubjectToolLimitRows } from '../db/repos/tool-limits-repo';
 import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import { commitThenBump } from '../stores/cache-versions';
@@ -98,19 +99,25 @@ export async function updateRole(
   });
 }
 
-/** Detaches the role from every user and team, and removes its rules and budgets. */
+/** Detaches the role from every user and team, and removes its rules, budgets and tool limits. */
 export async function deleteRole(deps: LimitsAdminDeps, id: string, actor: AuditActor): Promise<void> {
   await commitThenBump(deps, ['limits'], async (tx) => {
     const role = await deleteRoleRow(tx, id);
     if (!role) throw notFound('Role not found');
     const rulesRemoved = await deleteRuleRows(tx, 'role', id);
     const budgetsRemoved = await deleteBudgetRows(tx, 'role', id);
+    const toolLimitsRemoved = await deleteSubjectToolLimitRows(tx, 'role', id);
     await writeAudit(tx, {
       ...actor,
       action: 'role.delete',
       resourceType: 'role',
       resourceId: id,
-      details: { name: role.name, rules_removed: rulesRemoved, budgets_removed: budgetsRemoved },
+      details: {
+        name: role.name,
+        rules_removed: rulesRemoved,
+        budgets_removed: budgetsRemoved,
+        tool_limits_removed: toolLimitsRemoved,
+      },
     });
   });
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '../db/schema/limits';
+import { TOOL_PATTERN } from '../limits/tool-limits';
 
 /**
  * Request bodies of the console's roles, teams, limits and permission endpoints. Checks that
@@ -133,3 +134,30 @@ export type CreateGrantInput = z.infer<typeof createGrantInputSchema>;
 /** Subjects whose rules and budgets the limits endpoints edit (roles have their own endpoints). */
 export const LIMITS_SUBJECTS = ['api_key', 'user'] as const;
 export type LimitsSubject = (typeof LIMITS_SUBJECTS)[number];
+
+/** Subjects that may carry MCP tool limits: as rules and budgets (a team's come from its roles). */
+export const TOOL_LIMITS_SUBJECTS = ['api_key', 'user', 'role'] as const;
+export type ToolLimitsSubject = (typeof TOOL_LIMITS_SUBJECTS)[number];
+
+export const toolPatternSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(TOOL_PATTERN, 'must be *, <server>__* or <server>__<tool>');
+
+/** A rate counts calls in a sliding window, a budget calls per calendar period (UTC). */
+export const createToolLimitInputSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    tool: toolPatternSchema,
+    kind: z.literal('rate'),
+    window: z.enum(LIMIT_WINDOWS),
+    limit: limitValueSchema,
+  }),
+  z.strictObject({
+    tool: toolPatternSchema,
+    kind: z.literal('budget'),
+    period: z.enum(BUDGET_PERIODS),
+    limit: limitValueSchema,
+  }),
+]);
+export type CreateToolLimitInput = z.infer<typeof createToolLimitInputSchema>;
