@@ -43,6 +43,8 @@ export interface UsageResponse {
   usage: LimitsUsageReport['usage'] & LoggedMonthUsage;
   /** Each limit with how much of it is used: ok, warning, critical or exhausted. */
   limits: Array<LimitsUsageReport['limits'][number] & { status: BudgetStatus }>;
+  /** MCP tool limits of the key and its owner, each with how much of it is used. */
+  tool_limits: Array<LimitsUsageReport['tool_limits'][number] & { status: BudgetStatus }>;
   expires_at: string | null;
 }
 
@@ -86,6 +88,10 @@ export async function usageForKey(principal: Principal, deps: UsageDeps): Promis
     scope: report.scope,
     usage: { ...report.usage, ...logged },
     limits: report.limits.map((limit) => ({
+      ...limit,
+      status: budgetStatus(limit.used, limit.limit, thresholds),
+    })),
+    tool_limits: report.tool_limits.map((limit) => ({
       ...limit,
       status: budgetStatus(limit.used, limit.limit, thresholds),
     })),

@@ -1,5 +1,6 @@
 import type { Principal } from '../gateway/principal';
 import type { BudgetPeriod, LimitWindow } from './periods';
+import { effectiveToolLimits, keyToolLimits, type ToolLimitDef, type ToolLimitSets } from './tool-limits';
 
 export type LimitKind = 'requests' | 'tokens';
 
@@ -40,6 +41,8 @@ export interface SubjectLimits {
   user: LimitSet;
   /** The names of the user's teams (the request trace's sluice.teams), loaded with their roles. */
   teams?: string[];
+  /** Limits on MCP tool calls, loaded with the rest (tool-limits.ts). */
+  tools?: ToolLimitSets;
 }
 
 /** Rows as stored: rules and budgets of the user's roles, of the user, and of the key. */
@@ -52,6 +55,10 @@ export interface StoredLimits {
   keyBudgets: BudgetDef[];
   /** The names of the user's teams. */
   teams?: string[];
+  /** Tool limits of the user's roles, of the user and of the key. */
+  roleTools?: ToolLimitDef[];
+  userTools?: ToolLimitDef[];
+  keyTools?: ToolLimitDef[];
 }
 
 const ruleId = (r: RuleDef) => `${r.kind}/${r.window}`;
@@ -105,6 +112,10 @@ export function subjectLimits(stored: StoredLimits, subject: LimitSubject): Subj
     key: subject.keyId === null ? null : keyLimits(stored, subject.rateLimitRpm),
     user: effectiveUserLimits(stored),
     teams: stored.teams ?? [],
+    tools: {
+      key: subject.keyId === null ? null : keyToolLimits(stored.keyTools ?? []),
+      user: effectiveToolLimits(stored.roleTools ?? [], stored.userTools ?? []),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { isEmpty, type LimitSubject, type SubjectLimits } from './definitions';
 import { createGate } from './gate';
 import { addToCounters, checkCounters } from './sliding-window';
 import { tokenAdditions } from './token-tally';
+import { type ToolLimitUsage, toolUsageReads, toToolLimitUsage } from './tool-gate';
 
 /**
  * The limits engine as the gateway uses it (docs/limits.md, Limits). Admission is one Lua call over
@@ -32,6 +33,8 @@ export interface LimitsUsageReport {
     used: number;
     resets_at: string | null;
   }>;
+  /** The caller's MCP tool limits (its key's and its owner's), least left first. */
+  tool_limits: ToolLimitUsage[];
 }
 
 export interface Limiter {
@@ -100,8 +103,11 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       const set = scope === 'key' && limits.key ? limits.key : limits.user;
       const id = scope === 'key' && subject.keyId !== null ? subject.keyId : subject.userId;
       const plan = usageReadPlan({ scope, id }, set, nowMs);
-      const result = await check(plan.reads);
-      const used = new Map(plan.reads.map((c, i) => [c.key, result.states[i]?.used ?? 0]));
+      // Tool limits count on counters of their own: read in the same script call.
+      const tools = toolUsageReads(subject, limits, nowMs);
+      const reads = [...plan.reads, ...tools.map((t) => t.counter)];
+      const result = await check(reads);
+      const used = new Map(reads.map((c, i) => [c.key, result.states[i]?.used ?? 0]));
       const usedOf = (key: string) => used.get(key) ?? 0;
       const limitsView = plan.limits.map((c) => ({
         scope,
@@ -121,6 +127,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
           tokens_month: usedOf(plan.usage.tokensMonth),
         },
         limits: sortLeastLeftFirst(limitsView),
+        tool_limits: sortLeastLeftFirst(tools.map((t) => toToolLimitUsage(t, usedOf(t.counter.key)))),
       };
     },
   };

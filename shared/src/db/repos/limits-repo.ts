@@ -1,14 +1,17 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { StoredLimits } from '../../limits/definitions';
+import type { ToolLimitDef } from '../../limits/tool-limits';
 import { apiKeys } from '../schema/api-keys';
 import { budgets, limitRules, roles, teamMembers, teamRoles, teams, userRoles } from '../schema/limits';
+import { toolLimits } from '../schema/tool-limits';
 import { users } from '../schema/users';
 import type { QueryDb } from '../types';
 
 /**
  * The stored limits a request of (key, user) runs under, for the gateway's limits cache: the
  * roles of the user (the role named like users.role, extra global roles, roles of the user's
- * teams), then the rules and budgets of those roles, of the user and of the key: two round trips.
+ * teams), then the rules, budgets and MCP tool limits of those roles, of the user and of the key:
+ * two round trips.
  */
 export async function loadStoredLimits(
   db: QueryDb,
@@ -65,15 +68,16 @@ async function limitsOfRoles(
   userId: string,
   ids: string[],
 ): Promise<Omit<StoredLimits, 'teams'>> {
-  const subjects = (table: typeof limitRules | typeof budgets) =>
+  const subjects = (table: typeof limitRules | typeof budgets | typeof toolLimits) =>
     or(
       ids.length > 0 ? and(eq(table.subjectType, 'role'), inArray(table.subjectId, ids)) : sql`false`,
       and(eq(table.subjectType, 'user'), eq(table.subjectId, userId)),
       keyId === null ? sql`false` : and(eq(table.subjectType, 'api_key'), eq(table.subjectId, keyId)),
     );
-  const [ruleRows, budgetRows] = await Promise.all([
+  const [ruleRows, budgetRows, toolRows] = await Promise.all([
     db.select().from(limitRules).where(subjects(limitRules)),
     db.select().from(budgets).where(subjects(budgets)),
+    db.select().from(toolLimits).where(subjects(toolLimits)),
   ]);
   const rulesOf = (type: string) =>
     ruleRows
@@ -83,6 +87,8 @@ async function limitsOfRoles(
     budgetRows
       .filter((b) => b.subjectType === type)
       .map((b) => ({ period: b.period, limitTokens: b.limitTokens }));
+  const toolsOf = (type: string) =>
+    toolRows.filter((t) => t.subjectType === type).map((t) => toToolLimitDef(t));
   return {
     roleRules: rulesOf('role'),
     roleBudgets: budgetsOf('role'),
@@ -90,8 +96,23 @@ async function limitsOfRoles(
     userBudgets: budgetsOf('user'),
     keyRules: rulesOf('api_key'),
     keyBudgets: budgetsOf('api_key'),
+    roleTools: toolsOf('role'),
+    userTools: toolsOf('user'),
+    keyTools: toolsOf('api_key'),
   };
 }
+
+/** A stored tool limit as the engine takes it: `window` holds a budget's period. */
+export function toToolLimitDef(
+  row: Pick<typeof toolLimits.$inferSelect, 'tool' | 'kind' | 'window' | 'limit'>,
+): ToolLimitDef {
+  if (row.kind === 'rate')
+    return { tool: row.tool, kind: 'rate', window: row.window as ToolRateWindow, limit: row.limit };
+  return { tool: row.tool, kind: 'budget', period: row.window as ToolBudgetPeriod, limit: row.limit };
+}
+
+type ToolRateWindow = Extract<ToolLimitDef, { kind: 'rate' }>['window'];
+type ToolBudgetPeriod = Extract<ToolLimitDef, { kind: 'budget' }>['period'];
 
 /** Owner and rate_limit_rpm of a key, whatever its status; undefined when no such key exists. */
 export async function findKeyLimitSubject(
