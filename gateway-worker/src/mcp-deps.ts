@@ -6,6 +6,7 @@ import type { QueryDb } from '@sluice/shared/db/types';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
 import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
+import { createToolGate } from '@sluice/shared/limits/tool-gate';
 import type { Logger } from '@sluice/shared/logs/server/logger';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
@@ -76,6 +77,13 @@ export function buildMcpDeps(
   };
   const settings = () => fresh((background) => warm.settings(background));
   const listCache = upstreamListCache(link, warn);
+  // Tool limits come with the caller's other limit definitions (one cache, one load); a call
+  // no limit covers costs no Redis round trip.
+  const toolGate = createToolGate({
+    run: (call) => link.scripts.run(call),
+    limitsOf: (subject) => fresh((background) => warm.limits(subject, background)),
+    warn,
+  });
   return {
     sessions: createRedisSessionStore(
       link.redis,
@@ -89,6 +97,13 @@ export function buildMcpDeps(
     toolPolicy: async () => toolPolicyOf((await settings()).inspect_tools),
     redaction: async () => redactPolicyOf((await settings()).redact),
     onToolBlocked: (rule) => void metrics.record(guardrailSamples('inspect_tools', rule)),
+    toolLimits: async ({ subject, tool }) =>
+      toolGate.admit({
+        subject,
+        tool,
+        nowMs: Date.now(),
+        failClosed: (await settings()).rate_limit_fail_closed,
+      }),
     catalog: () => fresh((background) => warm.mcpCatalog(background)),
     connector: generationAwareConnector(createSdkConnector({ validateToolOutput: false }), { listCache }),
     listCache,

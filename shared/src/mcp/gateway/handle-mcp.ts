@@ -1,4 +1,5 @@
 import type { Principal } from '../../gateway/principal';
+import { limitSubject } from '../../limits/definitions';
 import type { Span } from '../../telemetry/span';
 import type { Background } from '../../util/background';
 import { withoutCacheHints } from '../cache-hints';
@@ -248,6 +249,7 @@ function call(message: JsonRpcRequest & { id: JsonRpcId }, session: SessionConte
     params: message.params ?? {},
     session,
     role: post.principal.role,
+    subject: limitSubject(post.principal),
     waitUntil: post.waitUntil,
     span: post.span,
   };

@@ -1,3 +1,4 @@
+import { limitSubject } from '../../../limits/definitions';
 import { type McpResult, RELAYED_REQUESTS } from '../../ports';
 import type { McpPost } from '../handle-mcp';
 import {
@@ -70,6 +71,7 @@ export async function handleStatelessPost(
         params: message.params ?? {},
         session,
         role: post.principal.role,
+        subject: limitSubject(post.principal),
         span: post.span,
         waitUntil: post.waitUntil,
       },

@@ -1,3 +1,4 @@
+import { limitSubject } from '../../../limits/definitions';
 import type { McpResult } from '../../ports';
 import { createClientChannel } from '../client-channel';
 import type { McpPost } from '../handle-mcp';
@@ -87,6 +88,7 @@ function start(
       params: message.params ?? {},
       session,
       role: post.principal.role,
+      subject: limitSubject(post.principal),
       span: post.span,
       waitUntil: post.waitUntil,
       channel,

@@ -1,6 +1,7 @@
 import type { McpServerRow } from '../../../db/repos/mcp-repo';
 import { redactJson } from '../../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE } from '../../../guardrails/tool-policy';
+import { limitSubject } from '../../../limits/definitions';
 import { isListMethod } from '../../cache-hints';
 import { authenticatedFetch } from '../../upstream/auth';
 import { readRpcAnswer } from '../../upstream/rpc-answers';
@@ -11,6 +12,7 @@ import { publicName } from '../catalog';
 import type { McpPost } from '../handle-mcp';
 import { type JsonRpcRequest, RPC, RpcFault, rpcFaultBody } from '../jsonrpc';
 import type { MethodDeps } from '../methods';
+import { toolLimitRefusal } from '../tool-limits';
 import { forwardList } from './passthrough-lists';
 
 /**
@@ -57,7 +59,7 @@ async function send(
  * gateway's rules still apply: lists go through its list cache (passthrough-lists.ts), and
  * tools/list shows only the tools the caller's role may use;
  * tools/call is refused (as a JSON-RPC error, never reaching the server) when the role may not
- * use the tool or an inspect_tools rule matches, has its arguments redacted as
+ * use the tool, an inspect_tools rule matches or a tool limit is used up, has its arguments redacted as
  * security.redact says, and is written to the MCP call log.
  */
 export async function forwardStateless(
@@ -174,6 +176,14 @@ async function checkToolCall(
     log(text);
     deps.onToolBlocked(blockedBy);
     return refuse(new RpcFault(TOOL_BLOCKED_CODE, text));
+  }
+  const limited = await toolLimitRefusal(deps.toolLimits, limitSubject(post.principal), {
+    server: server.name,
+    tool: name,
+  });
+  if (limited) {
+    log(limited.message);
+    return refuse(limited);
   }
   const redactor = redaction?.request;
   if (!redactor) return { body: post.body, log };
