@@ -2,6 +2,7 @@ import type { McpServerRow } from '../../db/repos/mcp-repo';
 import type { UserRole } from '../../db/schema/users';
 import { type RedactPolicy, redactJson } from '../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE, type ToolPolicy } from '../../guardrails/tool-policy';
+import type { LimitSubject } from '../../limits/definitions';
 import { NO_SPAN, type Span } from '../../telemetry/span';
 import type { Background } from '../../util/background';
 import { composedHints } from '../cache-hints';
@@ -13,6 +14,7 @@ import type { CatalogTool, McpCatalog } from './catalog';
 import { type JsonRpcId, RPC, RpcFault } from './jsonrpc';
 import { complete, listResourceTemplates, resourceOwner, setLogLevel } from './server-methods';
 import { subscribe, unsubscribe } from './subscriptions';
+import { type ToolLimitsPort, toolLimitRefusal } from './tool-limits';
 import { callSearchTool, SEARCH_TOOL_NAME, type ToolSearchMode, toolsToList } from './tool-search';
 import { failure, fromEveryServer } from './upstream-answers';
 import { type SessionContext, type UpstreamCallDeps, withUpstream } from './upstream-calls';
@@ -33,6 +35,8 @@ export interface MethodDeps extends UpstreamCallDeps {
   toolPolicy(): Promise<ToolPolicy | null>;
   /** Counted in /metrics (sluice_guardrail_blocks_total). */
   onToolBlocked(rule: string): void;
+  /** Per-tool rate limits and call budgets (limits/tool-gate.ts); absent: none. */
+  toolLimits?: ToolLimitsPort;
   /** security.redact by place; null when none is set (guardrails/redact-policy.ts). */
   redaction(): Promise<RedactPolicy | null>;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -49,6 +53,8 @@ export interface MethodCall {
   session: SessionContext;
   /** The caller's role (an API key's owner's): decides which tools it sees and may call. */
   role: UserRole;
+  /** Whose tool limits a tools/call runs under: the calling key's and its owner's. */
+  subject: LimitSubject;
   /** Keeps the isolate alive for work after the response (the call log). */
   waitUntil: Background;
   /** Progress notifications of a tools/call, when the client asked for them. */
@@ -100,6 +106,15 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
     log(message);
     deps.onToolBlocked(blockedBy);
     throw new RpcFault(TOOL_BLOCKED_CODE, message);
+  }
+  // Checked and counted last, so a call refused for anything else counts on no limit.
+  const limited = await toolLimitRefusal(deps.toolLimits, call.subject, {
+    server: entry.server.name,
+    tool: entry.tool.name,
+  });
+  if (limited) {
+    log(limited.message);
+    throw limited;
   }
   const span = toolCallSpan(call.span ?? NO_SPAN, entry.server, entry.tool.name);
   const trace = span.context ? span.headers() : undefined;
