@@ -340,6 +340,59 @@ describe('admin screens in a real browser', () => {
     await screenshot(page, 'admin-04c-limits-user');
   });
 
+  it('limits: a tool limit is added for a key (422 at the tool first), counts its calls, and is removed', async () => {
+    await page.getByRole('tab', { name: 'Tool limits' }).click();
+    const form = page.getByTestId('tool-limit-form');
+    await pick(form.getByRole('textbox', { name: 'Applies to' }), 'API key');
+    const option = (await keyOption()) ?? '';
+    await form.getByRole('textbox', { name: 'API key' }).fill(option.slice(0, option.indexOf(' (')));
+    await page.getByRole('option', { name: option, exact: true }).click();
+    const tool = form.getByRole('textbox', { name: 'Tool' });
+    await tool.fill('everything');
+    // Its suggestions would cover the button.
+    await tool.press('Escape');
+    await form.getByLabel('Calls').fill('5');
+    errors.expectFailure(`/api/admin/limits/api_key/${keyId}/tool-limits`, 422);
+    await form.getByRole('button', { name: 'Add tool limit' }).click();
+    expect(await fieldError(tool)).toBe('must be *, <server>__* or <server>__<tool>');
+    await tool.fill('everything__echo');
+    await tool.press('Escape');
+    await form.getByRole('button', { name: 'Add tool limit' }).click();
+    const row = page
+      .getByTestId('tool-limits-table')
+      .getByRole('row')
+      .filter({ hasText: 'everything__echo' });
+    await row.getByText('5 calls / 1m').waitFor();
+    expect(await row.textContent()).toContain('API key limits key');
+    const stored = await api('GET', `/api/admin/limits/api_key/${keyId}/tool-limits`);
+    expect(stored.body.tool_limits).toMatchObject([
+      { tool: 'everything__echo', kind: 'rate', window: '1m', limit: 5 },
+    ]);
+    await screenshot(page, 'admin-04d-limits-tools');
+
+    // One call through the gateway (once it has read the new limits version) shows on the key's usage.
+    await new Promise((r) => setTimeout(r, 1_100));
+    const transport = new StreamableHTTPClientTransport(new URL(`${stack.gatewayUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${keySecret}` } },
+    });
+    const client = new Client({ name: 'ui2', version: '1.0.0' });
+    await client.connect(transport);
+    await client.callTool({ name: 'everything__echo', arguments: { message: 'counted' } });
+    await transport.terminateSession();
+    await client.close();
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await page.getByRole('textbox', { name: 'API key' }).fill(option.slice(0, option.indexOf(' (')));
+    await page.getByRole('option', { name: option, exact: true }).click();
+    const bar = page.getByTestId('tool-usage-bar').filter({ hasText: 'everything__echo: calls / 1m' });
+    await expect.poll(() => bar.getByTestId('usage-figures').textContent()).toBe('1 / 5');
+    await screenshot(page, 'admin-04e-limits-tool-usage');
+
+    await page.getByRole('tab', { name: 'Tool limits' }).click();
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByTestId('tool-limits-table').getByText('No tool limits.').waitFor();
+    expect((await api('GET', `/api/admin/limits/api_key/${keyId}/tool-limits`)).body.tool_limits).toEqual([]);
+  });
+
   it('MCP servers: lists with tool counts, registers one (422 at the name first), discovers, deletes', async () => {
     await nav('MCP servers');
     const seeded = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'everything' });

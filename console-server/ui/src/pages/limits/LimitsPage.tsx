@@ -4,9 +4,10 @@ import { KeyLimitsTab } from './KeyLimitsTab';
 import { PermissionsTab } from './PermissionsTab';
 import { RolesTab } from './RolesTab';
 import { TeamsTab } from './TeamsTab';
+import { ToolLimitsTab } from './ToolLimitsTab';
 import { UserLimitsTab } from './UserLimitsTab';
 
-/** Roles, teams, per-user and per-key limits with live usage, and limit-editing grants. */
+/** Roles, teams, per-user and per-key limits with live usage, MCP tool limits, and limit-editing grants. */
 export function LimitsPage() {
   return (
     <>
@@ -20,6 +21,7 @@ export function LimitsPage() {
           <Tabs.Tab value="teams">Teams</Tabs.Tab>
           <Tabs.Tab value="users">Users</Tabs.Tab>
           <Tabs.Tab value="keys">API keys</Tabs.Tab>
+          <Tabs.Tab value="tools">Tool limits</Tabs.Tab>
           <Tabs.Tab value="permissions">Permissions</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="roles">
@@ -33,6 +35,9 @@ export function LimitsPage() {
         </Tabs.Panel>
         <Tabs.Panel value="keys">
           <KeyLimitsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="tools">
+          <ToolLimitsTab />
         </Tabs.Panel>
         <Tabs.Panel value="permissions">
           <PermissionsTab />

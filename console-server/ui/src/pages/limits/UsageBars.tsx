@@ -12,19 +12,54 @@ type Subject = Usage['subject_type'];
 
 const REFRESH_MS = 5000;
 
+/** What one bar shows: a limit's name, its count, and when (or how) it frees. */
+interface Bar {
+  title: string;
+  scope: string;
+  used: number;
+  limit: number;
+  resetsAt: string | null;
+  testId: string;
+  ariaLabel: string;
+  /** What a sliding window counts, for its "frees up as … age out". */
+  counts: string;
+}
+
+const modelBar = (l: Usage['limits'][number]): Bar => ({
+  title: `${l.kind} / ${l.window}`,
+  scope: l.scope,
+  used: l.used,
+  limit: l.limit,
+  resetsAt: l.resets_at,
+  testId: 'usage-bar',
+  ariaLabel: `${l.kind} ${l.window}`,
+  counts: 'requests',
+});
+
+const toolBar = (l: Usage['tool_limits'][number]): Bar => ({
+  title: `${l.tool}: calls / ${l.window}`,
+  scope: l.scope,
+  used: l.used,
+  limit: l.limit,
+  resetsAt: l.resets_at,
+  testId: 'tool-usage-bar',
+  ariaLabel: `${l.tool} ${l.window}`,
+  counts: 'calls',
+});
+
 /** One limit's counter; its state badge waits for the thresholds (or their defaults on an error). */
-function LimitBar({ limit, thresholds }: { limit: Usage['limits'][number]; thresholds?: BudgetThresholds }) {
-  const fraction = limit.limit === 0 ? 1 : Math.min(1, limit.used / limit.limit);
-  const state = budgetState(limit.used, limit.limit, thresholds ?? DEFAULT_THRESHOLDS);
+function LimitBar({ bar, thresholds }: { bar: Bar; thresholds?: BudgetThresholds }) {
+  const fraction = bar.limit === 0 ? 1 : Math.min(1, bar.used / bar.limit);
+  const state = budgetState(bar.used, bar.limit, thresholds ?? DEFAULT_THRESHOLDS);
   return (
-    <Stack gap={4} data-testid="usage-bar">
+    <Stack gap={4} data-testid={bar.testId}>
       <Group justify="space-between" gap="xs">
         <Group gap="xs">
           <Text size="sm" fw={500}>
-            {limit.kind} / {limit.window}
+            {bar.title}
             <Text span size="xs" c="dimmed">
               {' '}
-              ({limit.scope} limit)
+              ({bar.scope} limit)
             </Text>
           </Text>
           {thresholds && (
@@ -34,19 +69,14 @@ function LimitBar({ limit, thresholds }: { limit: Usage['limits'][number]; thres
           )}
         </Group>
         <Text size="sm" data-testid="usage-figures">
-          {formatNumber(limit.used)} / {formatNumber(limit.limit)}
+          {formatNumber(bar.used)} / {formatNumber(bar.limit)}
         </Text>
       </Group>
-      <Progress
-        value={fraction * 100}
-        color={STATE_COLOR[state]}
-        size="lg"
-        aria-label={`${limit.kind} ${limit.window}`}
-      />
+      <Progress value={fraction * 100} color={STATE_COLOR[state]} size="lg" aria-label={bar.ariaLabel} />
       <Text size="xs" c="dimmed">
-        {limit.resets_at
-          ? `Resets ${formatDate(limit.resets_at)}`
-          : 'Sliding window: frees up as requests age out'}
+        {bar.resetsAt
+          ? `Resets ${formatDate(bar.resetsAt)}`
+          : `Sliding window: frees up as ${bar.counts} age out`}
       </Text>
     </Stack>
   );
@@ -92,9 +122,21 @@ export function UsageBars({ subject, id }: { subject: Subject; id: string }) {
           </Text>
         ) : (
           data.limits.map((l) => (
-            <LimitBar key={`${l.scope}-${l.kind}-${l.window}`} limit={l} thresholds={thresholds} />
+            <LimitBar key={`${l.scope}-${l.kind}-${l.window}`} bar={modelBar(l)} thresholds={thresholds} />
           ))
         )}
+        {data.tool_limits.length > 0 && (
+          <Text size="sm" fw={600}>
+            MCP tool limits
+          </Text>
+        )}
+        {data.tool_limits.map((l) => (
+          <LimitBar
+            key={`${l.scope}-${l.tool}-${l.kind}-${l.window}`}
+            bar={toolBar(l)}
+            thresholds={thresholds}
+          />
+        ))}
       </Stack>
     </Paper>
   );
