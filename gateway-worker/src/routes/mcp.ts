@@ -1,8 +1,12 @@
 import { AppError } from '@sluice/shared/http/app-error';
+import { discardUnreadBody } from '@sluice/shared/http/discard-body';
 import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
 import { handleMcpDelete, handleMcpPost, SESSION_HEADER } from '@sluice/shared/mcp/gateway/handle-mcp';
+import { decideFromHeaders } from '@sluice/shared/mcp/gateway/header-decision';
 import { McpRpcError, RPC } from '@sluice/shared/mcp/gateway/jsonrpc';
 import { handleMcpGet } from '@sluice/shared/mcp/gateway/listen-stream';
+import { forOneRequest } from '@sluice/shared/mcp/gateway/request-targets';
+import { mcpNameOf } from '@sluice/shared/mcp/gateway/standard-headers';
 import { createCallDeadline } from '@sluice/shared/util/call-deadline';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
@@ -44,27 +48,53 @@ function mcpHeaders(headers: Headers): Record<string, string> {
   return picked;
 }
 
+/** The request as its standard headers describe it, for its span when its body is never read. */
+function messageOfHeaders(headers: Record<string, string>): unknown {
+  const named = headers['mcp-method'] === 'resources/read' ? 'uri' : 'name';
+  const name = mcpNameOf(headers);
+  return { method: headers['mcp-method'], params: name === undefined ? {} : { [named]: name } };
+}
+
 /** null on /mcp; the server's name on /mcp/{server}. */
 const scopeOf = (c: Context<GatewayEnv>): string | null => c.req.param('server') ?? null;
 
+/**
+ * POST /mcp: what the Mcp-Method and Mcp-Name headers settle is settled before the body is read
+ * (header-decision.ts): a refusal leaves the body unparsed (read and dropped, as every refusal
+ * before the body is), and a request routed to one server starts resolving that server's
+ * credential while its body arrives.
+ */
 async function post(c: Context<GatewayEnv>) {
+  const principal = c.get('principal');
+  const headers = mcpHeaders(c.req.raw.headers);
+  const request = {
+    principal,
+    scope: scopeOf(c),
+    sessionId: c.req.header(SESSION_HEADER) ?? null,
+    protocolVersion: c.req.header('mcp-protocol-version') ?? null,
+  };
+  const { deps, prefetch } = forOneRequest(c.get('deps').mcp);
+  const early = await decideFromHeaders({ ...request, headers }, deps);
+  if (early.kind === 'refused') {
+    c.set('span', startMcpSpan(c, messageOfHeaders(headers)));
+    await discardUnreadBody(c.req.raw);
+    return early.response;
+  }
+  if (early.kind === 'allowed' && early.server) prefetch(early.server, principal.userId);
   const body = await readJsonRpcBody(c);
   const span = startMcpSpan(c, body);
   c.set('span', span);
   return handleMcpPost(
     {
+      ...request,
       span,
-      principal: c.get('principal'),
       waitUntil: backgroundFor(c),
-      sessionId: c.req.header(SESSION_HEADER) ?? null,
-      protocolVersion: c.req.header('mcp-protocol-version') ?? null,
       accept: c.req.header('accept') ?? '',
       body,
-      scope: scopeOf(c),
       signal: c.req.raw.signal,
-      forwardHeaders: mcpHeaders(c.req.raw.headers),
+      forwardHeaders: headers,
     },
-    c.get('deps').mcp,
+    deps,
   );
 }
 

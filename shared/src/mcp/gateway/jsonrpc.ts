@@ -62,7 +62,8 @@ export class RpcFault extends Error {
   }
 }
 
-export function rpcFaultBody(id: JsonRpcId, fault: RpcFault): Record<string, unknown> {
+/** `id` null when the request's id is not known (a refusal decided before its body was read). */
+export function rpcFaultBody(id: JsonRpcId | null, fault: RpcFault): Record<string, unknown> {
   const error: Record<string, unknown> = { code: fault.code, message: fault.message };
   if (fault.data !== undefined) error.data = fault.data;
   return { jsonrpc: '2.0', id, error };

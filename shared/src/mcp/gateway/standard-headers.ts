@@ -18,6 +18,12 @@ function decoded(value: string): string {
   }
 }
 
+/** The Mcp-Name header as its sender meant it (decoded when base64-wrapped); undefined when not sent. */
+export function mcpNameOf(headers: Readonly<Record<string, string>> | undefined): string | undefined {
+  const name = headers?.['mcp-name'];
+  return name === undefined ? undefined : decoded(name);
+}
+
 /**
  * A request's Mcp-Method and Mcp-Name headers, when sent, must say what its body says: a
  * gateway or proxy that routes on them must not be told one thing while the server does
@@ -36,11 +42,11 @@ export function checkStandardHeaders(
       `Mcp-Method header ${method} does not match the body's method ${message.method}`,
       id,
     );
-  const name = headers?.['mcp-name'];
+  const name = mcpNameOf(headers);
   const field = NAMED_BY[message.method];
   if (name === undefined || field === undefined) return;
   const named = message.params?.[field];
-  if (decoded(name) !== named)
+  if (name !== named)
     throw new McpRpcError(
       400,
       RPC.invalidRequest,

@@ -19,7 +19,7 @@ import { statelessSession } from './session';
 export const GATEWAY_SERVER_INFO = { name: 'sluice', version: '0.1.0' };
 
 /** Session-era methods the stateless revision removed: 404 and "method not found". */
-const REMOVED = new Set([
+export const REMOVED = new Set([
   'initialize',
   'ping',
   'logging/setLevel',
