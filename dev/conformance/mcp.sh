@@ -78,10 +78,11 @@ if [ -n "${AUTHORIZATION:-}" ]; then
   wait "$consent" || echo "consent: the browser did not complete"
 fi
 # CLIENT=1: the suite's client mode against Sluice's upstream connector (client-adapter.mjs
-# registers each scenario's server and drives the calls through the gateway); CLIENT_SCENARIO: one.
+# registers each scenario's server and drives the calls through the gateway); CLIENT_SCENARIO: one
+# (--force: an extension's scenario, e.g. auth/dpop, is on no revision's timeline but runs with it).
 if [ -n "${CLIENT:-}" ]; then
   echo "== conformance suite: client mode (Sluice's upstream connector), requirements 2026-07-28"
-  pick=(--requirements 2026-07-28); [ -n "${CLIENT_SCENARIO:-}" ] && pick=(--scenario "$CLIENT_SCENARIO" --spec-version 2026-07-28)
+  pick=(--requirements 2026-07-28); [ -n "${CLIENT_SCENARIO:-}" ] && pick=(--scenario "$CLIENT_SCENARIO" --spec-version 2026-07-28 --force)
   [ -n "${OUT_DIR:-}" ] && pick+=(-o "$OUT_DIR/client")
   (cd "$ROOT" && SLUICE_CONSOLE="http://127.0.0.1:$CON" SLUICE_GATEWAY="http://127.0.0.1:$GW" SLUICE_ADMIN_TOKEN=$TOKEN SLUICE_KEY=$KEY \
     "$N" "$CONF/node_modules/conformance-next/dist/index.js" client --command "node $ROOT/dev/conformance/client-adapter.mjs" \

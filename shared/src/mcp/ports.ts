@@ -5,6 +5,8 @@
  * Hono or a runtime.
  */
 
+import type { DpopKey } from './oauth/dpop';
+
 /** A registered upstream MCP server with its secret opened, ready to connect to. */
 export interface McpServerTarget {
   id: string;
@@ -17,6 +19,11 @@ export interface McpServerTarget {
   authName: string | null;
   /** Decrypted; never logged or returned. */
   authSecret: string | null;
+  /**
+   * The key a user's token (the bearer secret) is bound to (DPoP, RFC 9449): the token is sent
+   * as `Authorization: DPoP`, with a proof signed by this key. Never logged or returned.
+   */
+  dpopKey?: DpopKey;
   /**
    * The server refused the credential (401), or found its scope short (403 insufficient_scope,
    * naming the scope it wants): what the caller gets instead (a user's token that was revoked

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../auth/secret-box';
 import type { UpstreamOAuthStore } from '../../mcp/oauth/ports';
+import { accessTokenRecord, openAccessTokenRecord } from '../../mcp/oauth/token-record';
 import { mcpOAuthClients, mcpServers, mcpUserTokens } from '../schema';
 import type { QueryDb } from '../types';
 
@@ -29,14 +30,15 @@ export function upstreamOAuthStore(db: QueryDb, secrets: SecretBox): UpstreamOAu
         .where(and(eq(mcpUserTokens.serverId, serverId), eq(mcpUserTokens.userId, userId)));
       if (!row) return null;
       return {
-        accessToken: (await open(row.accessTokenEncrypted)) as string,
+        ...openAccessTokenRecord((await open(row.accessTokenEncrypted)) as string),
         refreshToken: await open(row.refreshTokenEncrypted),
         expiresAt: row.expiresAt,
       };
     },
     async saveTokens(serverId, userId, tokens) {
       const values = {
-        accessTokenEncrypted: (await seal(tokens.accessToken)) as string,
+        // The DPoP key, if any, is sealed inside the access token's record.
+        accessTokenEncrypted: (await seal(accessTokenRecord(tokens))) as string,
         refreshTokenEncrypted: await seal(tokens.refreshToken),
         expiresAt: tokens.expiresAt,
         updatedAt: sql`now()`,

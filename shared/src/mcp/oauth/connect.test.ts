@@ -48,7 +48,10 @@ const expiring = (seconds: number): UpstreamTokens => ({
 
 describe("a user's upstream token", () => {
   it('is used as it is while it has time left, and absent when the user never connected', async () => {
-    expect(await upstreamAccessToken(server, 'u1', deps(expiring(600), () => new Response()).d)).toBe('old');
+    expect(await upstreamAccessToken(server, 'u1', deps(expiring(600), () => new Response()).d)).toEqual({
+      token: 'old',
+      dpopKey: null,
+    });
     expect(await upstreamAccessToken(server, 'u1', deps(null, () => new Response()).d)).toBeNull();
   });
 
@@ -56,7 +59,7 @@ describe("a user's upstream token", () => {
     const { d, store, sent } = deps(expiring(10), () =>
       Response.json({ access_token: 'new', expires_in: 3600 }),
     );
-    expect(await upstreamAccessToken(server, 'u1', d)).toBe('new');
+    expect(await upstreamAccessToken(server, 'u1', d)).toEqual({ token: 'new', dpopKey: null });
     expect(Object.fromEntries(sent[0] ?? [])).toMatchObject({
       grant_type: 'refresh_token',
       refresh_token: 'r1',

@@ -1,7 +1,9 @@
 import { randomBytes, toBase64Url } from '../../auth/encoding';
 import { s256 } from '../../oauth/pkce';
-import type { UpstreamClient, UpstreamOAuthDeps, UpstreamTokens } from './ports';
-import { authenticateTokenRequest, type ServerRef, upstreamClientFor } from './register';
+import { type DpopAlgorithm, type DpopKey, newDpopKey } from './dpop';
+import type { UpstreamOAuthDeps, UpstreamTokens } from './ports';
+import { type ServerRef, upstreamClientFor } from './register';
+import { tokenRequest } from './token-request';
 
 /**
  * Sluice as the OAuth client of an upstream MCP server registered with auth_type oauth: each
@@ -18,12 +20,19 @@ interface PendingConnect {
   userId: string;
   verifier: string;
   resource: string;
+  /** The authorization server takes DPoP proofs: the connection gets a key of this algorithm. */
+  dpopAlgorithm?: DpopAlgorithm | null;
+}
+
+/** A user's credential for one call: the access token, and the key it is bound to (DPoP) or null. */
+export interface UpstreamCredential {
+  token: string;
+  dpopKey: DpopKey | null;
 }
 
 const PENDING_TTL_SECONDS = 600;
 /** A token this close to its expiry is refreshed before use. */
 const EXPIRY_MARGIN_MS = 30_000;
-const TOKEN_TIMEOUT_MS = 10_000;
 const stateKey = (state: string) => `sluice:mcp-oauth:state:${state}`;
 
 /** The upstream's authorization URL to send the user's browser to. */
@@ -32,7 +41,7 @@ export async function startUpstreamConnect(
   userId: string,
   deps: UpstreamOAuthDeps,
 ): Promise<string> {
-  const client = await upstreamClientFor(server, deps);
+  const { client, dpopAlgorithm } = await upstreamClientFor(server, deps);
   const verifier = toBase64Url(randomBytes(32));
   const state = toBase64Url(randomBytes(24));
   const pending: PendingConnect = {
@@ -41,6 +50,7 @@ export async function startUpstreamConnect(
     userId,
     verifier,
     resource: client.resource,
+    dpopAlgorithm,
   };
   await deps.kv.set(stateKey(state), JSON.stringify(pending), { ex: PENDING_TTL_SECONDS });
   const url = new URL(client.authorizationEndpoint);
@@ -76,13 +86,16 @@ export async function finishUpstreamConnect(
     throw new Error(`${pending.serverName}: the answer did not come from ${client.issuer}`);
   if (query.error) throw new Error(`${pending.serverName}: ${query.error_description ?? query.error}`);
   if (!query.code) throw new Error(`${pending.serverName} sent no authorization code`);
-  const tokens = await tokenRequest(client, deps, {
+  // The key is made here, not with the pending state: the private key never sits unsealed in the KV.
+  const dpopKey = pending.dpopAlgorithm ? await newDpopKey(pending.dpopAlgorithm) : null;
+  const form = {
     grant_type: 'authorization_code',
     code: query.code,
     redirect_uri: deps.callbackUrl,
     code_verifier: pending.verifier,
     resource: pending.resource,
-  });
+  };
+  const tokens = await tokenRequest(client, deps, form, dpopKey);
   await deps.store.saveTokens(pending.serverId, pending.userId, tokens);
   return { serverName: pending.serverName };
 }
@@ -95,65 +108,37 @@ export async function upstreamAccessToken(
   server: ConnectingServer,
   userId: string,
   deps: UpstreamOAuthDeps,
-): Promise<string | null> {
+): Promise<UpstreamCredential | null> {
   const tokens = await deps.store.tokens(server.id, userId);
   if (!tokens) return null;
   const fresh = !tokens.expiresAt || tokens.expiresAt.getTime() - EXPIRY_MARGIN_MS > deps.now().getTime();
-  if (fresh) return tokens.accessToken;
+  if (fresh) return credentialOf(tokens);
   const client = await deps.store.client(server.id);
   if (!tokens.refreshToken || !client) {
     await deps.store.deleteTokens(server.id, userId);
     return null;
   }
   try {
-    const renewed = await tokenRequest(client, deps, {
+    const form = {
       grant_type: 'refresh_token',
       refresh_token: tokens.refreshToken,
       resource: client.resource,
-    });
+    };
+    const renewed = await tokenRequest(client, deps, form, tokens.dpopKey ?? null);
     await deps.store.saveTokens(server.id, userId, {
       ...renewed,
       refreshToken: renewed.refreshToken ?? tokens.refreshToken,
     });
-    return renewed.accessToken;
+    return credentialOf(renewed);
   } catch {
     await deps.store.deleteTokens(server.id, userId);
     return null;
   }
 }
 
-async function tokenRequest(
-  client: UpstreamClient,
-  deps: UpstreamOAuthDeps,
-  form: Record<string, string>,
-): Promise<UpstreamTokens> {
-  const body = new URLSearchParams(form);
-  const credentials = authenticateTokenRequest(client, body);
-  const response = await deps.fetch(client.tokenEndpoint, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
-      ...credentials,
-    },
-    body,
-    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-  });
-  const answer = (await response.json().catch(() => ({}))) as {
-    access_token?: string;
-    refresh_token?: string;
-    expires_in?: number;
-    error?: string;
-    error_description?: string;
-  };
-  if (!response.ok || !answer.access_token)
-    throw new Error(`token request failed: ${answer.error_description ?? answer.error ?? response.status}`);
+function credentialOf(tokens: UpstreamTokens): UpstreamCredential {
   return {
-    accessToken: answer.access_token,
-    refreshToken: answer.refresh_token ?? null,
-    expiresAt:
-      typeof answer.expires_in === 'number'
-        ? new Date(deps.now().getTime() + answer.expires_in * 1000)
-        : null,
+    token: tokens.accessToken,
+    dpopKey: tokens.tokenType === 'DPoP' ? (tokens.dpopKey ?? null) : null,
   };
 }

@@ -14,6 +14,8 @@ export interface UpstreamAuthorization {
   scope: string | null;
   tokenAuthMethods: string[];
   issSupported: boolean;
+  /** `dpop_signing_alg_values_supported` (RFC 9449 § 5.1): it binds tokens to keys; empty: it does not. */
+  dpopAlgorithms: string[];
 }
 
 const DISCOVERY_TIMEOUT_MS = 10_000;
@@ -35,6 +37,7 @@ const serverMetadata = z
     code_challenge_methods_supported: z.array(z.string()).optional(),
     token_endpoint_auth_methods_supported: z.array(z.string()).optional(),
     authorization_response_iss_parameter_supported: z.boolean().optional(),
+    dpop_signing_alg_values_supported: z.array(z.string()).optional(),
   })
   .passthrough();
 
@@ -134,6 +137,7 @@ export async function discoverUpstreamAuthorization(
       scope: scope ?? resource?.scopes_supported?.join(' ') ?? null,
       tokenAuthMethods: meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
       issSupported: meta.authorization_response_iss_parameter_supported === true,
+      dpopAlgorithms: meta.dpop_signing_alg_values_supported ?? [],
     };
   }
   throw new Error(`no authorization server metadata found for ${issuer}`);

@@ -1,4 +1,5 @@
 import type { OAuthKv } from '../../oauth/ports';
+import type { DpopKey } from './dpop';
 
 /** The client Sluice registered at an upstream's authorization server (one per server). */
 export interface UpstreamClient {
@@ -21,6 +22,10 @@ export interface UpstreamTokens {
   accessToken: string;
   refreshToken: string | null;
   expiresAt: Date | null;
+  /** The connection's DPoP key, when its authorization server takes proofs: every token request carries one. */
+  dpopKey?: DpopKey | null;
+  /** DPoP: the access token is bound to dpopKey (sent as `Authorization: DPoP` with a proof); else Bearer. */
+  tokenType?: 'Bearer' | 'DPoP';
 }
 
 export interface UpstreamOAuthStore {

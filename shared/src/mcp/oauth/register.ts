@@ -1,4 +1,5 @@
 import { discoverUpstreamAuthorization, type UpstreamAuthorization } from './discovery';
+import { type DpopAlgorithm, dpopAlgorithmFor } from './dpop';
 import type { UpstreamClient, UpstreamOAuthDeps } from './ports';
 import { unionOfScopes } from './scopes';
 
@@ -20,9 +21,13 @@ export interface PreRegisteredClient {
 /**
  * The client to sign this server's users in with: discovered afresh on every connect, so an
  * authorization server that changed (RFC 9728 metadata naming a new one) gets a new client;
- * the one registered before is kept while it is the same issuer.
+ * the one registered before is kept while it is the same issuer. With it, the DPoP algorithm
+ * the authorization server takes proofs in (null: it binds no tokens).
  */
-export async function upstreamClientFor(server: ServerRef, deps: UpstreamOAuthDeps): Promise<UpstreamClient> {
+export async function upstreamClientFor(
+  server: ServerRef,
+  deps: UpstreamOAuthDeps,
+): Promise<{ client: UpstreamClient; dpopAlgorithm: DpopAlgorithm | null }> {
   const found = await discoverUpstreamAuthorization(server.endpointUrl, deps.fetch);
   const known = await deps.store.client(server.id);
   const sameIssuer = known?.issuer === found.issuer;
@@ -45,7 +50,7 @@ export async function upstreamClientFor(server: ServerRef, deps: UpstreamOAuthDe
         ? { ...base, clientId: deps.clientMetadataUrl, clientSecret: null, tokenAuthMethod: 'none' as const }
         : { ...base, ...(await register(found, deps)) };
   await deps.store.saveClient(client);
-  return client;
+  return { client, dpopAlgorithm: dpopAlgorithmFor(found.dpopAlgorithms) };
 }
 
 /** A pre-registered client's method: none without a secret, else Basic where the server takes it. */

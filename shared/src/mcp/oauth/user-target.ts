@@ -22,12 +22,14 @@ export async function targetForUser(
   consoleUrl: string | null,
 ): Promise<McpServerTarget> {
   if (target.authType !== 'oauth') return target;
-  const token = await upstreamAccessToken(target, userId, deps);
-  if (!token) throw connectFirst(target, consoleUrl);
+  const credential = await upstreamAccessToken(target, userId, deps);
+  if (!credential) throw connectFirst(target, consoleUrl);
   return {
     ...target,
     authType: 'bearer',
-    authSecret: token,
+    authSecret: credential.token,
+    // A DPoP-bound token goes with the DPoP scheme and a proof signed with its key.
+    ...(credential.dpopKey ? { dpopKey: credential.dpopKey } : {}),
     // The server refused the token (revoked upstream, or its authorization server changed):
     // it is forgotten, and the user asked to connect again (discovering the server afresh).
     // A scope it found short is added to what the next sign-in asks for (step-up).

@@ -1,4 +1,6 @@
+import { decodeJwt, type JWTPayload } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { accessTokenHash, newDpopKey } from '../oauth/dpop';
 import type { McpServerTarget } from '../ports';
 import { authenticatedFetch } from './auth';
 
@@ -86,5 +88,56 @@ describe('upstream auth injection', () => {
       { status: 401, scope: null },
       { status: 403, scope: 'mcp:write' },
     ]);
+  });
+});
+
+describe('upstream auth with a DPoP-bound token', () => {
+  it('sends the DPoP scheme with a proof of each request, once more with the nonce a 401 asks for', async () => {
+    const key = await newDpopKey('ES256');
+    const received: Array<{ authorization: string | null; proof: JWTPayload; body: string }> = [];
+    const answers = [
+      new Response('no', {
+        status: 401,
+        headers: { 'www-authenticate': 'DPoP error="use_dpop_nonce"', 'dpop-nonce': 'n-1' },
+      }),
+      new Response('ok'),
+      new Response('no', { status: 401, headers: { 'www-authenticate': 'DPoP error="invalid_token"' } }),
+    ];
+    const upstream = (async (request: Request) => {
+      received.push({
+        authorization: request.headers.get('authorization'),
+        proof: decodeJwt(request.headers.get('dpop') ?? ''),
+        body: await request.text(),
+      });
+      return answers.shift();
+    }) as unknown as typeof fetch;
+    const refusals: unknown[] = [];
+    const target = server({
+      endpointUrl: 'https://dpop-unit.example/mcp',
+      authType: 'bearer',
+      authSecret: 'tok',
+      dpopKey: key,
+      onUnauthorized: async (refusal) => {
+        refusals.push(refusal);
+        throw new Error('connect again');
+      },
+    });
+    const post = () =>
+      authenticatedFetch(target, upstream)('https://dpop-unit.example/mcp?s=1', {
+        method: 'POST',
+        body: '{"a":1}',
+      });
+    expect((await post()).status).toBe(200);
+    expect(received.map((r) => [r.authorization, r.proof.htm, r.proof.htu, r.proof.nonce, r.body])).toEqual([
+      ['DPoP tok', 'POST', 'https://dpop-unit.example/mcp', undefined, '{"a":1}'],
+      ['DPoP tok', 'POST', 'https://dpop-unit.example/mcp', 'n-1', '{"a":1}'],
+    ]);
+    expect(received[0]?.proof.ath).toBe(await accessTokenHash('tok'));
+    expect(received[0]?.proof.jti).not.toBe(received[1]?.proof.jti);
+    // Refused for another reason: no retry, what the target says (connect again).
+    await expect(post()).rejects.toThrow('connect again');
+    expect(received).toHaveLength(3);
+    expect(received[2]?.proof.nonce).toBe('n-1');
+    expect(refusals).toEqual([{ status: 401, scope: null }]);
   });
 });

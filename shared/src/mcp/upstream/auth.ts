@@ -1,11 +1,12 @@
 import type { McpServerTarget } from '../ports';
+import { sendWithDpop } from './dpop-send';
 
 /**
  * A fetch that carries the server's credential on every request to the server's origin:
- * bearer → `Authorization: Bearer <secret>`; header → `<auth_name>: <secret>`; query →
- * `?<auth_name>=<secret>` (also on the message URL an SSE server hands out). Requests to other
- * origins go out untouched. The secret is never logged: failures are reported with the
- * endpoint as registered.
+ * bearer → `Authorization: Bearer <secret>` (`DPoP <secret>` and a proof when the token is bound
+ * to a key); header → `<auth_name>: <secret>`; query → `?<auth_name>=<secret>` (also on the
+ * message URL an SSE server hands out). Requests to other origins go out untouched. The secret
+ * is never logged: failures are reported with the endpoint as registered.
  */
 export function authenticatedFetch(server: McpServerTarget, base: typeof fetch = fetch): typeof fetch {
   const origin = new URL(server.endpointUrl).origin;
@@ -14,6 +15,8 @@ export function authenticatedFetch(server: McpServerTarget, base: typeof fetch =
     const request = new Request(input, init);
     const url = new URL(request.url);
     if (url.origin !== origin || server.authType === 'none') return base(request);
+    if (server.authType === 'bearer' && server.dpopKey)
+      return refusedAs(server, sendWithDpop(request, url, secret, server.dpopKey, server.endpointUrl, base));
     const headers = new Headers(request.headers);
     if (server.authType === 'bearer') headers.set('authorization', `Bearer ${secret}`);
     if (server.authType === 'header' && server.authName) headers.set(server.authName, secret);
