@@ -107,7 +107,6 @@ describe('the apps’ environment', () => {
   } as PreparedStores;
   const bridge = {
     env: {
-      NEON_LOCAL_WS_PROXY: '127.0.0.1:4000/v2',
       NEON_LOCAL_HTTP: 'http://127.0.0.1:4000/sql',
       UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:4000',
       UPSTASH_REDIS_REST_TOKEN: 'token',
@@ -175,7 +174,6 @@ describe('/mcp host names', () => {
     stores: { databaseUrl: 'postgres://x/y', clickhouse: null } as never,
     bridge: {
       env: {
-        NEON_LOCAL_WS_PROXY: '',
         NEON_LOCAL_HTTP: '',
         UPSTASH_REDIS_REST_URL: '',
         UPSTASH_REDIS_REST_TOKEN: '',

@@ -30,6 +30,5 @@ export function bridgePerRequest(before: BridgeCounts, after: BridgeCounts, requ
     redis_commands: per('redis_commands'),
     sql_requests: per('sql_requests'),
     sql_statements: per('sql_statements'),
-    websocket_upgrades: per('websocket_upgrades'),
   };
 }

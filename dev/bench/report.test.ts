@@ -38,7 +38,6 @@ function run(rps: number, gatewayUs: number): RunFigures {
       redis_commands: 1.02,
       sql_requests: 0,
       sql_statements: 0,
-      websocket_upgrades: 0,
     },
     linkRoundTrips: 0.09,
   };

@@ -105,7 +105,6 @@ export function mainTable(input: ReportInput): string {
     row('  Redis: Upstash REST requests (bridge)', input, (r) => num(r.bridge.upstash_requests)),
     row('    commands they carried', input, (r) => num(r.bridge.redis_commands)),
     row('  Postgres: Neon HTTP requests', input, (r) => num(r.bridge.sql_requests)),
-    row('  Postgres: tunnels opened', input, (r) => num(r.bridge.websocket_upgrades)),
   ];
   return formatTable(rows);
 }

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import RedisMock from 'ioredis-mock';
-import type { RedisBackend, RedisCommand } from '../../self-host/bridge/redis-backend';
-import {
-  RedisCommandError,
-  type RedisReply,
-  toCommandError,
-  toRedisReply,
-} from '../../self-host/bridge/redis-reply';
+import type { RedisBackend, RedisCommand, RedisReply } from '../../self-host/bridge/redis-backend';
 import { counterGuard } from './memory-guards';
+import { StoreCommandError, toRedisReply, toRespError } from './memory-replies';
 import { createScriptCache, luaToReply, scriptError, withArrayReplies } from './memory-scripts';
 
 /*
@@ -31,7 +26,6 @@ import { createScriptCache, luaToReply, scriptError, withArrayReplies } from './
  *   Missing arguments are not checked (GET with no key answers nil); other wrong-type errors
  *   have the mock's wording, prefixed with ERR.
  * - Missing commands (ZUNIONSTORE, blocking pops, streams groups...) answer "ERR unknown command".
- * - In MULTI/EXEC nothing is refused up front (no EXECABORT): an unknown command fails alone.
  */
 
 /** ioredis-mock calls, looked up by name: it has no generic `call`/`callBuffer`. */
@@ -65,7 +59,7 @@ export function createMemoryBackend(): RedisBackend {
 
   /**
    * Starts the command before returning: ioredis-mock executes a command synchronously when
-   * it is invoked, which keeps calls in order and makes `transaction` atomic.
+   * it is invoked, which keeps calls in order.
    */
   function run(command: RedisCommand): Promise<RedisReply> {
     try {
@@ -84,22 +78,20 @@ export function createMemoryBackend(): RedisBackend {
     }
   }
 
-  const call = (command: RedisCommand): Promise<RedisReply> => run(command).catch(rejectAsCommandError);
   /**
    * All commands are invoked in this one synchronous map, so no other request's command can run
-   * between them: in order, and MULTI/EXEC atomicity without a lock.
+   * between them. Every failure of the in-memory store is the store answering (an error reply in
+   * the command's slot), never a transport problem.
    */
   const runAll = async (commands: readonly RedisCommand[]): Promise<RedisReply[]> => {
-    const settled = await Promise.allSettled(commands.map(call));
+    const settled = await Promise.allSettled(commands.map(run));
     return settled.map((outcome) =>
-      outcome.status === 'fulfilled' ? outcome.value : toCommandError(outcome.reason),
+      outcome.status === 'fulfilled' ? outcome.value : toRespError(outcome.reason),
     );
   };
 
   return {
-    call,
     pipeline: runAll,
-    transaction: runAll,
     async close() {
       await mock.flushall();
       mock.disconnect();
@@ -107,13 +99,8 @@ export function createMemoryBackend(): RedisBackend {
   };
 }
 
-/** Every failure of the in-memory store is the store answering, never a transport problem. */
-function rejectAsCommandError(error: unknown): never {
-  throw toCommandError(error);
-}
-
-function unknownCommand(name: string): RedisCommandError {
-  return new RedisCommandError(
+function unknownCommand(name: string): StoreCommandError {
+  return new StoreCommandError(
     `ERR unknown command '${name}' (not supported by the in-memory store; set REDIS_URL to use a real Redis)`,
   );
 }

@@ -1,4 +1,4 @@
-import { RedisCommandError } from '../../self-host/bridge/redis-reply';
+import { StoreCommandError } from './memory-replies';
 
 /**
  * Redis's argument checks for the counter commands, which ioredis-mock skips: there INCR on
@@ -44,11 +44,11 @@ export function counterGuard(
   dataset: unknown,
   name: string,
   args: readonly string[],
-): RedisCommandError | null {
+): StoreCommandError | null {
   const check = CHECKS[name];
   if (!check || !isMockData(dataset)) return null;
   const message = check(dataset, args);
-  return message ? new RedisCommandError(message) : null;
+  return message ? new StoreCommandError(message) : null;
 }
 
 type Check = (data: MockData, args: readonly string[]) => string | null;

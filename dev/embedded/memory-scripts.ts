@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { RedisCommandError, type RedisReply, toRedisReply } from '../../self-host/bridge/redis-reply';
+import type { RedisReply } from '../../self-host/bridge/redis-backend';
+import { asItem, StoreCommandError, toRedisReply } from './memory-replies';
 
 /**
  * Redis's script cache for the in-memory store. ioredis-mock runs Lua (fengari) for EVAL and
@@ -44,7 +45,7 @@ export function createScriptCache(): ScriptCache {
           scripts.clear();
           return Buffer.from('OK');
         default:
-          throw new RedisCommandError(`ERR unknown subcommand '${sub}'. Try SCRIPT HELP.`);
+          throw new StoreCommandError(`ERR unknown subcommand '${sub}'. Try SCRIPT HELP.`);
       }
     },
     resolve(name, args) {
@@ -56,24 +57,24 @@ export function createScriptCache(): ScriptCache {
         return { source: head, tail };
       }
       const source = scripts.get(head.toLowerCase());
-      if (source === undefined) throw new RedisCommandError(NOSCRIPT);
+      if (source === undefined) throw new StoreCommandError(NOSCRIPT);
       return { source, tail };
     },
   };
 }
 
-function wrongArity(command: string): RedisCommandError {
-  return new RedisCommandError(`ERR wrong number of arguments for '${command}' command`);
+function wrongArity(command: string): StoreCommandError {
+  return new StoreCommandError(`ERR wrong number of arguments for '${command}' command`);
 }
 
 /** The mock does not validate numkeys; Redis refuses a bad one before running anything. */
 function checkNumKeys(tail: readonly string[]): void {
   const numKeys = /^-?\d+$/.test(tail[0] ?? '') ? Number(tail[0]) : Number.NaN;
   if (!Number.isSafeInteger(numKeys))
-    throw new RedisCommandError('ERR value is not an integer or out of range');
-  if (numKeys < 0) throw new RedisCommandError("ERR Number of keys can't be negative");
+    throw new StoreCommandError('ERR value is not an integer or out of range');
+  if (numKeys < 0) throw new StoreCommandError("ERR Number of keys can't be negative");
   if (numKeys > tail.length - 1) {
-    throw new RedisCommandError("ERR Number of keys can't be greater than number of args");
+    throw new StoreCommandError("ERR Number of keys can't be greater than number of args");
   }
 }
 
@@ -125,7 +126,7 @@ export function luaToReply(value: unknown): RedisReply {
   if (typeof value === 'number') return Math.trunc(value);
   if (value === true) return 1;
   if (value === false || value === undefined) return null;
-  if (Array.isArray(value)) return value.map(luaToReply);
+  if (Array.isArray(value)) return value.map((item) => asItem(luaToReply(item)));
   return toRedisReply(value);
 }
 
@@ -134,7 +135,7 @@ const MOCK_LUA_ERROR = /^Error trying to loading or executing lua code string in
 /** Rewords the mock's Lua failures the way Redis reports script errors. */
 export function scriptError(error: unknown): unknown {
   if (error instanceof Error && MOCK_LUA_ERROR.test(error.message)) {
-    return new RedisCommandError(`ERR Error running script: ${error.message.replace(MOCK_LUA_ERROR, '')}`);
+    return new StoreCommandError(`ERR Error running script: ${error.message.replace(MOCK_LUA_ERROR, '')}`);
   }
   return error;
 }

@@ -18,8 +18,6 @@ export interface BridgeCounts {
   sql_requests: number;
   /** SQL statements those carried (a transaction posted at once counts each of its statements). */
   sql_statements: number;
-  /** WebSocket upgrade requests: Neon tunnels asked for, one Postgres connection each. */
-  websocket_upgrades: number;
 }
 
 /**
@@ -29,7 +27,6 @@ export interface BridgeCounts {
 export class BridgeTally {
   private upstash = 0;
   private sql = 0;
-  private upgrades = 0;
 
   constructor(
     private readonly commands: Budget,
@@ -42,17 +39,12 @@ export class BridgeTally {
     else if (url !== BRIDGE_COUNTS_PATH) this.upstash++;
   }
 
-  upgrade(): void {
-    this.upgrades++;
-  }
-
   snapshot(): BridgeCounts {
     return {
       upstash_requests: this.upstash,
       redis_commands: this.commands.admitted,
       sql_requests: this.sql,
       sql_statements: this.statements.admitted,
-      websocket_upgrades: this.upgrades,
     };
   }
 }

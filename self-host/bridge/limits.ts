@@ -12,8 +12,6 @@ export interface BridgeLimits {
   maxQueriesInFlight: number;
   /** Request body bytes held over all requests (each one also capped by maxBodyBytes). */
   maxBytesInFlight: number;
-  /** Open Neon WebSocket tunnels, each one a Postgres connection. */
-  maxTunnels: number;
   /** Largest single request body; bigger ones are refused with 413. */
   maxBodyBytes: number;
   /** Postgres connections per user/database for Neon HTTP. */
@@ -34,7 +32,6 @@ export const DEFAULT_BRIDGE_LIMITS: BridgeLimits = {
   maxCommandsInFlight: 10_000,
   maxQueriesInFlight: 1_000,
   maxBytesInFlight: 64 * 1024 * 1024,
-  maxTunnels: 100,
   maxBodyBytes: 10 * 1024 * 1024,
   pgPoolSize: 10,
   pgTimeoutMs: 15_000,
@@ -46,7 +43,6 @@ const envSchema = z.object({
   SLUICE_BRIDGE_MAX_COMMANDS: count.optional(),
   SLUICE_BRIDGE_MAX_QUERIES: count.optional(),
   SLUICE_BRIDGE_MAX_BYTES: count.optional(),
-  SLUICE_BRIDGE_MAX_TUNNELS: count.optional(),
   SLUICE_BRIDGE_PG_POOL_SIZE: count.max(1_000).optional(),
   SLUICE_BRIDGE_PG_TIMEOUT_MS: count.min(100).max(600_000).optional(),
   SLUICE_BRIDGE_REDIS_TIMEOUT_MS: count.min(100).max(600_000).optional(),
@@ -65,7 +61,6 @@ export function bridgeLimitsFromEnv(env: NodeJS.ProcessEnv): BridgeLimits {
     maxCommandsInFlight: values.SLUICE_BRIDGE_MAX_COMMANDS ?? DEFAULT_BRIDGE_LIMITS.maxCommandsInFlight,
     maxQueriesInFlight: values.SLUICE_BRIDGE_MAX_QUERIES ?? DEFAULT_BRIDGE_LIMITS.maxQueriesInFlight,
     maxBytesInFlight: values.SLUICE_BRIDGE_MAX_BYTES ?? DEFAULT_BRIDGE_LIMITS.maxBytesInFlight,
-    maxTunnels: values.SLUICE_BRIDGE_MAX_TUNNELS ?? DEFAULT_BRIDGE_LIMITS.maxTunnels,
     pgPoolSize: values.SLUICE_BRIDGE_PG_POOL_SIZE ?? DEFAULT_BRIDGE_LIMITS.pgPoolSize,
     pgTimeoutMs: values.SLUICE_BRIDGE_PG_TIMEOUT_MS ?? DEFAULT_BRIDGE_LIMITS.pgTimeoutMs,
     redisTimeoutMs: values.SLUICE_BRIDGE_REDIS_TIMEOUT_MS ?? DEFAULT_BRIDGE_LIMITS.redisTimeoutMs,

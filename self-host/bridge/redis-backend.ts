@@ -1,19 +1,22 @@
+import { RespError, type RespReply } from '@sluice/shared/stores/resp/resp-codec';
 import { createRedisConnection, type RedisConnectionOptions } from './redis-connection';
-import { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
 
-export { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
+/** A command as Redis receives it: name first, then arguments. */
+export type RedisCommand = readonly string[];
 
-/** What the Upstash bridge needs from a Redis: run commands, run a transaction, close. */
+/**
+ * A reply as the bridge passes it on (shared/src/stores/resp): strings as their bytes (the
+ * HTTP layer sends them as base64 or text), integers, null, arrays, and an error reply as a
+ * RespError in its command's slot (inside an array, as its text: a script's error table).
+ */
+export type RedisReply = RespReply<Buffer>;
+
+/** What the Upstash bridge needs from a Redis: run commands, close. */
 export interface RedisBackend {
   /**
-   * Runs one command. Rejects with RedisCommandError when Redis answers with an error (other
-   * rejections mean Redis could not be reached).
-   */
-  call(command: RedisCommand): Promise<RedisReply>;
-  /**
    * Runs the commands in order, pipelined: one reply per command, where a command Redis
-   * refused holds its RedisCommandError and the others still run. Rejects only when Redis
-   * could not be reached.
+   * refused holds its RespError and the others still run. Rejects only when Redis could not
+   * be reached.
    */
   pipeline(commands: readonly RedisCommand[]): Promise<RedisReply[]>;
   /**
@@ -21,29 +24,22 @@ export interface RedisBackend {
    * RESP takes the bridge's transcoded pipelines (pipeline-transcode.ts) this way.
    */
   pipelineEncoded?(payload: Buffer, count: number): Promise<RedisReply[]>;
-  /**
-   * Runs the commands atomically (MULTI/EXEC): one reply per command, where a command that
-   * failed at run time holds its RedisCommandError and the others still apply, as in Redis.
-   * Rejects with RedisCommandError when Redis refuses the whole transaction (EXECABORT).
-   */
-  transaction(commands: readonly RedisCommand[]): Promise<RedisReply[]>;
   close(): Promise<void>;
+}
+
+/** One command on its own: its reply, or an Error with Redis's text when Redis refused it. */
+export async function runCommand(
+  backend: RedisBackend,
+  command: RedisCommand,
+): Promise<Exclude<RedisReply, RespError>> {
+  const [reply = null] = await backend.pipeline([command]);
+  if (reply instanceof RespError) throw new Error(reply.message);
+  return reply;
 }
 
 export type RedisBackendOptions = Omit<RedisConnectionOptions, 'url'>;
 
 /** A real Redis over one pipelined connection; `url` is a redis:// URL (its path selects the db). */
 export function createRedisBackend(url: string, options: RedisBackendOptions = {}): RedisBackend {
-  const connection = createRedisConnection({ url, ...options });
-  return {
-    async call(command) {
-      const [reply = null] = await connection.pipeline([command]);
-      if (reply instanceof RedisCommandError) throw reply;
-      return reply;
-    },
-    pipeline: (commands) => connection.pipeline(commands),
-    pipelineEncoded: (payload, count) => connection.pipelineEncoded(payload, count),
-    transaction: (commands) => connection.transaction(commands),
-    close: () => connection.close(),
-  };
+  return createRedisConnection({ url, ...options });
 }

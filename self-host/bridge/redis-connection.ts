@@ -1,6 +1,6 @@
 import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
 import { encodeCommandText } from '@sluice/shared/stores/resp/resp-codec';
-import { type RedisCommand, RedisCommandError, type RedisReply } from './redis-reply';
+import type { RedisBackend, RedisCommand, RedisReply } from './redis-backend';
 import { type Batch, openSession, RedisUnavailableError, type Session } from './redis-session';
 
 export { RedisUnavailableError } from './redis-session';
@@ -17,28 +17,19 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
 }
 
-/** One multiplexed RESP2 connection: every request's commands are pipelined on it. */
-export interface RedisConnection {
-  /** One reply per command, in order; a command Redis refused holds its RedisCommandError. */
-  pipeline(commands: readonly RedisCommand[]): Promise<RedisReply[]>;
-  /** The same for `count` commands already in RESP's request form (pipeline-transcode.ts). */
-  pipelineEncoded(payload: Buffer, count: number): Promise<RedisReply[]>;
-  /** MULTI … EXEC in one write; rejects with RedisCommandError when Redis discards it (EXECABORT). */
-  transaction(commands: readonly RedisCommand[]): Promise<RedisReply[]>;
-  close(): Promise<void>;
-}
-
 const MAX_RETRY_DELAY_MS = 2_000;
 
 /**
- * A lean Redis client for the bridge's hot path: a whole HTTP request's commands go out in one
- * write and come back as one array, with no per-command objects or promises (ioredis spent more
- * CPU per command than the HTTP request around it). One connection is enough: Redis runs
+ * One multiplexed RESP2 connection, the bridge's Redis client: a whole HTTP request's commands
+ * go out in one write and come back as one array, with no per-command objects or promises
+ * (ioredis spent more CPU per command than the HTTP request around it). One connection is enough: Redis runs
  * commands one at a time, and pipelining keeps the socket busy. When the connection fails,
  * in-flight commands fail at once; new ones fail fast until a retry is due (100 ms doubling to
  * 2 s), then the next command reconnects.
  */
-export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
+export function createRedisConnection(
+  options: RedisConnectionOptions,
+): Required<Pick<RedisBackend, 'pipelineEncoded'>> & RedisBackend {
   const endpoint = parseRedisUrl(options.url);
   const timeouts = {
     connectMs: options.connectTimeoutMs ?? 5_000,
@@ -71,8 +62,9 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   }
 
   function submit(commands: readonly RedisCommand[], replies: number): Promise<RedisReply[]> {
+    // Redis would answer `*0` with nothing, and every later reply would go to the wrong batch.
     if (commands.some((command) => command.length === 0)) {
-      return Promise.reject(new RedisCommandError('ERR empty command'));
+      return Promise.reject(new Error('ERR empty command'));
     }
     return submitEncoded(encodeCommandText(commands), replies);
   }
@@ -91,15 +83,6 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   return {
     pipeline: (commands) => submit(commands, commands.length),
     pipelineEncoded: (payload, count) => submitEncoded(payload, count),
-    async transaction(commands) {
-      // MULTI's OK, one QUEUED (or error) per command, then EXEC's own reply.
-      const replies = await submit([['MULTI'], ...commands, ['EXEC']], commands.length + 2);
-      const exec = replies[replies.length - 1];
-      if (exec instanceof RedisCommandError) throw exec;
-      // A null EXEC only follows a WATCHed key's change; the bridge never sends WATCH.
-      if (!Array.isArray(exec)) throw new RedisCommandError('EXECABORT Transaction discarded');
-      return exec;
-    },
     async close() {
       closed = true;
       await session?.end();

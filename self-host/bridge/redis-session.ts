@@ -2,9 +2,8 @@ import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import type { RedisEndpoint } from '@sluice/shared/stores/redis-url';
 import { preambleFor, REDIS_CLIENT_NAMES, requiredReplies } from '@sluice/shared/stores/resp/preamble';
-import { encodeCommandText } from '@sluice/shared/stores/resp/resp-codec';
-import RedisParser from 'redis-parser';
-import { RedisCommandError, type RedisReply } from './redis-reply';
+import { encodeCommandText, RespError, RespReader } from '@sluice/shared/stores/resp/resp-codec';
+import type { RedisReply } from './redis-backend';
 
 /** Redis could not be reached, or stopped answering: transport trouble, not a Redis error. */
 export class RedisUnavailableError extends Error {
@@ -48,7 +47,8 @@ export function openSession(
 /** One socket's life: handshake, pipelined batches answered in order, failure of the rest on close. */
 class RedisSession implements Session {
   private readonly socket: Socket;
-  private readonly parser: RedisParser;
+  /** Strings stay bytes (views of the received chunks): the HTTP layer encodes them once. */
+  private readonly reader = new RespReader(asBuffer);
   private readonly inFlight = new BatchQueue();
   private readonly connectTimer: NodeJS.Timeout;
   private readonly watchdog: NodeJS.Timeout;
@@ -79,14 +79,8 @@ class RedisSession implements Session {
     // One cheap timer per connection instead of one per batch: the oldest batch times out first.
     this.watchdog = setInterval(() => this.checkDeadline(), Math.max(50, Math.floor(timeouts.commandMs / 4)));
     this.watchdog.unref();
-    this.parser = new RedisParser({
-      returnBuffers: true,
-      returnReply: (reply) => this.deliver(fromParser(reply)),
-      returnError: (error) => this.deliver(new RedisCommandError(error.message)),
-      returnFatalError: (error) => this.die(`protocol error: ${error.message}`),
-    });
     this.socket.on(connected, () => clearTimeout(this.connectTimer));
-    this.socket.on('data', (chunk: Buffer) => this.parser.execute(chunk));
+    this.socket.on('data', (chunk: Buffer) => this.read(chunk));
     this.socket.on('error', (error) => this.die(error.message));
     this.socket.on('close', () => this.die('connection closed'));
     this.startHandshake();
@@ -137,10 +131,8 @@ class RedisSession implements Session {
       replies: [],
       deadline: 0,
       settle: (replies) => {
-        const refused = requiredReplies(handshake, replies).find(
-          (reply) => reply instanceof RedisCommandError,
-        );
-        if (refused) this.die(`${(refused as RedisCommandError).message} (check REDIS_URL)`);
+        const refused = requiredReplies(handshake, replies).find((reply) => reply instanceof RespError);
+        if (refused) this.die(`${(refused as RespError).message} (check REDIS_URL)`);
         else this.markReady();
       },
       fail: () => {},
@@ -150,6 +142,17 @@ class RedisSession implements Session {
   private markReady(): void {
     this.ready = true;
     this.events.ready();
+  }
+
+  private read(chunk: Buffer): void {
+    let replies: RedisReply[];
+    try {
+      replies = this.reader.push(chunk);
+    } catch (error) {
+      this.die(`protocol error: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    for (const reply of replies) this.deliver(reply);
   }
 
   private deliver(reply: RedisReply): void {
@@ -198,21 +201,9 @@ class RedisSession implements Session {
 const PING = encodeCommandText([['PING']]);
 const HEARTBEAT = (): Batch => ({ remaining: 1, replies: [], deadline: 0, settle: () => {}, fail: () => {} });
 
-/**
- * The parser's values are already RedisReply shapes (Buffers, integers, null, arrays) except
- * errors nested in arrays (a Lua script's error_reply, MULTI/EXEC slots), which it leaves as
- * its own ReplyError objects.
- */
-function fromParser(value: unknown): RedisReply {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const item: unknown = value[i];
-      if (Array.isArray(item) || item instanceof Error) value[i] = fromParser(item);
-    }
-    return value as RedisReply[];
-  }
-  if (value instanceof Error) return new RedisCommandError(value.message);
-  return value as RedisReply;
+/** A socket's chunk is a Buffer, and so is its subarray; a joined one is viewed, not copied. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** FIFO of batches awaiting replies: an array with a moving head (shift() is O(n)). */

@@ -4,14 +4,13 @@ import { BridgeTally } from './counts';
 import { createLeanServer } from './http1-server';
 import { type BridgeLimits, Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import { createNeonHttpHandler } from './neon-http';
-import { attachNeonWsProxy } from './neon-ws-proxy';
 import type { RedisBackend } from './redis-backend';
 import { createUpstashBridge } from './upstash-bridge';
 
 export interface StoreBridgeOptions {
   /** 0 picks a free port. Always bound to loopback. */
   port: number;
-  /** The Postgres (real or PGlite socket) every Neon request is sent to. */
+  /** The Postgres (real or PGlite socket) every Neon HTTP statement is sent to. */
   pgTarget: { host: string; port: number };
   redis: RedisBackend;
   /** Bearer token the Upstash bridge requires. */
@@ -24,7 +23,6 @@ export interface StoreBridge {
   port: number;
   /** Values for the apps' environment, pointing the official drivers here. */
   env: {
-    NEON_LOCAL_WS_PROXY: string;
     NEON_LOCAL_HTTP: string;
     UPSTASH_REDIS_REST_URL: string;
     UPSTASH_REDIS_REST_TOKEN: string;
@@ -33,16 +31,19 @@ export interface StoreBridge {
 }
 
 /**
- * The store bridge: Neon's WebSocket proxy (/v2) and HTTP SQL endpoint (/sql) over a real
- * Postgres, and an Upstash-compatible REST bridge (every other path) over Redis. The Upstash
- * protocol also has a port of its own (the one `env` gives the apps), served by the lean
- * HTTP/1.1 server of http1-server.ts: every model request's admission goes through it, and
- * a lone admission costs the bridge less CPU there than through Node's `http`. In the
- * self-host mode it is in every request's path: it listens on loopback only, keeps its
- * connections to the apps alive, reuses its store connections, and sheds load with 503 once
- * the in-flight budgets are spent (request bytes are one budget shared by both endpoints).
- * It counts what it serves (requests per endpoint, Redis commands, SQL statements) and reports
- * the totals at `GET /_bridge/counts` to holders of the Upstash token (see counts.ts).
+ * The store bridge: what the gateway on workerd cannot do itself, since a Worker speaks HTTP
+ * (and a socket only from its Redis link's Durable Object): Neon's HTTP SQL endpoint (/sql)
+ * over a real Postgres (or `npm start`'s PGlite), and an Upstash-compatible REST endpoint over
+ * Redis (or the embedded store), for its Redis calls off the link, and all of them on Miniflare.
+ * The console reaches Postgres and a real Redis itself. The Upstash protocol also has a port
+ * of its own (the one `env` gives the apps), served by the lean HTTP/1.1 server of
+ * http1-server.ts: the gateway's admissions go through it on Miniflare and without the link, and a
+ * lone admission costs the bridge less CPU there than through Node's `http`. It listens on
+ * loopback only, keeps its connections to the apps alive, reuses its store connections, and
+ * sheds load with 503 once the in-flight budgets are spent (request bytes are one budget
+ * shared by both endpoints). It counts what it serves (requests per endpoint, Redis commands,
+ * SQL statements) and reports the totals at `GET /_bridge/counts` to holders of the Upstash
+ * token (see counts.ts).
  */
 export async function startStoreBridge(options: StoreBridgeOptions): Promise<StoreBridge> {
   const limits: BridgeLimits = { ...DEFAULT_BRIDGE_LIMITS, ...options.limits };
@@ -81,12 +82,6 @@ export async function startStoreBridge(options: StoreBridgeOptions): Promise<Sto
   // A client that stalls mid-request cannot hold a socket and its body bytes for long.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  server.on('upgrade', () => tally.upgrade());
-  const wsProxy = attachNeonWsProxy(server, {
-    target: options.pgTarget,
-    path: '/v2',
-    maxTunnels: limits.maxTunnels,
-  });
   // The apps' Upstash traffic (every model request's admission) has a port of its own, on the
   // lean HTTP/1.1 server; the main port answers the same protocol through Node's `http`.
   const rest = createLeanServer({
@@ -109,13 +104,11 @@ export async function startStoreBridge(options: StoreBridgeOptions): Promise<Sto
   return {
     port,
     env: {
-      NEON_LOCAL_WS_PROXY: `127.0.0.1:${port}/v2`,
       NEON_LOCAL_HTTP: `http://127.0.0.1:${port}/sql`,
       UPSTASH_REDIS_REST_URL: `http://127.0.0.1:${restPort}`,
       UPSTASH_REDIS_REST_TOKEN: options.redisToken,
     },
     async close() {
-      await wsProxy.close();
       server.closeAllConnections();
       rest.closeAllConnections();
       await Promise.all([

@@ -6,19 +6,12 @@ import type { LeanAnswer, LeanHandler } from './http1-server';
 import { Budget, DEFAULT_BRIDGE_LIMITS } from './limits';
 import { transcodePipeline } from './pipeline-transcode';
 import type { RedisBackend } from './redis-backend';
-import {
-  BridgeRequestError,
-  commandFromPath,
-  parseCommand,
-  parseCommandList,
-  parseJson,
-  readBody,
-} from './upstash-request';
-import { type Answer, runEncodedPipeline, runPipeline, runSingle, runTransaction } from './upstash-run';
+import { BridgeRequestError, parseCommand, parseCommandList, parseJson, readBody } from './upstash-request';
+import { type Answer, runEncodedPipeline, runPipeline, runSingle } from './upstash-run';
 
 export interface UpstashBridgeOptions {
   backend: RedisBackend;
-  /** The token clients send as `Authorization: Bearer <token>` (or `?_token=`). */
+  /** The token clients send as `Authorization: Bearer <token>`. */
   token: string;
   /** Largest accepted request body; 10 MiB by default. */
   maxBodyBytes?: number;
@@ -53,22 +46,22 @@ interface UpstashHead {
 }
 
 /**
- * The Upstash Redis REST protocol as @upstash/redis speaks it, over a RedisBackend:
+ * The Upstash Redis REST protocol as the apps' @upstash/redis clients speak it, over a
+ * RedisBackend (the gateway's calls off its Redis link, and everything on `npm start`):
  * - `POST /` with `["cmd", ...args]` → 200 `{result}`, or 400 `{error}` when Redis refuses;
  * - `POST /pipeline` with `[[...], ...]` → 200 `[{result}|{error}, ...]`, each command on its own;
- * - `POST /multi-exec` → the same shape, run atomically (400 `{error}` if aborted as a whole);
- * - `GET|POST /cmd/arg/...?OPT=value` → one command from the URL (POST body = last argument);
  * - `Upstash-Encoding: base64` → every string in a result is base64 of its bytes; without it
  *   strings are sent as UTF-8 text (both are one native conversion of the reply's bytes);
  * - `GET /_bridge/counts` → the bridge's request counts, when the bridge gave them (counts.ts);
- * - anything without the right bearer token → 401 `{error: "Unauthorized"}`;
+ * - anything without the right bearer token → 401 `{error: "Unauthorized"}`; another method
+ *   → 405, another path (Upstash's transactions, commands in the URL) → 404;
  * - more commands or body bytes in flight than the budgets allow → 503 `{error}` at once;
  * - Redis unreachable or not answering → 502 `{error}`.
  * Other headers the client sends (telemetry, `upstash-sync-token`) need nothing here: with a
  * single Redis every read already sees earlier writes.
  */
 export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
-  // An empty token would let `?_token=` through; the stack always generates one.
+  // An empty token would let `Bearer ` through; the stack always generates one.
   if (!opts.token) throw new Error('createUpstashBridge: token must not be empty');
   const { backend } = opts;
   const pipelineEncoded = backend.pipelineEncoded?.bind(backend);
@@ -103,20 +96,16 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
       const commands = parseCommandList(parseJson(body));
       return withCommands(commands.length, () => runPipeline(backend, commands, base64));
     }
-    if (req.method === 'POST' && target.path === '/multi-exec') {
-      const commands = parseCommandList(parseJson(body));
-      return withCommands(commands.length, () => runTransaction(backend, commands, base64));
+    if (req.method === 'POST' && target.path === '/') {
+      const command = parseCommand(parseJson(body));
+      return withCommands(1, () => runSingle(backend, command, base64));
     }
-    const command =
-      req.method === 'POST' && target.path === '/'
-        ? parseCommand(parseJson(body))
-        : commandFromPath(target.url(), body);
-    return withCommands(1, () => runSingle(backend, command, base64));
+    return [404, { error: `ERR ${req.method} ${target.path} is not an endpoint of the store bridge` }];
   }
 
   /** What refuses a request from its head: credentials, method, a body too large for the bridge. */
-  function refusal(req: UpstashHead, target: RequestTarget, declared: number): Answer | null {
-    if (!isAuthorised(req, target)) return [401, { error: 'Unauthorized' }];
+  function refusal(req: UpstashHead, declared: number): Answer | null {
+    if (!isAuthorised(req)) return [401, { error: 'Unauthorized' }];
     if (req.method !== 'GET' && req.method !== 'POST') return [405, { error: 'ERR method not allowed' }];
     if (declared > maxBodyBytes) return [413, { error: `ERR request body exceeds ${maxBodyBytes} bytes` }];
     if (declared > 0 && !byteBudget.tryTake(declared))
@@ -144,7 +133,7 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
     const head = nodeHead(req);
     const target = new RequestTarget(head.url);
     const declared = req.method === 'POST' ? Math.max(0, Number(req.headers['content-length']) || 0) : 0;
-    const refused = refusal(head, target, declared);
+    const refused = refusal(head, declared);
     if (refused) return refused;
     try {
       const body = req.method === 'POST' ? await readBody(req, maxBodyBytes) : Buffer.alloc(0);
@@ -161,14 +150,7 @@ export function createUpstashBridge(opts: UpstashBridgeOptions): UpstashBridge {
         target: new RequestTarget(head.target),
         declared: declaredBytes(head),
       };
-      let refused: Answer | null;
-      try {
-        refused = refusal(request.head, request.target, request.declared);
-      } catch (error) {
-        // A query token in a URL that cannot be parsed: 400, as on Node's `http`.
-        if (!(error instanceof BridgeRequestError)) throw error;
-        refused = [error.status, { error: error.message }];
-      }
+      const refused = refusal(request.head, request.declared);
       if (refused) return { refuse: toLean(refused) };
       const { declared } = request;
       return declared > 0
@@ -229,36 +211,14 @@ function toLean([status, body]: Answer): LeanAnswer {
   return { status, json: JSON.stringify(body) };
 }
 
-/**
- * The request target, read by plain string work (every request needs its path); the URL is
- * parsed only for the command-in-the-URL form and query tokens. Prefixing keeps a path like
- * `//x` a path (a bare `new URL` would read `x` as a host). A class, not closures: no function
- * is made per request.
- */
+/** The request target's path, read by plain string work (the query, if any, is not used). */
 class RequestTarget {
   /** The path as sent, without the query. */
   readonly path: string;
-  private readonly query: number;
-  private parsed: URL | undefined;
 
-  constructor(private readonly raw: string) {
-    this.query = raw.indexOf('?');
-    this.path = this.query < 0 ? raw : raw.slice(0, this.query);
-  }
-
-  /** The query's `_token`, the credential of clients that cannot send headers. */
-  queryToken(): string | null {
-    return this.query < 0 ? null : this.url().searchParams.get('_token');
-  }
-
-  /** The parsed URL, for the command-in-the-URL form. */
-  url(): URL {
-    try {
-      this.parsed ??= new URL(`http://bridge${this.raw}`);
-    } catch {
-      throw new BridgeRequestError(400, 'ERR malformed request URL');
-    }
-    return this.parsed;
+  constructor(raw: string) {
+    const query = raw.indexOf('?');
+    this.path = query < 0 ? raw : raw.slice(0, query);
   }
 }
 
@@ -266,12 +226,12 @@ class RequestTarget {
  * Constant-time comparison of the presented token with the expected one. Only their lengths
  * can be told apart by timing, and the length of a generated token is no secret.
  */
-function tokenCheck(token: string): (req: UpstashHead, target: RequestTarget) => boolean {
+function tokenCheck(token: string): (req: UpstashHead) => boolean {
   const expected = Buffer.from(token);
-  return (req, target) => {
+  return (req) => {
     const header = req.headers.get('authorization');
     const bearer = header !== undefined && /^bearer\s/i.test(header) ? header.slice(7) : undefined;
-    const presented = (bearer ?? target.queryToken())?.trim();
+    const presented = bearer?.trim();
     if (presented === undefined || presented.length !== token.length) return false;
     const candidate = Buffer.from(presented);
     return candidate.length === expected.length && timingSafeEqual(candidate, expected);

@@ -2,7 +2,7 @@
  * Commands the bridge refuses. Every REST request shares the backend's single connection, so a
  * command that changes connection state (SELECT, MULTI, WATCH, SUBSCRIBE, CLIENT REPLY...) would
  * leak into other requests, and a blocking one (BLPOP, XREAD BLOCK...) would stall them all.
- * Transactions go through /multi-exec instead.
+ * Atomic work is a Lua script.
  */
 const CONNECTION_STATE = new Set([
   'select',

@@ -59,33 +59,10 @@ export function parseCommand(value: unknown): string[] {
   });
 }
 
-/** The body of /pipeline and /multi-exec: a non-empty JSON array of commands. */
+/** The body of /pipeline: a non-empty JSON array of commands. */
 export function parseCommandList(value: unknown): string[][] {
   if (!Array.isArray(value) || value.length === 0) {
     throw new BridgeRequestError(400, 'ERR failed to parse pipeline: expected a non-empty array of commands');
   }
   return value.map(parseCommand);
-}
-
-/**
- * Upstash's URL form: `/set/key/value?EX=100` is SET key value EX 100 and a POST body is
- * appended as the last argument. `_token` is the query-string credential, not an argument.
- */
-export function commandFromPath(url: URL, body: Buffer): string[] {
-  const segments = url.pathname.replace(/^\/|\/$/g, '').split('/');
-  const command = segments.map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      throw new BridgeRequestError(400, 'ERR failed to parse command: malformed URL encoding');
-    }
-  });
-  for (const [key, value] of url.searchParams) {
-    if (key === '_token') continue;
-    command.push(key);
-    if (value !== '') command.push(value);
-  }
-  if (body.length > 0) command.push(body.toString('utf8'));
-  if (command[0] === '') throw new BridgeRequestError(400, 'ERR empty command');
-  return command;
 }

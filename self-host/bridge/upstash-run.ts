@@ -1,20 +1,23 @@
 import type { TranscodedPipeline } from './pipeline-transcode';
 import type { RedisBackend, RedisReply } from './redis-backend';
-import { RedisCommandError } from './redis-reply';
-import { type CommandOutcome, encodeReply, outcomeOf } from './upstash-encoding';
+import { type CommandOutcome, outcomeOf } from './upstash-encoding';
 import { refusal } from './upstash-policy';
 
 /** An HTTP status and the JSON body to send with it. */
 export type Answer = [status: number, body: unknown];
 
+/** One command: 200 `{result}`, or 400 `{error}` with Redis's text when Redis (or the bridge) said no. */
 export async function runSingle(backend: RedisBackend, command: string[], base64: boolean): Promise<Answer> {
   const refused = refusal(command);
   if (refused) return [400, { error: refused }];
+  let reply: RedisReply;
   try {
-    return [200, { result: encodeReply(await backend.call(command), base64) }];
+    [reply = null] = await backend.pipeline([command]);
   } catch (error) {
-    return failure(error);
+    return unreachable(error);
   }
+  const outcome = outcomeOf(reply, base64);
+  return ['error' in outcome ? 400 : 200, outcome];
 }
 
 /**
@@ -34,7 +37,7 @@ export async function runPipeline(
   try {
     replies = allowed.length > 0 ? await backend.pipeline(allowed) : [];
   } catch (error) {
-    return failure(error);
+    return unreachable(error);
   }
   let next = 0;
   const outcomes: CommandOutcome[] = refusals.map((refused) =>
@@ -53,33 +56,15 @@ export async function runEncodedPipeline(
   try {
     replies = await pipelineEncoded(pipeline.resp, pipeline.count);
   } catch (error) {
-    return failure(error);
+    return unreachable(error);
   }
   const outcomes: CommandOutcome[] = [];
   for (let i = 0; i < pipeline.count; i++) outcomes.push(outcomeOf(replies[i] ?? null, base64));
   return [200, outcomes];
 }
 
-export async function runTransaction(
-  backend: RedisBackend,
-  commands: string[][],
-  base64: boolean,
-): Promise<Answer> {
-  // Like a command Redis rejects while queueing, a refused one aborts the whole transaction.
-  const refused = commands.map(refusal).find((message) => message !== null);
-  if (refused)
-    return [400, { error: `EXECABORT Transaction discarded because of previous errors: ${refused}` }];
-  try {
-    const replies = await backend.transaction(commands);
-    return [200, replies.map((reply) => outcomeOf(reply, base64))];
-  } catch (error) {
-    return failure(error);
-  }
-}
-
-/** 400 with Redis's text when Redis said no; 502 when Redis could not be reached at all. */
-function failure(error: unknown): Answer {
-  if (error instanceof RedisCommandError) return [400, { error: error.message }];
+/** 502 when Redis could not be reached at all (its refusals are replies, not failures). */
+function unreachable(error: unknown): Answer {
   return [
     502,
     {

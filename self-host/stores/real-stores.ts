@@ -1,5 +1,5 @@
 import { bridgeLimitsFromEnv } from '../bridge/limits';
-import { createRedisBackend } from '../bridge/redis-backend';
+import { createRedisBackend, runCommand } from '../bridge/redis-backend';
 import { ensureDatabase } from './migrations';
 import { type PostgresStore, type RedisStore, redactUrl } from './stores';
 
@@ -22,7 +22,7 @@ export async function realPostgres(databaseUrl: string): Promise<PostgresStore> 
 export async function realRedis(redisUrl: string, env: NodeJS.ProcessEnv): Promise<RedisStore> {
   const backend = createRedisBackend(redisUrl, { commandTimeoutMs: bridgeLimitsFromEnv(env).redisTimeoutMs });
   try {
-    await backend.call(['PING']);
+    await runCommand(backend, ['PING']);
   } catch (error) {
     await backend.close();
     throw new Error(

@@ -227,8 +227,7 @@ describe('Postgres outage', () => {
         expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(503);
         expect(answer.body.error.type).toBe('service_unavailable');
         expect(answer.headers.get('retry-after')).toBe('5');
-        // SLUICE_DB_TIMEOUT_MS bounds a blackholed query (and a refused one is not held by a
-        // WebSocket close handshake: see bounded-close-websocket.ts).
+        // SLUICE_DB_TIMEOUT_MS bounds a blackholed query (the pool's connect and query timeouts).
         expect(answer.ms, `${method} ${path}`).toBeLessThan(DB_TIMEOUT_MS + 2_000);
       }
 

@@ -1,9 +1,8 @@
 // The store bridge reports what it served (requests per endpoint, Redis
-// commands, SQL statements, tunnels asked for) at GET /_bridge/counts, behind the Upstash
+// commands, SQL statements) at GET /_bridge/counts, behind the Upstash
 // token, so `npm run bench` counts the apps' store round trips without a proxy in their path.
 // The real bridge server over real Postgres; Redis is the in-memory store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
 import { BRIDGE_COUNTS_PATH, type BridgeCounts } from '../../self-host/bridge/counts';
 import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
@@ -41,7 +40,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = auth
 }
 
 describe('store bridge counts', () => {
-  it('counts Upstash and Neon HTTP requests, their commands and statements, and tunnels', async () => {
+  it('counts Upstash and Neon HTTP requests, their commands and statements', async () => {
     const before = await counts();
     const rest = bridge.env.UPSTASH_REDIS_REST_URL;
     expect(
@@ -60,25 +59,17 @@ describe('store bridge counts', () => {
       { 'neon-connection-string': pgUrl('postgres') },
     );
     expect(sql.status).toBe(200);
-    const ws = new WebSocket(`ws://${bridge.env.NEON_LOCAL_WS_PROXY}?address=${PG_HOST}:${PG_PORT}`);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    ws.close();
     const after = await counts();
     expect({
       upstash_requests: after.upstash_requests - before.upstash_requests,
       redis_commands: after.redis_commands - before.redis_commands,
       sql_requests: after.sql_requests - before.sql_requests,
       sql_statements: after.sql_statements - before.sql_statements,
-      websocket_upgrades: after.websocket_upgrades - before.websocket_upgrades,
     }).toEqual({
       upstash_requests: 2,
       redis_commands: 4,
       sql_requests: 1,
       sql_statements: 1,
-      websocket_upgrades: 1,
     });
   });
 

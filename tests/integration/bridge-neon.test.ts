@@ -1,15 +1,16 @@
-// The store bridge's Neon endpoints, driven by the official @neondatabase/serverless driver
-// against a real Postgres (and an embedded PGlite), with nothing mocked.
+// The store bridge's Neon HTTP endpoint (the gateway's Postgres), driven by the official
+// @neondatabase/serverless driver against a real Postgres and an embedded PGlite, which the
+// console's node-postgres pool reaches at the same time straight through its socket server.
+// Nothing is mocked.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import { NeonDbError, neon, neonConfig, Pool } from '@neondatabase/serverless';
+import { NeonDbError, neon, neonConfig } from '@neondatabase/serverless';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import ws, { WebSocketServer } from 'ws';
+import { createPostgresPool } from '../../console-server/src/stores/postgres';
 import { type PgliteServer, servePglite } from '../../dev/embedded/pglite-server';
 import { createNeonHttpHandler } from '../../self-host/bridge/neon-http';
-import { attachNeonWsProxy } from '../../self-host/bridge/neon-ws-proxy';
 import { freePort } from '../../self-host/process/ports';
 import { PG_HOST, PG_PORT, pgUrl } from '../helpers/env';
 
@@ -33,27 +34,19 @@ function sidecarPort(host: string): number {
   return port;
 }
 
-neonConfig.webSocketConstructor = ws;
-neonConfig.wsProxy = (host, port) => `127.0.0.1:${sidecarPort(host)}/v2?address=${host}:${port}`;
-neonConfig.useSecureWebSocket = false;
-neonConfig.pipelineConnect = false;
-neonConfig.pipelineTLS = false;
-neonConfig.forceDisablePgSSL = true;
 neonConfig.fetchEndpoint = (host) => `http://127.0.0.1:${sidecarPort(host)}/sql`;
 
-/** A plain node:http server wired the way self-host/bridge/server.ts wires the two handlers. */
+/** A plain node:http server wired the way self-host/bridge/server.ts wires the handler. */
 async function startTestSidecar(target: { host: string; port: number }): Promise<TestSidecar> {
   const http = createNeonHttpHandler({ target });
   const server = createServer((req, res) => {
     if (req.url?.split('?')[0] === '/sql') void http.handle(req, res);
     else res.writeHead(404).end();
   });
-  const proxy = attachNeonWsProxy(server, { target });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     async close() {
-      await proxy.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await http.close();
@@ -69,30 +62,6 @@ async function adminQuery(database: string, ...statements: string[]): Promise<vo
   } finally {
     await client.end();
   }
-}
-
-/** Connections the Neon Pool holds open through the WebSocket tunnel (the driver names itself). */
-async function driverConnections(): Promise<number> {
-  const client = new pg.Client({ connectionString: pgUrl('postgres') });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity where datname = $1 and application_name like 'pkg:npm/%'`,
-      [DATABASE],
-    );
-    return rows[0]?.n ?? -1;
-  } finally {
-    await client.end();
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
 }
 
 let pgSidecar: TestSidecar;
@@ -224,84 +193,17 @@ describe('Neon HTTP endpoint (neon())', () => {
   });
 });
 
-describe('Neon WebSocket proxy (Pool)', () => {
-  it('runs queries and explicit transactions, and closes its tunnels on pool.end()', async () => {
-    const pool = new Pool({ connectionString: PG_URL, max: 4 });
-    try {
-      const { rows } = await pool.query('select $1::text as t, $2::int * 2 as n', ['ws ✓', 21]);
-      expect(rows).toEqual([{ t: 'ws ✓', n: 42 }]);
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('insert into items (name) values ($1)', ['ws-commit']);
-        await client.query('COMMIT');
-        await client.query('BEGIN');
-        await client.query('insert into items (name) values ($1)', ['ws-rollback']);
-        await client.query('ROLLBACK');
-      } finally {
-        client.release();
-      }
-      const seen = await pool.query(`select name from items where name like 'ws-%' order by name`);
-      expect(seen.rows).toEqual([{ name: 'ws-commit' }]);
-      await expect(pool.query(`insert into items (name) values ('ws-commit')`)).rejects.toMatchObject({
-        code: '23505',
-      });
-    } finally {
-      await pool.end();
-    }
-    expect(await waitFor(async () => (await driverConnections()) === 0)).toBe(true);
-  });
-
-  it('serves concurrent queries on several pooled connections', async () => {
-    const pool = new Pool({ connectionString: PG_URL, max: 4 });
-    try {
-      const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          pool.query('select pg_backend_pid() as pid, $1::int as i from pg_sleep(0.05)', [i]),
-        ),
-      );
-      expect(results.map((r) => r.rows[0].i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-      expect(new Set(results.map((r) => r.rows[0].pid)).size).toBe(4);
-      expect(await driverConnections()).toBe(4);
-    } finally {
-      await pool.end();
-    }
-    expect(await waitFor(async () => (await driverConnections()) === 0)).toBe(true);
-  });
-
-  it('leaves upgrades on other paths to other listeners', async () => {
-    const other = new WebSocketServer({ noServer: true });
-    const server = createServer();
-    const proxy = attachNeonWsProxy(server, { target: { host: PG_HOST, port: PG_PORT } });
-    server.on('upgrade', (req, socket, head) => {
-      if (req.url === '/other') other.handleUpgrade(req, socket, head, (client) => client.send('other'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const client = new ws(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/other`);
-      const message = await new Promise<string>((resolve, reject) => {
-        client.once('message', (data: Buffer) => resolve(data.toString()));
-        client.once('error', reject);
-      });
-      expect(message).toBe('other');
-      client.close();
-    } finally {
-      await proxy.close();
-      server.closeAllConnections();
-      for (const c of other.clients) c.terminate();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
-});
-
 describe('against PGlite (the embedded store, dev/embedded/pglite-server.ts)', () => {
   let db: PGlite;
   let socketServer: PgliteServer;
   let sidecar: TestSidecar;
+  /** The socket server's own URL: where the console's pool connects. */
+  let directUrl: string;
 
   beforeAll(async () => {
     db = await PGlite.create();
     const port = await freePort();
+    directUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
     socketServer = await servePglite(db, '127.0.0.1', port);
     sidecar = await startTestSidecar({ host: '127.0.0.1', port });
     sidecarPorts.set(PGLITE_ALIAS, sidecar.port);
@@ -324,15 +226,15 @@ describe('against PGlite (the embedded store, dev/embedded/pglite-server.ts)', (
     await expect(sql`insert into notes values (${null})`).rejects.toMatchObject({ code: '23502' });
   });
 
-  it('serves Pool queries and a transaction over the WebSocket proxy', async () => {
-    const pool = new Pool({ connectionString: PGLITE_URL, max: 2 });
+  it('serves the console’s pool (node-postgres, straight to the socket): queries and a transaction', async () => {
+    const { pool } = createPostgresPool(directUrl, 2);
     try {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const { rows } = await client.query('select $1::text as via, count(*)::int as n from notes', ['ws']);
+        const { rows } = await client.query('select $1::text as via, count(*)::int as n from notes', ['pg']);
         await client.query('COMMIT');
-        expect(rows).toEqual([{ via: 'ws', n: 2 }]);
+        expect(rows).toEqual([{ via: 'pg', n: 2 }]);
       } finally {
         client.release();
       }
@@ -344,8 +246,9 @@ describe('against PGlite (the embedded store, dev/embedded/pglite-server.ts)', (
   it('keeps concurrent clients apart: large parameterised batches, transactions and plain reads interleave safely', async () => {
     // PGlite has one session. Each client's Parse/Bind/Execute/Sync must run as one turn, or
     // another client's Parse replaces the unnamed statement under it (pglite-socket 0.2.17 did
-    // exactly that: "unnamed prepared statement does not exist" under load).
-    const pool = new Pool({ connectionString: PGLITE_URL, max: 8 });
+    // exactly that: "unnamed prepared statement does not exist" under load). The console's pool
+    // and the gateway's HTTP statements (through the bridge) at once, as on `npm start`.
+    const { pool } = createPostgresPool(directUrl, 8);
     const sql = neon(PGLITE_URL);
     try {
       await pool.query('create table batches (client int not null, row int not null, body text not null)');

@@ -1,15 +1,14 @@
 // Local wiring (docs/architecture.md): the store bridge's Upstash REST endpoint lets the official
 // @upstash/redis client run unchanged against a real Redis (and the embedded in-memory store).
 // Real Redis database 15, the real client over real HTTP; nothing is mocked.
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../dev/embedded/memory-backend';
 import { createLeanServer } from '../../self-host/bridge/http1-server';
 import { transcodePipeline } from '../../self-host/bridge/pipeline-transcode';
-import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
+import { createRedisBackend, type RedisBackend, runCommand } from '../../self-host/bridge/redis-backend';
 import { createUpstashBridge, type UpstashBridge } from '../../self-host/bridge/upstash-bridge';
 import { ROUTE_HEALTH_SCRIPT } from '../../shared/src/routing/route-health';
 import { luaSha1 } from '../../shared/test/stores/lua-sha1';
@@ -124,11 +123,11 @@ describe.each(COMBINATIONS)('Upstash bridge over $name, on $server', ({ create, 
   let redis: Redis;
   beforeAll(async () => {
     h = await startBridge(create(), server);
-    await h.backend.call(['FLUSHDB']);
+    await runCommand(h.backend, ['FLUSHDB']);
     redis = h.client();
   });
   afterAll(async () => {
-    await h.backend.call(['FLUSHDB']);
+    await runCommand(h.backend, ['FLUSHDB']);
     await h.close();
   });
 
@@ -219,28 +218,11 @@ describe.each(COMBINATIONS)('Upstash bridge over $name, on $server', ({ create, 
     await expect(failing.exec()).rejects.toThrow(/Command 1 \[ incr \] failed/);
   });
 
-  it('multi() returns per-command results and errors without rolling back', async () => {
+  it('serves no transaction: the client’s multi() is refused (the apps use scripts)', async () => {
     const tx = redis.multi();
     tx.set('tx:k', 'v');
-    tx.incr('tx:k');
-    tx.get('tx:k');
-    const results = await tx.exec({ keepErrors: true });
-    expect(results.map((r) => r.result)).toEqual(['OK', undefined, 'v']);
-    expect(results[1]?.error).toMatch(/ERR value is not an integer/);
-  });
-
-  it('multi() is atomic: concurrent increments never interleave inside a transaction', async () => {
-    const transactions = Array.from({ length: 20 }, () => {
-      const tx = redis.multi();
-      tx.incr('tx:n');
-      tx.incr('tx:n');
-      tx.incr('tx:n');
-      return tx.exec<[number, number, number]>();
-    });
-    const singles = Array.from({ length: 20 }, () => redis.incr('tx:n'));
-    const [triples] = await Promise.all([Promise.all(transactions), Promise.all(singles)]);
-    for (const [a, b, c] of triples) expect([b - a, c - b]).toEqual([1, 1]);
-    expect(await redis.get('tx:n')).toBe(80);
+    await expect(tx.exec()).rejects.toThrow(/not an endpoint of the store bridge/);
+    expect(await redis.get('tx:k')).toBeNull();
   });
 
   it('rejects a wrong token: the client raises Unauthorized', async () => {
@@ -257,11 +239,11 @@ describe.each(
   let redis: Redis;
   beforeAll(async () => {
     h = await startBridge(createRedisBackend(db15Url()), server);
-    await h.backend.call(['FLUSHDB']);
+    await runCommand(h.backend, ['FLUSHDB']);
     redis = h.client();
   });
   afterAll(async () => {
-    await h.backend.call(['FLUSHDB']);
+    await runCommand(h.backend, ['FLUSHDB']);
     await h.close();
   });
 
@@ -317,7 +299,7 @@ describe.each(
 
   it('scriptLoad gives the SHA-1 Redis itself computes', async () => {
     const script = 'return ARGV[1] .. "✓"';
-    const direct = await h.backend.call(['SCRIPT', 'LOAD', script]);
+    const direct = await runCommand(h.backend, ['SCRIPT', 'LOAD', script]);
     expect(await redis.scriptLoad(script)).toBe(String(direct));
     expect(await redis.evalsha(luaSha1(script), [], ['ok'])).toBe('ok✓');
   });
@@ -357,7 +339,7 @@ describe.each(
 
   it('answers a pipeline it transcodes straight to RESP as it answers the general path', async () => {
     // PTTL would differ by a millisecond between the two paths: the script's reply must not depend on time.
-    const sha = String(await h.backend.call(['SCRIPT', 'LOAD', COUNT_AND_ECHO]));
+    const sha = String(await runCommand(h.backend, ['SCRIPT', 'LOAD', COUNT_AND_ECHO]));
     const commands = (p: string) => [
       ['evalsha', sha, 1, `${p}:fw`, 60000],
       ['hincrby', `${p}:h`, 'field with spaces', -3],
@@ -382,41 +364,22 @@ describe.each(
       expect(JSON.stringify(plain.body).replaceAll('tp:plain', 'P')).toBe(
         JSON.stringify(general.body).replaceAll('tp:general', 'P'),
       );
-      await h.backend.call(['DEL', 'tp:plain:fw', 'tp:plain:h', 'tp:plain:u', 'tp:plain:e']);
-      await h.backend.call(['DEL', 'tp:general:fw', 'tp:general:h', 'tp:general:u', 'tp:general:e']);
+      await runCommand(h.backend, ['DEL', 'tp:plain:fw', 'tp:plain:h', 'tp:plain:u', 'tp:plain:e']);
+      await runCommand(h.backend, ['DEL', 'tp:general:fw', 'tp:general:h', 'tp:general:u', 'tp:general:e']);
     }
   });
 
-  it('aborts a whole /multi-exec when Redis refuses a queued command (EXECABORT)', async () => {
-    const res = await h.raw('/multi-exec', { body: JSON.stringify([['set', 'xa:k', 'v'], ['get']]) });
-    expect(res).toEqual({ status: 400, body: { error: expect.stringMatching(/^EXECABORT/) } });
+  it('answers what the apps never send with 404: commands in the URL, transactions; a query token is no credential', async () => {
+    const notFound = {
+      status: 404,
+      body: { error: expect.stringMatching(/not an endpoint of the store bridge/) },
+    };
+    expect(await h.raw('/set/pf%3Ak/v?EX=100', { method: 'GET' })).toEqual(notFound);
+    expect(await h.raw('/set/pf:body', { body: 'raw body' })).toEqual(notFound);
+    expect(await h.raw('/multi-exec', { body: JSON.stringify([['set', 'xa:k', 'v']]) })).toEqual(notFound);
     expect(await redis.get('xa:k')).toBeNull();
-  });
-
-  it('accepts commands in the URL, with query options and a POST body as the last argument', async () => {
-    expect(await h.raw('/set/pf%3Ak/v%20x?EX=100', { method: 'GET' })).toEqual({
-      status: 200,
-      body: { result: 'OK' },
-    });
-    expect(await h.raw('/get/pf:k', { method: 'GET' })).toEqual({ status: 200, body: { result: 'v x' } });
-    expect((await h.raw('/ttl/pf:k', { method: 'GET' })).body).toEqual({ result: expect.any(Number) });
-    expect(await h.raw('/set/pf:body', { body: 'raw body ✓' })).toEqual({
-      status: 200,
-      body: { result: 'OK' },
-    });
-    expect(await redis.get('pf:body')).toBe('raw body ✓');
-    const viaQuery = await fetch(`${h.url}/get/pf:k?_token=${TOKEN}`);
-    expect(await viaQuery.json()).toEqual({ result: 'v x' });
-  });
-
-  it('answers 400 to a query token in a target that is no URL (an invalid port), as raw bytes', async () => {
-    const socket = connect(Number(new URL(h.url).port), '127.0.0.1');
-    await once(socket, 'connect');
-    socket.end(`GET :99999?_token=${TOKEN} HTTP/1.1\r\nHost: bridge\r\n\r\n`);
-    let raw = '';
-    for await (const chunk of socket) raw += String(chunk);
-    // Node's parser refuses such a target itself; the lean server's head check does.
-    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    const viaQuery = await fetch(`${h.url}/?_token=${TOKEN}`, { method: 'POST', body: '["ping"]' });
+    expect(viaQuery.status).toBe(401);
   });
 
   it('refuses bad requests without crashing: auth, JSON, size, method, connection-state commands', async () => {
@@ -432,8 +395,10 @@ describe.each(
     expect((await h.raw('/', { method: 'PUT', body: '["ping"]' })).status).toBe(405);
     expect((await h.raw('/', { body: '["select","2"]' })).status).toBe(400);
     expect((await h.raw('/', { body: '["blpop","q","0"]' })).status).toBe(400);
-    expect((await h.raw('/multi-exec', { body: '[["set","ms:k","1"],["watch","ms:k"]]' })).status).toBe(400);
-    expect(await redis.get('ms:k')).toBeNull();
+    expect((await h.raw('/pipeline', { body: '[["set","ms:k","1"],["multi"]]' })).body).toEqual([
+      { result: 'OK' },
+      { error: expect.stringMatching(/'multi' is not available through the store bridge/) },
+    ]);
     expect(await redis.ping()).toBe('PONG');
   });
 });

@@ -14,13 +14,9 @@ beforeAll(async () => {
     entrypoint: join(import.meta.dirname, '../fixtures/driver-probe-worker.ts'),
     compatibilityDate: '2026-04-01',
     bindings: Object.fromEntries(
-      [
-        'DATABASE_URL',
-        'NEON_LOCAL_WS_PROXY',
-        'NEON_LOCAL_HTTP',
-        'UPSTASH_REDIS_REST_URL',
-        'UPSTASH_REDIS_REST_TOKEN',
-      ].map((name) => [name, { type: 'plain_text' as const, value: env[name]! }]),
+      ['DATABASE_URL', 'NEON_LOCAL_HTTP', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN'].map(
+        (name) => [name, { type: 'plain_text' as const, value: env[name]! }],
+      ),
     ),
     dev: {
       server: { hostname: '127.0.0.1', port: 0 },
@@ -38,13 +34,12 @@ afterAll(async () => {
 });
 
 describe('official drivers inside workerd through the store bridge', () => {
-  it('run Neon HTTP, a Neon Pool transaction over WebSocket and Upstash commands', async () => {
+  it('run Neon HTTP statements and a transaction, and Upstash commands', async () => {
     expect(inject('sidecarEnv').NEON_LOCAL_HTTP).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sql$/);
     const response = await worker.fetch('http://probe/');
     const body = (await response.json()) as Record<string, unknown>;
     expect(body.error, String(body.stack)).toBeUndefined();
-    expect(body.http).toEqual({ text: "it's ✓", answer: 42, arr: [1, 2] });
-    expect(body.pool).toEqual({ via: 'websocket', in_tx: true });
+    expect(body.http).toEqual({ text: "it's ✓", answer: 42, arr: [1, 2], in_tx: true });
     expect(body.redis).toMatchObject({ piped: [expect.any(Number), 'héllo'], evaluated: ['k', 'v'] });
   });
 });

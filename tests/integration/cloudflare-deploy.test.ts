@@ -3,8 +3,9 @@
 // `npm run console` on a checkout without a web UI build builds it, then serves it at / and
 // answers /api/health and the setup API. The checkout is a copy of this working tree (tracked
 // and untracked files, no build output) with the installed packages linked in, so the real
-// checkout's build is never touched. The console gets a store bridge where Neon and Upstash
-// would be, over a fresh Postgres database migrated by `npm run db:migrate` and a Redis database.
+// checkout's build is never touched. The console gets a fresh Postgres database migrated by
+// `npm run db:migrate` (where Neon would be) and a store bridge where Upstash would be, over a
+// Redis database.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
@@ -22,7 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
+import { createRedisBackend, type RedisBackend, runCommand } from '../../self-host/bridge/redis-backend';
 import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
 import { freePort } from '../../self-host/process/ports';
 import { recreateDatabase } from '../helpers/databases';
@@ -87,8 +88,8 @@ describe('npm run console on a checkout without a web UI build', () => {
       timeout: 60_000,
     });
     redis = createRedisBackend(REDIS_URL);
-    await redis.call(['FLUSHDB']);
-    // Where Neon's WebSocket and Upstash's REST endpoint would be (as `npm run serve` gives them).
+    await runCommand(redis, ['FLUSHDB']);
+    // Upstash's REST endpoint (the console's Redis on Cloudflare); Postgres is reached directly.
     bridge = await startStoreBridge({
       port: 0,
       pgTarget: { host: PG_HOST, port: PG_PORT },

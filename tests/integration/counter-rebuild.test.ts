@@ -5,7 +5,7 @@
 import type { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresPool, type PostgresPool } from '../../console-server/src/stores/postgres';
-import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
+import { createRedisBackend, type RedisBackend, runCommand } from '../../self-host/bridge/redis-backend';
 import { type StoreBridge, startStoreBridge } from '../../self-host/bridge/server';
 import { storeMarker } from '../../shared/src/db/repos/store-markers-repo';
 import { createCounterAnchor } from '../../shared/src/limits/counter-anchor';
@@ -101,7 +101,7 @@ describe.each([
   'clickhouse',
 ] as const)('limit counters rebuilt from the request log (%s)', (adapter) => {
   it('marks a first start, rebuilds what a loss took, counts what came after once, and holds a rebuild to one console', async () => {
-    await backend.call(['FLUSHDB']);
+    await runCommand(backend, ['FLUSHDB']);
     const log = adapters.stores[adapter].requests;
     const deps = { redis, log, marker: storeMarker(db.db, `redis_epoch_${adapter}`), delayMs: DELAY_MS };
     const limiter = createLimiter({ redis, limitsOf: async () => limits, timeoutMs: 5000, warn: () => {} });
@@ -138,7 +138,7 @@ describe.each([
     });
 
     // The loss: Redis comes back empty. The first counter write stamps when counting began again.
-    await backend.call(['FLUSHDB']);
+    await runCommand(backend, ['FLUSHDB']);
     const after = await request(limiter, T, 30);
     expect(String(await redis.get(COUNTING_SINCE_KEY))).toBe(String(T));
     await limiter.addTokens(subject, 40, T + 4_000);
@@ -166,7 +166,7 @@ describe.each([
     expect(await keepCounters(deps, T + 60_000)).toEqual({ state: 'intact' });
 
     // Another loss while a console holds the rebuild: the others wait for it.
-    await backend.call(['FLUSHDB']);
+    await runCommand(backend, ['FLUSHDB']);
     await redis.set('sluice:rl:rebuild-lock', 'another-console', { px: 60_000 });
     // No counter written since: the keeper stamps the instant itself.
     expect(await keepCounters(deps, T + HOUR)).toEqual({ state: 'waiting', countingSince: T + HOUR });
@@ -181,7 +181,7 @@ describe('a gateway finds the counters lost (ADMIT without the epoch mark)', () 
     const KEY = '7d000000-0000-4000-8000-000000000002';
     const USER = '7e000000-0000-4000-8000-000000000002';
     const subject: LimitSubject = { keyId: KEY, userId: USER, rateLimitRpm: null };
-    await backend.call(['FLUSHDB']);
+    await runCommand(backend, ['FLUSHDB']);
     const log = adapters.stores['pg-pool'].requests;
     const marker = storeMarker(db.db, 'redis_epoch_gateway');
     const limiter = createLimiter({ redis, limitsOf: async () => limits, timeoutMs: 5000, warn: () => {} });
@@ -224,7 +224,7 @@ describe('a gateway finds the counters lost (ADMIT without the epoch mark)', () 
       }),
     ]);
     // Redis loses everything; ten requests arrive together: one rebuild, each counted once.
-    await backend.call(['FLUSHDB']);
+    await runCommand(backend, ['FLUSHDB']);
     rebuilds = 0;
     const answers = await Promise.all(Array.from({ length: 10 }, () => admit(T + 1_000)));
     expect(answers.map((a) => a.kind)).toEqual(Array(10).fill('admitted'));

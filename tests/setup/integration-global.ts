@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { createRedisBackend, type RedisBackend } from '../../self-host/bridge/redis-backend';
+import { createRedisBackend, type RedisBackend, runCommand } from '../../self-host/bridge/redis-backend';
 import { startStoreBridge } from '../../self-host/bridge/server';
 import { INTEGRATION_REDIS_URL, PG_HOST, PG_PORT } from '../helpers/env';
 
@@ -9,7 +9,7 @@ import { INTEGRATION_REDIS_URL, PG_HOST, PG_PORT } from '../helpers/env';
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const redis = createRedisBackend(INTEGRATION_REDIS_URL);
-  await redis.call(['FLUSHDB']);
+  await runCommand(redis, ['FLUSHDB']);
   return provideBridge(project, redis);
 }
 
@@ -31,7 +31,6 @@ export async function provideBridge(project: TestProject, redis: RedisBackend): 
 declare module 'vitest' {
   export interface ProvidedContext {
     sidecarEnv: {
-      NEON_LOCAL_WS_PROXY: string;
       NEON_LOCAL_HTTP: string;
       UPSTASH_REDIS_REST_URL: string;
       UPSTASH_REDIS_REST_TOKEN: string;

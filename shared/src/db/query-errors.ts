@@ -10,9 +10,12 @@ import { DeadlineError } from '../util/deadline';
  */
 const UNAVAILABLE_CLASSES = new Set(['08', '53', '57']);
 
-/** What the drivers (pg over WebSocket, Neon HTTP, the bridge's 502s) say when the link fails. */
+/**
+ * What the drivers (node-postgres, Neon HTTP, the bridge's 502s) say when the link fails; a
+ * query unanswered within the pool's query_timeout is one.
+ */
 const LINK_FAILURE =
-  /connection terminated|connection timeout|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|fetch failed|socket|websocket|HTTP status 50[234]|could not talk to the database|Connection closed/i;
+  /connection terminated|connection timeout|timeout exceeded when trying to connect|query read timeout|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|fetch failed|socket|HTTP status 50[234]|could not talk to the database|Connection closed/i;
 
 function sqlState(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
