@@ -30,8 +30,11 @@ const resourceMetadata = z
 const serverMetadata = z
   .object({
     issuer: z.string(),
-    authorization_endpoint: z.string(),
+    // Absent where nobody signs in with a browser (a server of client credentials only).
+    authorization_endpoint: z.string().optional(),
     token_endpoint: z.string(),
+    grant_types_supported: z.array(z.string()).optional(),
+    token_endpoint_auth_signing_alg_values_supported: z.array(z.string()).optional(),
     registration_endpoint: z.string().optional(),
     client_id_metadata_document_supported: z.boolean().optional(),
     code_challenge_methods_supported: z.array(z.string()).optional(),
@@ -40,6 +43,17 @@ const serverMetadata = z
     dpop_signing_alg_values_supported: z.array(z.string()).optional(),
   })
   .passthrough();
+export type AuthorizationServerMetadata = z.infer<typeof serverMetadata>;
+
+/** An upstream's authorization server, as found from the server's URL. */
+export interface AuthorizationServerFound {
+  issuer: string;
+  /** The resource identifier, exactly as the server's metadata publishes it (else its URL). */
+  resource: string;
+  /** What to ask for: the resource's scopes_supported (or the 401's scope); null: none. */
+  scope: string | null;
+  metadata: AuthorizationServerMetadata;
+}
 
 /** `resource_metadata="…"` and `scope="…"` of a Bearer challenge. */
 function challengeParams(header: string | null): { metadata: string | null; scope: string | null } {
@@ -109,10 +123,10 @@ async function resourceMetadataOf(endpointUrl: string, fetchImpl: typeof fetch) 
  * protected-resource metadata) names the authorization server, whose own metadata gives the
  * endpoints. Throws with what is missing or inconsistent.
  */
-export async function discoverUpstreamAuthorization(
+export async function discoverAuthorizationServer(
   endpointUrl: string,
   fetchImpl: typeof fetch,
-): Promise<UpstreamAuthorization> {
+): Promise<AuthorizationServerFound> {
   const { resource, scope } = await resourceMetadataOf(endpointUrl, fetchImpl);
   // A resource that names another URL is not this server's (RFC 9728 § 3.3).
   if (resource?.resource !== undefined && !coversServer(resource.resource, endpointUrl))
@@ -123,22 +137,43 @@ export async function discoverUpstreamAuthorization(
     const parsed = serverMetadata.safeParse(await getJson(url, fetchImpl));
     if (!parsed.success) continue;
     const meta = parsed.data;
-    const methods = meta.code_challenge_methods_supported;
-    if (methods && !methods.includes('S256')) throw new Error(`${issuer} does not support PKCE S256`);
     if (meta.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, ''))
       throw new Error(`${url} names another issuer (${meta.issuer})`);
     return {
       issuer: meta.issuer,
-      authorizationEndpoint: meta.authorization_endpoint,
-      tokenEndpoint: meta.token_endpoint,
-      registrationEndpoint: meta.registration_endpoint ?? null,
       resource: resource?.resource ?? endpointUrl,
-      metadataDocuments: meta.client_id_metadata_document_supported === true,
       scope: scope ?? resource?.scopes_supported?.join(' ') ?? null,
-      tokenAuthMethods: meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
-      issSupported: meta.authorization_response_iss_parameter_supported === true,
-      dpopAlgorithms: meta.dpop_signing_alg_values_supported ?? [],
+      metadata: meta,
     };
   }
   throw new Error(`no authorization server metadata found for ${issuer}`);
+}
+
+/** Where the server's users sign in: an authorization server with an authorization endpoint and PKCE S256. */
+export async function discoverUpstreamAuthorization(
+  endpointUrl: string,
+  fetchImpl: typeof fetch,
+): Promise<UpstreamAuthorization> {
+  const {
+    issuer,
+    resource,
+    scope,
+    metadata: meta,
+  } = await discoverAuthorizationServer(endpointUrl, fetchImpl);
+  const methods = meta.code_challenge_methods_supported;
+  if (methods && !methods.includes('S256')) throw new Error(`${issuer} does not support PKCE S256`);
+  if (!meta.authorization_endpoint)
+    throw new Error(`${issuer} has no authorization endpoint for users to sign in at`);
+  return {
+    issuer,
+    authorizationEndpoint: meta.authorization_endpoint,
+    tokenEndpoint: meta.token_endpoint,
+    registrationEndpoint: meta.registration_endpoint ?? null,
+    resource,
+    metadataDocuments: meta.client_id_metadata_document_supported === true,
+    scope,
+    tokenAuthMethods: meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'],
+    issSupported: meta.authorization_response_iss_parameter_supported === true,
+    dpopAlgorithms: meta.dpop_signing_alg_values_supported ?? [],
+  };
 }
