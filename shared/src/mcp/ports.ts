@@ -13,8 +13,18 @@ export interface McpServerTarget {
   name: string;
   endpointUrl: string;
   transportType: 'streamable_http' | 'sse';
-  /** `oauth` is resolved to `bearer` with the calling user's token before a target is used. */
-  authType: 'none' | 'bearer' | 'header' | 'query' | 'oauth';
+  /**
+   * `oauth` is resolved to `bearer` with the calling user's token before a target is used; the
+   * machine types (with `machine`) to `bearer` with the token Sluice gets for itself.
+   */
+  authType:
+    | 'none'
+    | 'bearer'
+    | 'header'
+    | 'query'
+    | 'oauth'
+    | 'oauth_client_credentials'
+    | 'oauth_jwt_bearer';
   /** Header name (auth_type header) or query parameter name (auth_type query). */
   authName: string | null;
   /** Decrypted; never logged or returned. */
@@ -32,6 +42,27 @@ export interface McpServerTarget {
   onUnauthorized?(refusal: CredentialRefusal): Promise<never>;
   /** Arguments of a tool the server wants as Mcp-Param headers (SEP-2243), from its catalog entry. */
   paramHeaders?(tool: string): ReadonlyArray<readonly [string, string]>;
+  /** How Sluice gets its own token for the server (machine auth types), its secrets opened. */
+  machine?: MachineCredentials;
+  /**
+   * The server refused the bearer secret `refused` (401): a fresh one (a token fetched again),
+   * to send that request once more with. A failure to get one is thrown to the caller.
+   */
+  renewSecret?(refused: string): Promise<string>;
+}
+
+/**
+ * A server Sluice signs in to as itself: the grant, the client it is at the authorization server
+ * (client_credentials needs one with a secret or a private key; optional for jwt_bearer) and,
+ * for jwt_bearer, the workload's JWT presented as the assertion. Never logged or returned.
+ */
+export interface MachineCredentials {
+  grant: 'client_credentials' | 'jwt_bearer';
+  clientId: string | null;
+  clientSecret: string | null;
+  /** PKCS#8 PEM: the client authenticates with assertions it signs (private_key_jwt). */
+  privateKey: string | null;
+  assertion: string | null;
 }
 
 /** How an upstream refused a credential: its status and the scope its challenge named. */

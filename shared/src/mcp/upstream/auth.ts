@@ -1,5 +1,6 @@
 import type { McpServerTarget } from '../ports';
 import { sendWithDpop } from './dpop-send';
+import { renewingBearer } from './renewing-bearer';
 
 /**
  * A fetch that carries the server's credential on every request to the server's origin:
@@ -11,12 +12,18 @@ import { sendWithDpop } from './dpop-send';
 export function authenticatedFetch(server: McpServerTarget, base: typeof fetch = fetch): typeof fetch {
   const origin = new URL(server.endpointUrl).origin;
   const secret = server.authSecret ?? '';
+  // A token Sluice got for itself is fetched again when the server refuses it (once a request).
+  const renewing =
+    server.authType === 'bearer' && server.renewSecret
+      ? renewingBearer(secret, server.renewSecret, base)
+      : null;
   return ((input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
     if (url.origin !== origin || server.authType === 'none') return base(request);
     if (server.authType === 'bearer' && server.dpopKey)
       return refusedAs(server, sendWithDpop(request, url, secret, server.dpopKey, server.endpointUrl, base));
+    if (renewing) return refusedAs(server, renewing(request, url));
     const headers = new Headers(request.headers);
     if (server.authType === 'bearer') headers.set('authorization', `Bearer ${secret}`);
     if (server.authType === 'header' && server.authName) headers.set(server.authName, secret);
