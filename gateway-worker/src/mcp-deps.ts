@@ -10,6 +10,11 @@ import { createToolGate } from '@sluice/shared/limits/tool-gate';
 import type { Logger } from '@sluice/shared/logs/server/logger';
 import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
 import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
+import {
+  createMachineTokens,
+  type MachineTokens,
+  targetForMachine,
+} from '@sluice/shared/mcp/oauth/machine-target';
 import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
 import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
 import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
@@ -63,6 +68,8 @@ export function buildMcpDeps(
 ): MethodDeps {
   const warn = (message: string, fields: Record<string, unknown> = {}) => log.warn(message, fields);
   let secretBox: Promise<SecretBox> | undefined;
+  // Tokens of the servers Sluice signs in to as itself: held for the isolate's life.
+  let machineTokens: MachineTokens | undefined;
   const consoleUrl = config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null;
   const drops = createDropReporter(metrics, 'mcp', warn);
   const callLog = createBatchingLedgerWriter<McpLogRecord>(callLogStore, {
@@ -119,6 +126,7 @@ export function buildMcpDeps(
       };
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
       const secrets = await secretBox;
+      machineTokens ??= createMachineTokens({ kv: link.redis, secrets, fetch, now: () => new Date() });
       const target = {
         ...(await toMcpServerTarget(server, secrets)),
         paramHeaders: await paramHeadersOf(server),
@@ -132,7 +140,7 @@ export function buildMcpDeps(
         clientMetadataUrl: null,
         now: () => new Date(),
       };
-      return targetForUser(target, userId, upstreamOAuth, consoleUrl);
+      return targetForUser(await targetForMachine(target, machineTokens), userId, upstreamOAuth, consoleUrl);
     },
     logCall: (record, keepAlive) => callLog.write(record, keepAlive),
     timeoutMs: MCP_UPSTREAM_TIMEOUT_MS,

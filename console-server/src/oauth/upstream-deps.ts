@@ -1,4 +1,5 @@
 import { upstreamOAuthStore } from '@sluice/shared/db/repos/mcp-oauth-repo';
+import { createMachineTokens, type MachineTokens } from '@sluice/shared/mcp/oauth/machine-target';
 import type { UpstreamOAuthDeps } from '@sluice/shared/mcp/oauth/ports';
 import type { Context } from 'hono';
 import type { ConsoleEnv } from '../types';
@@ -22,4 +23,13 @@ export function upstreamOAuth(c: Context<ConsoleEnv>): UpstreamOAuthDeps {
     clientMetadataUrl: base.startsWith('https://') ? `${base}${UPSTREAM_CLIENT_DOCUMENT_PATH}` : null,
     now: () => new Date(),
   };
+}
+
+/**
+ * The tokens Sluice gets for itself from upstreams' authorization servers (machine auth types):
+ * sealed in Redis, where the gateway finds them too.
+ */
+export function machineTokens(c: Context<ConsoleEnv>): MachineTokens {
+  const { deps } = c.var;
+  return createMachineTokens({ kv: deps.redis, secrets: deps.secrets, fetch, now: () => new Date() });
 }

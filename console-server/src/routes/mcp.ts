@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { mcpLogSchema } from '@sluice/shared/logs/mcp/log-columns';
+import { targetForMachine } from '@sluice/shared/mcp/oauth/machine-target';
 import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
 import type { McpServerTarget } from '@sluice/shared/mcp/ports';
 import { discoverMcpTools } from '@sluice/shared/mcp/registry/discover';
@@ -28,7 +29,7 @@ import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';
 import { issuerOf } from '../oauth/server-deps';
-import { upstreamOAuth } from '../oauth/upstream-deps';
+import { machineTokens, upstreamOAuth } from '../oauth/upstream-deps';
 import {
   bearerSecurity,
   createRouter,
@@ -59,7 +60,11 @@ const serverFound = foundFirst((c) => getMcpServer(c.var.deps.db, pathId(c)));
 
 const AUTH_NOTE =
   'auth_type bearer sends Authorization: Bearer <auth_secret>; header sends <auth_name>: <auth_secret>; ' +
-  'query adds ?<auth_name>=<auth_secret> to every request. auth_secret is encrypted at rest and never returned.';
+  'query adds ?<auth_name>=<auth_secret> to every request; oauth sends each user’s own token. ' +
+  'oauth_client_credentials and oauth_jwt_bearer send a token Sluice gets for itself from the server’s ' +
+  'authorization server: as client oauth_client_id with oauth_client_secret or oauth_private_key (a PKCS#8 PEM ' +
+  'signing private_key_jwt assertions), or with the workload JWT in auth_secret (jwt-bearer grant). ' +
+  'Secrets and keys are encrypted at rest and never returned.';
 
 const listRoute = createRoute({
   ...common,
@@ -102,7 +107,7 @@ const updateRoute = createRoute({
   summary: 'Change description, endpoint, transport, auth or active state',
   description:
     `${AUTH_NOTE} name cannot change (tools are namespaced by it). Without auth_secret the stored one is kept; ` +
-    'auth_type none drops it.',
+    'an auth type without auth_secret (none, oauth, oauth_client_credentials) drops it.',
   request: { params: IdParams, body: jsonBody(updateMcpServerInputSchema) },
   responses: { 200: jsonResponse(McpServerSchema, 'The server'), ...errorResponses(400, 401, 403, 404, 422) },
 });
@@ -259,11 +264,13 @@ export const mcpRoutes = createRouter()
   })
   .openapi(discoverRoute, async (c) => {
     const oauth = upstreamOAuth(c);
+    const machine = machineTokens(c);
     const deps = {
       ...c.var.deps,
       connector: c.var.deps.mcpConnector,
       timeoutMs: c.var.deps.mcpTimeoutMs,
-      forUser: (target: McpServerTarget, userId: string) => targetForUser(target, userId, oauth, issuerOf(c)),
+      forUser: async (target: McpServerTarget, userId: string) =>
+        targetForUser(await targetForMachine(target, machine), userId, oauth, issuerOf(c)),
     };
     return c.json(await discoverMcpTools(deps, c.req.valid('param').id, auditActor(c)), 200);
   })

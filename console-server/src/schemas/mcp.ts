@@ -20,13 +20,20 @@ const serverFields = {
     .string()
     .nullable()
     .openapi({ description: 'Header or query parameter name (auth_type header, query)' }),
-  oauth_client_id: z.string().nullable().openapi({
-    description:
-      'auth_type oauth: the client registered beforehand at the authorization server (null: Sluice registers one)',
-  }),
+  oauth_client_id: z
+    .string()
+    .nullable()
+    .openapi({
+      description:
+        'The client registered beforehand at the authorization server: auth_type oauth (null: Sluice registers one), ' +
+        'oauth_client_credentials (Sluice signs in as it), oauth_jwt_bearer (optional)',
+    }),
   has_oauth_client_secret: z
     .boolean()
     .openapi({ description: 'Whether a secret is stored for that client (it is never returned)' }),
+  has_oauth_private_key: z.boolean().openapi({
+    description: 'Whether a private key is stored for that client (private_key_jwt; it is never returned)',
+  }),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

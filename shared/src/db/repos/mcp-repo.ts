@@ -50,6 +50,7 @@ export type McpServerPatch = Partial<
     | 'authSecretEncrypted'
     | 'oauthClientId'
     | 'oauthClientSecretEncrypted'
+    | 'oauthPrivateKeyEncrypted'
     | 'isActive'
   >
 >;

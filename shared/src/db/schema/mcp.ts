@@ -2,7 +2,14 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns';
 
-export type McpAuthType = 'none' | 'bearer' | 'header' | 'query' | 'oauth';
+export type McpAuthType =
+  | 'none'
+  | 'bearer'
+  | 'header'
+  | 'query'
+  | 'oauth'
+  | 'oauth_client_credentials'
+  | 'oauth_jwt_bearer';
 
 export const mcpServers = pgTable(
   'mcp_servers',

@@ -12,6 +12,7 @@ import {
 
 const RELAYED_CAPABILITIES: ClientChannel['capabilities'] = { sampling: {}, elicitation: {}, roots: {} };
 
+import { MachineSignInFailed } from '../oauth/machine-token';
 import type { McpServerTarget } from '../ports';
 import { type McpRegistryDeps, requireMcpServer } from './registry';
 import { toMcpServerTarget } from './target';
@@ -22,7 +23,8 @@ export interface DiscoverDeps extends McpRegistryDeps {
   timeoutMs: number;
   /**
    * The server as `userId` reaches it: an auth_type oauth server is listed with the acting
-   * admin's own connection (mcp/oauth/user-target.ts).
+   * admin's own connection (mcp/oauth/user-target.ts), a machine auth type's with the token
+   * Sluice gets for itself (mcp/oauth/machine-target.ts).
    */
   forUser(target: McpServerTarget, userId: string): Promise<McpServerTarget>;
 }
@@ -36,6 +38,8 @@ export interface DiscoveryView {
 async function fetchTools(deps: DiscoverDeps, id: string, userId: string): Promise<McpToolDescriptor[]> {
   const registered = await toMcpServerTarget(await requireMcpServer(deps.db, id), deps.secrets);
   const target = await deps.forUser(registered, userId).catch((error: unknown) => {
+    // Sluice's own sign-in failed: what the server's authorization server answered.
+    if (error instanceof MachineSignInFailed) throw new AppError(502, error.message);
     throw new AppError(409, `${error instanceof Error ? error.message : String(error)}, then discover again`);
   });
   let session: Awaited<ReturnType<UpstreamMcpConnector['connect']>> | undefined;

@@ -18,7 +18,14 @@ import { conflict, notFound, unprocessable } from '../../http/app-error';
 import { type ChangeDeps, commitThenBump } from '../../stores/cache-versions';
 import type { AuditActor } from '../../users/ports';
 import type { ConnectingServer } from '../oauth/connect';
-import { authProblems, type CreateMcpServerInput, type UpdateMcpServerInput } from './schemas';
+import { isSigningKey } from '../oauth/machine-grants';
+import {
+  authProblems,
+  type CreateMcpServerInput,
+  isMachineAuth,
+  isSecretless,
+  type UpdateMcpServerInput,
+} from './schemas';
 import { type McpServerView, type McpToolView, toMcpServerView, toMcpToolView } from './views';
 
 /** `db` must support transactions; `secrets` seals auth_secret before it reaches the database. */
@@ -66,6 +73,9 @@ export async function createMcpServer(
     input.auth_secret === null ? null : await deps.secrets.encrypt(input.auth_secret);
   const oauthClientSecretEncrypted =
     input.oauth_client_secret === null ? null : await deps.secrets.encrypt(input.oauth_client_secret);
+  await checkSigningKey(input.oauth_private_key ?? null);
+  const oauthPrivateKeyEncrypted =
+    input.oauth_private_key === null ? null : await deps.secrets.encrypt(input.oauth_private_key);
   return commitThenBump(deps, ['mcp'], async (tx) => {
     // One namespace with virtual servers (/mcp/{name}).
     await lockMcpServerNames(tx);
@@ -81,6 +91,7 @@ export async function createMcpServer(
       authSecretEncrypted,
       oauthClientId: input.oauth_client_id,
       oauthClientSecretEncrypted,
+      oauthPrivateKeyEncrypted,
     });
     if (!row) throw conflict('MCP server name already exists');
     await writeAudit(tx, {
@@ -94,6 +105,16 @@ export async function createMcpServer(
   });
 }
 
+/** A private key must be one Sluice can sign client assertions with (422 otherwise). */
+async function checkSigningKey(pem: string | null): Promise<void> {
+  if (pem === null || (await isSigningKey(pem))) return;
+  const problem = {
+    path: 'oauth_private_key',
+    message: 'is not an EC, RSA or Ed25519 private key Sluice can sign with',
+  };
+  throw unprocessable(`Invalid request: ${problem.path} ${problem.message}`, [problem]);
+}
+
 /** The patch for a PATCH body, after checking the auth fields as they will be stored. */
 async function toPatch(
   secrets: SecretBox,
@@ -105,7 +126,7 @@ async function toPatch(
   const keepsName = authType === 'header' || authType === 'query';
   const authName = input.auth_name !== undefined ? input.auth_name : keepsName ? row.authName : null;
   const secretSent = input.auth_secret !== undefined && input.auth_secret !== null;
-  const secretless = authType === 'none' || authType === 'oauth';
+  const secretless = isSecretless(authType);
   const keepsSecret = !secretless && input.auth_secret === undefined && row.authSecretEncrypted !== null;
   const client = oauthClientOf(row, input, authType);
   const problems = authProblems({
@@ -113,8 +134,10 @@ async function toPatch(
     auth_name: authName,
     has_secret: secretSent || keepsSecret,
     secret_sent: secretSent,
+    secret_value: input.auth_secret ?? null,
     oauth_client_id: client.id,
     has_oauth_client_secret: client.secretSent !== null || client.keepsSecret,
+    has_oauth_private_key: client.keySent !== null || client.keepsKey,
   });
   if (problems.length > 0) {
     throw unprocessable(
@@ -122,6 +145,7 @@ async function toPatch(
       problems,
     );
   }
+  await checkSigningKey(client.keySent);
   const patch: McpServerPatch = { authType, authName };
   if (input.description !== undefined) patch.description = input.description;
   if (input.endpoint_url !== undefined) patch.endpointUrl = input.endpoint_url;
@@ -132,27 +156,35 @@ async function toPatch(
   patch.oauthClientId = client.id;
   if (client.secretSent) patch.oauthClientSecretEncrypted = await secrets.encrypt(client.secretSent);
   else if (!client.keepsSecret) patch.oauthClientSecretEncrypted = null;
+  if (client.keySent) patch.oauthPrivateKeyEncrypted = await secrets.encrypt(client.keySent);
+  else if (!client.keepsKey) patch.oauthPrivateKeyEncrypted = null;
   return patch;
 }
 
 /**
- * The pre-registered OAuth client a PATCH leaves: sent values win; an omitted secret is kept
- * while the client id stays; leaving auth_type oauth (or dropping the id) drops both.
+ * The OAuth client a PATCH leaves: sent values win; an omitted secret or key is kept while the
+ * client id stays (a key only under a machine auth type); a new key replaces a stored secret
+ * and a new secret a stored key; an auth type without a client (or dropping the id) drops all.
  */
 function oauthClientOf(row: McpServerRow, input: UpdateMcpServerInput, authType: McpServerRow['authType']) {
+  const takesClient = authType === 'oauth' || isMachineAuth(authType);
   const id =
-    input.oauth_client_id !== undefined
-      ? input.oauth_client_id
-      : authType === 'oauth'
-        ? row.oauthClientId
-        : null;
+    input.oauth_client_id !== undefined ? input.oauth_client_id : takesClient ? row.oauthClientId : null;
+  const sameClient = id !== null && id === row.oauthClientId;
   const secretSent = input.oauth_client_secret ?? null;
+  const keySent = input.oauth_private_key ?? null;
   const keepsSecret =
     input.oauth_client_secret === undefined &&
-    id !== null &&
-    id === row.oauthClientId &&
+    keySent === null &&
+    sameClient &&
     row.oauthClientSecretEncrypted !== null;
-  return { id, secretSent, keepsSecret };
+  const keepsKey =
+    input.oauth_private_key === undefined &&
+    secretSent === null &&
+    isMachineAuth(authType) &&
+    sameClient &&
+    row.oauthPrivateKeyEncrypted !== null;
+  return { id, secretSent, keepsSecret, keySent, keepsKey };
 }
 
 export async function updateMcpServer(

@@ -8,9 +8,39 @@ import { RESERVED_SERVER_NAME } from '../gateway/tool-search';
  * oauth sends each user's own token, which they get by connecting their account (mcp/oauth),
  * signing in with the client Sluice registers at the server's authorization server, or with
  * one the admin registered there beforehand (oauth_client_id, oauth_client_secret).
+ * oauth_client_credentials and oauth_jwt_bearer send a token Sluice gets for itself, one for
+ * every caller, from the server's authorization server: as the client oauth_client_id
+ * (authenticated by oauth_client_secret or by assertions signed with oauth_private_key), or by
+ * presenting a workload's JWT (auth_secret; the client is optional there).
  */
 export const MCP_TRANSPORTS = ['streamable_http', 'sse'] as const;
-export const MCP_AUTH_TYPES = ['none', 'bearer', 'header', 'query', 'oauth'] as const;
+export const MCP_AUTH_TYPES = [
+  'none',
+  'bearer',
+  'header',
+  'query',
+  'oauth',
+  'oauth_client_credentials',
+  'oauth_jwt_bearer',
+] as const;
+type AuthType = (typeof MCP_AUTH_TYPES)[number];
+
+/** The auth types where Sluice signs in to the server as itself. */
+export function isMachineAuth(
+  authType: AuthType,
+): authType is 'oauth_client_credentials' | 'oauth_jwt_bearer' {
+  return authType === 'oauth_client_credentials' || authType === 'oauth_jwt_bearer';
+}
+
+/** The auth types that name an OAuth client of the server's authorization server. */
+function takesClient(authType: AuthType): boolean {
+  return authType === 'oauth' || isMachineAuth(authType);
+}
+
+/** The auth types without auth_secret: nothing sent, or a token Sluice gets. */
+export function isSecretless(authType: AuthType): boolean {
+  return authType === 'none' || authType === 'oauth' || authType === 'oauth_client_credentials';
+}
 
 /** A server's name, registered or virtual: the {name} of /mcp/{name}. */
 export const mcpServerNameSchema = z
@@ -28,17 +58,31 @@ const authNameSchema = z
   .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a header or parameter name');
 const secretSchema = z.string().min(1).max(4096);
 const clientIdSchema = z.string().min(1).max(1024);
+/** Web Crypto imports PKCS#8 only; the registry also checks that it can sign with it. */
+const privateKeySchema = z
+  .string()
+  .trim()
+  .max(16_384)
+  .regex(
+    /^-----BEGIN PRIVATE KEY-----[A-Za-z0-9+/=\s]+-----END PRIVATE KEY-----$/,
+    'must be a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)',
+  );
+/** A JWT in its compact form: three base64url parts. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export interface AuthFields {
-  auth_type: (typeof MCP_AUTH_TYPES)[number];
+  auth_type: AuthType;
   auth_name: string | null;
   /** Whether a secret is (or will be) stored. */
   has_secret: boolean;
   /** A secret sent with auth_type none is refused rather than stored unused. */
   secret_sent: boolean;
+  /** The secret sent, to check its shape (oauth_jwt_bearer: a JWT); null when none is sent. */
+  secret_value?: string | null;
   /** The pre-registered OAuth client, as it will be stored. */
   oauth_client_id?: string | null;
   has_oauth_client_secret?: boolean;
+  has_oauth_private_key?: boolean;
 }
 
 /** What each auth_type needs, on the fields as they will be stored; [] when consistent. */
@@ -50,17 +94,54 @@ export function authProblems(auth: AuthFields): Array<{ path: string; message: s
   if (!needsName && auth.auth_name) {
     problems.push({ path: 'auth_name', message: 'is only allowed for auth_type header or query' });
   }
-  const secretless = auth.auth_type === 'none' || auth.auth_type === 'oauth';
+  const secretless = isSecretless(auth.auth_type);
   if (!secretless && !auth.has_secret) {
     problems.push({ path: 'auth_secret', message: `is required for auth_type ${auth.auth_type}` });
   }
   if (secretless && (auth.secret_sent || auth.has_secret)) {
     problems.push({ path: 'auth_secret', message: `is not used with auth_type ${auth.auth_type}` });
   }
-  if (auth.auth_type !== 'oauth' && auth.oauth_client_id)
-    problems.push({ path: 'oauth_client_id', message: 'is only allowed for auth_type oauth' });
+  if (auth.auth_type === 'oauth_jwt_bearer' && auth.secret_value && !JWT_SHAPE.test(auth.secret_value))
+    problems.push({ path: 'auth_secret', message: 'must be the workload JWT (header.payload.signature)' });
+  problems.push(...clientProblems(auth));
+  return problems;
+}
+
+/** The OAuth client fields: which auth types take them, and how the client authenticates. */
+function clientProblems(auth: AuthFields): Array<{ path: string; message: string }> {
+  const problems: Array<{ path: string; message: string }> = [];
+  const machine = isMachineAuth(auth.auth_type);
+  if (!takesClient(auth.auth_type) && auth.oauth_client_id)
+    problems.push({
+      path: 'oauth_client_id',
+      message: 'is only allowed for auth_type oauth, oauth_client_credentials or oauth_jwt_bearer',
+    });
   if (!auth.oauth_client_id && auth.has_oauth_client_secret)
     problems.push({ path: 'oauth_client_secret', message: 'needs oauth_client_id' });
+  if (!machine && auth.has_oauth_private_key)
+    problems.push({
+      path: 'oauth_private_key',
+      message: 'is only allowed for auth_type oauth_client_credentials or oauth_jwt_bearer',
+    });
+  else if (!auth.oauth_client_id && auth.has_oauth_private_key)
+    problems.push({ path: 'oauth_private_key', message: 'needs oauth_client_id' });
+  if (auth.has_oauth_private_key && auth.has_oauth_client_secret)
+    problems.push({
+      path: 'oauth_private_key',
+      message: 'is not used beside oauth_client_secret: the client authenticates with one of them',
+    });
+  if (auth.auth_type === 'oauth_client_credentials') {
+    if (!auth.oauth_client_id)
+      problems.push({
+        path: 'oauth_client_id',
+        message: 'is required for auth_type oauth_client_credentials',
+      });
+    else if (!auth.has_oauth_client_secret && !auth.has_oauth_private_key)
+      problems.push({
+        path: 'oauth_client_secret',
+        message: 'or oauth_private_key is required for auth_type oauth_client_credentials',
+      });
+  }
   return problems;
 }
 
@@ -75,15 +156,17 @@ export const createMcpServerInputSchema = z
     auth_secret: secretSchema.nullable().default(null),
     oauth_client_id: clientIdSchema.nullable().default(null),
     oauth_client_secret: secretSchema.nullable().default(null),
+    oauth_private_key: privateKeySchema.nullable().default(null),
   })
   .superRefine((input, ctx) => {
     const secret = input.auth_secret !== null;
-    const clientSecret = input.oauth_client_secret !== null;
     const fields = {
       ...input,
       has_secret: secret,
       secret_sent: secret,
-      has_oauth_client_secret: clientSecret,
+      secret_value: input.auth_secret,
+      has_oauth_client_secret: input.oauth_client_secret !== null,
+      has_oauth_private_key: input.oauth_private_key !== null,
     };
     for (const problem of authProblems(fields)) {
       ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
@@ -107,6 +190,8 @@ export const updateMcpServerInputSchema = z
     oauth_client_id: clientIdSchema.nullable().optional(),
     /** Omitted keeps the stored secret; null removes it (a public client). */
     oauth_client_secret: secretSchema.nullable().optional(),
+    /** Omitted keeps the stored key; null removes it. A new key replaces a stored secret, and back. */
+    oauth_private_key: privateKeySchema.nullable().optional(),
     is_active: z.boolean().optional(),
   })
   .refine((input) => Object.keys(input).length > 0, 'at least one field is required');

@@ -1,9 +1,20 @@
 import type { SecretBox } from '../../auth/secret-box';
 import type { McpServerRow } from '../../db/repos/mcp-repo';
-import type { McpServerTarget } from '../ports';
+import type { MachineCredentials, McpServerTarget } from '../ports';
+import { isMachineAuth } from './schemas';
 
 /** A registered server ready to connect to, its secret opened (kept in memory only). */
 export async function toMcpServerTarget(row: McpServerRow, secrets: SecretBox): Promise<McpServerTarget> {
+  const authSecret = row.authSecretEncrypted ? await secrets.decrypt(row.authSecretEncrypted) : null;
+  if (isMachineAuth(row.authType)) {
+    // The workload JWT goes to the authorization server only, never to the MCP server.
+    const machine = await machineCredentialsOf(row, authSecret, secrets);
+    return { ...targetFields(row), authSecret: null, machine };
+  }
+  return { ...targetFields(row), authSecret };
+}
+
+function targetFields(row: McpServerRow) {
   return {
     id: row.id,
     name: row.name,
@@ -11,6 +22,21 @@ export async function toMcpServerTarget(row: McpServerRow, secrets: SecretBox): 
     transportType: row.transportType,
     authType: row.authType,
     authName: row.authName,
-    authSecret: row.authSecretEncrypted ? await secrets.decrypt(row.authSecretEncrypted) : null,
+  };
+}
+
+async function machineCredentialsOf(
+  row: McpServerRow,
+  authSecret: string | null,
+  secrets: SecretBox,
+): Promise<MachineCredentials> {
+  const open = (sealed: string | null) => (sealed === null ? null : secrets.decrypt(sealed));
+  const jwtBearer = row.authType === 'oauth_jwt_bearer';
+  return {
+    grant: jwtBearer ? 'jwt_bearer' : 'client_credentials',
+    clientId: row.oauthClientId,
+    clientSecret: await open(row.oauthClientSecretEncrypted),
+    privateKey: await open(row.oauthPrivateKeyEncrypted),
+    assertion: jwtBearer ? authSecret : null,
   };
 }

@@ -9,9 +9,13 @@ export interface McpServerView {
   transport_type: McpServerRow['transportType'];
   auth_type: McpServerRow['authType'];
   auth_name: string | null;
-  /** The pre-registered OAuth client (auth_type oauth); its secret never leaves, only whether one is set. */
+  /**
+   * The OAuth client registered beforehand (auth_type oauth, oauth_client_credentials,
+   * oauth_jwt_bearer); its secret and private key never leave, only whether one is set.
+   */
   oauth_client_id: string | null;
   has_oauth_client_secret: boolean;
+  has_oauth_private_key: boolean;
   is_active: boolean;
   created_at: string;
   updated_at: string;
@@ -37,6 +41,7 @@ export function toMcpServerView(row: McpServerRow): McpServerView {
     auth_name: row.authName,
     oauth_client_id: row.oauthClientId,
     has_oauth_client_secret: row.oauthClientSecretEncrypted !== null,
+    has_oauth_private_key: row.oauthPrivateKeyEncrypted !== null,
     is_active: row.isActive,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

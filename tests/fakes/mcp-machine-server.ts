@@ -1,0 +1,205 @@
+/**
+ * An MCP server for machine clients, and its authorization server on an origin of its own, as
+ * a company's internal servers behind their identity provider are: the MCP server answers 401
+ * with resource_metadata without a live token it issued (RFC 9728); the authorization server
+ * publishes RFC 8414 metadata and issues tokens for the client_credentials grant (the client
+ * authenticated by HTTP Basic, form-urlencoded per RFC 6749 § 2.3.1, or by a private_key_jwt
+ * assertion) and for the jwt-bearer grant (a workload JWT its trusted identity provider
+ * signed). Assertions are checked with jose: signature, audience (the issuer), expiry. Its one
+ * tool, whoami, says which client's token called it.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type CryptoKey, jwtVerify } from 'jose';
+import { listenLocally } from './mcp-servers';
+
+export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+export interface MachineServerOptions {
+  /** Confidential clients by id: a secret, or the public key their assertions verify with. */
+  clients: Record<string, { secret?: string; publicKey?: CryptoKey }>;
+  /** The key the trusted workload identity provider signs workload JWTs with. */
+  workloadKey?: CryptoKey;
+  tokenEndpointAuthMethods: string[];
+  /** Seconds each token lives. */
+  expiresIn: number;
+}
+
+export interface TokenRequest {
+  form: Record<string, string>;
+  authorization: string | undefined;
+}
+
+export interface MachineMcpServer {
+  url: string;
+  issuer: string;
+  tokenRequests: TokenRequest[];
+  /** The bearer tokens the MCP server was called with, in order. */
+  presented: string[];
+  /** Ends every token issued so far: the next call with one is answered 401. */
+  revokeAll(): void;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString();
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+const formDecode = (part: string) => new URLSearchParams(`v=${part}`).get('v') ?? '';
+
+function whoamiServer(client: string): Server {
+  const server = new Server({ name: 'fake-internal', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      { name: 'whoami', description: 'The client the token was issued to', inputSchema: { type: 'object' } },
+    ],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async () => ({
+    content: [{ type: 'text', text: `Called by ${client}` }],
+  }));
+  return server;
+}
+
+type Refusal = { error: string; error_description: string; status?: number };
+
+/** Who the token request is from, or why it is refused (RFC 6749 § 5.2, RFC 7523 § 3.1). */
+async function authenticate(
+  form: Record<string, string>,
+  authorization: string | undefined,
+  options: MachineServerOptions,
+  issuer: string,
+): Promise<string | Refusal> {
+  const invalidClient = (why: string): Refusal => ({
+    error: 'invalid_client',
+    error_description: why,
+    status: 401,
+  });
+  if (form.grant_type === JWT_BEARER) {
+    if (!options.workloadKey)
+      return { error: 'unsupported_grant_type', error_description: 'no jwt-bearer here' };
+    try {
+      const { payload } = await jwtVerify(form.assertion ?? '', options.workloadKey, { audience: issuer });
+      return `workload:${payload.sub}`;
+    } catch (error) {
+      return {
+        error: 'invalid_grant',
+        error_description: `workload JWT refused: ${(error as Error).message}`,
+      };
+    }
+  }
+  if (form.grant_type !== 'client_credentials')
+    return { error: 'unsupported_grant_type', error_description: String(form.grant_type) };
+  if (authorization?.startsWith('Basic ')) {
+    const [id = '', secret = ''] = Buffer.from(authorization.slice(6), 'base64').toString().split(':');
+    const client = options.clients[formDecode(id)];
+    return client?.secret !== undefined && client.secret === formDecode(secret)
+      ? formDecode(id)
+      : invalidClient('bad client credentials');
+  }
+  if (form.client_assertion_type === 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
+    const key = options.clients[form.client_id ?? '']?.publicKey;
+    if (!key) return invalidClient('unknown client');
+    try {
+      const { payload } = await jwtVerify(form.client_assertion ?? '', key, { audience: issuer });
+      const { iss, sub, jti } = payload;
+      if (!sub || iss !== form.client_id || sub !== form.client_id || !jti)
+        return invalidClient('iss, sub and jti must name the client');
+      return sub;
+    } catch (error) {
+      return invalidClient(`assertion refused: ${(error as Error).message}`);
+    }
+  }
+  return invalidClient('no client authentication');
+}
+
+export async function startMachineMcpServer(options: MachineServerOptions): Promise<MachineMcpServer> {
+  const tokens = new Map<string, { client: string; expires: number }>();
+  const tokenRequests: TokenRequest[] = [];
+  const presented: string[] = [];
+  let issuer = '';
+  let mcpOrigin = '';
+
+  const authorizationServer = createServer(async (req, res) => {
+    const route = `${req.method} ${new URL(req.url ?? '/', issuer).pathname}`;
+    if (route === 'GET /.well-known/oauth-authorization-server')
+      return json(res, 200, {
+        issuer,
+        token_endpoint: `${issuer}/token`,
+        grant_types_supported: ['client_credentials', JWT_BEARER],
+        token_endpoint_auth_methods_supported: options.tokenEndpointAuthMethods,
+        token_endpoint_auth_signing_alg_values_supported: ['ES256'],
+      });
+    if (route !== 'POST /token') return json(res, 404, { error: 'not_found' });
+    const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
+    tokenRequests.push({ form, authorization: req.headers.authorization });
+    const client = await authenticate(form, req.headers.authorization, options, issuer);
+    if (typeof client !== 'string') {
+      const { status = 400, ...error } = client;
+      return json(res, status, error);
+    }
+    if (form.resource !== `${mcpOrigin}/mcp`)
+      return json(res, 400, {
+        error: 'invalid_target',
+        error_description: `unknown resource ${form.resource}`,
+      });
+    const accessToken = randomBytes(18).toString('base64url');
+    tokens.set(accessToken, { client, expires: Date.now() + options.expiresIn * 1000 });
+    return json(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: options.expiresIn });
+  });
+  issuer = (await listenLocally(authorizationServer, '')).replace(/\/$/, '');
+
+  const mcp = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', mcpOrigin).pathname;
+    if (path === '/.well-known/oauth-protected-resource/mcp')
+      return json(res, 200, { resource: `${mcpOrigin}/mcp`, authorization_servers: [issuer] });
+    if (path !== '/mcp') return json(res, 404, { error: 'not_found' });
+    const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const live = tokens.get(bearer);
+    if (!live || live.expires < Date.now())
+      return json(
+        res,
+        401,
+        { error: 'invalid_token' },
+        {
+          'www-authenticate': `Bearer resource_metadata="${mcpOrigin}/.well-known/oauth-protected-resource/mcp"`,
+        },
+      );
+    presented.push(bearer);
+    const body = JSON.parse((await readBody(req)) || 'null');
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = whoamiServer(live.client);
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  const url = await listenLocally(mcp, '/mcp');
+  mcpOrigin = new URL(url).origin;
+
+  const close = (http: typeof mcp) =>
+    new Promise<void>((resolve) => {
+      http.closeAllConnections();
+      http.close(() => resolve());
+    });
+  return {
+    url,
+    issuer,
+    tokenRequests,
+    presented,
+    revokeAll: () => tokens.clear(),
+    close: async () => {
+      await Promise.all([close(mcp), close(authorizationServer)]);
+    },
+  };
+}
