@@ -6,6 +6,7 @@
 // or edit that the API then reflects, and shows a 422 at its field.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { exportPKCS8, generateKeyPair } from 'jose';
 import OpenAI from 'openai';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -448,6 +449,64 @@ describe('admin screens in a real browser', () => {
     await row.getByRole('button', { name: 'Delete' }).click();
     await dialog().getByRole('button', { name: 'Delete server' }).click();
     await row.waitFor({ state: 'detached' });
+  });
+
+  it('MCP servers: ones Sluice signs in to as itself, a private key (422 at it first) and a workload token, write-only', async () => {
+    await nav('MCP servers');
+    await page.getByRole('button', { name: 'Register server' }).click();
+    await dialog().getByLabel('Name').fill('internal');
+    await dialog().getByLabel('Endpoint URL').fill('https://internal.example.com/mcp');
+    await pick(
+      dialog().getByRole('textbox', { name: 'Authentication' }),
+      'Sluice signs in as a client (OAuth client credentials)',
+    );
+    await dialog().getByLabel('Client ID', { exact: true }).fill('sluice-m2m');
+    await pick(
+      dialog().getByRole('textbox', { name: 'Client authentication' }),
+      'Private key (private_key_jwt)',
+    );
+    const key = dialog().getByLabel('Private key', { exact: true });
+    await key.fill('not a key');
+    errors.expectFailure('/api/mcp/servers', 422);
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    expect(await fieldError(key)).toBe('must be a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)');
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const pem = await exportPKCS8(privateKey);
+    await key.fill(pem);
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    const internal = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'internal' });
+    await internal.waitFor();
+    expect(await internal.textContent()).toContain('oauth_client_credentials (client sluice-m2m)');
+
+    const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2lnbmF0dXJl';
+    await page.getByRole('button', { name: 'Register server' }).click();
+    await dialog().getByLabel('Name').fill('workload');
+    await dialog().getByLabel('Endpoint URL').fill('https://workload.example.com/mcp');
+    await pick(
+      dialog().getByRole('textbox', { name: 'Authentication' }),
+      'Sluice signs in with a workload token (JWT bearer)',
+    );
+    await dialog().getByLabel('Workload token (JWT)').fill(jwt);
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    const workload = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'workload' });
+    await workload.waitFor();
+    await screenshot(page, 'admin-06a-mcp-machine-servers');
+
+    const servers = (await api('GET', '/api/mcp/servers')).body as Array<Record<string, unknown>>;
+    expect(servers.find((s) => s.name === 'internal')).toMatchObject({
+      auth_type: 'oauth_client_credentials',
+      oauth_client_id: 'sluice-m2m',
+      has_oauth_client_secret: false,
+      has_oauth_private_key: true,
+    });
+    expect(servers.find((s) => s.name === 'workload')).toMatchObject({ auth_type: 'oauth_jwt_bearer' });
+    expect(JSON.stringify(servers)).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(servers)).not.toContain(jwt);
+    for (const row of [internal, workload]) {
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await dialog().getByRole('button', { name: 'Delete server' }).click();
+      await row.waitFor({ state: 'detached' });
+    }
   });
 
   it('MCP virtual servers: creates one from discovered tools (409 on a server name first), deletes it', async () => {

@@ -1,5 +1,5 @@
 import { Modal, PasswordInput, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { type UseFormReturnType, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
@@ -22,7 +22,18 @@ const AUTH_TYPES: Array<{ value: AuthType; label: string }> = [
   { value: 'header', label: 'Custom header' },
   { value: 'query', label: 'Query parameter' },
   { value: 'oauth', label: 'Each user signs in (OAuth)' },
+  { value: 'oauth_client_credentials', label: 'Sluice signs in as a client (OAuth client credentials)' },
+  { value: 'oauth_jwt_bearer', label: 'Sluice signs in with a workload token (JWT bearer)' },
 ];
+
+type ClientAuth = 'secret' | 'key';
+const CLIENT_AUTH: Array<{ value: ClientAuth; label: string }> = [
+  { value: 'secret', label: 'Client secret' },
+  { value: 'key', label: 'Private key (private_key_jwt)' },
+];
+
+/** The auth types that send auth_secret: the credential itself, or the workload token to exchange. */
+const SENDS_SECRET: AuthType[] = ['bearer', 'header', 'query', 'oauth_jwt_bearer'];
 
 const initialValues = {
   name: '',
@@ -34,7 +45,33 @@ const initialValues = {
   auth_secret: '',
   oauth_client_id: '',
   oauth_client_secret: '',
+  client_auth: 'secret' as ClientAuth,
+  oauth_private_key: '',
 };
+
+type Values = typeof initialValues;
+
+/** The body for the form's values: only the fields the chosen auth type shows. */
+function bodyOf(v: Values): Body {
+  const takesClient =
+    v.auth_type === 'oauth' ||
+    v.auth_type === 'oauth_client_credentials' ||
+    v.auth_type === 'oauth_jwt_bearer';
+  const signsWithKey = v.auth_type === 'oauth_client_credentials' && v.client_auth === 'key';
+  // Empty optional fields are left out, so the API's defaults and auth rules apply.
+  return {
+    name: v.name,
+    description: v.description.trim() || null,
+    endpoint_url: v.endpoint_url,
+    transport_type: v.transport_type,
+    auth_type: v.auth_type,
+    auth_name: v.auth_name || null,
+    auth_secret: (SENDS_SECRET.includes(v.auth_type) && v.auth_secret.trim()) || null,
+    oauth_client_id: (takesClient && v.oauth_client_id.trim()) || null,
+    oauth_client_secret: (takesClient && !signsWithKey && v.oauth_client_secret) || null,
+    oauth_private_key: (signsWithKey && v.oauth_private_key.trim()) || null,
+  };
+}
 
 /** Register an MCP server; auth_secret is write-only (sent once, never shown again). */
 export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -61,18 +98,7 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
       <form
         onSubmit={form.onSubmit((v) => {
           setAlert(null);
-          // Empty optional fields are left out, so the API's defaults and auth rules apply.
-          create.mutate({
-            name: v.name,
-            description: v.description.trim() || null,
-            endpoint_url: v.endpoint_url,
-            transport_type: v.transport_type,
-            auth_type: v.auth_type,
-            auth_name: v.auth_name || null,
-            auth_secret: v.auth_secret || null,
-            oauth_client_id: (v.auth_type === 'oauth' && v.oauth_client_id.trim()) || null,
-            oauth_client_secret: (v.auth_type === 'oauth' && v.oauth_client_secret) || null,
-          });
+          create.mutate(bodyOf(v));
         })}
       >
         <Stack>
@@ -128,7 +154,9 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
               />
             </>
           )}
-          {authType !== 'none' && authType !== 'oauth' && (
+          {authType === 'oauth_client_credentials' && <ClientCredentialsFields form={form} />}
+          {authType === 'oauth_jwt_bearer' && <WorkloadTokenFields form={form} />}
+          {SENDS_SECRET.includes(authType) && authType !== 'oauth_jwt_bearer' && (
             <PasswordInput
               label="Secret"
               description="Write-only: stored encrypted and never shown again"
@@ -140,5 +168,72 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+type Form = UseFormReturnType<Values>;
+
+/** Sluice as a client of the server's authorization server: its id, and its secret or private key. */
+function ClientCredentialsFields({ form }: { form: Form }) {
+  const { client_auth: clientAuth } = form.getValues();
+  return (
+    <>
+      <Text size="sm" c="dimmed">
+        Sluice gets one token for itself from the server's authorization server (OAuth client credentials) and
+        calls the server with it for every user, fetching a new one before it expires.
+      </Text>
+      <TextInput
+        label="Client ID"
+        description="The client registered for Sluice at the server's authorization server"
+        {...form.getInputProps('oauth_client_id')}
+      />
+      <Select
+        label="Client authentication"
+        data={CLIENT_AUTH}
+        allowDeselect={false}
+        {...form.getInputProps('client_auth')}
+      />
+      {clientAuth === 'secret' ? (
+        <PasswordInput
+          label="Client secret"
+          description="Write-only: stored encrypted and never shown again"
+          autoComplete="new-password"
+          {...form.getInputProps('oauth_client_secret')}
+        />
+      ) : (
+        <Textarea
+          label="Private key"
+          description="PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) whose public key the authorization server knows; write-only"
+          autosize
+          minRows={3}
+          styles={{ input: { fontFamily: 'monospace' } }}
+          {...form.getInputProps('oauth_private_key')}
+        />
+      )}
+    </>
+  );
+}
+
+/** The workload's own token, exchanged at the server's authorization server (jwt-bearer grant). */
+function WorkloadTokenFields({ form }: { form: Form }) {
+  return (
+    <>
+      <Text size="sm" c="dimmed">
+        Sluice presents the token your platform gave this workload (a Kubernetes service account token, a
+        cloud workload identity) to the server's authorization server, and calls the server with the token it
+        answers, for every user. Replace it here before it expires.
+      </Text>
+      <PasswordInput
+        label="Workload token (JWT)"
+        description="Write-only: stored encrypted and never shown again"
+        autoComplete="new-password"
+        {...form.getInputProps('auth_secret')}
+      />
+      <TextInput
+        label="Client ID (optional)"
+        description="Only if the authorization server wants the token request to name a client"
+        {...form.getInputProps('oauth_client_id')}
+      />
+    </>
   );
 }
