@@ -1,8 +1,10 @@
 // The conformance suite's client mode, pointed at Sluice's upstream connector: the suite starts
 // this command with a scenario's MCP server URL; it registers that server with a running Sluice
 // (auth scenarios: as a server where each user signs in, then connects the admin's account by
-// following the authorization server's redirects back to the console), and drives the calls
-// through the gateway at /mcp/<name> with an API key, as an agent would.
+// following the authorization server's redirects back to the console; the client credentials
+// and workload identity scenarios: as a server Sluice signs in to as itself, with the client or
+// the workload JWT the scenario gives), and drives the calls through the gateway at /mcp/<name>
+// with an API key, as an agent would.
 // Env: SLUICE_CONSOLE, SLUICE_GATEWAY, SLUICE_ADMIN_TOKEN, SLUICE_KEY; the suite sets
 // MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT.
 import { randomBytes } from 'node:crypto';
@@ -73,7 +75,25 @@ async function connectAccount(server) {
   await followToConsole(authorizationUrl);
 }
 
-const auth = scenario.startsWith('auth/');
+/** A server Sluice signs in to as itself: its auth fields from the scenario's context, else null. */
+function machineAuth() {
+  // Workload identity federation: the JWT the platform gave the workload (its valid one).
+  if (context.valid_jwt)
+    return {
+      auth_type: 'oauth_jwt_bearer',
+      auth_secret: context.valid_jwt,
+      oauth_client_id: context.client_id ?? null,
+    };
+  if (!scenario.startsWith('auth/client-credentials')) return null;
+  const client = { auth_type: 'oauth_client_credentials', oauth_client_id: context.client_id };
+  return context.private_key_pem
+    ? { ...client, oauth_private_key: context.private_key_pem }
+    : { ...client, oauth_client_secret: context.client_secret };
+}
+
+const machine = machineAuth();
+// Each user signs in: the admin connects their account before discovering.
+const auth = scenario.startsWith('auth/') && !machine;
 const server = await api('POST', '/api/mcp/servers', {
   name,
   endpoint_url: serverUrl,
@@ -82,6 +102,7 @@ const server = await api('POST', '/api/mcp/servers', {
   ...(auth && context.client_id
     ? { oauth_client_id: context.client_id, oauth_client_secret: context.client_secret ?? null }
     : {}),
+  ...machine,
 });
 try {
   if (auth) await connectAccount(server);
