@@ -64,10 +64,7 @@ beforeAll(async () => {
   keyId = (await asMember('POST', '/api/keys', { name: 'agent' })).body.id;
   roleId = (await asAdmin('POST', '/api/admin/roles', { name: 'agents' })).body.id;
 });
-afterAll(async () => {
-  expect(problems).toEqual([]);
-  await h.close();
-});
+afterAll(() => h.close());
 
 describe('tool limits of a subject (admin)', () => {
   it('creates a rate and a budget, lists them in order, deletes one; audited, version moved', async () => {
@@ -260,5 +257,14 @@ describe('the overview and a role’s deletion', () => {
     expect(left).toEqual([]);
     const [audit] = await auditOf('role.delete', role);
     expect(audit?.details).toMatchObject({ name: 'short-lived', tool_limits_removed: 1 });
+  });
+});
+
+describe('after all', () => {
+  it('answered every call as the OpenAPI document says, covering every tool limits operation', () => {
+    expect(problems).toEqual([]);
+    const mine = conformance.operations().filter((op) => op.includes('/tool-limits'));
+    expect(mine).toHaveLength(4);
+    expect(mine.filter((op) => !conformance.exercisedOperations().includes(op))).toEqual([]);
   });
 });
