@@ -16,7 +16,8 @@ const SUPERVISOR_ONLY = new Set([
 
 export interface AppEnvironmentInput {
   stores: PreparedStores;
-  bridge: Pick<StoreBridge, 'env'>;
+  /** Null when this process runs no bridge (a console alone on real stores). */
+  bridge: Pick<StoreBridge, 'env'> | null;
   secrets: StackSecrets;
   /** The supervisor's environment: its app-level SLUICE_* and OTEL_* settings are passed on. */
   env: NodeJS.ProcessEnv;
@@ -82,7 +83,7 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
   return {
     ...passed,
     DATABASE_URL: input.stores.databaseUrl,
-    ...input.bridge.env,
+    ...input.bridge?.env,
     ...input.secrets,
     ...(input.stores.clickhouse ?? {}),
   };

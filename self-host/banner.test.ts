@@ -24,9 +24,11 @@ describe('stackBanner', () => {
     expect(gatewayOnly).toContain('gateway: http://127.0.0.1:3000');
     expect(gatewayOnly).toContain('console: not in this process (SLUICE_SERVE=gateway)');
     expect(gatewayOnly).not.toContain('web UI');
-    const consoleOnly = stackBanner({ ...input, gatewayUrl: null, initialized: true });
+    const consoleOnly = stackBanner({ ...input, gatewayUrl: null, bridgePort: null, initialized: true });
     expect(consoleOnly).toContain('gateway: not in this process (SLUICE_SERVE=console)');
     expect(consoleOnly).toContain('console: http://127.0.0.1:3001');
+    expect(consoleOnly).toContain('bridge:  none (the console reaches Postgres and Redis itself)');
+    expect(gatewayOnly).toContain('bridge:  127.0.0.1:4000 (Neon HTTP and Upstash REST');
   });
 
   it('gives a reachable local URL for wildcard and IPv6 binds', () => {

@@ -7,7 +7,8 @@ export interface BannerInput {
   gatewayRuntime: string;
   /** One line per store. */
   stores: string[];
-  bridgePort: number;
+  /** Null when this process runs no store bridge (a console alone on real stores). */
+  bridgePort: number | null;
   /** Whether the console already has its first admin (GET /api/setup/status); null: unknown. */
   initialized: boolean | null;
 }
@@ -32,7 +33,9 @@ export function stackBanner(input: BannerInput): string {
         ]
       : ['  console: not in this process (SLUICE_SERVE=gateway)']),
     ...input.stores.map((line) => `  ${line}`),
-    `  bridge:  127.0.0.1:${input.bridgePort} (Neon and Upstash protocols in front of the stores, for the apps' drivers)`,
+    input.bridgePort === null
+      ? '  bridge:  none (the console reaches Postgres and Redis itself)'
+      : `  bridge:  127.0.0.1:${input.bridgePort} (Neon HTTP and Upstash REST in front of the stores, for the gateway's drivers)`,
   ].join('\n');
 }
 

@@ -73,8 +73,8 @@ export interface RunningStack extends SupervisedStack {
 
 /**
  * The sequence `npm start` and `npm run serve` share: stores (migrated) → store bridge (in this
- * process) → the gateway on its runtime and the console (a child), then the banner once both
- * answer. The worker bundle and the web UI are built while the stores come up. Stops in reverse.
+ * process, when an app needs it) → the gateway on its runtime and the console (a child), then the
+ * banner once both answer. The worker bundle and the web UI are built while the stores come up. Stops in reverse.
  */
 export async function startStack(plan: StackPlan): Promise<RunningStack> {
   const log = (line: string) => {
@@ -102,17 +102,21 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     await stores.close();
   };
   try {
-    bridge = await startStoreBridge({
-      port: plan.bridgePort,
-      pgTarget: stores.pgTarget,
-      redis: stores.redis,
-      redisToken: randomBytes(24).toString('base64url'),
-      limits: bridgeLimitsFromEnv(plan.env),
-    });
+    // The bridge is for the gateway (a Worker speaks HTTP) and for a console on the embedded
+    // Redis, which lives in this process; a console on real stores reaches them itself.
+    if (apps.gateway || stores.redisUrl === null) {
+      bridge = await startStoreBridge({
+        port: plan.bridgePort,
+        pgTarget: stores.pgTarget,
+        redis: stores.redis,
+        redisToken: randomBytes(24).toString('base64url'),
+        limits: bridgeLimitsFromEnv(plan.env),
+      });
+    }
     const [build] = await building;
     const env = appEnvironment({
       stores,
-      bridge,
+      bridge: bridge ?? null,
       secrets: loadOrCreateSecrets(plan.dataDir, plan.env),
       env: plan.env,
       gatewayHost: plan.gateway.host,
@@ -148,7 +152,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       consoleUrl,
       gatewayRuntime: build ? gatewayRuntimeText(plan.gateway.runtime.name, build, gateway?.processes) : '',
       stores: stores.describe,
-      bridgePort: bridge.port,
+      bridgePort: bridge?.port ?? null,
       initialized: consoleUrl ? await setupDone(consoleUrl) : null,
     });
     return { gatewayUrl, consoleUrl, banner, stop, failure };

@@ -58,6 +58,8 @@ const processes = (stack: StartedStack) =>
 describe('SLUICE_SERVE', () => {
   it('runs only the app it names, and says so', async () => {
     expect(consoleApp.output()).toContain('gateway: not in this process (SLUICE_SERVE=console)');
+    // The console reaches Postgres and Redis itself: no store bridge in its process.
+    expect(consoleApp.output()).toContain('bridge:  none (the console reaches Postgres and Redis itself)');
     expect(processes(consoleApp)).toContain('console-server/src/main.ts');
     expect(processes(consoleApp)).not.toContain('workerd serve');
     for (const gateway of gateways) {
