@@ -135,6 +135,12 @@ describe('the upstream list cache', () => {
     ]);
     t.moveVersion('8');
     expect((await cache.lookup(request({ cursor: 'page-2' }))).cached).toBeNull();
+    // A result fetched across a move is not kept anywhere: it may predate the change.
+    const before = await cache.lookup(request({ cursor: 'page-3' }));
+    const sets = t.redis.calls.set;
+    t.moveVersion('9');
+    await before.keep(list(10_000));
+    expect(t.redis.calls.set).toBe(sets);
     t.moveVersion(null);
     const unknown = await cache.lookup(request());
     await unknown.keep(list(10_000));

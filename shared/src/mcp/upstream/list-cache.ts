@@ -183,6 +183,8 @@ export function createUpstreamListCache(options: ListCacheOptions): UpstreamList
             return hints;
           }
           uncacheable.delete(kind);
+          // The registry moved while this was fetched: it may predate the change, so it is not kept.
+          if (options.version() !== version) return hints;
           const entry: Entry = { result, fetchedAt: now(), ...hints };
           const key = keys[hints.cacheScope];
           keepHere(key, entry, json.length);
