@@ -30,6 +30,12 @@ import { CACHE_VERSION_KEYS } from '@sluice/shared/stores/cache-versions';
 import { type Background, detached } from '@sluice/shared/util/background';
 import type { StoreLink } from './store-link';
 
+/**
+ * The global fetch for ports that call it as a method (`deps.fetch(…)`): workerd refuses fetch
+ * called with another `this` ("Illegal invocation").
+ */
+const fetchAnywhere: typeof fetch = (input, init) => fetch(input, init);
+
 /** Upstream MCP calls get longer than a store call: tools may run a while. */
 const MCP_UPSTREAM_TIMEOUT_MS = 60_000;
 
@@ -126,7 +132,12 @@ export function buildMcpDeps(
       };
       secretBox ??= createSecretBox(config.SLUICE_ENCRYPTION_KEY);
       const secrets = await secretBox;
-      machineTokens ??= createMachineTokens({ kv: link.redis, secrets, fetch, now: () => new Date() });
+      machineTokens ??= createMachineTokens({
+        kv: link.redis,
+        secrets,
+        fetch: fetchAnywhere,
+        now: () => new Date(),
+      });
       const target = {
         ...(await toMcpServerTarget(server, secrets)),
         paramHeaders: await paramHeadersOf(server),
@@ -134,7 +145,7 @@ export function buildMcpDeps(
       const upstreamOAuth = {
         store: upstreamOAuthStore(db, secrets),
         kv: link.redis,
-        fetch,
+        fetch: fetchAnywhere,
         // The gateway only uses and refreshes tokens; connecting happens in the console.
         callbackUrl: '',
         clientMetadataUrl: null,

@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startMachineMcpServer } from '../fakes/mcp-machine-server';
 import { type RunningMcpServer, startEverything } from '../fakes/mcp-servers';
 import { FIRST_ADMIN } from '../helpers/first-run';
 import { http } from '../helpers/http';
@@ -89,6 +90,56 @@ describe('MCP through the running gateway (workerd)', () => {
       tool_name: 'echo',
       status: 'success',
     });
+  });
+});
+
+describe('a server Sluice signs in to as itself, called from workerd', () => {
+  it('gets a new token in the gateway when the server refuses the one the console fetched', async () => {
+    const upstream = await startMachineMcpServer({
+      clients: { 'sluice-e2e': { secret: 'e2e-client-secret' } },
+      tokenEndpointAuthMethods: ['client_secret_basic'],
+      expiresIn: 600,
+    });
+    const token = adminToken;
+    const server = await http('POST', `${consoleUrl}/api/mcp/servers`, {
+      token,
+      body: {
+        name: 'internal',
+        endpoint_url: upstream.url,
+        auth_type: 'oauth_client_credentials',
+        oauth_client_id: 'sluice-e2e',
+        oauth_client_secret: 'e2e-client-secret',
+      },
+    });
+    expect(server.status, JSON.stringify(server.body)).toBe(201);
+    try {
+      const found = await http('POST', `${consoleUrl}/api/mcp/servers/${server.body.id}/discover`, { token });
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      expect(upstream.tokenRequests).toHaveLength(1);
+      // The console's token (shared through Redis) is refused from now on: the gateway asks again.
+      const consoles = new Set(upstream.presented);
+      upstream.revokeAll();
+      const whoami = async () => {
+        const transport = new StreamableHTTPClientTransport(new URL(`${gatewayUrl}/mcp/internal`), {
+          requestInit: { headers: { authorization: `Bearer ${sluiceKey}` } },
+        });
+        const client = new Client({ name: 'e2e', version: '1.0.0' });
+        await client.connect(transport);
+        const result = await client.callTool({ name: 'whoami', arguments: {} });
+        await client.close();
+        return (result.content as Array<{ text: string }>)[0]?.text;
+      };
+      // The gateway sees the new server within its catalog's second.
+      await expect.poll(() => whoami().catch(String), { timeout: 10_000 }).toBe('Called by sluice-e2e');
+      expect(upstream.tokenRequests).toHaveLength(2);
+      // Only the token the gateway got was taken after that.
+      const gateways = new Set(upstream.presented.filter((t) => !consoles.has(t)));
+      expect(gateways.size).toBe(1);
+      expect(upstream.presented.slice(-1)).toEqual([...gateways]);
+    } finally {
+      await http('DELETE', `${consoleUrl}/api/mcp/servers/${server.body.id}`, { token });
+      await upstream.close();
+    }
   });
 });
 

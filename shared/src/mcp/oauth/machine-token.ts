@@ -64,9 +64,12 @@ export async function requestMachineToken(
   const request = await tokenRequest(found, credentials, deps.now()).catch((error: unknown) => {
     throw failed(`no client assertion for ${issuer} (${reasonOf(error)})`);
   });
-  const response = await deps.fetch(request).catch((error: unknown) => {
+  let response: Response;
+  try {
+    response = await deps.fetch(request);
+  } catch (error) {
     throw failed(`its authorization server ${issuer} could not be reached (${reasonOf(error)})`);
-  });
+  }
   const answer = ((await response.json().catch(() => null)) ?? {}) as TokenAnswer;
   if (!response.ok || typeof answer.access_token !== 'string' || answer.access_token === '')
     throw refusal(server, issuer, response.status, answer);
