@@ -149,7 +149,7 @@ describe('decisions from Mcp-Method and Mcp-Name, before the body', () => {
     });
     // … and a body that names another tool than the header is refused (400).
     const smuggled = await post('tools/call', { name: 'modern__drop_table', arguments: {} }, allowed);
-    expect(smuggled).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
+    expect(smuggled).toMatchObject({ status: 400, body: { error: { code: -32020 } } });
     expect(smuggled.body.error.message).toMatch(/Mcp-Name header does not match/);
     const echoed = await post('tools/call', { name: 'modern__echo', arguments: { text: 'hi' } }, allowed);
     expect(echoed.body.result.content).toEqual([{ type: 'text', text: 'echo: hi' }]);

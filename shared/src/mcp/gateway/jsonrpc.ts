@@ -8,6 +8,8 @@ export const RPC = {
   methodNotFound: -32601,
   invalidParams: -32602,
   internalError: -32603,
+  /** A header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) that says otherwise than the body. */
+  headerMismatch: -32020,
 } as const;
 
 export type JsonRpcId = string | number;

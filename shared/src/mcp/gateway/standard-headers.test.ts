@@ -23,7 +23,7 @@ describe('Mcp-Method and Mcp-Name headers', () => {
     try {
       checkStandardHeaders({ 'mcp-name': 'other' }, call);
     } catch (error) {
-      expect(error).toMatchObject({ status: 400, rpcCode: -32600, rpcId: 7 });
+      expect(error).toMatchObject({ status: 400, rpcCode: -32020, rpcId: 7 });
     }
     expect(() => checkStandardHeaders({ 'mcp-name': 'other' }, call)).toThrow(/params.name/);
   });

@@ -27,7 +27,7 @@ export function mcpNameOf(headers: Readonly<Record<string, string>> | undefined)
 /**
  * A request's Mcp-Method and Mcp-Name headers, when sent, must say what its body says: a
  * gateway or proxy that routes on them must not be told one thing while the server does
- * another. A mismatch is 400 (JSON-RPC -32600), before anything is done.
+ * another. A mismatch is 400 (JSON-RPC -32020, header mismatch), before anything is done.
  */
 export function checkStandardHeaders(
   headers: Readonly<Record<string, string>> | undefined,
@@ -38,7 +38,7 @@ export function checkStandardHeaders(
   if (method !== undefined && method !== message.method)
     throw new McpRpcError(
       400,
-      RPC.invalidRequest,
+      RPC.headerMismatch,
       `Mcp-Method header ${method} does not match the body's method ${message.method}`,
       id,
     );
@@ -49,7 +49,7 @@ export function checkStandardHeaders(
   if (name !== named)
     throw new McpRpcError(
       400,
-      RPC.invalidRequest,
+      RPC.headerMismatch,
       `Mcp-Name header does not match the body's params.${field}`,
       id,
     );

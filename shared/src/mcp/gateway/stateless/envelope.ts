@@ -19,7 +19,7 @@ export const META = {
 } as const;
 
 /** The revision's error codes beside JSON-RPC's own. */
-export const STATELESS_RPC = { headerMismatch: -32020, unsupportedVersion: -32022 } as const;
+export const STATELESS_RPC = { headerMismatch: RPC.headerMismatch, unsupportedVersion: -32022 } as const;
 
 export interface StatelessEnvelope {
   version: (typeof STATELESS_VERSIONS)[number];
