@@ -27,7 +27,7 @@ export interface GatewayTracing {
 interface TracingInputs {
   env: Record<string, unknown>;
   encryptionKey: string;
-  warm: Pick<WarmCaches, 'settings'>;
+  warm: Pick<WarmCaches, 'settings' | 'board'>;
   metrics: MetricsStore;
   logger: Logger;
 }
@@ -49,6 +49,11 @@ export function buildTracing({ env, encryptionKey, warm, metrics, logger }: Trac
   const switchable = switchableTracer((config) => tracerFor(config, deps));
   let capture = false;
   let checkedAt = 0;
+  // The settings read below are the isolate's cached ones, new only once it saw their version
+  // move: then look on the next request rather than up to SETTINGS_CHECK_MS later.
+  warm.board.part('settings').onChange(() => {
+    checkedAt = 0;
+  });
   let box: Promise<SecretBox> | undefined;
   const read = async (background: Background) => {
     const values = await warm.settings(background);

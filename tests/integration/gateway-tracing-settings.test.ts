@@ -1,7 +1,7 @@
 // Tracing set in the console (the edge deployment has no environment to set OTEL_* in): the
-// gateway picks the otel_* settings up within seconds, sends its spans where they say with the
+// gateway picks the otel_* settings up within a few requests, sends its spans where they say with the
 // (sealed) headers they give, and stops when the endpoint is cleared.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
@@ -21,6 +21,9 @@ afterAll(async () => {
 });
 
 const newTraceId = () => crypto.randomUUID().replaceAll('-', '');
+const clientTraceparent = (traceId: string) => `00-${traceId}-00f067aa0ba902b7-01`;
+/** The traceparent the fake upstream got with the latest request. */
+const upstreamTraceparent = () => h.fakes.requests.at(-1)?.headers.traceparent;
 
 function chat(traceId: string) {
   return gateway.app.request('/v1/chat/completions', {
@@ -28,10 +31,23 @@ function chat(traceId: string) {
     headers: {
       authorization: `Bearer ${h.apiKey}`,
       'content-type': 'application/json',
-      traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+      // Every request goes upstream, so what it sent there can be read.
+      'cache-control': 'no-store',
+      traceparent: clientTraceparent(traceId),
     },
     body: JSON.stringify({ model: 'm-openai', messages: [{ role: 'user', content: 'traced by settings' }] }),
   });
+}
+
+/** Requests, until the settings they made the gateway look at turned its tracer on (or off). */
+async function untilTracing(enabled: boolean): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      expect((await chat(newTraceId())).status).toBe(200);
+      expect(gateway.deps.tracer.enabled).toBe(enabled);
+    },
+    { timeout: 15_000, interval: 50 },
+  );
 }
 
 describe('tracing from the console settings', () => {
@@ -48,43 +64,32 @@ describe('tracing from the console settings', () => {
     const read = await h.admin('GET', '/api/admin/settings');
     expect(JSON.stringify(read.body)).not.toContain('from settings');
 
-    let traced = '';
-    await expect
-      .poll(
-        async () => {
-          traced = newTraceId();
-          expect((await chat(traced)).status).toBe(200);
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
-          return receiver.spans().some((s) => s.traceId === traced && s.kind === 'SERVER');
-        },
-        { timeout: 30_000, interval: 500 },
-      )
-      .toBe(true);
-    const span = receiver.spans().find((s) => s.traceId === traced && s.kind === 'SERVER');
+    // A request looks at the tracing settings in the background, once this isolate saw them
+    // move: ask until the tracer is on, then the next request is traced.
+    await untilTracing(true);
+    const traced = newTraceId();
+    expect((await chat(traced)).status).toBe(200);
+    const spans = await receiver.waitForSpans((all) =>
+      all.some((s) => s.traceId === traced && s.kind === 'SERVER'),
+    );
+    const span = spans.find((s) => s.traceId === traced && s.kind === 'SERVER');
     expect(span?.encoding).toBe('json');
     expect(span?.attributes['gen_ai.request.model']).toBe('m-openai');
     expect(receiver.requests().at(-1)?.headers['x-collector-key']).toBe('from settings');
+    expect(upstreamTraceparent()).not.toBe(clientTraceparent(traced));
 
     expect(
       (await h.admin('PATCH', '/api/admin/settings', { settings: { otel_exporter_otlp_endpoint: '' } }))
         .status,
     ).toBe(200);
-    // Picked up on a look at the settings after the caches saw the change (seconds).
-    await expect
-      .poll(
-        async () => {
-          const untraced = newTraceId();
-          expect((await chat(untraced)).status).toBe(200);
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
-          return receiver.spans().some((s) => s.traceId === untraced);
-        },
-        { timeout: 30_000, interval: 1_000 },
-      )
-      .toBe(false);
-    // And it stays off.
-    const before = receiver.spans().length;
-    for (let i = 0; i < 3; i++) expect((await chat(newTraceId())).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(receiver.spans().length).toBe(before);
+    await untilTracing(false);
+    // And it stays off: the client's context goes upstream untouched, no span of the gateway's
+    // in between, and nothing of these requests is sent.
+    const untraced = [newTraceId(), newTraceId(), newTraceId()];
+    for (const id of untraced) {
+      expect((await chat(id)).status).toBe(200);
+      expect(upstreamTraceparent()).toBe(clientTraceparent(id));
+    }
+    expect(receiver.spans().filter((s) => untraced.includes(s.traceId))).toEqual([]);
   }, 60_000);
 });
