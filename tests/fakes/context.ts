@@ -187,9 +187,12 @@ export async function sendAnswer(
     'content-length': String(bytes.length),
     ...headers,
   });
-  ctx.res.write(bytes.subarray(0, bytes.length >> 1));
+  // Handed to the socket before the connection is cut: the client gets half a body, then the end.
+  const sent = new Promise<void>((resolve) =>
+    ctx.res.write(bytes.subarray(0, bytes.length >> 1), () => resolve()),
+  );
   if (scenario.stall) return stallUntilAbandoned(ctx, modelOf(body));
-  await sleep(5);
+  await sent;
   ctx.res.destroy();
 }
 

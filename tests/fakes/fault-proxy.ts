@@ -17,6 +17,8 @@ export interface FaultProxy {
   setMode(mode: FaultMode): void;
   /** Connections accepted so far (a client that reconnects shows here). */
   readonly accepted: number;
+  /** Connections open now (neither side has closed them). */
+  readonly open: number;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,9 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     },
     get accepted() {
       return accepted;
+    },
+    get open() {
+      return links.size;
     },
     rewrite(url) {
       const parsed = new URL(url);

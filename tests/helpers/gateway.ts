@@ -1,3 +1,4 @@
+import type { ExecutionContext } from 'hono';
 import { createGatewayApp } from '../../gateway-worker/src/app';
 import { buildDeps } from '../../gateway-worker/src/deps';
 import type { GatewayDeps } from '../../gateway-worker/src/types';
@@ -8,16 +9,50 @@ export interface GatewayHarness {
   deps: GatewayDeps;
   app: ReturnType<typeof createGatewayApp>;
   call(method: string, path: string, options?: { token?: string; body?: unknown }): Promise<Response>;
+  /** app.request() with an execution context, as workerd gives a request (see `settled`). */
+  request(input: string | Request, init?: RequestInit): Promise<Response>;
+  /**
+   * Resolves once everything the requests made through `request` handed to waitUntil has
+   * finished: the work after the response (token counts, cache entries, alerts,
+   * log batches they opened). Read a streamed body to its end first: its work starts there.
+   */
+  settled(): Promise<void>;
+}
+
+/**
+ * An execution context as workerd gives a request, keeping what is handed to waitUntil so that
+ * a test can wait for the work done after the response instead of sleeping for it.
+ */
+export function keptBackground(): { context: ExecutionContext; settled(): Promise<void> } {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    context: {
+      waitUntil(work) {
+        const kept = Promise.resolve(work).catch(() => undefined);
+        pending.add(kept);
+        void kept.finally(() => pending.delete(kept));
+      },
+      passThroughOnException() {},
+      props: {},
+    },
+    async settled() {
+      // Work may hand over more work as it ends (a flush after a task): until none is left.
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
 }
 
 /** The gateway app in-process (the same Fetch-only code workerd runs), over the real drivers. */
 export function gatewayHarness(env: Record<string, string>): GatewayHarness {
   const deps = buildDeps(env);
   const app = createGatewayApp(deps);
+  const background = keptBackground();
   return {
     env,
     deps,
     app,
+    request: (input, init) => Promise.resolve(app.request(input, init, undefined, background.context)),
+    settled: background.settled,
     call(method, path, options = {}) {
       const headers: Record<string, string> = {};
       if (options.token) headers.authorization = `Bearer ${options.token}`;

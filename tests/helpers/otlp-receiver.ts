@@ -464,6 +464,8 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
   const types = otlpTypes();
   const slowMs = options.slowMs ?? 5000;
   const spans: ReceivedSpan[] = [];
+  /** Who waits for spans (waitForSpans): told of each arrival. */
+  const waiting = new Set<() => void>();
   const metrics: ReceivedMetric[] = [];
   const requests: ReceivedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -480,6 +482,7 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
       accept: (o, e, keep) => {
         const received = normalizeSpans(o, types, e);
         if (keep) spans.push(...received);
+        for (const told of [...waiting]) told();
       },
     },
     '/v1/metrics': {
@@ -642,20 +645,32 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
     spans: () => [...spans],
     metrics: () => [...metrics],
     requests: () => requests.map((r) => ({ ...r, headers: { ...r.headers } })),
-    async waitForSpans(predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const snapshot = [...spans];
-        if (predicate(snapshot)) return snapshot;
-        if (Date.now() >= deadline) {
-          const names = snapshot.map((s) => `${s.name} (${s.kind})`);
-          throw new Error(
-            `waitForSpans: no match after ${timeoutMs} ms; ${snapshot.length} span(s) received` +
-              (names.length > 0 ? `: ${names.join(', ')}` : ''),
+    waitForSpans(predicate, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        // Looked at as each export arrives, not on a timer of its own.
+        const look = () => {
+          const snapshot = [...spans];
+          if (!predicate(snapshot)) return;
+          done();
+          resolve(snapshot);
+        };
+        const timer = setTimeout(() => {
+          done();
+          const names = spans.map((s) => `${s.name} (${s.kind})`);
+          reject(
+            new Error(
+              `waitForSpans: no match after ${timeoutMs} ms; ${spans.length} span(s) received` +
+                (names.length > 0 ? `: ${names.join(', ')}` : ''),
+            ),
           );
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiting.delete(look);
+        };
+        waiting.add(look);
+        look();
+      });
     },
     tree: (traceId) => renderTree(spans, traceId),
     setMode(next) {
