@@ -2,7 +2,7 @@
 // by promtool (Debian's prometheus package, installed by .ci/run).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
@@ -47,56 +47,65 @@ describe('GET /metrics', () => {
   it('counts requests, errors, tokens, cache hits and refusals across instances', async () => {
     for (let i = 0; i < 3; i++) expect((await post(a, chat(`metrics ${i}`))).status).toBe(200);
     expect((await post(b, chat('metrics b'))).status).toBe(200);
-    // The same request again from the other instance until it comes from the cache.
-    let cached = false;
-    for (let i = 0; i < 20 && !cached; i++) {
-      const res = await post(b, chat('metrics 0'));
-      await res.text();
-      cached = res.headers.get('x-sluice-cache') === 'HIT';
-      if (!cached) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(cached).toBe(true);
+    // The same request again from the other instance until it comes from the cache (the
+    // entry is written after the first answer).
+    await vi.waitFor(
+      async () => {
+        const res = await post(b, chat('metrics 0'));
+        await res.text();
+        expect(res.headers.get('x-sluice-cache')).toBe('HIT');
+      },
+      { timeout: 2_000, interval: 100 },
+    );
     expect((await post(a, chat('x'), 'sluice-not-a-key')).status).toBe(401);
     expect(
       (await post(a, JSON.stringify({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })))
         .status,
     ).toBe(404);
     expect((await a.app.request('/no/such/path')).status).toBe(404);
-    await new Promise((r) => setTimeout(r, 400)); // samples are flushed to Redis every 200 ms
 
-    const text = await scrape(b);
-    const ok = 'http_requests_total{endpoint="/v1/chat/completions",method="POST",status="200"}';
-    expect(value(text, ok)).toBeGreaterThanOrEqual(5);
-    expect(value(text, 'http_requests_total{endpoint="/v1/*",method="POST",status="401"}')).toBe(1);
-    expect(value(text, 'http_requests_total{endpoint="unmatched",method="GET",status="404"}')).toBe(1);
-    expect(value(text, 'sluice_errors_total{type="authentication_error"}')).toBe(1);
-    expect(value(text, 'sluice_errors_total{type="not_found_error"}')).toBe(2);
-    expect(value(text, 'sluice_tokens_total{kind="prompt",model="m-openai"}')).toBeGreaterThan(0);
-    expect(value(text, 'sluice_tokens_total{kind="completion",model="m-openai"}')).toBeGreaterThan(0);
-    expect(value(text, 'sluice_cache_hits_total{model="m-openai"}')).toBeGreaterThanOrEqual(1);
-    const count = value(
-      text,
-      'http_request_duration_seconds_count{endpoint="/v1/chat/completions",method="POST"}',
+    // Samples reach Redis with each instance's next flush (every 200 ms): scrape until they are in.
+    await vi.waitFor(
+      async () => {
+        const text = await scrape(b);
+        const ok = 'http_requests_total{endpoint="/v1/chat/completions",method="POST",status="200"}';
+        expect(value(text, ok)).toBeGreaterThanOrEqual(5);
+        expect(value(text, 'http_requests_total{endpoint="/v1/*",method="POST",status="401"}')).toBe(1);
+        expect(value(text, 'http_requests_total{endpoint="unmatched",method="GET",status="404"}')).toBe(1);
+        expect(value(text, 'sluice_errors_total{type="authentication_error"}')).toBe(1);
+        expect(value(text, 'sluice_errors_total{type="not_found_error"}')).toBe(2);
+        expect(value(text, 'sluice_tokens_total{kind="prompt",model="m-openai"}')).toBeGreaterThan(0);
+        expect(value(text, 'sluice_tokens_total{kind="completion",model="m-openai"}')).toBeGreaterThan(0);
+        expect(value(text, 'sluice_cache_hits_total{model="m-openai"}')).toBeGreaterThanOrEqual(1);
+        const count = value(
+          text,
+          'http_request_duration_seconds_count{endpoint="/v1/chat/completions",method="POST"}',
+        );
+        const inf = value(
+          text,
+          'http_request_duration_seconds_bucket{endpoint="/v1/chat/completions",le="+Inf",method="POST"}',
+        );
+        expect(inf).toBe(count);
+        expect(
+          value(text, 'sluice_upstream_duration_seconds_count{provider="fake-openai"}'),
+        ).toBeGreaterThanOrEqual(4);
+      },
+      { timeout: 5_000, interval: 100 },
     );
-    const inf = value(
-      text,
-      'http_request_duration_seconds_bucket{endpoint="/v1/chat/completions",le="+Inf",method="POST"}',
-    );
-    expect(inf).toBe(count);
-    expect(
-      value(text, 'sluice_upstream_duration_seconds_count{provider="fake-openai"}'),
-    ).toBeGreaterThanOrEqual(4);
   });
 
   it('names the limit that refused', async () => {
     await h.admin('PUT', `/api/admin/limits/api_key/${h.keyId}/rules`, {
       rules: [{ kind: 'requests', window: '1h', limit: 1 }],
     });
-    await new Promise((r) => setTimeout(r, 1_100)); // gateways read the limits version once a second
+    // The rules moved the limits version: the next admission reloads them.
     await post(a, chat('limited one'));
     expect((await post(a, chat('limited two'))).status).toBe(429);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(value(await scrape(a), 'sluice_rate_limited_total{limit="key:requests/1h"}')).toBe(1);
+    await vi.waitFor(
+      async () =>
+        expect(value(await scrape(a), 'sluice_rate_limited_total{limit="key:requests/1h"}')).toBe(1),
+      { timeout: 5_000, interval: 100 },
+    );
     await h.admin('DELETE', `/api/admin/limits/api_key/${h.keyId}/rules`);
   });
 

@@ -34,13 +34,15 @@ async function providerNamed(name: string): Promise<{ id: string }> {
   return found;
 }
 
-async function newestLog(filter: (row: Awaited<ReturnType<ProxyHarness['logs']>>[number]) => boolean) {
-  for (let i = 0; i < 100; i++) {
-    const row = (await h.logs(1)).find(filter);
-    if (row) return row;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('no matching request log row');
+function newestLog(filter: (row: Awaited<ReturnType<ProxyHarness['logs']>>[number]) => boolean) {
+  return vi.waitFor(
+    async () => {
+      const row = (await h.logs(1)).find(filter);
+      if (!row) throw new Error('no matching request log row');
+      return row;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
 }
 
 describe('routing', () => {
@@ -103,7 +105,7 @@ describe('routing', () => {
   it('gives up on an upstream that sends no headers within upstream_timeout_seconds', async () => {
     const set = await h.admin('PATCH', '/api/admin/settings', { settings: { upstream_timeout_seconds: 1 } });
     expect(set.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1_100)); // the gateway checks the settings version each second
+    // The change moved the settings version: the next admission reloads the settings.
     const started = Date.now();
     const res = await h.post('/v1/chat/completions', chat('m-slow'));
     const took = Date.now() - started;
