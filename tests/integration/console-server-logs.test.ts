@@ -83,8 +83,8 @@ describe.each(LOG_VIEW_STORES)('GET /api/admin/access-logs and /app-logs ($store
     });
   }, 60_000);
   afterAll(async () => {
-    // Let the last access-log batch (200 ms window) land before the pool closes.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The last access-log batch lands before the pool closes.
+    await access?.h.deps.flushLogs();
     await access?.h.close();
   });
 

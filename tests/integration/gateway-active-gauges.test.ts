@@ -72,10 +72,20 @@ describe('active gauges over two metrics stores (two isolates)', () => {
     await dead.start('streams').published; // never ended: the isolate is gone
     await live.start('requests').published;
     expect(await scraper.read()).toMatchObject({ sluice_active_requests: 1, sluice_active_streams: 1 });
-    await new Promise((r) => setTimeout(r, 700));
-    await live.start('requests').published; // the live isolate keeps publishing
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await scraper.read()).toMatchObject({ sluice_active_requests: 2, sluice_active_streams: 0 });
+    // The live isolate keeps publishing (a request more each time) while the TTL (Redis's clock)
+    // runs out on the dead one's snapshot: scrape until it is gone.
+    let liveRequests = 1;
+    await vi.waitFor(
+      async () => {
+        await live.start('requests').published;
+        liveRequests += 1;
+        expect(await scraper.read()).toMatchObject({
+          sluice_active_requests: liveRequests,
+          sluice_active_streams: 0,
+        });
+      },
+      { timeout: 5_000, interval: 100 },
+    );
     expect(Object.keys((await redis.hgetall(`${key}:active`)) ?? {})).toEqual(['live-isolate']);
   });
 });

@@ -15,17 +15,31 @@ let receiver: Server;
 const received: Array<{ body: Record<string, unknown>; text: string; headers: Record<string, string> }> = [];
 let failNext = 1;
 
+// Through `request`: what a request does after its response (alerts) can be waited for.
 const chat = () =>
-  h.post(
-    '/v1/chat/completions',
-    {
+  h.gateway.request('/v1/chat/completions', {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${h.apiKey}`,
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    },
+    body: JSON.stringify({
       model: 'm-openai',
       // What it may use is reserved while it runs: its prompt and these 8 output tokens.
       max_tokens: 8,
       messages: [{ role: 'user', content: 'one two three four five six seven eight' }],
-    },
-    { 'cache-control': 'no-store' },
-  );
+    }),
+  });
+
+type Usage = { limits: Array<{ kind: string; window: string; status: string; used: number; limit: number }> };
+
+async function usage(): Promise<Usage> {
+  const res = await h.gateway.app.request('/v1/usage', { headers: { authorization: `Bearer ${h.apiKey}` } });
+  return (await res.json()) as Usage;
+}
+
+const usedToday = async () => (await usage()).limits.find((l) => l.window === 'daily')?.used ?? 0;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -69,12 +83,14 @@ describe('budget thresholds', () => {
   it('name the budget state on answers, and tell each level once, signed, until the budget runs out', async () => {
     const states: string[] = [];
     for (let i = 0; i < 30; i++) {
+      const before = await usedToday();
       const res = await chat();
       if (res.status === 429) break;
       expect(res.status).toBe(200);
       expect(res.headers.get('x-sluice-budget-period')).toBe('key:daily');
       states.push(res.headers.get('x-sluice-budget-status') ?? '');
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the tokens land after the answer
+      // The tokens are counted after the answer (write-behind): the next request must see them.
+      await expect.poll(usedToday, { timeout: 5_000, interval: 20 }).toBeGreaterThan(before);
     }
     expect(states[0]).toBe('ok');
     expect(states).toContain('warning');
@@ -103,13 +119,7 @@ describe('budget thresholds', () => {
   });
 
   it('give each limit its status in /v1/usage', async () => {
-    const res = await h.gateway.app.request('/v1/usage', {
-      headers: { authorization: `Bearer ${h.apiKey}` },
-    });
-    const body = (await res.json()) as {
-      limits: Array<{ kind: string; window: string; status: string; used: number; limit: number }>;
-    };
-    const daily = body.limits.find((l) => l.window === 'daily');
+    const daily = (await usage()).limits.find((l) => l.window === 'daily');
     expect(daily).toMatchObject({ kind: 'tokens', limit: 100 });
     // Refused once what is left no longer fits a request's reservation: past critical, and
     // exhausted only if the last answers used it all.
@@ -119,7 +129,8 @@ describe('budget thresholds', () => {
 
   it('tell no level twice, however many requests see it', async () => {
     for (let i = 0; i < 3; i++) expect((await chat()).status).toBe(429);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Each refusal's notice runs after its answer: once they are all done, none was posted.
+    await h.gateway.settled();
     expect(received).toHaveLength(3);
   });
 });

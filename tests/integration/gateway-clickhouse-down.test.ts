@@ -43,7 +43,6 @@ describe('gateway with ClickHouse unreachable', () => {
         });
         expect(res.status).toBe(200);
         expect(((await res.json()) as { choices: unknown[] }).choices).toHaveLength(1);
-        await new Promise((r) => setTimeout(r, 300));
       }
       const spill = createPostgresRequestLogStore(down.deps.db);
       const rows = await vi.waitFor(

@@ -43,8 +43,11 @@ async function createKey(body: Record<string, unknown> = {}): Promise<{ id: stri
   return res.body;
 }
 
-async function models(key: string): Promise<{ status: number; ids: string[] }> {
-  const res = await gw.call('GET', '/v1/models', { token: key });
+/** GET /v1/models with `key`; `kept`: through gw.request, so gw.settled() waits for its work. */
+async function models(key: string, kept = false): Promise<{ status: number; ids: string[] }> {
+  const res = kept
+    ? await gw.request('/v1/models', { headers: { authorization: `Bearer ${key}` } })
+    : await gw.call('GET', '/v1/models', { token: key });
   if (res.status !== 200) return { status: res.status, ids: [] };
   const body = (await res.json()) as { data: Array<{ id: string }> };
   return { status: 200, ids: body.data.map((m) => m.id) };
@@ -125,9 +128,15 @@ describe('changes through the console take effect on the next gateway request', 
     expect(graceEnds - Date.parse(rotated.body.rotated_at)).toBe(GRACE_SECONDS * 1000);
     expect((await models(rotated.body.key)).status).toBe(200);
     expect((await models(oldKey)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, graceEnds - Date.now() + 100));
-    expect((await models(oldKey)).status).toBe(401);
-    expect((await models(rotated.body.key)).status).toBe(200);
+    // The gateway judges the grace period by its clock: set it past the end.
+    const clock = gw.deps.auth.now;
+    gw.deps.auth.now = () => new Date(graceEnds + 1);
+    try {
+      expect((await models(oldKey)).status).toBe(401);
+      expect((await models(rotated.body.key)).status).toBe(200);
+    } finally {
+      gw.deps.auth.now = clock;
+    }
   });
 
   it('PATCH allowed_models: the next /v1/models reflects it', async () => {
@@ -185,8 +194,9 @@ describe('use of a key', () => {
       expect(first).not.toBeNull();
     });
     expect(Date.parse(first)).toBeGreaterThanOrEqual(before - 1000);
-    expect((await models(key)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await models(key, true)).status).toBe(200);
+    // Once the work this use handed to waitUntil is done, it wrote nothing.
+    await gw.settled();
     expect((await consoleApi('GET', `/api/keys/${id}`)).body.last_used_at).toBe(first);
   });
 });

@@ -3,7 +3,7 @@
 // the OIDC client secret, passwords), including failures that log errors, is checked for them.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { gatewayHarness } from '../helpers/gateway';
+import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 const PROVIDER_SECRET = 'sk-provider-secret-0d9f8e7c6b5a';
@@ -54,35 +54,27 @@ describe('secrets in logs', () => {
     });
     const rotated = await h.admin('POST', `/api/keys/${h.keyId}/rotate`);
     const keys = [h.apiKey, rotated.body.key as string];
+    // Through `request`: the work each request leaves for after its response can be waited for.
+    const post = (gateway: GatewayHarness, key: string, body: unknown) =>
+      gateway.request('/v1/chat/completions', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     for (const key of keys) {
-      await h.post(
-        '/v1/chat/completions',
-        { model: 'm-unreachable', messages: [{ role: 'user', content: 'x' }] },
-        {
-          authorization: `Bearer ${key}`,
-        },
-      );
-      await h.post(
-        '/v1/chat/completions',
-        { model: 'm-openai', messages: [{ role: 'user', content: 'x' }] },
-        {
-          authorization: `Bearer ${key}`,
-        },
-      );
+      await post(h.gateway, key, { model: 'm-unreachable', messages: [{ role: 'user', content: 'x' }] });
+      await post(h.gateway, key, { model: 'm-openai', messages: [{ role: 'user', content: 'x' }] });
     }
     // A key the gateway refuses, and a body that is not a request.
-    await h.post('/v1/chat/completions', '{', { authorization: `Bearer ${keys[0]}x` });
-    await h.post('/v1/chat/completions', [1], { authorization: `Bearer ${keys[1]}` });
+    await post(h.gateway, `${keys[0]}x`, '{');
+    await post(h.gateway, keys[1]!, [1]);
     // The same keys on a gateway whose Redis is gone: it logs every store failure it works around.
     const cut = gatewayHarness({ ...h.gateway.env, UPSTASH_REDIS_REST_URL: 'http://127.0.0.1:9' });
     for (const key of keys) {
-      await cut.app.request('/v1/chat/completions', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'm-openai', messages: [{ role: 'user', content: 'x' }] }),
-      });
+      await post(cut, key, { model: 'm-openai', messages: [{ role: 'user', content: 'x' }] });
     }
-    await new Promise((r) => setTimeout(r, 500)); // background work logs after the response
+    // Background work logs after the response: every line is in once it is all done.
+    await Promise.all([h.gateway.settled(), cut.settled()]);
 
     const secrets = [
       PROVIDER_SECRET,
