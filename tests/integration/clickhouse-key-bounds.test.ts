@@ -6,7 +6,7 @@
 // whose deadline passed (max_execution_time) does not stay in system.processes.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chIdent, chJoin, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { chQuery } from '../../shared/src/logs/analytics/clickhouse-table';
 import { createClickHouseMcpLogStore } from '../../shared/src/logs/mcp/clickhouse-store';
@@ -103,16 +103,18 @@ async function readRowsOf(call: () => Promise<unknown>): Promise<{ read: number;
   await call();
   const ids = sent;
   // A query's log row is queued once its answer is sent, which may be after the client read it.
-  let rows: { read_rows: string; query: string }[] = [];
-  for (let i = 0; i < 20 && rows.length < ids.length; i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    await ch.command({ query: 'SYSTEM FLUSH LOGS' });
-    rows = await rowsOf<{ read_rows: string; query: string }>(
-      chSql`SELECT read_rows, query FROM system.query_log
-        WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`.sql,
-    );
-  }
-  expect(rows).toHaveLength(ids.length);
+  const rows = await vi.waitFor(
+    async () => {
+      await ch.command({ query: 'SYSTEM FLUSH LOGS' });
+      const logged = await rowsOf<{ read_rows: string; query: string }>(
+        chSql`SELECT read_rows, query FROM system.query_log
+          WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`.sql,
+      );
+      expect(logged).toHaveLength(ids.length);
+      return logged;
+    },
+    { timeout: 5_000, interval: 100 },
+  );
   return rows.map((row) => ({ read: Number(row.read_rows), query: row.query }));
 }
 
@@ -273,9 +275,9 @@ describe('a query whose caller gave up', () => {
 
   async function settles(marker: number): Promise<string[]> {
     // KILL QUERY … ASYNC returns at once; the query stops at its next block.
-    for (let i = 0; i < 40 && (await running(marker)).length > 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi
+      .waitFor(async () => expect(await running(marker)).toEqual([]), { timeout: 4_000, interval: 100 })
+      .catch(() => {});
     return running(marker);
   }
 
@@ -286,6 +288,8 @@ describe('a query whose caller gave up', () => {
       await expect(
         impatient.query({ query: slowQuery(marker).sql, format: CLICKHOUSE_ROW_FORMAT }),
       ).rejects.toThrow();
+      // A real wait is what is tested: the server does not stop the query when the client
+      // leaves, not even some time later.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await running(marker)).toHaveLength(1);
     } finally {

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chIdent, chJoin, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { chQuery } from '../../shared/src/logs/analytics/clickhouse-table';
 import { type UsageGroupBy, usageAggregateQuery } from '../../shared/src/logs/requests/aggregate-query';
@@ -205,17 +205,20 @@ async function rowsRead(call: () => Promise<unknown>): Promise<number> {
   sent = [];
   await call();
   const ids = sent;
-  let rows: { read_rows: string }[] = [];
-  for (let i = 0; i < 20 && rows.length < ids.length; i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    await ch.command({ query: 'SYSTEM FLUSH LOGS' });
-    rows = await chQuery<{ read_rows: string }>(
-      ch,
-      chSql`SELECT read_rows FROM system.query_log
-        WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`,
-    );
-  }
-  expect(rows).toHaveLength(ids.length);
+  // A query's log row is queued once its answer is sent, which may be after the client read it.
+  const rows = await vi.waitFor(
+    async () => {
+      await ch.command({ query: 'SYSTEM FLUSH LOGS' });
+      const logged = await chQuery<{ read_rows: string }>(
+        ch,
+        chSql`SELECT read_rows FROM system.query_log
+          WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`,
+      );
+      expect(logged).toHaveLength(ids.length);
+      return logged;
+    },
+    { timeout: 5_000, interval: 100 },
+  );
   return rows.reduce((sum, row) => sum + Number(row.read_rows), 0);
 }
 
@@ -355,15 +358,17 @@ describe('rows the rollups never saw', () => {
     await ch.command({
       query: chSql`ALTER TABLE ${table} DELETE WHERE created_at_ms < ${DAY2 + 6 * HOUR}`.sql,
     });
-    for (let i = 0; i < 100; i++) {
-      const [running] = await chQuery<{ n: string }>(
-        ch,
-        chSql`SELECT count() AS n FROM system.mutations
-          WHERE database = ${UPGRADED} AND table = ${REQUEST_LOG_TABLE} AND is_done = 0`,
-      );
-      if (Number(running?.n) === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        const [running] = await chQuery<{ n: string }>(
+          ch,
+          chSql`SELECT count() AS n FROM system.mutations
+            WHERE database = ${UPGRADED} AND table = ${REQUEST_LOG_TABLE} AND is_done = 0`,
+        );
+        expect(Number(running?.n)).toBe(0);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     await expectAsTheLog(store, UPGRADED, { from: new Date(DAY2), to: new Date(DAY3 + DAY - 1) }, 'hour');
     const maintained = await maintainRequestRollups(ch, UPGRADED, new Date(DAY2), new Date(DAY3 + 3 * DAY));
     expect(maintained).toEqual({ rebuilt: ['20250610'], dropped: ['20250609'] });

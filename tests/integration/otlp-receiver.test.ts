@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import protobuf from 'protobufjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type OtlpReceiver,
   type ReceivedMetric,
@@ -832,7 +832,10 @@ describe('OTLP test receiver', () => {
       req.on('close', () => resolve());
     });
     req.end(body);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The receiver has read the whole export and its handler has returned, without an answer.
+    await vi.waitFor(() =>
+      expect(receiver.requests()).toMatchObject([{ path: '/v1/traces', bytes: body.byteLength }]),
+    );
     expect(events).toEqual([]);
     expect(req.socket?.destroyed).toBe(false);
     expect(receiver.requests()).toMatchObject([{ path: '/v1/traces', bytes: body.byteLength }]);

@@ -6,7 +6,7 @@
 
 import { createServer, type Server, type Socket } from 'node:net';
 import Redis from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { LuaScript } from '../../shared/src/stores/lua-script';
 import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { createLinkRedis, toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
@@ -144,7 +144,7 @@ describe('the Redis link', () => {
 });
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 1_000, interval: 10 }).catch(() => {});
 }
 
 describe('the Redis link without a Redis', () => {
