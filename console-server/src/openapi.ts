@@ -122,3 +122,8 @@ export const IdParams = z.object({
 });
 
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** What every paged list says about its query (db/paging.ts). */
+export const PAGING =
+  'Paged: limit 1..200 (default 50) entries from offset (default 0), in a stable order; total counts ' +
+  'every entry the filters match.';

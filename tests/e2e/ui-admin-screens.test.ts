@@ -183,7 +183,10 @@ describe('admin screens in a real browser', () => {
     await dialog().getByRole('button', { name: 'Save' }).click();
     await row.getByText('operator').waitFor();
     await screenshot(page, 'admin-02-users');
-    const users = (await api('GET', '/api/admin/users')).body as Array<{ email: string; role: string }>;
+    const users = (await api('GET', '/api/admin/users?limit=200')).body.entries as Array<{
+      email: string;
+      role: string;
+    }>;
     expect(users.find((u) => u.email === 'carol@ui2.example.com')?.role).toBe('operator');
   });
 
@@ -203,7 +206,10 @@ describe('admin screens in a real browser', () => {
     await dialog().getByRole('button', { name: 'Create role' }).click();
     await page.getByTestId('roles-table').getByText('250 requests / 1m').waitFor();
     await screenshot(page, 'admin-03-limits-roles');
-    const roles = (await api('GET', '/api/admin/roles')).body as Array<{ name: string; rules: unknown[] }>;
+    const roles = (await api('GET', '/api/admin/roles?limit=200')).body.entries as Array<{
+      name: string;
+      rules: unknown[];
+    }>;
     expect(roles.find((r) => r.name === 'ui-role')?.rules).toEqual([
       { kind: 'requests', window: '1m', limit: 250 },
     ]);
@@ -304,7 +310,7 @@ describe('admin screens in a real browser', () => {
     await pickMany(dialog().getByRole('textbox', { name: 'Roles' }), 'ui-role');
     await dialog().getByRole('button', { name: 'Save team' }).click();
     await team.getByText('ui-role').waitFor();
-    const teams = (await api('GET', '/api/admin/teams')).body as Array<{
+    const teams = (await api('GET', '/api/admin/teams?limit=200')).body.entries as Array<{
       name: string;
       member_ids: string[];
     }>;
@@ -330,7 +336,9 @@ describe('admin screens in a real browser', () => {
     await pickMany(page.getByRole('textbox', { name: 'Extra roles' }), 'seeded-role');
     await page.getByRole('button', { name: 'Save roles' }).click();
     const roles = await api('GET', '/api/admin/roles');
-    const seeded = (roles.body as Array<{ id: string; name: string }>).find((r) => r.name === 'seeded-role');
+    const seeded = (roles.body.entries as Array<{ id: string; name: string }>).find(
+      (r) => r.name === 'seeded-role',
+    );
     await expect
       .poll(async () => (await api('GET', `/api/admin/limits/user/${await memberId()}/roles`)).body.role_ids)
       .toEqual([seeded?.id]);
@@ -861,7 +869,10 @@ describe('admin screens in a real browser', () => {
   });
 
   it('gateway logs: a cache hit shows its badge; a $0 or unknown cost says why (cache hit, unpriced model, failed before any tokens)', async () => {
-    const providers = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    const providers = (await api('GET', '/api/admin/providers')).body.entries as Array<{
+      id: string;
+      name: string;
+    }>;
     const route = (upstream_model: string) => ({
       provider_id: providers.find((p) => p.name === 'fake-openai')?.id,
       upstream_model,
@@ -1052,6 +1063,9 @@ async function keyOption(id = keyId): Promise<string | undefined> {
 }
 
 async function memberId(): Promise<string> {
-  const users = (await api('GET', '/api/admin/users')).body as Array<{ id: string; email: string }>;
+  const users = (await api('GET', '/api/admin/users?limit=200')).body.entries as Array<{
+    id: string;
+    email: string;
+  }>;
   return users.find((u) => u.email === MEMBER.email)?.id ?? '';
 }

@@ -159,7 +159,7 @@ interface ApiModel {
 }
 
 async function storedModel(name: string): Promise<ApiModel | undefined> {
-  const models = (await api('GET', '/api/admin/models')).body as ApiModel[];
+  const models = (await api('GET', '/api/admin/models?limit=200')).body.entries as ApiModel[];
   return models.find((m) => m.name === name);
 }
 
@@ -227,7 +227,10 @@ describe('more screens in a real browser', () => {
     await dialog().getByText('Every model route to it is removed too').waitFor();
     await dialog().getByRole('button', { name: 'Delete provider' }).click();
     await spare.waitFor({ state: 'detached' });
-    const listed = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    const listed = (await api('GET', '/api/admin/providers')).body.entries as Array<{
+      id: string;
+      name: string;
+    }>;
     expect(listed.map((p) => p.name)).toEqual(['fake-openai']);
     expect((await api('GET', `/api/admin/providers/${spareProviderId}`)).status).toBe(404);
   });
@@ -260,7 +263,7 @@ describe('more screens in a real browser', () => {
   });
 
   it('models: a model without prices whose upstream model is not in the price table is flagged unpriced', async () => {
-    const models = (await api('GET', '/api/admin/models')).body as ApiModel[];
+    const models = (await api('GET', '/api/admin/models?limit=200')).body.entries as ApiModel[];
     expect(models.filter((m) => !m.is_priced).map((m) => m.name)).toEqual([UNPRICED]);
     const alert = page.getByTestId('unpriced-alert');
     expect(await alert.textContent()).toContain('1 unpriced model');
@@ -452,7 +455,7 @@ describe('more screens in a real browser', () => {
     expect(await cells(PRICED_UPSTREAM)).toEqual([PRICED_UPSTREAM, 'acme', '$2', '$8', '—', '$2.5', '$4']);
     type Price = { model: string; cache_write_price_per_mtok: number | null };
     const stored = async () =>
-      ((await api('GET', '/api/admin/model-prices')).body as Price[]).find(
+      ((await api('GET', '/api/admin/model-prices?limit=200')).body.entries as Price[]).find(
         (p) => p.model === PRICED_UPSTREAM,
       );
     expect(await stored()).toMatchObject({
@@ -530,7 +533,10 @@ describe('more screens in a real browser', () => {
   });
 
   it("analytics: after chat and embeddings calls, the By endpoint table shows both with the API's counts, most requests first", async () => {
-    const providers = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    const providers = (await api('GET', '/api/admin/providers')).body.entries as Array<{
+      id: string;
+      name: string;
+    }>;
     const openaiId = providers.find((p) => p.name === 'fake-openai')?.id;
     await created('POST', '/api/admin/models', {
       name: EMBEDDER,
@@ -680,7 +686,10 @@ describe('more screens in a real browser', () => {
   });
 
   it('models: a route to a closed port is benched after 3 failed requests; its badge shows, the healthy route has none', async () => {
-    const providers = (await api('GET', '/api/admin/providers')).body as Array<{ id: string; name: string }>;
+    const providers = (await api('GET', '/api/admin/providers')).body.entries as Array<{
+      id: string;
+      name: string;
+    }>;
     const openaiId = providers.find((p) => p.name === 'fake-openai')?.id;
     // Nothing listens on port 9: every call to this provider fails to connect.
     const dead = await created('POST', '/api/admin/providers', {

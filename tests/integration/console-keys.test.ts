@@ -207,10 +207,10 @@ describe('GET /api/keys and /api/keys/{id}', () => {
   it('lists only own keys, never with the secret or its hash', async () => {
     const mine = await createKey('alice', { name: 'listed' });
     const theirs = await createKey('bob', { name: 'bobs' });
-    const list = await api('GET', '/api/keys', { token: users.alice.token });
+    const list = await api('GET', '/api/keys?limit=200', { token: users.alice.token });
     expect(list.status).toBe(200);
-    for (const item of list.body) expect(Object.keys(item).sort()).toEqual(LIST_FIELDS);
-    const ids = list.body.map((k: { id: string }) => k.id);
+    for (const item of list.body.entries) expect(Object.keys(item).sort()).toEqual(LIST_FIELDS);
+    const ids = list.body.entries.map((k: { id: string }) => k.id);
     expect(ids).toContain(mine.body.id);
     expect(ids).not.toContain(theirs.body.id);
     expect(list.text).not.toContain(mine.body.key);
@@ -312,8 +312,8 @@ describe('DELETE /api/keys/{id}', () => {
     expect((await api('DELETE', path, { token: users.alice.token })).status).toBe(404);
     expect((await api('POST', `${path}/rotate`, { token: users.alice.token })).status).toBe(404);
     expect((await api('PATCH', path, { token: users.alice.token, body: { name: 'x' } })).status).toBe(404);
-    const list = await api('GET', '/api/keys', { token: users.alice.token });
-    expect(list.body.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
+    const list = await api('GET', '/api/keys?limit=200', { token: users.alice.token });
+    expect(list.body.entries.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
     expect(await authenticateAt(created.body.key, new Date())).toBe('refused');
   });
 });
@@ -377,20 +377,25 @@ describe('GET /api/keys/expiring', () => {
     await createKey('bob', { name: 'bob-soon', expires_in_days: 2 });
     const byDefault = await api('GET', '/api/keys/expiring', { token: users.alice.token });
     expect(byDefault.status).toBe(200);
-    expect(byDefault.body).toEqual([
-      {
-        id: soon.body.id,
-        name: 'soon',
-        prefix: soon.body.key.slice(0, 12),
-        expires_at: soon.body.expires_at,
-        days_remaining: 3,
-        owner_email: 'alice@keys.example',
-      },
-    ]);
-    const wider = await api('GET', '/api/keys/expiring?days=30', { token: users.alice.token });
-    const ids = wider.body.map((k: { id: string }) => k.id);
+    expect(byDefault.body).toEqual({
+      total: 1,
+      offset: 0,
+      limit: 50,
+      entries: [
+        {
+          id: soon.body.id,
+          name: 'soon',
+          prefix: soon.body.key.slice(0, 12),
+          expires_at: soon.body.expires_at,
+          days_remaining: 3,
+          owner_email: 'alice@keys.example',
+        },
+      ],
+    });
+    const wider = await api('GET', '/api/keys/expiring?days=30&limit=200', { token: users.alice.token });
+    const ids = wider.body.entries.map((k: { id: string }) => k.id);
     expect(ids.indexOf(soon.body.id)).toBeLessThan(ids.indexOf(later.body.id));
-    expect(wider.body.find((k: { id: string }) => k.id === later.body.id).days_remaining).toBe(20);
+    expect(wider.body.entries.find((k: { id: string }) => k.id === later.body.id).days_remaining).toBe(20);
     for (const days of ['abc', '0', '-1', '1.5']) {
       expect((await api('GET', `/api/keys/expiring?days=${days}`, { token: users.alice.token })).status).toBe(
         422,
@@ -432,10 +437,8 @@ describe('time-driven transitions (fake clock)', () => {
     expect(await rowOf(swept.body.id)).toMatchObject({ status: 'disabled', disabledAt: later });
     expect(await rowOf(busy.body.id)).toMatchObject({ status: 'active' });
     // The owner's list says so, with the timeout that did it.
-    const listed = (await api('GET', '/api/keys', { token: users.alice.token })).body as Record<
-      string,
-      unknown
-    >[];
+    const listed = (await api('GET', '/api/keys?limit=200', { token: users.alice.token })).body
+      .entries as Record<string, unknown>[];
     expect(listed.find((k) => k.id === swept.body.id)).toMatchObject({
       status: 'disabled',
       inactivity_timeout_days: 1,
@@ -470,9 +473,9 @@ describe('time-driven transitions (fake clock)', () => {
     expect(await authenticateAt(created.body.key, new Date(due.getTime() + DAY + 1))).toBe('refused');
     // The owner sees it coming: the expiring list shows the key stopping at the grace end.
     const expiring = async () =>
-      (await api('GET', '/api/keys/expiring?days=40', { token: users.alice.token })).body.find(
-        (k: { id: string }) => k.id === created.body.id,
-      );
+      (
+        await api('GET', '/api/keys/expiring?days=40&limit=200', { token: users.alice.token })
+      ).body.entries.find((k: { id: string }) => k.id === created.body.id);
     expect(await expiring()).toMatchObject({ expires_at: new Date(due.getTime() + DAY).toISOString() });
     // A manual rotation issues a value and keeps the consumers' old value on its grace.
     const manual = await api('POST', `${path}/rotate`, { token: users.alice.token });

@@ -65,6 +65,7 @@ async function tourIdentity(): Promise<{ admin: string; user: string }> {
 
 async function tourAdmin(token: string, userToken: string): Promise<{ providerId: string }> {
   await api('GET', '/api/admin/users', { token });
+  await api('GET', '/api/admin/users?limit=201', { token });
   await api('GET', '/api/admin/keys?q=tour', { token });
   await api('GET', '/api/admin/keys?limit=0', { token });
   await api('GET', '/api/admin/users', { token: userToken });
@@ -98,6 +99,7 @@ async function tourAdmin(token: string, userToken: string): Promise<{ providerId
     body: { ...provider, name: 'x2', provider_type: 'nope' },
   });
   await api('GET', '/api/admin/providers', { token });
+  await api('GET', '/api/admin/providers?offset=-1', { token });
   await api('GET', '/api/admin/providers', { token: userToken });
   await api('GET', `/api/admin/providers/${p.body.id}`, { token });
   await api('GET', `/api/admin/providers/${MISSING_ID}`, { token });
@@ -115,10 +117,13 @@ async function tourModels(token: string, providerId: string): Promise<void> {
   await api('POST', '/api/admin/models', { token, body: { name: 'tour-model' } });
   await api('POST', '/api/admin/models', { token, body: { name: 'has space' } });
   await api('GET', '/api/admin/models', { token });
+  await api('GET', '/api/admin/models?limit=0', { token });
   await api('GET', '/api/admin/models/unpriced', { token });
+  await api('GET', '/api/admin/models/unpriced?limit=x', { token });
   await api('GET', '/api/admin/models/route-health', { token });
   const price = { vendor: 'tour', input_price_per_mtok: 1, output_price_per_mtok: 2 };
   await api('GET', '/api/admin/model-prices', { token });
+  await api('GET', '/api/admin/model-prices?limit=201', { token });
   await api('PUT', '/api/admin/model-prices/tour-upstream', { token, body: price });
   await api('PUT', '/api/admin/model-prices/tour-upstream', { token, body: { ...price, vendor: 'tour2' } });
   await api('PUT', '/api/admin/model-prices/tour-upstream', {
@@ -155,6 +160,7 @@ async function tourKeys(token: string, userToken: string): Promise<void> {
   await api('POST', '/api/keys', { token, body: { name: 'x', expires_in_days: 100000 } });
   await api('POST', '/api/keys', { body: { name: 'x' } });
   await api('GET', '/api/keys', { token });
+  await api('GET', '/api/keys?offset=x', { token });
   await api('GET', '/api/keys/expiring?days=7', { token });
   await api('GET', '/api/keys/expiring?days=zero', { token });
   await api('GET', `/api/keys/${key.body.id}`, { token });
@@ -210,6 +216,7 @@ async function tourLimits(token: string, userToken: string): Promise<void> {
   await api('POST', '/api/admin/roles', { token, body: { name: 'tour-role' } });
   await api('POST', '/api/admin/roles', { token: userToken, body: { name: 'x' } });
   await api('GET', '/api/admin/roles', { token });
+  await api('GET', '/api/admin/roles?limit=0', { token });
   await api('GET', `/api/admin/roles/${role.body.id}`, { token });
   await api('GET', `/api/admin/roles/${MISSING_ID}`, { token });
   await api('PATCH', `/api/admin/roles/${role.body.id}`, { token, body: { description: 'tour' } });
@@ -217,6 +224,7 @@ async function tourLimits(token: string, userToken: string): Promise<void> {
   const team = await api('POST', '/api/admin/teams', { token, body: { name: 'tour-team' } });
   await api('POST', '/api/admin/teams', { token, body: { name: 'Not A Slug' } });
   await api('GET', '/api/admin/teams', { token });
+  await api('GET', '/api/admin/teams?limit=0', { token });
   await api('GET', `/api/admin/teams/${team.body.id}`, { token });
   await api('PATCH', `/api/admin/teams/${team.body.id}`, { token, body: { description: 'tour' } });
   await api('PUT', `/api/admin/teams/${team.body.id}/members`, { token, body: { user_ids: [me.body.id] } });
@@ -268,6 +276,7 @@ async function tourLimits(token: string, userToken: string): Promise<void> {
     body: { user_id: me.body.id, permission: 'rate_limits:read', scope_type: 'team' },
   });
   await api('GET', '/api/admin/permissions', { token });
+  await api('GET', '/api/admin/permissions?offset=-1', { token });
   await api('DELETE', `/api/admin/permissions/${grant.body.id}`, { token });
   await api('DELETE', `/api/admin/teams/${team.body.id}`, { token });
   await api('DELETE', `/api/admin/roles/${role.body.id}`, { token });
@@ -357,7 +366,8 @@ async function tourOAuth(token: string, userToken: string): Promise<void> {
   const grants = await api('GET', '/api/oauth/grants', { token });
   await api('GET', '/api/oauth/grants?all=true', { token });
   await api('GET', '/api/oauth/grants?all=true', { token: userToken });
-  await api('DELETE', `/api/oauth/grants/${grants.body.grants[0].id}`, { token });
+  await api('GET', '/api/oauth/grants?limit=0', { token });
+  await api('DELETE', `/api/oauth/grants/${grants.body.entries[0].id}`, { token });
   await api('DELETE', `/api/oauth/grants/${MISSING_ID}`, { token: userToken });
   const server = await api('POST', '/api/mcp/servers', {
     token,

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { adminKeyListQuerySchema, listAllKeys } from '@sluice/shared/keys/admin-list';
 import { requireAdmin } from '../middleware/require-admin';
-import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
+import { bearerSecurity, createRouter, errorResponses, jsonResponse, PAGING } from '../openapi';
 import { AdminApiKeyPageSchema } from '../schemas/keys';
 
 const listRoute = createRoute({
@@ -12,7 +12,7 @@ const listRoute = createRoute({
   description:
     'Filters: user_id (exact), status (active, disabled, expired, revoked; without it revoked keys are ' +
     "left out), q (case-insensitive substring of the key's name, its prefix or its owner's email). " +
-    'limit 1..200 (default 50), offset (default 0). The secret is never returned.',
+    `The secret is never returned. ${PAGING}`,
   security: bearerSecurity,
   middleware: [requireAdmin()] as const,
   request: { query: adminKeyListQuerySchema },

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import { createUser, getUser, listUsers } from '@sluice/shared/users/admin-users';
 import type { UsersAdminDeps } from '@sluice/shared/users/ports';
 import { createUserInputSchema, updateUserInputSchema } from '@sluice/shared/users/schemas';
@@ -13,8 +14,9 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
-import { AdminUserListSchema, AdminUserSchema } from '../schemas/admin';
+import { AdminUserPageSchema, AdminUserSchema } from '../schemas/admin';
 import { RegisteredUserSchema } from '../schemas/identity';
 import type { ConsoleDeps } from '../types';
 import { auditActor } from './audit-actor';
@@ -29,8 +31,13 @@ const listRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/',
-  summary: 'All users, active or not',
-  responses: { 200: jsonResponse(AdminUserListSchema, 'Users by creation'), ...errorResponses(401, 403) },
+  summary: 'All users, active or not, oldest first',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(AdminUserPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const createUserRoute = createRoute({
@@ -90,7 +97,7 @@ function usersDeps(deps: ConsoleDeps): UsersAdminDeps {
 }
 
 export const adminUsersRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listUsers(c.var.deps.db), 200))
+  .openapi(listRoute, async (c) => c.json(await listUsers(c.var.deps.db, c.req.valid('query')), 200))
   .openapi(createUserRoute, async (c) =>
     c.json(await createUser(usersDeps(c.var.deps), c.req.valid('json'), auditActor(c)), 201),
   )

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import { listExpiringKeys } from '@sluice/shared/keys/expiring';
 import { createKey, getKey, listKeys, revokeKey, updateKey } from '@sluice/shared/keys/manage';
 import { rotateKey } from '@sluice/shared/keys/rotate';
@@ -15,12 +16,13 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
 import {
-  ApiKeyListSchema,
+  ApiKeyPageSchema,
   ApiKeySchema,
   CreatedApiKeySchema,
-  ExpiringApiKeyListSchema,
+  ExpiringApiKeyPageSchema,
   RotatedApiKeySchema,
   UpdatedApiKeySchema,
 } from '../schemas/keys';
@@ -38,8 +40,10 @@ const listRoute = createRoute({
   middleware: [requireJwt()] as const,
   method: 'get',
   path: '/',
-  summary: "The caller's keys (not revoked); never the secret",
-  responses: { 200: jsonResponse(ApiKeyListSchema, 'Keys, newest first'), ...errorResponses(401) },
+  summary: "The caller's keys (not revoked), newest first; never the secret",
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: { 200: jsonResponse(ApiKeyPageSchema, 'One page and the total'), ...errorResponses(401, 422) },
 });
 
 const createKeyRoute = createRoute({
@@ -61,9 +65,13 @@ const expiringRoute = createRoute({
   middleware: [requireJwt()] as const,
   method: 'get',
   path: '/expiring',
-  summary: "The caller's active keys expiring within `days` days (default 7)",
+  summary: "The caller's active keys expiring within `days` days (default 7), soonest first",
+  description: PAGING,
   request: { query: expiringQuerySchema },
-  responses: { 200: jsonResponse(ExpiringApiKeyListSchema, 'Soonest first'), ...errorResponses(401, 422) },
+  responses: {
+    200: jsonResponse(ExpiringApiKeyPageSchema, 'One page and the total'),
+    ...errorResponses(401, 422),
+  },
 });
 
 const getRoute = createRoute({
@@ -123,14 +131,15 @@ function actor(c: Context<ConsoleEnv>): KeyActor {
 }
 
 export const keysRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listKeys(c.var.deps.db, c.var.auth.userId), 200))
+  .openapi(listRoute, async (c) =>
+    c.json(await listKeys(c.var.deps.db, c.var.auth.userId, c.req.valid('query')), 200),
+  )
   .openapi(createKeyRoute, async (c) =>
     c.json(await createKey(keysDeps(c), actor(c), c.req.valid('json')), 201),
   )
-  .openapi(expiringRoute, async (c) => {
-    const { days } = c.req.valid('query');
-    return c.json(await listExpiringKeys(c.var.deps.db, c.var.auth.userId, days), 200);
-  })
+  .openapi(expiringRoute, async (c) =>
+    c.json(await listExpiringKeys(c.var.deps.db, c.var.auth.userId, c.req.valid('query')), 200),
+  )
   .openapi(getRoute, async (c) =>
     c.json(await getKey(c.var.deps.db, c.var.auth.userId, c.req.valid('param').id), 200),
   )

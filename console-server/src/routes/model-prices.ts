@@ -1,9 +1,18 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import { deletePrice, listPrices, putPrice } from '@sluice/shared/pricing/admin';
 import { priceInputSchema } from '@sluice/shared/pricing/schemas';
 import { requireAdmin } from '../middleware/require-admin';
-import { bearerSecurity, createRouter, errorResponses, jsonBody, jsonResponse, noContent } from '../openapi';
-import { ModelPriceListSchema, ModelPriceSchema, PriceModelParams } from '../schemas/model-prices';
+import {
+  bearerSecurity,
+  createRouter,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  noContent,
+  PAGING,
+} from '../openapi';
+import { ModelPricePageSchema, ModelPriceSchema, PriceModelParams } from '../schemas/model-prices';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['models'], security: bearerSecurity };
@@ -14,7 +23,12 @@ const listRoute = createRoute({
   method: 'get',
   path: '/',
   summary: 'The price table (USD per 1M tokens by upstream model), by vendor then model',
-  responses: { 200: jsonResponse(ModelPriceListSchema, 'Every entry'), ...errorResponses(401, 403) },
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(ModelPricePageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const putRoute = createRoute({
@@ -46,7 +60,7 @@ const deleteRoute = createRoute({
 });
 
 export const modelPricesRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listPrices(c.var.deps.db), 200))
+  .openapi(listRoute, async (c) => c.json(await listPrices(c.var.deps.db, c.req.valid('query')), 200))
   .openapi(putRoute, async (c) => {
     const { model } = c.req.valid('param');
     const { price, created } = await putPrice(c.var.deps, model, c.req.valid('json'), auditActor(c));

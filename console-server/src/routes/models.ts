@@ -1,6 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import { replaceModelRoutes, updateModel } from '@sluice/shared/models-admin/model-changes';
-import { createModel, deleteModel, getModel, listModels } from '@sluice/shared/models-admin/models-admin';
+import {
+  createModel,
+  deleteModel,
+  getModel,
+  listModels,
+  listUnpricedModels,
+} from '@sluice/shared/models-admin/models-admin';
 import {
   createModelInputSchema,
   replaceRoutesInputSchema,
@@ -17,8 +24,9 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
-import { ModelListSchema, ModelSchema, RouteHealthListSchema } from '../schemas/admin';
+import { ModelPageSchema, ModelSchema, RouteHealthListSchema } from '../schemas/admin';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['models'], security: bearerSecurity };
@@ -31,8 +39,13 @@ const listRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/',
-  summary: 'All models with their ordered routes',
-  responses: { 200: jsonResponse(ModelListSchema, 'Models by name'), ...errorResponses(401, 403) },
+  summary: 'All models by name, with their ordered routes',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(ModelPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const unpricedRoute = createRoute({
@@ -40,8 +53,13 @@ const unpricedRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/unpriced',
-  summary: 'Models whose requests are logged unpriced: no own prices and no price-table entry',
-  responses: { 200: jsonResponse(ModelListSchema, 'Unpriced models by name'), ...errorResponses(401, 403) },
+  summary: 'Models whose requests are logged unpriced: no own prices and no price-table entry, by name',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(ModelPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const routeHealthRoute = createRoute({
@@ -117,8 +135,10 @@ const replaceRoutesRoute = createRoute({
 
 // /unpriced and /route-health are registered before /{id} so the literal segments win.
 export const modelsRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listModels(c.var.deps.db), 200))
-  .openapi(unpricedRoute, async (c) => c.json(await listModels(c.var.deps.db, { unpricedOnly: true }), 200))
+  .openapi(listRoute, async (c) => c.json(await listModels(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(unpricedRoute, async (c) =>
+    c.json(await listUnpricedModels(c.var.deps.db, c.req.valid('query')), 200),
+  )
   .openapi(routeHealthRoute, async (c) =>
     c.json(await readRouteHealth(c.var.deps.redis, c.var.deps.db, Date.now()), 200),
   )

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageOf } from '@sluice/shared/db/paging';
 import { writeAudit } from '@sluice/shared/db/repos/audit-repo';
 import { type GrantListing, listGrants, oauthGrantStore } from '@sluice/shared/db/repos/oauth-repo';
 import { forbidden, notFound } from '@sluice/shared/http/app-error';
@@ -15,13 +16,14 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
 import {
   AuthorizationRequestSchema,
   ConsentAnswerSchema,
   ConsentDecisionSchema,
   GrantListQuery,
-  GrantListSchema,
+  GrantPageSchema,
   RequestIdParams,
 } from '../schemas/oauth';
 import { auditActor } from './audit-actor';
@@ -56,9 +58,13 @@ const listRoute = createRoute({
   middleware: [requireJwt()] as const,
   method: 'get',
   path: '/grants',
-  summary: 'MCP clients you let act for you (admins: everyone’s with all=true), active first',
+  summary: 'MCP clients you let act for you (admins: everyone’s with all=true), active first, then newest',
+  description: PAGING,
   request: { query: GrantListQuery },
-  responses: { 200: jsonResponse(GrantListSchema, 'Grants'), ...errorResponses(401, 403) },
+  responses: {
+    200: jsonResponse(GrantPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const revokeRoute = createRoute({
@@ -131,10 +137,11 @@ export const oauthGrantsRoutes = createRouter()
     return c.json({ redirect_to: decided.redirectTo }, 200);
   })
   .openapi(listRoute, async (c) => {
-    const all = c.req.valid('query').all === 'true';
+    const query = c.req.valid('query');
+    const all = query.all === 'true';
     if (all && c.var.auth.role !== 'admin') throw forbidden('Admin role required for all=true');
-    const grants = await listGrants(c.var.deps.db, all ? null : c.var.auth.userId);
-    return c.json({ grants: grants.map(grantView) }, 200);
+    const { rows, total } = await listGrants(c.var.deps.db, all ? null : c.var.auth.userId, query);
+    return c.json(pageOf(query, total, rows.map(grantView)), 200);
   })
   .openapi(revokeRoute, async (c) => {
     const { id } = c.req.valid('param');

@@ -10,8 +10,9 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
-import { GrantsQuerySchema, PermissionGrantListSchema, PermissionGrantSchema } from '../schemas/limits';
+import { GrantsQuerySchema, PermissionGrantPageSchema, PermissionGrantSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['permissions'], security: bearerSecurity };
@@ -27,10 +28,10 @@ const listRoute = createRoute({
   method: 'get',
   path: '/',
   summary: 'Permission grants, oldest first',
-  description: GRANT_MODEL,
+  description: `${GRANT_MODEL} ${PAGING}`,
   request: { query: GrantsQuerySchema },
   responses: {
-    200: jsonResponse(PermissionGrantListSchema, 'Grants'),
+    200: jsonResponse(PermissionGrantPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -62,9 +63,10 @@ const revokeRoute = createRoute({
 });
 
 export const permissionsRoutes = createRouter()
-  .openapi(listRoute, async (c) =>
-    c.json(await listGrants(c.var.deps.db, { userId: c.req.valid('query').user_id }), 200),
-  )
+  .openapi(listRoute, async (c) => {
+    const query = c.req.valid('query');
+    return c.json(await listGrants(c.var.deps.db, { userId: query.user_id }, query), 200);
+  })
   .openapi(createGrantRoute, async (c) =>
     c.json(await createGrant(c.var.deps.db, c.req.valid('json'), auditActor(c)), 201),
   )

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import {
   createProvider,
   deleteProvider,
@@ -17,8 +18,9 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
-import { ProviderListSchema, ProviderSchema } from '../schemas/admin';
+import { ProviderPageSchema, ProviderSchema } from '../schemas/admin';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['providers'], security: bearerSecurity };
@@ -31,8 +33,13 @@ const listRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/',
-  summary: 'All upstream providers (api_key is never returned)',
-  responses: { 200: jsonResponse(ProviderListSchema, 'Providers by name'), ...errorResponses(401, 403) },
+  summary: 'All upstream providers by name (api_key is never returned)',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(ProviderPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const createProviderRoute = createRoute({
@@ -83,7 +90,7 @@ const deleteRoute = createRoute({
 });
 
 export const providersRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listProviders(c.var.deps.db), 200))
+  .openapi(listRoute, async (c) => c.json(await listProviders(c.var.deps.db, c.req.valid('query')), 200))
   .openapi(createProviderRoute, async (c) =>
     c.json(await createProvider(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import { createRole, deleteRole, getRole, listRoles, updateRole } from '@sluice/shared/limits-admin/roles';
 import { createRoleInputSchema, updateRoleInputSchema } from '@sluice/shared/limits-admin/schemas';
 import { foundFirst, pathId } from '../middleware/found-first';
@@ -11,8 +12,9 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
-import { RoleListSchema, RoleSchema } from '../schemas/limits';
+import { RolePageSchema, RoleSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['roles'], security: bearerSecurity };
@@ -31,8 +33,13 @@ const listRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/',
-  summary: 'All limit-granting roles with their rules and budgets',
-  responses: { 200: jsonResponse(RoleListSchema, 'Roles by name'), ...errorResponses(401, 403) },
+  summary: 'All limit-granting roles by name, with their rules and budgets',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(RolePageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const createRoleRoute = createRoute({
@@ -84,7 +91,7 @@ const deleteRoute = createRoute({
 });
 
 export const rolesRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listRoles(c.var.deps.db), 200))
+  .openapi(listRoute, async (c) => c.json(await listRoles(c.var.deps.db, c.req.valid('query')), 200))
   .openapi(createRoleRoute, async (c) =>
     c.json(await createRole(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import {
   createTeamInputSchema,
   roleIdsInputSchema,
@@ -24,8 +25,9 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
-import { TeamListSchema, TeamSchema } from '../schemas/limits';
+import { TeamPageSchema, TeamSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['teams'], security: bearerSecurity };
@@ -38,8 +40,13 @@ const listRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/',
-  summary: 'All teams with their member and role ids',
-  responses: { 200: jsonResponse(TeamListSchema, 'Teams by name'), ...errorResponses(401, 403) },
+  summary: 'All teams by name, with their member and role ids',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(TeamPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const createTeamRoute = createRoute({
@@ -117,7 +124,7 @@ const rolesRoute = createRoute({
 });
 
 export const teamsRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listTeams(c.var.deps.db), 200))
+  .openapi(listRoute, async (c) => c.json(await listTeams(c.var.deps.db, c.req.valid('query')), 200))
   .openapi(createTeamRoute, async (c) =>
     c.json(await createTeam(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )

@@ -3,6 +3,7 @@ import { MODEL_KINDS, PROVIDER_TYPES, ROUTING_STRATEGIES } from '@sluice/shared/
 import { USER_ROLES } from '@sluice/shared/db/schema/users';
 import { MAX_OUTPUT_TOKENS_LIMIT } from '@sluice/shared/models-admin/schemas';
 import { cacheWrite1hPrice, cacheWritePrice, EffectivePriceSchema } from './model-prices';
+import { pageSchema } from './page';
 
 /** Response shapes of the admin users, providers and models endpoints. */
 export const AdminUserSchema = z
@@ -17,7 +18,7 @@ export const AdminUserSchema = z
   })
   .openapi('AdminUser');
 
-export const AdminUserListSchema = z.array(AdminUserSchema).openapi('AdminUserList');
+export const AdminUserPageSchema = pageSchema(AdminUserSchema, 'AdminUserPage', 'Users');
 
 /** api_key is write-only: it is deliberately absent here. */
 export const ProviderSchema = z
@@ -33,7 +34,7 @@ export const ProviderSchema = z
   })
   .openapi('Provider');
 
-export const ProviderListSchema = z.array(ProviderSchema).openapi('ProviderList');
+export const ProviderPageSchema = pageSchema(ProviderSchema, 'ProviderPage', 'Providers');
 
 export const ModelRouteSchema = z
   .object({
@@ -97,7 +98,7 @@ export const ModelSchema = z
   })
   .openapi('Model');
 
-export const ModelListSchema = z.array(ModelSchema).openapi('ModelList');
+export const ModelPageSchema = pageSchema(ModelSchema, 'ModelPage', 'Models');
 
 export const RouteHealthSchema = z
   .object({

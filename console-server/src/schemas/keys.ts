@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_STATUSES } from '@sluice/shared/db/schema/api-keys';
+import { pageSchema } from './page';
 
 /**
  * Response shapes of /api/keys (docs/keys.md), field for field. allowed_models is null for
@@ -36,7 +37,7 @@ export const ApiKeySchema = z
   })
   .openapi('ApiKey');
 
-export const ApiKeyListSchema = z.array(ApiKeySchema).openapi('ApiKeyList');
+export const ApiKeyPageSchema = pageSchema(ApiKeySchema, 'ApiKeyPage', 'Keys');
 
 export const CreatedApiKeySchema = z
   .object({
@@ -85,19 +86,14 @@ export const ExpiringApiKeySchema = z
   })
   .openapi('ExpiringApiKey');
 
-export const ExpiringApiKeyListSchema = z.array(ExpiringApiKeySchema).openapi('ExpiringApiKeyList');
+export const ExpiringApiKeyPageSchema = pageSchema(ExpiringApiKeySchema, 'ExpiringApiKeyPage', 'Keys');
 
-export const AdminApiKeyPageSchema = z
-  .object({
-    total: z.number().int(),
-    offset: z.number().int(),
-    limit: z.number().int(),
-    entries: z.array(
-      ApiKeySchema.extend({
-        status: z.enum(API_KEY_STATUSES),
-        user_id: z.uuid(),
-        owner_email: z.string(),
-      }).openapi('AdminApiKey'),
-    ),
-  })
-  .openapi('AdminApiKeyPage');
+export const AdminApiKeyPageSchema = pageSchema(
+  ApiKeySchema.extend({
+    status: z.enum(API_KEY_STATUSES),
+    user_id: z.uuid(),
+    owner_email: z.string(),
+  }).openapi('AdminApiKey'),
+  'AdminApiKeyPage',
+  'Keys',
+);

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '@sluice/shared/db/schema/limits';
 import { LIMITS_SUBJECTS, PERMISSIONS, SCOPE_TYPES } from '@sluice/shared/limits-admin/schemas';
+import { pageSchema } from './page';
 import { ToolLimitUsageSchema } from './tool-limits';
 
 /** Response shapes and path parameters of the roles, teams, limits and permissions endpoints. */
@@ -32,7 +34,7 @@ export const RoleSchema = z
   })
   .openapi('Role');
 
-export const RoleListSchema = z.array(RoleSchema).openapi('RoleList');
+export const RolePageSchema = pageSchema(RoleSchema, 'RolePage', 'Roles');
 
 export const TeamSchema = z
   .object({
@@ -46,7 +48,7 @@ export const TeamSchema = z
   })
   .openapi('Team');
 
-export const TeamListSchema = z.array(TeamSchema).openapi('TeamList');
+export const TeamPageSchema = pageSchema(TeamSchema, 'TeamPage', 'Teams');
 
 export const SubjectRulesSchema = z
   .object({ subject_type: z.enum(LIMITS_SUBJECTS), subject_id: z.uuid(), rules: z.array(LimitRuleSchema) })
@@ -76,7 +78,7 @@ export const PermissionGrantSchema = z
   })
   .openapi('PermissionGrant');
 
-export const PermissionGrantListSchema = z.array(PermissionGrantSchema).openapi('PermissionGrantList');
+export const PermissionGrantPageSchema = pageSchema(PermissionGrantSchema, 'PermissionGrantPage', 'Grants');
 
 export const SubjectUsageSchema = z
   .object({
@@ -116,7 +118,7 @@ export const SubjectParams = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, example: '6f1c3a7e-5b7e-4f4e-9a51-2c1f0f6b9d10' }),
 });
 
-export const GrantsQuerySchema = z.object({
+export const GrantsQuerySchema = pageQuerySchema.extend({
   user_id: z
     .uuid()
     .optional()

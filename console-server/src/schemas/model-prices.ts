@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { pageSchema } from './page';
 
 const usd = (description: string) => z.number().openapi({ description });
 
@@ -28,7 +29,7 @@ export const ModelPriceSchema = z
   })
   .openapi('ModelPrice');
 
-export const ModelPriceListSchema = z.array(ModelPriceSchema).openapi('ModelPriceList');
+export const ModelPricePageSchema = pageSchema(ModelPriceSchema, 'ModelPricePage', 'Prices');
 
 /** Where a model's (or route's) price comes from, and what it is. */
 export const EffectivePriceSchema = z

@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
+import { pageSchema } from './page';
 
 /** The console's side of the /mcp authorization server: consent and grants. */
 
@@ -39,9 +41,9 @@ export const GrantSchema = z
   })
   .openapi('OAuthGrant');
 
-export const GrantListSchema = z.object({ grants: z.array(GrantSchema) }).openapi('OAuthGrantList');
+export const GrantPageSchema = pageSchema(GrantSchema, 'OAuthGrantPage', 'Grants');
 
-export const GrantListQuery = z.object({
+export const GrantListQuery = pageQuerySchema.extend({
   all: z
     .enum(['true', 'false'])
     .optional()

@@ -9,6 +9,7 @@ import {
   MIN_PORT,
 } from '@sluice/shared/logs/server/index';
 import { isoInstant } from './mcp';
+import { pageSchema } from './page';
 import { statusMatchParam } from './status-match';
 
 /** Shapes of the access-log and app-log views (GET /api/admin/access-logs, /app-logs). */
@@ -76,19 +77,6 @@ export const AppLogQuerySchema = z
   .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type AppLogQueryParams = z.infer<typeof AppLogQuerySchema>;
 
-const pageOf = <T extends z.ZodType>(entry: T, name: string, what: string) =>
-  z
-    .object({
-      total: z
-        .number()
-        .int()
-        .openapi({ description: `${what} matching the filters` }),
-      offset: z.number().int(),
-      limit: z.number().int(),
-      entries: z.array(entry),
-    })
-    .openapi(name);
-
 export const AccessLogEntrySchema = z
   .object({
     id: z.uuid(),
@@ -122,5 +110,5 @@ export const AppLogEntrySchema = z
   })
   .openapi('AppLogEntry');
 
-export const AccessLogPageSchema = pageOf(AccessLogEntrySchema, 'AccessLogPage', 'Requests');
-export const AppLogPageSchema = pageOf(AppLogEntrySchema, 'AppLogPage', 'Lines');
+export const AccessLogPageSchema = pageSchema(AccessLogEntrySchema, 'AccessLogPage', 'Requests');
+export const AppLogPageSchema = pageSchema(AppLogEntrySchema, 'AppLogPage', 'Lines');

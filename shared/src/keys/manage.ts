@@ -1,4 +1,5 @@
 import { generateApiKey } from '../auth/api-key';
+import { type Page, type PageQuery, pageOf } from '../db/paging';
 import {
   type ApiKeyRow,
   findOwnedKey,
@@ -86,8 +87,9 @@ export async function createKey(
   });
 }
 
-export async function listKeys(db: Db, userId: string): Promise<KeyView[]> {
-  return (await listOwnedKeys(db, userId)).map(toKeyView);
+export async function listKeys(db: Db, userId: string, page: PageQuery): Promise<Page<KeyView>> {
+  const { rows, total } = await listOwnedKeys(db, userId, page);
+  return pageOf(page, total, rows.map(toKeyView));
 }
 
 export async function getKey(db: Db, userId: string, id: string): Promise<KeyView> {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pageQuerySchema } from '../db/paging';
 
 /**
  * Request bodies of the console's API-key endpoints. Limits that depend on settings
@@ -45,8 +46,8 @@ export const updateKeyInputSchema = z
   .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
 export type UpdateKeyInput = z.infer<typeof updateKeyInputSchema>;
 
-export const DEFAULT_EXPIRING_DAYS = 7;
+const DEFAULT_EXPIRING_DAYS = 7;
 
-export const expiringQuerySchema = z.object({
+export const expiringQuerySchema = pageQuerySchema.extend({
   days: z.coerce.number().int().min(1).max(MAX_DAYS).default(DEFAULT_EXPIRING_DAYS),
 });

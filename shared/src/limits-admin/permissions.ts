@@ -1,7 +1,9 @@
+import { type Page, type PageQuery, pageOf } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
   deleteGrantRow,
   insertGrantRow,
+  listGrantPage,
   listGrantRows,
   lockExistingIds,
   lockGrantsOf,
@@ -17,9 +19,14 @@ import { type GrantView, toGrantView } from './views';
  * Gateways never read grants, so changing them does not bump the limits version.
  */
 
-/** Oldest first; only those held by `userId` when given. */
-export async function listGrants(db: Db, filter: { userId?: string } = {}): Promise<GrantView[]> {
-  return (await listGrantRows(db, filter)).map(toGrantView);
+/** A page of grants, oldest first; only those held by `userId` when given. */
+export async function listGrants(
+  db: Db,
+  filter: { userId?: string },
+  page: PageQuery,
+): Promise<Page<GrantView>> {
+  const { rows, total } = await listGrantPage(db, filter, page);
+  return pageOf(page, total, rows.map(toGrantView));
 }
 
 function invalid(path: string, message: string) {

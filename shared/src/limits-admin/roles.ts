@@ -1,3 +1,4 @@
+import { type Page, type PageQuery, pageOf } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
   deleteBudgetRows,
@@ -6,7 +7,7 @@ import {
   findRoleById,
   insertRoleIfNameFree,
   listBudgetRows,
-  listRoleRows,
+  listRolePage,
   listRuleRows,
   replaceBudgetRows,
   replaceRuleRows,
@@ -22,13 +23,21 @@ import type { LimitsAdminDeps } from './commit';
 import type { CreateRoleInput, UpdateRoleInput } from './schemas';
 import { bySubject, type RoleView, toNewBudgets, toNewRules, toRoleView } from './views';
 
-/** Roles by name, each with its rules and budgets. */
-export async function listRoles(db: QueryDb): Promise<RoleView[]> {
-  const rows = await listRoleRows(db);
+/** A page of roles by name, each with its rules and budgets. */
+export async function listRoles(db: QueryDb, page: PageQuery): Promise<Page<RoleView>> {
+  const { rows, total } = await listRolePage(db, page);
   const ids = rows.map((r) => r.id);
-  const rules = bySubject(await listRuleRows(db, 'role', ids));
-  const budgets = bySubject(await listBudgetRows(db, 'role', ids));
-  return rows.map((r) => toRoleView(r, rules.get(r.id) ?? [], budgets.get(r.id) ?? []));
+  const [ruleRows, budgetRows] = await Promise.all([
+    listRuleRows(db, 'role', ids),
+    listBudgetRows(db, 'role', ids),
+  ]);
+  const rules = bySubject(ruleRows);
+  const budgets = bySubject(budgetRows);
+  return pageOf(
+    page,
+    total,
+    rows.map((r) => toRoleView(r, rules.get(r.id) ?? [], budgets.get(r.id) ?? [])),
+  );
 }
 
 /** The role as stored now; also used after a change, inside its transaction. */

@@ -1,3 +1,4 @@
+import { type Page, type PageQuery, pageOf } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
   deleteTeamRow,
@@ -5,8 +6,8 @@ import {
   findTeamById,
   insertTeamIfNameFree,
   listTeamMembers,
+  listTeamPage,
   listTeamRoles,
-  listTeamRows,
   replaceTeamMembers,
   replaceTeamRoles,
   updateTeamRow,
@@ -29,12 +30,18 @@ function idsByTeam<K extends 'userId' | 'roleId'>(
   return grouped;
 }
 
-/** Teams by name with their member and role ids. */
-export async function listTeams(db: QueryDb): Promise<TeamView[]> {
-  const rows = await listTeamRows(db);
-  const members = idsByTeam(await listTeamMembers(db), 'userId');
-  const roles = idsByTeam(await listTeamRoles(db), 'roleId');
-  return rows.map((t) => toTeamView(t, members.get(t.id) ?? [], roles.get(t.id) ?? []));
+/** A page of teams by name with their member and role ids. */
+export async function listTeams(db: QueryDb, page: PageQuery): Promise<Page<TeamView>> {
+  const { rows, total } = await listTeamPage(db, page);
+  const ids = rows.map((t) => t.id);
+  const [memberRows, roleRows] = await Promise.all([listTeamMembers(db, ids), listTeamRoles(db, ids)]);
+  const members = idsByTeam(memberRows, 'userId');
+  const roles = idsByTeam(roleRows, 'roleId');
+  return pageOf(
+    page,
+    total,
+    rows.map((t) => toTeamView(t, members.get(t.id) ?? [], roles.get(t.id) ?? [])),
+  );
 }
 
 /** The team as stored now; also used after a change, inside its transaction. */

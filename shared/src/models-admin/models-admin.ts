@@ -1,11 +1,14 @@
+import { type Page, type PageQuery, pageOf, slicePage } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
   deleteModelRow,
   findModelById,
   insertModelIfNameFree,
-  listModelRows,
+  listModelPage,
+  listModelsWithoutOwnPrices,
   listRouteRows,
   type ModelRouteRow,
+  type ModelRow,
   replaceRouteRows,
 } from '../db/repos/models-admin-repo';
 import type { Db } from '../db/types';
@@ -29,19 +32,37 @@ async function loadPriceTable(db: Db): Promise<PriceTable> {
   return toPriceTable((await listPriceRows(db)).map(toPriceEntry));
 }
 
-/**
- * Models by name with their ordered routes; `unpricedOnly` keeps those whose requests would be
- * logged unpriced (no own prices, and no price-table entry for the route normally used).
- */
-export async function listModels(db: Db, options: { unpricedOnly?: boolean } = {}): Promise<ModelView[]> {
-  const [rows, routeRows, prices] = await Promise.all([
-    listModelRows(db),
-    listRouteRows(db),
+/** The models with their ordered routes: only those models' routes are read. */
+async function toModelViews(db: Db, rows: ModelRow[]): Promise<ModelView[]> {
+  if (rows.length === 0) return [];
+  const [routeRows, prices] = await Promise.all([
+    listRouteRows(
+      db,
+      rows.map((m) => m.id),
+    ),
     loadPriceTable(db),
   ]);
   const routes = groupByModel(routeRows);
-  const views = rows.map((m) => toModelView(m, routes.get(m.id) ?? [], prices));
-  return options.unpricedOnly ? views.filter((m) => !m.is_priced) : views;
+  return rows.map((m) => toModelView(m, routes.get(m.id) ?? [], prices));
+}
+
+/** A page of models by name, with their ordered routes. */
+export async function listModels(db: Db, page: PageQuery): Promise<Page<ModelView>> {
+  const { rows, total } = await listModelPage(db, page);
+  return pageOf(page, total, await toModelViews(db, rows));
+}
+
+/**
+ * A page of the models whose requests would be logged unpriced (no own prices, and no
+ * price-table entry for the route normally used), by name. Models priced on their own are
+ * left out by the query; the price table decides for the rest.
+ */
+export async function listUnpricedModels(db: Db, page: PageQuery): Promise<Page<ModelView>> {
+  const views = await toModelViews(db, await listModelsWithoutOwnPrices(db));
+  return slicePage(
+    page,
+    views.filter((m) => !m.is_priced),
+  );
 }
 
 /** The model as stored now; also used after a change, inside its transaction. */

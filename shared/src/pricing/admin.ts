@@ -1,9 +1,10 @@
+import { type Page, type PageQuery, pageOf } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
 import type { Db } from '../db/types';
 import { notFound, unprocessable } from '../http/app-error';
 import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
 import type { AuditActor } from '../users/ports';
-import { deletePriceRow, findPriceRow, listPriceRows, type PriceRow, upsertPriceRow } from './repo';
+import { deletePriceRow, findPriceRow, listPricePage, type PriceRow, upsertPriceRow } from './repo';
 import { type PriceInput, priceModelSchema } from './schemas';
 
 /** One price-table entry as the console shows it. */
@@ -42,8 +43,9 @@ export function parsePriceModel(raw: string): string {
   throw unprocessable(`Invalid request: model ${details[0]?.message ?? 'is invalid'}`, details);
 }
 
-export async function listPrices(db: Db): Promise<PriceView[]> {
-  return (await listPriceRows(db)).map(toView);
+export async function listPrices(db: Db, page: PageQuery): Promise<Page<PriceView>> {
+  const { rows, total } = await listPricePage(db, page);
+  return pageOf(page, total, rows.map(toView));
 }
 
 function pricesOf(row: PriceRow | PriceInput) {

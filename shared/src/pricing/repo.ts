@@ -1,4 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { fetchPage, type PageQuery } from '../db/paging';
 import { modelPrices } from '../db/schema';
 import type { QueryDb } from '../db/types';
 import type { PriceEntry } from './types';
@@ -20,6 +21,15 @@ export function toPriceEntry(row: PriceRow): PriceEntry {
 /** The whole table, by vendor then model: a few hundred rows at most. */
 export async function listPriceRows(db: QueryDb): Promise<PriceRow[]> {
   return db.select().from(modelPrices).orderBy(asc(modelPrices.vendor), asc(modelPrices.model));
+}
+
+/** A page of the table, by vendor then model (unique, so the order is stable). */
+export function listPricePage(db: QueryDb, page: PageQuery): Promise<{ rows: PriceRow[]; total: number }> {
+  return fetchPage(
+    page,
+    db.select().from(modelPrices).orderBy(asc(modelPrices.vendor), asc(modelPrices.model)),
+    db.select({ total: count() }).from(modelPrices),
+  );
 }
 
 export async function findPriceRow(db: QueryDb, model: string, options: { lock?: boolean } = {}) {

@@ -1,11 +1,12 @@
 import type { SecretBox } from '../auth/secret-box';
+import { type Page, type PageQuery, pageOf } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
   countRoutesOfProvider,
   deleteProviderRow,
   findProviderById,
   insertProviderIfNameFree,
-  listProviders as listProviderRows,
+  listProviderPage,
   type ProviderPatch,
   updateProviderRow,
 } from '../db/repos/providers-repo';
@@ -21,8 +22,9 @@ export interface ProvidersAdminDeps extends ChangeDeps {
   secrets: SecretBox;
 }
 
-export async function listProviders(db: Db): Promise<ProviderView[]> {
-  return (await listProviderRows(db)).map(toProviderView);
+export async function listProviders(db: Db, page: PageQuery): Promise<Page<ProviderView>> {
+  const { rows, total } = await listProviderPage(db, page);
+  return pageOf(page, total, rows.map(toProviderView));
 }
 
 export async function getProvider(db: Db, id: string): Promise<ProviderView> {

@@ -1,5 +1,6 @@
+import { type Page, type PageQuery, pageOf } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
-import { insertUserIfEmailFree, listAllUsers } from '../db/repos/users-admin-repo';
+import { insertUserIfEmailFree, listUserPage } from '../db/repos/users-admin-repo';
 import { findUserById } from '../db/repos/users-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
@@ -7,8 +8,9 @@ import type { AuditActor, UsersAdminDeps } from './ports';
 import type { CreateUserInput } from './schemas';
 import { type AdminUserView, type CreatedUserView, toAdminUserView, toCreatedUserView } from './views';
 
-export async function listUsers(db: Db): Promise<AdminUserView[]> {
-  return (await listAllUsers(db)).map(toAdminUserView);
+export async function listUsers(db: Db, page: PageQuery): Promise<Page<AdminUserView>> {
+  const { rows, total } = await listUserPage(db, page);
+  return pageOf(page, total, rows.map(toAdminUserView));
 }
 
 export async function getUser(db: Db, id: string): Promise<AdminUserView> {

@@ -1,5 +1,21 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { fetchPage, type PageQuery } from '../paging';
 import { apiKeys, auditLog, users } from '../schema';
 import type { QueryDb } from '../types';
 
@@ -74,12 +90,18 @@ export async function findOwnedKey(
   return row;
 }
 
-export function listOwnedKeys(db: QueryDb, userId: string): Promise<ApiKeyRow[]> {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), ne(apiKeys.status, 'revoked')))
-    .orderBy(desc(apiKeys.createdAt), asc(apiKeys.id));
+/** A page of the owner's keys (not revoked), newest first, ties by id: the api_keys_user_created_idx order. */
+export async function listOwnedKeys(
+  db: QueryDb,
+  userId: string,
+  page: PageQuery,
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const where = and(eq(apiKeys.userId, userId), ne(apiKeys.status, 'revoked'));
+  return fetchPage(
+    page,
+    db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)),
+    db.select({ total: count() }).from(apiKeys).where(where),
+  );
 }
 
 export async function updateKeyRow(
@@ -108,34 +130,37 @@ const stopsWorkingAt = sql<Date>`case when ${apiKeys.keyHash} like 'unissued:%' 
   then least(coalesce(${apiKeys.expiresAt}, 'infinity'::timestamptz), ${apiKeys.gracePeriodEndsAt})
   else ${apiKeys.expiresAt} end`;
 
-/** Active keys of this owner that stop working in (now, until], soonest first. */
+/** A page of the owner's active keys that stop working in (now, until], soonest first, ties by id. */
 export async function listExpiringOwnedKeys(
   db: QueryDb,
   userId: string,
-  now: Date,
-  until: Date,
-): Promise<ExpiringKeyRow[]> {
-  const rows = await db
-    .select({
-      id: apiKeys.id,
-      name: apiKeys.name,
-      prefix: apiKeys.prefix,
-      expiresAt: stopsWorkingAt.mapWith(apiKeys.expiresAt),
-      ownerEmail: users.email,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(
-      and(
-        eq(apiKeys.userId, userId),
-        eq(apiKeys.status, 'active'),
-        isNotNull(stopsWorkingAt),
-        gt(stopsWorkingAt, now),
-        lte(stopsWorkingAt, until),
-      ),
-    )
-    .orderBy(asc(stopsWorkingAt), asc(apiKeys.id));
-  return rows.map((r) => ({ ...r, expiresAt: r.expiresAt as Date }));
+  window: { now: Date; until: Date },
+  page: PageQuery,
+): Promise<{ rows: ExpiringKeyRow[]; total: number }> {
+  const where = and(
+    eq(apiKeys.userId, userId),
+    eq(apiKeys.status, 'active'),
+    isNotNull(stopsWorkingAt),
+    gt(stopsWorkingAt, window.now),
+    lte(stopsWorkingAt, window.until),
+  );
+  const { rows, total } = await fetchPage(
+    page,
+    db
+      .select({
+        id: apiKeys.id,
+        name: apiKeys.name,
+        prefix: apiKeys.prefix,
+        expiresAt: stopsWorkingAt.mapWith(apiKeys.expiresAt),
+        ownerEmail: users.email,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(where)
+      .orderBy(asc(stopsWorkingAt), asc(apiKeys.id)),
+    db.select({ total: count() }).from(apiKeys).where(where),
+  );
+  return { rows: rows.map((r) => ({ ...r, expiresAt: r.expiresAt as Date })), total };
 }
 
 export interface KeyHashes {

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { fetchPage, type PageQuery } from '../paging';
 import {
   apiKeys,
   budgets,
@@ -34,8 +35,13 @@ export interface NewBudget {
 
 // Roles and teams -----------------------------------------------------------------------------
 
-export function listRoleRows(db: QueryDb): Promise<RoleRow[]> {
-  return db.select().from(roles).orderBy(asc(roles.name));
+/** A page of roles by name (unique, so the order is stable). */
+export function listRolePage(db: QueryDb, page: PageQuery): Promise<{ rows: RoleRow[]; total: number }> {
+  return fetchPage(
+    page,
+    db.select().from(roles).orderBy(asc(roles.name)),
+    db.select({ total: count() }).from(roles),
+  );
 }
 
 export async function findRoleById(db: QueryDb, id: string, options: { lock?: boolean } = {}) {
@@ -72,8 +78,13 @@ export async function deleteRoleRow(db: QueryDb, id: string): Promise<RoleRow | 
   return row;
 }
 
-export function listTeamRows(db: QueryDb): Promise<TeamRow[]> {
-  return db.select().from(teams).orderBy(asc(teams.name));
+/** A page of teams by name (unique, so the order is stable). */
+export function listTeamPage(db: QueryDb, page: PageQuery): Promise<{ rows: TeamRow[]; total: number }> {
+  return fetchPage(
+    page,
+    db.select().from(teams).orderBy(asc(teams.name)),
+    db.select({ total: count() }).from(teams),
+  );
 }
 
 export async function findTeamById(db: QueryDb, id: string, options: { lock?: boolean } = {}) {
@@ -109,20 +120,22 @@ export async function deleteTeamRow(db: QueryDb, id: string): Promise<TeamRow | 
   return row;
 }
 
-/** Pairs of (team, user) for the given teams, all teams when omitted. */
-export function listTeamMembers(db: QueryDb, teamIds?: string[]) {
+/** Pairs of (team, user) for the given teams. */
+export async function listTeamMembers(db: QueryDb, teamIds: string[]) {
+  if (teamIds.length === 0) return [];
   return db
     .select({ teamId: teamMembers.teamId, userId: teamMembers.userId })
     .from(teamMembers)
-    .where(teamIds ? inArray(teamMembers.teamId, teamIds) : undefined)
+    .where(inArray(teamMembers.teamId, teamIds))
     .orderBy(asc(teamMembers.userId));
 }
 
-export function listTeamRoles(db: QueryDb, teamIds?: string[]) {
+export async function listTeamRoles(db: QueryDb, teamIds: string[]) {
+  if (teamIds.length === 0) return [];
   return db
     .select({ teamId: teamRoles.teamId, roleId: teamRoles.roleId })
     .from(teamRoles)
-    .where(teamIds ? inArray(teamRoles.teamId, teamIds) : undefined)
+    .where(inArray(teamRoles.teamId, teamIds))
     .orderBy(asc(teamRoles.roleId));
 }
 
@@ -267,6 +280,24 @@ export function listGrantRows(
       ),
     )
     .orderBy(asc(permissionGrants.createdAt), asc(permissionGrants.id));
+}
+
+/** A page of grants, oldest first, ties by id; only those held by `userId` when given. */
+export function listGrantPage(
+  db: QueryDb,
+  filter: { userId?: string },
+  page: PageQuery,
+): Promise<{ rows: GrantRow[]; total: number }> {
+  const where = filter.userId ? eq(permissionGrants.userId, filter.userId) : undefined;
+  return fetchPage(
+    page,
+    db
+      .select()
+      .from(permissionGrants)
+      .where(where)
+      .orderBy(asc(permissionGrants.createdAt), asc(permissionGrants.id)),
+    db.select({ total: count() }).from(permissionGrants).where(where),
+  );
 }
 
 /** Serialises grant changes per holder, so two equal grants cannot both be created. */

@@ -1,4 +1,5 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { fetchPage, type PageQuery } from '../paging';
 import { modelRoutes, models, providers } from '../schema';
 import type { QueryDb } from '../types';
 
@@ -27,8 +28,27 @@ export interface NewRoute {
   isActive: boolean;
 }
 
-export async function listModelRows(db: QueryDb): Promise<ModelRow[]> {
-  return db.select().from(models).orderBy(asc(models.name));
+/** A page of models by name (unique, so the order is stable). */
+export function listModelPage(db: QueryDb, page: PageQuery): Promise<{ rows: ModelRow[]; total: number }> {
+  return fetchPage(
+    page,
+    db.select().from(models).orderBy(asc(models.name)),
+    db.select({ total: count() }).from(models),
+  );
+}
+
+/**
+ * Models whose own prices cannot price a request (pricing/effective.ts: an input and an output
+ * price, or an input price for an embedding model), by name: only these can be unpriced, and
+ * whether they are depends on the price table.
+ */
+export function listModelsWithoutOwnPrices(db: QueryDb): Promise<ModelRow[]> {
+  const noOutput = and(isNull(models.outputPricePerMtok), ne(models.kind, 'embedding'));
+  return db
+    .select()
+    .from(models)
+    .where(or(isNull(models.inputPricePerMtok), noOutput))
+    .orderBy(asc(models.name));
 }
 
 export async function findModelById(db: QueryDb, id: string, options: { lock?: boolean } = {}) {

@@ -1,6 +1,7 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ClientStore, OAuthClient } from '../../oauth/clients';
 import type { GrantRecord, GrantStore, OAuthUsers } from '../../oauth/ports';
+import { fetchPage, type PageQuery } from '../paging';
 import { oauthClients, oauthGrants, users } from '../schema';
 import type { QueryDb } from '../types';
 
@@ -78,9 +79,14 @@ export interface GrantListing extends Omit<GrantRecord, 'refreshHash' | 'previou
   revokedReason: string | null;
 }
 
-/** Active grants first, newest first; one user's, or everyone's (userId null). */
-export async function listGrants(db: QueryDb, userId: string | null): Promise<GrantListing[]> {
-  return db
+/** A page of grants: active first, newest first, ties by id; one user's, or everyone's (userId null). */
+export function listGrants(
+  db: QueryDb,
+  userId: string | null,
+  page: PageQuery,
+): Promise<{ rows: GrantListing[]; total: number }> {
+  const where = userId === null ? undefined : eq(oauthGrants.userId, userId);
+  const query = db
     .select({
       id: oauthGrants.id,
       userId: oauthGrants.userId,
@@ -96,7 +102,7 @@ export async function listGrants(db: QueryDb, userId: string | null): Promise<Gr
     })
     .from(oauthGrants)
     .innerJoin(users, eq(users.id, oauthGrants.userId))
-    .where(userId === null ? undefined : eq(oauthGrants.userId, userId))
-    .orderBy(sql`${oauthGrants.revokedAt} is not null`, desc(oauthGrants.createdAt))
-    .limit(500);
+    .where(where)
+    .orderBy(sql`${oauthGrants.revokedAt} is not null`, desc(oauthGrants.createdAt), desc(oauthGrants.id));
+  return fetchPage(page, query, db.select({ total: count() }).from(oauthGrants).where(where));
 }

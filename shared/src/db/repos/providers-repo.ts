@@ -1,11 +1,20 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { fetchPage, type PageQuery } from '../paging';
 import { modelRoutes, type ProviderType, providers } from '../schema';
 import type { QueryDb } from '../types';
 
 export type ProviderRow = typeof providers.$inferSelect;
 
-export async function listProviders(db: QueryDb): Promise<ProviderRow[]> {
-  return db.select().from(providers).orderBy(asc(providers.name));
+/** A page of providers by name (unique, so the order is stable). */
+export function listProviderPage(
+  db: QueryDb,
+  page: PageQuery,
+): Promise<{ rows: ProviderRow[]; total: number }> {
+  return fetchPage(
+    page,
+    db.select().from(providers).orderBy(asc(providers.name)),
+    db.select({ total: count() }).from(providers),
+  );
 }
 
 export async function findProviderById(db: QueryDb, id: string): Promise<ProviderRow | undefined> {

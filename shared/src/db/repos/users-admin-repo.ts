@@ -1,10 +1,16 @@
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import { fetchPage, type PageQuery } from '../paging';
 import { refreshTokenFamilies, type UserRole, users } from '../schema';
 import type { QueryDb } from '../types';
 import type { UserRow } from './users-repo';
 
-export async function listAllUsers(db: QueryDb): Promise<UserRow[]> {
-  return db.select().from(users).orderBy(asc(users.createdAt), asc(users.id));
+/** A page of every user, active or not, oldest first, ties by id. */
+export function listUserPage(db: QueryDb, page: PageQuery): Promise<{ rows: UserRow[]; total: number }> {
+  return fetchPage(
+    page,
+    db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)),
+    db.select({ total: count() }).from(users),
+  );
 }
 
 /** Undefined when the email is taken: the unique index on lower(email) decides, so racing creates cannot both win. */

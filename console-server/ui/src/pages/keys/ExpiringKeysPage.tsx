@@ -1,11 +1,12 @@
 import { Badge, Code, Group, NumberInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatDate } from '../../lib/format';
 
@@ -31,10 +32,9 @@ export function ExpiringKeysPage() {
   const [days, setDays] = useState<number | string>(7);
   const [debounced] = useDebouncedValue(days, 300);
   const within = typeof debounced === 'number' ? debounced : 7;
-  const keys = useQuery({
-    queryKey: ['keys', 'expiring', within],
-    queryFn: () => unwrap(api.GET('/api/keys/expiring', { params: { query: { days: within } } })),
-  });
+  const keys = usePagedQuery(['keys', 'expiring', within], (page) =>
+    unwrap(api.GET('/api/keys/expiring', { params: { query: { days: within, ...page } } })),
+  );
   return (
     <>
       <PageHeader
@@ -53,14 +53,15 @@ export function ExpiringKeysPage() {
           </Group>
         }
       />
-      <QueryError error={keys.error} />
+      <QueryError error={keys.query.error} />
       <DataTable
         columns={columns}
-        rows={keys.data}
+        rows={keys.rows}
         rowKey={(k) => k.id}
-        loading={keys.isPending}
+        loading={keys.query.isPending}
         empty="No key expires in that window."
       />
+      {keys.pager && <Pager {...keys.pager} />}
     </>
   );
 }

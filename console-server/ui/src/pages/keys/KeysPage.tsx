@@ -1,16 +1,18 @@
 import { Anchor, Badge, Button, Code, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/AuthProvider';
 import { isAdmin } from '../../auth/session';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatDate } from '../../lib/format';
 import { KeyCreateModal } from './KeyCreateModal';
@@ -29,7 +31,7 @@ const STATUS_COLOR = {
 } as const;
 
 export function KeysPage() {
-  const keys = useQuery({ queryKey: KEYS_QUERY, queryFn: () => unwrap(api.GET('/api/keys')) });
+  const keys = usePagedQuery(KEYS_QUERY, (page) => unwrap(api.GET('/api/keys', { params: { query: page } })));
   const queryClient = useQueryClient();
   // Admins read every key's rules and budgets: the keys page lists them with the RPM.
   const admin = isAdmin(useUser());
@@ -116,15 +118,16 @@ export function KeysPage() {
         }
         actions={<Button onClick={() => setCreating(true)}>Create key</Button>}
       />
-      <QueryError error={keys.error} />
+      <QueryError error={keys.query.error} />
       <DataTable
         columns={columns}
-        rows={keys.data}
+        rows={keys.rows}
         rowKey={(k) => k.id}
-        loading={keys.isPending}
+        loading={keys.query.isPending}
         empty="No keys yet."
         testId="keys-table"
       />
+      {keys.pager && <Pager {...keys.pager} />}
       <KeyCreateModal opened={creating} onClose={() => setCreating(false)} />
       <KeyEditModal apiKey={editing} onClose={() => setEditing(null)} />
       <KeyRotateModal apiKey={rotating} onClose={() => setRotating(null)} />

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { isAdmin, type SessionUser } from '../../auth/session';
+import { useAllModels } from '../models/model-queries';
 
 export const KEYS_QUERY = ['keys'] as const;
 
@@ -17,14 +18,9 @@ export function useDefaultRpm(user: SessionUser) {
   return { rpm: settings?.api_key_default_rate_limit_rpm, ready: !admin || !query.isPending };
 }
 
-/** Model names for the allowed-models picker (admins only; others type them). */
+/** Every model name for the allowed-models picker (admins only; others type them). */
 export function useModelNames(user: SessionUser): string[] {
-  const query = useQuery({
-    queryKey: ['models'],
-    queryFn: () => unwrap(api.GET('/api/admin/models')),
-    enabled: isAdmin(user),
-  });
-  return query.data?.map((m) => m.name) ?? [];
+  return useAllModels(isAdmin(user)).data?.map((m) => m.name) ?? [];
 }
 
 export type KeyStatus = 'active' | 'expiring' | 'expired';

@@ -1,13 +1,15 @@
 import { Button, Group, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { applyApiErrors, FormAlert } from '../../api/forms';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatDate } from '../../lib/format';
 import { GRANTS_QUERY, labelOf, useChoices } from './limits-queries';
@@ -32,10 +34,9 @@ const initialValues = { user_id: '', permission: 'rate_limits:read', scope_type:
 export function PermissionsTab() {
   const choices = useChoices();
   const queryClient = useQueryClient();
-  const grants = useQuery({
-    queryKey: GRANTS_QUERY,
-    queryFn: () => unwrap(api.GET('/api/admin/permissions')),
-  });
+  const grants = usePagedQuery(GRANTS_QUERY, (page) =>
+    unwrap(api.GET('/api/admin/permissions', { params: { query: page } })),
+  );
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm({ initialValues });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: GRANTS_QUERY });
@@ -132,15 +133,16 @@ export function PermissionsTab() {
           </Stack>
         </form>
       </Paper>
-      <QueryError error={grants.error} />
+      <QueryError error={grants.query.error} />
       <DataTable
         columns={columns}
-        rows={grants.data}
+        rows={grants.rows}
         rowKey={(g) => g.id}
-        loading={grants.isPending}
+        loading={grants.query.isPending}
         empty="No grants."
         testId="grants-table"
       />
+      {grants.pager && <Pager {...grants.pager} />}
     </Stack>
   );
 }

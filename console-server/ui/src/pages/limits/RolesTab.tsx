@@ -7,16 +7,17 @@ import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { describeBudgets, describeRules } from './limit-kinds';
-import { ROLES_QUERY, TEAMS_QUERY, useRoles } from './limits-queries';
+import { ROLES_QUERY, TEAMS_QUERY, useRolePage } from './limits-queries';
 import { RoleModal } from './RoleModal';
 
 type Role = Schemas['Role'];
 
 /** Limit-granting roles: each carries rules and budgets that apply to the users holding it. */
 export function RolesTab() {
-  const roles = useRoles();
+  const roles = useRolePage();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<{ role?: Role } | null>(null);
   const [deleting, setDeleting] = useState<Role | null>(null);
@@ -54,15 +55,16 @@ export function RolesTab() {
       <Group justify="flex-end" mb="sm">
         <Button onClick={() => setEditing({})}>Create role</Button>
       </Group>
-      <QueryError error={roles.error} />
+      <QueryError error={roles.query.error} />
       <DataTable
         columns={columns}
-        rows={roles.data}
+        rows={roles.rows}
         rowKey={(r) => r.id}
-        loading={roles.isPending}
+        loading={roles.query.isPending}
         empty="No roles yet."
         testId="roles-table"
       />
+      {roles.pager && <Pager {...roles.pager} />}
       <RoleModal opened={editing !== null} role={editing?.role} onClose={() => setEditing(null)} />
       <ConfirmModal
         opened={deleting !== null}

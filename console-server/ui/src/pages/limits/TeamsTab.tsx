@@ -7,15 +7,16 @@ import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
-import { GRANTS_QUERY, labelOf, TEAMS_QUERY, useChoices, useTeams } from './limits-queries';
+import { GRANTS_QUERY, labelOf, TEAMS_QUERY, useChoices, useTeamPage } from './limits-queries';
 import { TeamModal } from './TeamModal';
 
 type Team = Schemas['Team'];
 
 /** Teams: members share the limits of the roles attached to the team. */
 export function TeamsTab() {
-  const teams = useTeams();
+  const teams = useTeamPage();
   const choices = useChoices();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<{ team?: Team } | null>(null);
@@ -62,15 +63,16 @@ export function TeamsTab() {
       <Group justify="flex-end" mb="sm">
         <Button onClick={() => setEditing({})}>Create team</Button>
       </Group>
-      <QueryError error={teams.error} />
+      <QueryError error={teams.query.error} />
       <DataTable
         columns={columns}
-        rows={teams.data}
+        rows={teams.rows}
         rowKey={(t) => t.id}
-        loading={teams.isPending}
+        loading={teams.query.isPending}
         empty="No teams yet."
         testId="teams-table"
       />
+      {teams.pager && <Pager {...teams.pager} />}
       <TeamModal opened={editing !== null} team={editing?.team} onClose={() => setEditing(null)} />
       <ConfirmModal
         opened={deleting !== null}

@@ -1,31 +1,38 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { type PageParams, useAllPages, usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { SETTINGS_QUERY } from '../settings/SettingsCategoryForm';
-import { USERS_QUERY } from '../users/UserCreateModal';
+import { ALL_USERS_QUERY, fetchAllUsers } from '../users/user-queries';
 import { budgetThresholds } from './budget-state';
 
 export const ROLES_QUERY = ['roles'] as const;
 export const TEAMS_QUERY = ['teams'] as const;
 export const GRANTS_QUERY = ['permission-grants'] as const;
 
-export function useRoles() {
-  return useQuery({ queryKey: ROLES_QUERY, queryFn: () => unwrap(api.GET('/api/admin/roles')) });
+const fetchRoles = (page: PageParams) => unwrap(api.GET('/api/admin/roles', { params: { query: page } }));
+const fetchTeams = (page: PageParams) => unwrap(api.GET('/api/admin/teams', { params: { query: page } }));
+
+/** A page of roles, for the roles tab. */
+export function useRolePage() {
+  return usePagedQuery(ROLES_QUERY, fetchRoles);
 }
 
-export function useTeams() {
-  return useQuery({ queryKey: TEAMS_QUERY, queryFn: () => unwrap(api.GET('/api/admin/teams')) });
+/** A page of teams, for the teams tab. */
+export function useTeamPage() {
+  return usePagedQuery(TEAMS_QUERY, fetchTeams);
 }
 
+/** Every user: a picker offers any of them, whichever page of the users list it is on. */
 export function useUsers() {
-  return useQuery({ queryKey: USERS_QUERY, queryFn: () => unwrap(api.GET('/api/admin/users')) });
+  return useQuery({ queryKey: ALL_USERS_QUERY, queryFn: fetchAllUsers });
 }
 
-/** Select options: users by email, roles and teams by name. */
+/** Select options, every one of each list: users by email, roles and teams by name. */
 export function useChoices() {
   const users = useUsers();
-  const roles = useRoles();
-  const teams = useTeams();
+  const roles = useAllPages(ROLES_QUERY, fetchRoles);
+  const teams = useAllPages(TEAMS_QUERY, fetchTeams);
   return {
     users: users.data?.map((u) => ({ value: u.id, label: u.email })) ?? [],
     roles: roles.data?.map((r) => ({ value: r.id, label: r.name })) ?? [],

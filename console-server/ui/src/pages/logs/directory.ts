@@ -5,7 +5,8 @@ import { api, unwrap } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { useUser } from '../../auth/AuthProvider';
 import { isAdmin } from '../../auth/session';
-import { USERS_QUERY } from '../users/UserCreateModal';
+import { useAllModels } from '../models/model-queries';
+import { ALL_USERS_QUERY, fetchAllUsers } from '../users/user-queries';
 
 /**
  * Names for the ids the logs hold: the user and API-key filters take a name (with suggestions
@@ -22,7 +23,7 @@ export class FilterError extends Error {}
 /** Turns what was typed into a filter into the id the API takes; throws FilterError. */
 export type Resolve = (text: string) => Promise<string>;
 
-type User = Schemas['AdminUserList'][number];
+type User = Schemas['AdminUser'];
 type AdminKey = Schemas['AdminApiKey'];
 
 /** "Ada Lovelace <ada@example.com>": what the user filter suggests and shows. */
@@ -65,8 +66,8 @@ export interface UserDirectory {
 export function useUserDirectory(): UserDirectory {
   const client = useQueryClient();
   const admin = isAdmin(useUser());
-  const fetchUsers = () => unwrap(api.GET('/api/admin/users'));
-  const users = useQuery({ queryKey: USERS_QUERY, queryFn: fetchUsers, enabled: admin });
+  // Every user, so a name resolves whichever page of the list it is on.
+  const users = useQuery({ queryKey: ALL_USERS_QUERY, queryFn: fetchAllUsers, enabled: admin });
   const byId = new Map((users.data ?? []).map((u) => [u.id, u]));
   return {
     suggestions: (users.data ?? []).map(userLabel),
@@ -76,7 +77,7 @@ export function useUserDirectory(): UserDirectory {
       return user ? userLabel(user) : id;
     },
     resolve: async (text) =>
-      resolveUser(await client.fetchQuery({ queryKey: USERS_QUERY, queryFn: fetchUsers }), text),
+      resolveUser(await client.fetchQuery({ queryKey: ALL_USERS_QUERY, queryFn: fetchAllUsers }), text),
   };
 }
 
@@ -141,13 +142,8 @@ export function useKeyDirectory(typed: string): KeyDirectory {
   };
 }
 
-/** Model names for the model filter's suggestions (GET /api/admin/models). */
+/** Every model name for the model filter's suggestions (GET /api/admin/models, page by page). */
 export function useModelSuggestions(): string[] {
-  const admin = isAdmin(useUser());
-  const models = useQuery({
-    queryKey: ['models'],
-    queryFn: () => unwrap(api.GET('/api/admin/models')),
-    enabled: admin,
-  });
+  const models = useAllModels(isAdmin(useUser()));
   return (models.data ?? []).map((m) => m.name).sort();
 }

@@ -1,14 +1,17 @@
 import { Divider, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
+import { useAllPages } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
 import { PriceInput } from '../../components/PriceInput';
+import { PROVIDERS_QUERY } from '../providers/ProviderFormModal';
 import { KIND_OPTIONS, type ModelValues, modelBody, modelValues, STRATEGY_OPTIONS } from './model-form';
+import { MODELS_QUERY } from './model-queries';
 import { useRouteHealth } from './RouteHealthBadge';
 import { RoutesEditor } from './RoutesEditor';
 
@@ -37,10 +40,10 @@ export function ModelEditorModal({
 
 function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const providers = useQuery({
-    queryKey: ['providers'],
-    queryFn: () => unwrap(api.GET('/api/admin/providers')),
-  });
+  // Every provider a route may go to, not only the first page's.
+  const providers = useAllPages(PROVIDERS_QUERY, (page) =>
+    unwrap(api.GET('/api/admin/providers', { params: { query: page } })),
+  );
   const health = useRouteHealth();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<ModelValues>({ initialValues: modelValues(model) });
@@ -52,7 +55,7 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
           )
         : unwrap(api.POST('/api/admin/models', { body: modelBody(v) })),
     onSuccess: (m) => {
-      void queryClient.invalidateQueries({ queryKey: ['models'] });
+      void queryClient.invalidateQueries({ queryKey: MODELS_QUERY });
       void queryClient.invalidateQueries({ queryKey: ['route-health'] });
       notifications.show({ message: `Model "${m.name}" saved`, color: 'teal' });
       onClose();

@@ -5,14 +5,17 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatPrice } from '../../lib/format';
 import { ModelEditorModal } from './ModelEditorModal';
 import { KIND_LABEL, STRATEGY_LABEL } from './model-form';
+import { MODELS_QUERY } from './model-queries';
 import { RouteHealthBadge, useRouteHealth } from './RouteHealthBadge';
 import { BENCH_EXPLANATION, type RouteHealth } from './route-health';
 
@@ -87,8 +90,36 @@ function AgentCell({ m }: { m: Model }) {
   );
 }
 
+/** The unpriced models the alert names; the rest are counted. */
+const UNPRICED_NAMED = 20;
+
+function UnpricedAlert({ unpriced }: { unpriced: Schemas['ModelPage'] }) {
+  const { total, entries } = unpriced;
+  const more = total - entries.length;
+  return (
+    <Alert
+      color="orange"
+      mb="md"
+      title={`${total} unpriced model${total > 1 ? 's' : ''}`}
+      data-testid="unpriced-alert"
+    >
+      Requests to {entries.map((m) => m.name).join(', ')}
+      {more > 0 ? ` and ${more} more` : ''} are logged without a cost. Set prices on the model or add a
+      price-table entry for its upstream model.
+    </Alert>
+  );
+}
+
 export function ModelsPage() {
-  const models = useQuery({ queryKey: ['models'], queryFn: () => unwrap(api.GET('/api/admin/models')) });
+  const models = usePagedQuery(MODELS_QUERY, (page) =>
+    unwrap(api.GET('/api/admin/models', { params: { query: page } })),
+  );
+  // Every unpriced model counts, not only those on the page shown.
+  const unpriced = useQuery({
+    queryKey: [...MODELS_QUERY, 'unpriced'],
+    queryFn: () =>
+      unwrap(api.GET('/api/admin/models/unpriced', { params: { query: { limit: UNPRICED_NAMED } } })),
+  });
   const health = useRouteHealth();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<{ model: Model | null } | null>(null);
@@ -97,13 +128,12 @@ export function ModelsPage() {
     mutationFn: (id: string) => unwrap(api.DELETE('/api/admin/models/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       setDeleting(null);
-      void queryClient.invalidateQueries({ queryKey: ['models'] });
+      void queryClient.invalidateQueries({ queryKey: MODELS_QUERY });
       void queryClient.invalidateQueries({ queryKey: ['route-health'] });
     },
     onError: (error) =>
       notifications.show({ title: 'Delete failed', message: errorMessage(error), color: 'red' }),
   });
-  const unpriced = (models.data ?? []).filter((m) => !m.is_priced);
   const columns: Column<Model>[] = [
     { key: 'name', header: 'Model', render: (m) => <Text fw={500}>{m.name}</Text> },
     {
@@ -164,19 +194,9 @@ export function ModelsPage() {
           </>
         }
       />
-      <QueryError error={models.error} />
+      <QueryError error={models.query.error} />
       <QueryError error={health.error} />
-      {unpriced.length > 0 && (
-        <Alert
-          color="orange"
-          mb="md"
-          title={`${unpriced.length} unpriced model${unpriced.length > 1 ? 's' : ''}`}
-          data-testid="unpriced-alert"
-        >
-          Requests to {unpriced.map((m) => m.name).join(', ')} are logged without a cost. Set prices on the
-          model or add a price-table entry for its upstream model.
-        </Alert>
-      )}
+      {unpriced.data && unpriced.data.total > 0 && <UnpricedAlert unpriced={unpriced.data} />}
       {health.byRoute.size > 0 && (
         <Text size="xs" c="dimmed" mb="xs" data-testid="route-health-note">
           {BENCH_EXPLANATION}
@@ -184,12 +204,13 @@ export function ModelsPage() {
       )}
       <DataTable
         columns={columns}
-        rows={models.data}
+        rows={models.rows}
         rowKey={(m) => m.id}
-        loading={models.isPending}
+        loading={models.query.isPending}
         empty="No models yet."
         testId="models-table"
       />
+      {models.pager && <Pager {...models.pager} />}
       <ModelEditorModal
         opened={editing !== null}
         model={editing?.model ?? null}

@@ -1,12 +1,14 @@
 import { Badge, Button, Switch } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { useAuth } from '../../auth/AuthProvider';
 import { isAdmin } from '../../auth/session';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 
 type Grant = Schemas['OAuthGrant'];
@@ -22,10 +24,9 @@ export function ConnectedAppsPage() {
   const admin = isAdmin(session?.user);
   const [all, setAll] = useState(false);
   const client = useQueryClient();
-  const grants = useQuery({
-    queryKey: ['oauth-grants', all],
-    queryFn: () => unwrap(api.GET('/api/oauth/grants', { params: { query: all ? { all: 'true' } : {} } })),
-  });
+  const grants = usePagedQuery(['oauth-grants', all], (page) =>
+    unwrap(api.GET('/api/oauth/grants', { params: { query: all ? { all: 'true', ...page } : page } })),
+  );
   const revoke = useMutation({
     mutationFn: (id: string) => unwrap(api.DELETE('/api/oauth/grants/{id}', { params: { path: { id } } })),
     onSettled: () => client.invalidateQueries({ queryKey: ['oauth-grants'] }),
@@ -66,15 +67,16 @@ export function ConnectedAppsPage() {
       {admin && (
         <Switch mb="md" label="All users" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} />
       )}
-      <QueryError error={grants.error ?? revoke.error} />
+      <QueryError error={grants.query.error ?? revoke.error} />
       <DataTable
         columns={columns}
-        rows={grants.data?.grants}
+        rows={grants.rows}
         rowKey={(g) => g.id}
-        loading={grants.isPending}
+        loading={grants.query.isPending}
         empty="No MCP client has signed in yet."
         testId="connected-apps-table"
       />
+      {grants.pager && <Pager {...grants.pager} />}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
 import { PriceInput } from '../../components/PriceInput';
+import { MODELS_QUERY } from '../models/model-queries';
 import { PRICE_VALIDATION, type PriceValues, priceBody, priceValues } from './price-form';
 
 type Price = Schemas['ModelPrice'];
@@ -51,7 +52,7 @@ function PriceEditor({ entry, onClose }: { entry: Price | null; onClose: () => v
     onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: PRICES_QUERY });
       // Models priced through the table show the new price at once.
-      void queryClient.invalidateQueries({ queryKey: ['models'] });
+      void queryClient.invalidateQueries({ queryKey: MODELS_QUERY });
       notifications.show({ message: `Price of "${saved.model}" saved`, color: 'teal' });
       onClose();
     },

@@ -1,26 +1,28 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatDate, formatPrice } from '../../lib/format';
+import { MODELS_QUERY } from '../models/model-queries';
 import { PRICES_QUERY, PriceEditorModal } from './PriceEditorModal';
 
 type Price = Schemas['ModelPrice'];
 
 /** The price table: what requests of models without their own prices are billed at. */
 export function PricesPage() {
-  const prices = useQuery({
-    queryKey: PRICES_QUERY,
-    queryFn: () => unwrap(api.GET('/api/admin/model-prices')),
-  });
+  const prices = usePagedQuery(PRICES_QUERY, (page) =>
+    unwrap(api.GET('/api/admin/model-prices', { params: { query: page } })),
+  );
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<{ entry: Price | null } | null>(null);
   const [deleting, setDeleting] = useState<Price | null>(null);
@@ -30,7 +32,7 @@ export function PricesPage() {
     onSuccess: () => {
       setDeleting(null);
       void queryClient.invalidateQueries({ queryKey: PRICES_QUERY });
-      void queryClient.invalidateQueries({ queryKey: ['models'] });
+      void queryClient.invalidateQueries({ queryKey: MODELS_QUERY });
     },
     onError: (error) =>
       notifications.show({ title: 'Delete failed', message: errorMessage(error), color: 'red' }),
@@ -77,15 +79,16 @@ export function PricesPage() {
           </>
         }
       />
-      <QueryError error={prices.error} />
+      <QueryError error={prices.query.error} />
       <DataTable
         columns={columns}
-        rows={prices.data}
+        rows={prices.rows}
         rowKey={(p) => p.model}
-        loading={prices.isPending}
+        loading={prices.query.isPending}
         empty="The price table is empty."
         testId="prices-table"
       />
+      {prices.pager && <Pager {...prices.pager} />}
       <PriceEditorModal
         opened={editing !== null}
         entry={editing?.entry ?? null}

@@ -9,6 +9,8 @@ import type { RequestBody, Schemas } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
 import { PROVIDER_TYPE_OPTIONS, PROVIDER_TYPES, type ProviderType } from './provider-types';
 
+export const PROVIDERS_QUERY = ['providers'] as const;
+
 type Provider = Schemas['Provider'];
 type Config = NonNullable<RequestBody<'/api/admin/providers', 'post'>['config']>;
 
@@ -98,7 +100,7 @@ function ProviderForm({ provider, onClose }: { provider: Provider | null; onClos
       );
     },
     onSuccess: (p) => {
-      void queryClient.invalidateQueries({ queryKey: ['providers'] });
+      void queryClient.invalidateQueries({ queryKey: PROVIDERS_QUERY });
       notifications.show({ message: `Provider "${p.name}" saved`, color: 'teal' });
       onClose();
     },

@@ -1,29 +1,31 @@
 import { Badge, Button, Code, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatDate } from '../../lib/format';
-import { ProviderFormModal } from './ProviderFormModal';
+import { MODELS_QUERY } from '../models/model-queries';
+import { PROVIDERS_QUERY, ProviderFormModal } from './ProviderFormModal';
 import { PROVIDER_TYPES } from './provider-types';
 
 type Provider = Schemas['Provider'];
 
 export function ProvidersPage() {
-  const providers = useQuery({
-    queryKey: ['providers'],
-    queryFn: () => unwrap(api.GET('/api/admin/providers')),
-  });
+  const providers = usePagedQuery(PROVIDERS_QUERY, (page) =>
+    unwrap(api.GET('/api/admin/providers', { params: { query: page } })),
+  );
   const queryClient = useQueryClient();
   const [form, setForm] = useState<{ provider: Provider | null } | null>(null);
   const [deleting, setDeleting] = useState<Provider | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['providers'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: PROVIDERS_QUERY });
   const fail = (error: unknown) =>
     notifications.show({ title: 'Request failed', message: errorMessage(error), color: 'red' });
   const toggle = useMutation({
@@ -42,7 +44,7 @@ export function ProvidersPage() {
     onSuccess: () => {
       setDeleting(null);
       refresh();
-      void queryClient.invalidateQueries({ queryKey: ['models'] });
+      void queryClient.invalidateQueries({ queryKey: MODELS_QUERY });
     },
     onError: fail,
   });
@@ -96,14 +98,15 @@ export function ProvidersPage() {
         description="Upstream AI providers the gateway forwards to. API keys are write-only."
         actions={<Button onClick={() => setForm({ provider: null })}>Add provider</Button>}
       />
-      <QueryError error={providers.error} />
+      <QueryError error={providers.query.error} />
       <DataTable
         columns={columns}
-        rows={providers.data}
+        rows={providers.rows}
         rowKey={(p) => p.id}
-        loading={providers.isPending}
+        loading={providers.query.isPending}
         empty="No providers yet."
       />
+      {providers.pager && <Pager {...providers.pager} />}
       <ProviderFormModal
         opened={form !== null}
         provider={form?.provider ?? null}

@@ -1,10 +1,11 @@
 import { Badge, Button } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatDate } from '../../lib/format';
 import { roleHelp } from './roles';
@@ -13,9 +14,11 @@ import { UserEditModal } from './UserEditModal';
 
 type User = Schemas['AdminUser'];
 
-/** All users: create, change role, (de)activate. */
+/** All users, a page at a time: create, change role, (de)activate. */
 export function UsersPage() {
-  const users = useQuery({ queryKey: USERS_QUERY, queryFn: () => unwrap(api.GET('/api/admin/users')) });
+  const users = usePagedQuery(USERS_QUERY, (page) =>
+    unwrap(api.GET('/api/admin/users', { params: { query: page } })),
+  );
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
   const columns: Column<User>[] = [
@@ -57,14 +60,15 @@ export function UsersPage() {
         description="Accounts of the console and their roles."
         actions={<Button onClick={() => setCreating(true)}>Create user</Button>}
       />
-      <QueryError error={users.error} />
+      <QueryError error={users.query.error} />
       <DataTable
         columns={columns}
-        rows={users.data}
+        rows={users.rows}
         rowKey={(u) => u.id}
-        loading={users.isPending}
+        loading={users.query.isPending}
         testId="users-table"
       />
+      {users.pager && <Pager {...users.pager} />}
       <UserCreateModal opened={creating} onClose={() => setCreating(false)} />
       <UserEditModal user={editing} onClose={() => setEditing(null)} />
     </>

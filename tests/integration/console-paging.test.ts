@@ -1,0 +1,254 @@
+// Every console list pages one way: limit (1..200, default 50) entries from offset (default 0),
+// answered as { total, offset, limit, entries } in an order that never changes between calls, so
+// walking the pages visits each entry once; bad paging values are a 422 in the console's envelope.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys, oauthGrants } from '../../shared/src/db/schema';
+import { type ConsoleHarness, consoleHarness } from '../helpers/console';
+import { OpenApiConformance } from '../helpers/openapi-conformance';
+import { appEnv, freshDatabase } from '../helpers/stores';
+
+let h: ConsoleHarness;
+let conformance: OpenApiConformance;
+const problems: string[] = [];
+let token = '';
+let adminId = '';
+
+interface Page {
+  total: number;
+  offset: number;
+  limit: number;
+  entries: Array<Record<string, unknown>>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field.
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await h.call(method, path, { token, body });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : null;
+  problems.push(...conformance.check({ method, path, status: res.status, body: parsed }));
+  return { status: res.status, body: parsed };
+}
+
+async function created(path: string, body: unknown): Promise<{ id: string }> {
+  const res = await api('POST', path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
+
+async function page(path: string, query: string): Promise<Page> {
+  const res = await api('GET', withQuery(path, query));
+  expect(res.status, `${path} ${query}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body;
+}
+
+/** What identifies an entry of each list (the price table has no id: its model is the key). */
+const keyOf = (entry: Record<string, unknown>) => String(entry.id ?? entry.model);
+
+/** Every list, what it holds after the setup below, and the order it promises. */
+const LISTS: Array<{ path: string; total: number; order: (entries: Page['entries']) => string[] }> = [];
+const byName = (entries: Page['entries']) => entries.map((e) => String(e.name));
+
+beforeAll(async () => {
+  h = await consoleHarness(appEnv(await freshDatabase('sluice_it_paging')));
+  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  const init = await h.call('POST', '/api/setup/initialize', {
+    body: { admin: { email: 'pg-admin@example.com', display_name: 'A', password: 'paging-password-1' } },
+  });
+  const admin = (await init.json()) as { access_token: string; user: { id: string } };
+  token = admin.access_token;
+  adminId = admin.user.id;
+
+  const providers = [];
+  for (const name of ['pg-charlie', 'pg-alpha', 'pg-bravo', 'pg-delta', 'pg-echo']) {
+    providers.push(
+      await created('/api/admin/providers', {
+        name,
+        display_name: name,
+        provider_type: 'openai',
+        base_url: `https://${name}.example/v1`,
+        api_key: 'sk-paging',
+      }),
+    );
+  }
+  const route = { provider_id: providers[0]?.id, upstream_model: 'pg-unknown-upstream' };
+  for (const name of ['m-delta', 'm-alpha', 'm-echo', 'm-charlie', 'm-bravo'])
+    await created('/api/admin/models', { name, routes: [route] });
+  await created('/api/admin/models', {
+    name: 'm-priced',
+    input_price_per_mtok: 1,
+    output_price_per_mtok: 2,
+    routes: [route],
+  });
+  for (const name of ['r-charlie', 'r-alpha', 'r-bravo', 'r-delta', 'r-echo'])
+    await created('/api/admin/roles', { name });
+  for (const name of ['t-bravo', 't-echo', 't-alpha', 't-delta', 't-charlie'])
+    await created('/api/admin/teams', { name });
+  const users = [];
+  for (const n of [1, 2, 3, 4])
+    users.push(
+      await created('/api/admin/users', {
+        email: `pg-user-${n}@example.com`,
+        display_name: `U${n}`,
+        password: 'paging-password-1',
+      }),
+    );
+  for (const [i, user] of users.entries())
+    await created('/api/admin/permissions', {
+      user_id: user.id,
+      permission: i % 2 ? 'rate_limits:read' : 'rate_limits:write',
+      scope_type: 'global',
+    });
+  for (const n of [1, 2, 3]) await created('/api/keys', { name: `key ${n}`, expires_in_days: n });
+  // Five keys created in the same instant: only their ids can order them.
+  const sameInstant = new Date('2030-01-01T00:00:00Z');
+  await h.deps.db.insert(apiKeys).values(
+    [1, 2, 3, 4, 5].map((n) => ({
+      userId: adminId,
+      name: `tied ${n}`,
+      keyHash: `tied-hash-${n}`,
+      prefix: `sluice-tie${n}`,
+      createdAt: sameInstant,
+    })),
+  );
+  // Grants of MCP clients: two active, one revoked (listed last).
+  await h.deps.db.insert(oauthGrants).values(
+    ['client a', 'client b', 'client c'].map((clientName, i) => ({
+      userId: adminId,
+      clientId: `https://client-${i}.example/metadata`,
+      clientName,
+      resource: 'https://gateway.example/mcp',
+      scope: 'mcp',
+      revokedAt: i === 1 ? new Date() : null,
+    })),
+  );
+
+  const desc = (field: string) => (entries: Page['entries']) => entries.map((e) => String(e[field]));
+  LISTS.push(
+    { path: '/api/keys', total: 8, order: desc('created_at') },
+    { path: '/api/keys/expiring?days=30', total: 3, order: desc('expires_at') },
+    { path: '/api/admin/users', total: 5, order: desc('created_at') },
+    { path: '/api/admin/providers', total: 5, order: byName },
+    { path: '/api/admin/models', total: 6, order: byName },
+    { path: '/api/admin/models/unpriced', total: 5, order: byName },
+    { path: '/api/admin/roles', total: 5, order: byName },
+    { path: '/api/admin/teams', total: 5, order: byName },
+    { path: '/api/admin/permissions', total: 4, order: desc('created_at') },
+    { path: '/api/oauth/grants', total: 3, order: (entries) => entries.map((e) => String(e.revoked_at)) },
+  );
+  const prices = await page('/api/admin/model-prices', 'limit=1');
+  LISTS.push({
+    path: '/api/admin/model-prices',
+    total: prices.total,
+    order: (entries) => entries.map((e) => `${e.vendor}\u0000${e.model}`),
+  });
+}, 60_000);
+afterAll(() => h?.close());
+
+describe('every console list pages one way', () => {
+  it('answers the first 50 by default, with the total the list holds', async () => {
+    for (const { path, total } of LISTS) {
+      const first = await page(path, '');
+      expect(first, path).toMatchObject({ total, offset: 0, limit: 50 });
+      expect(first.entries, path).toHaveLength(Math.min(total, 50));
+    }
+  });
+
+  it('walks pages of 2 over every entry once, in the order of the whole list', async () => {
+    for (const { path, total } of LISTS) {
+      const whole = await page(path, 'limit=200');
+      expect(whole.entries, path).toHaveLength(total);
+      const walked: string[] = [];
+      for (let offset = 0; offset < total; offset += 2) {
+        const one = await page(path, `limit=2&offset=${offset}`);
+        expect(one, path).toMatchObject({ total, offset, limit: 2 });
+        expect(one.entries.length, path).toBe(Math.min(2, total - offset));
+        walked.push(...one.entries.map(keyOf));
+      }
+      expect(walked, path).toEqual(whole.entries.map(keyOf));
+      expect(new Set(walked).size, path).toBe(total);
+    }
+  });
+
+  it('keeps the order each list promises', async () => {
+    const sorted = (values: string[]) => [...values].sort();
+    for (const { path, order } of LISTS) {
+      const values = order((await page(path, 'limit=200')).entries);
+      if (path.startsWith('/api/keys?') || path === '/api/keys') {
+        expect(values, path).toEqual(sorted(values).reverse());
+      } else if (path === '/api/oauth/grants') {
+        // Active first (revoked_at null), then the revoked one.
+        expect(values, path).toEqual(['null', 'null', expect.stringMatching(/^\d{4}-/)]);
+      } else {
+        expect(values, path).toEqual(sorted(values));
+      }
+    }
+  });
+
+  it('orders entries created in the same instant by id, so no page repeats or skips one', async () => {
+    const tied = (await page('/api/keys', 'limit=200')).entries.filter((k) =>
+      String(k.name).startsWith('tied '),
+    );
+    const ids = tied.map((k) => String(k.id));
+    expect(ids).toHaveLength(5);
+    expect(ids).toEqual([...ids].sort().reverse());
+    // The tied keys are the newest: the first page ends, and the second starts, among them.
+    const first = await page('/api/keys', 'limit=3');
+    const second = await page('/api/keys', 'limit=3&offset=3');
+    expect([...first.entries, ...second.entries].map(keyOf).slice(0, 5)).toEqual(ids);
+  });
+
+  it('answers an offset past the end with no entries and the same total', async () => {
+    for (const { path, total } of LISTS) {
+      expect(await page(path, `offset=${total}`), path).toEqual({
+        total,
+        offset: total,
+        limit: 50,
+        entries: [],
+      });
+      expect((await page(path, 'offset=100000')).entries, path).toEqual([]);
+    }
+  });
+
+  it('takes the bounds: limit 1 and 200', async () => {
+    for (const { path } of LISTS) {
+      expect((await page(path, 'limit=1')).limit, path).toBe(1);
+      expect((await page(path, 'limit=200')).limit, path).toBe(200);
+    }
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=201', 'limit'],
+    ['limit=-5', 'limit'],
+    ['limit=1.5', 'limit'],
+    ['limit=ten', 'limit'],
+    ['offset=-1', 'offset'],
+    ['offset=0.5', 'offset'],
+    ['offset=x', 'offset'],
+  ])('refuses %s with 422 in the console envelope, naming the parameter', async (query, field) => {
+    for (const { path } of LISTS) {
+      const res = await api('GET', withQuery(path, query));
+      expect(res.status, `${path} ${query}`).toBe(422);
+      expect(res.body.error).toMatchObject({
+        type: 'validation_error',
+        message: expect.stringContaining(field),
+        details: [expect.objectContaining({ path: field })],
+      });
+    }
+  });
+
+  it('keeps the filters each list had, counted in its total', async () => {
+    const [holder] = (await page('/api/admin/permissions', 'limit=1')).entries;
+    const held = await page('/api/admin/permissions', `user_id=${holder?.user_id}`);
+    expect(held.total).toBe(1);
+    const soon = await page('/api/keys/expiring', 'days=2');
+    expect(soon.total).toBe(2);
+    expect(soon.entries.map((k) => k.name)).toEqual(['key 1', 'key 2']);
+  });
+
+  it('answers every call as the OpenAPI document says', () => {
+    expect(problems).toEqual([]);
+  });
+});
