@@ -2,8 +2,8 @@
 // with `wrangler deploy`, docs/operations.md#on-cloudflare-wrangler-deploy). It builds the web
 // UI when the build is missing or older than its sources (as `npm run serve` does), then runs
 // console-server/src/main.ts in this process with the environment as given: DATABASE_URL,
-// UPSTASH_REDIS_REST_URL/TOKEN, the secrets... No store bridge and no defaults: the console talks
-// to Neon and Upstash itself. With SLUICE_CONSOLE_UI_DIR set, that build is served and nothing
+// UPSTASH_REDIS_REST_URL/TOKEN (or REDIS_URL), the secrets... No store bridge and no defaults: the
+// console talks to Postgres (node-postgres) and Upstash (REST) or Redis (RESP) itself. With SLUICE_CONSOLE_UI_DIR set, that build is served and nothing
 // is built.
 import { ensureUiBuild } from './build/ui-build';
 
