@@ -110,6 +110,12 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
       recordKeyUse: createKeyUseRecorder({ db, redis }),
     },
     ...modelDeps,
+    // A request with a key read the versions while authenticating; one with a JWT reads them
+    // here, at most once a second, as /mcp does.
+    servableModels: async (background) => {
+      await link.board.refresh();
+      return warm.servableModels(background);
+    },
     mcp: buildMcpDeps(config, { link, db }, warm, analytics.mcpCalls, metrics, logger.child('mcp')),
     mcpOAuth: {
       issuer: config.SLUICE_CONSOLE_URL?.replace(/\/+$/, '') ?? null,

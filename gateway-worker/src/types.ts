@@ -1,3 +1,4 @@
+import type { ServableModel } from '@sluice/shared/db/repos/models-repo';
 import type { QueryDb } from '@sluice/shared/db/types';
 import type { GatewayAuthDeps } from '@sluice/shared/gateway/authenticate';
 import type { Principal } from '@sluice/shared/gateway/principal';
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   proxy: ProxyDeps;
   usage: UsageDeps;
   mcp: MethodDeps;
+  /** What /v1/models lists, from the isolate (read from Postgres only when missing). */
+  servableModels(background: Background): Promise<readonly ServableModel[]>;
   /** OAuth on /mcp: the authorization server it trusts, and how tokens are checked. */
   mcpOAuth: McpResourceServer;
   /** Which Host and Origin headers /mcp accepts (DNS-rebinding protection). */

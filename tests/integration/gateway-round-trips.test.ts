@@ -10,9 +10,10 @@ import { createGatewayApp } from '../../gateway-worker/src/app';
 import { buildDeps } from '../../gateway-worker/src/deps';
 import { REDIS_LINK_BINDING } from '../../gateway-worker/src/redis-link-client';
 import type { GatewayDeps } from '../../gateway-worker/src/types';
+import { createJwtSigner } from '../../shared/src/auth/jwt';
 import { toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
 import type { RespConnection } from '../../shared/src/stores/resp/resp-connection';
-import { INTEGRATION_REDIS_URL } from '../helpers/env';
+import { INTEGRATION_REDIS_URL, TEST_SECRETS } from '../helpers/env';
 import { type GatewayHarness, gatewayHarness, keptBackground } from '../helpers/gateway';
 import { nodeLinkConnection } from '../helpers/node-resp-socket';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
@@ -84,7 +85,7 @@ beforeAll(async () => {
   h = await proxyHarness('round_trips');
   // Limits on the key and on its owner (the admin role), a capped route, the cache on.
   const roles = await h.admin('GET', '/api/admin/roles');
-  const admin = (roles.body as Array<{ id: string; name: string }>).find((r) => r.name === 'admin');
+  const admin = (roles.body.entries as Array<{ id: string; name: string }>).find((r) => r.name === 'admin');
   const ownerLimits = {
     rules: [
       { kind: 'requests', window: '1m', limit: 100_000 },
@@ -103,7 +104,7 @@ beforeAll(async () => {
     ],
   });
   expect(rules.status).toBe(200);
-  const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
+  const models = (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
     id: string;
     name: string;
     routes: Array<Record<string, unknown>>;
@@ -257,6 +258,34 @@ describe('under load', () => {
   });
 });
 
+describe('GET /v1/models on a warm isolate', () => {
+  const get = (path: string, token: string) =>
+    gateway.request(path, { headers: { authorization: `Bearer ${token}` } });
+  let jwt: string;
+  beforeAll(async () => {
+    const me = (await h.admin('GET', '/api/auth/me')).body as { id: string; email: string };
+    jwt = await createJwtSigner(TEST_SECRETS.SLUICE_JWT_SECRET).signAccess(
+      { userId: me.id, email: me.email, role: 'admin' },
+      300,
+    );
+  });
+
+  it('lists and finds models with no Postgres round trip, with a key or a JWT', async () => {
+    const calls = [h.apiKey, jwt].flatMap((token) =>
+      ['/v1/models', '/v1/models/m-openai'].map((path) => ({ token, path })),
+    );
+    for (const { token, path } of calls) await (await get(path, token)).text();
+    await gateway.settled();
+    events.length = 0;
+    for (const { token, path } of calls) {
+      const res = await get(path, token);
+      expect(res.status, path).toBe(200);
+      await res.text();
+    }
+    expect(events.filter((e) => e === 'postgres')).toEqual([]);
+  });
+});
+
 describe('a console change reaches a warm gateway on its very next request', () => {
   const keyRules = (limit: number) =>
     h.admin('PUT', `/api/admin/limits/api_key/${h.keyId}/rules`, {
@@ -281,8 +310,30 @@ describe('a console change reaches a warm gateway on its very next request', () 
     });
   });
 
+  it('a new model is listed by /v1/models at once, and gone at once when deleted', async () => {
+    const listed = async () => {
+      const res = await gateway.request('/v1/models', { headers: { authorization: `Bearer ${h.apiKey}` } });
+      return ((await res.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id);
+    };
+    expect(await listed()).not.toContain('m-listed-at-once');
+    const openai = (
+      (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
+        name: string;
+        routes: Array<{ provider_id: string }>;
+      }>
+    ).find((m) => m.name === 'm-openai');
+    const created = await h.admin('POST', '/api/admin/models', {
+      name: 'm-listed-at-once',
+      routes: [{ provider_id: openai?.routes[0]?.provider_id, upstream_model: 'gpt-4o-mini' }],
+    });
+    expect(created.status).toBe(201);
+    expect(await listed()).toContain('m-listed-at-once');
+    expect((await h.admin('DELETE', `/api/admin/models/${created.body.id}`)).status).toBe(204);
+    expect(await listed()).not.toContain('m-listed-at-once');
+  });
+
   it('changed routes are used at once', async () => {
-    const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
+    const models = (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
       id: string;
       name: string;
       routes: Array<{ provider_id: string; upstream_model: string }>;

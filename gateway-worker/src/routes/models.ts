@@ -1,7 +1,8 @@
-import { listServableModels, type ServableModel } from '@sluice/shared/db/repos/models-repo';
+import type { ServableModel } from '@sluice/shared/db/repos/models-repo';
 import { mayUseModel } from '@sluice/shared/gateway/principal';
 import { AppError } from '@sluice/shared/http/app-error';
 import { type Context, Hono } from 'hono';
+import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';
 
 /** OpenAI's model object, plus `kind` (chat or embedding): which endpoint the model answers. */
@@ -32,12 +33,14 @@ const speaksAnthropic = (c: Context<GatewayEnv>) => c.req.header('anthropic-vers
  * GET /v1/models and GET /v1/models/{id}: the models the caller may use, in OpenAI's shape, or
  * in Anthropic's for a client that speaks it (one page: `has_more` false). A model that exists
  * but is not the caller's to use is as unknown as one that does not (no probing for names).
- * Names may hold a `/` (`openai/gpt-4o`), sent raw or percent-encoded.
+ * Names may hold a `/` (`openai/gpt-4o`), sent raw or percent-encoded. Both read the isolate's
+ * list of servable models (warm-caches.ts), dropped when the console moves the routing version:
+ * a warm call reads no Postgres.
  */
 export const modelsRoutes = new Hono<GatewayEnv>()
   .get('/', async (c) => {
     const principal = c.get('principal');
-    const servable = await listServableModels(c.get('deps').db);
+    const servable = await c.get('deps').servableModels(backgroundFor(c));
     const usable = servable.filter((m) => mayUseModel(principal, m.name));
     if (speaksAnthropic(c)) {
       const data = usable.map(anthropicModelObject);
@@ -53,7 +56,7 @@ export const modelsRoutes = new Hono<GatewayEnv>()
   .get('/:id{.+}', async (c) => {
     const id = c.req.param('id');
     const found = mayUseModel(c.get('principal'), id)
-      ? (await listServableModels(c.get('deps').db)).find((m) => m.name === id)
+      ? (await c.get('deps').servableModels(backgroundFor(c))).find((m) => m.name === id)
       : undefined;
     if (!found) {
       throw new AppError(404, `The model '${id}' does not exist or you do not have access to it`, {

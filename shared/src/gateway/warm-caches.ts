@@ -1,6 +1,7 @@
 import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
 import { loadStoredLimits } from '../db/repos/limits-repo';
 import { loadActiveMcpCatalogRows } from '../db/repos/mcp-repo';
+import { listServableModels, type ServableModel } from '../db/repos/models-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { QueryDb } from '../db/types';
 import { type LimitSubject, type SubjectLimits, subjectLimits } from '../limits/definitions';
@@ -36,7 +37,8 @@ export const WARM_LOAD_WAIT_MS = 15_000;
 
 /**
  * What a gateway isolate keeps from Postgres: key records, model resolutions (with their
- * price-table entries), settings, limit definitions and the MCP catalog. Each is served from
+ * price-table entries), the servable models (/v1/models), settings, limit definitions and the
+ * MCP catalog. Each is served from
  * memory once loaded and refreshed in the background (stores/isolate-cache.ts); a console
  * change moves its version and drops the part (stores/version-board.ts).
  */
@@ -44,6 +46,8 @@ export interface WarmCaches {
   board: VersionBoard;
   keyRecord(hash: string, background: Background): Promise<ApiKeyAuthRecord | undefined>;
   model(name: string, background: Background): Promise<ResolvedModel | null>;
+  /** Every model a request may name, by name: what /v1/models lists (before the caller's filter). */
+  servableModels(background: Background): Promise<readonly ServableModel[]>;
   settings(background: Background): Promise<SettingValues>;
   limits(subject: LimitSubject, background: Background): Promise<SubjectLimits>;
   /** The subject's limits when loaded (however old), without loading. */
@@ -83,6 +87,7 @@ export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
   const models = cache('routing', (name, background) =>
     resolveModelRoutes(db, name, () => prices.get('all', background)),
   );
+  const servable = cache('routing', () => listServableModels(db));
   const settings = cache('settings', () => loadSettings(db));
   const limits = cache('limits', async (id) => {
     const [keyId, userId, rpm] = id.split('|') as [string, string, string];
@@ -101,6 +106,7 @@ export function createWarmCaches(deps: WarmCachesDeps): WarmCaches {
     board,
     keyRecord: (hash, background) => keys.get(hash, background),
     model: (name, background) => models.get(name, background),
+    servableModels: (background) => servable.get('all', background),
     settings: (background) => settings.get('all', background),
     limits: (subject, background) => limits.get(limitsKey(subject), background),
     peekLimits: (subject) => limits.peek(limitsKey(subject)),
