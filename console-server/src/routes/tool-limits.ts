@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema, slicePage } from '@sluice/shared/db/paging';
 import { notFound } from '@sluice/shared/http/app-error';
 import { createToolLimitInputSchema, type Permission } from '@sluice/shared/limits-admin/schemas';
 import {
@@ -55,9 +56,13 @@ const listAllRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/tool-limits',
-  summary: 'Every MCP tool limit of every role, user and API key (admin)',
+  summary: 'Every MCP tool limit of every role, user and API key (admin), a page at a time',
   description: 'By subject type (roles, users, keys), subject name, tool pattern, then window.',
-  responses: { 200: jsonResponse(ToolLimitOverviewSchema, 'The tool limits'), ...errorResponses(401, 403) },
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(ToolLimitOverviewSchema, 'The tool limits'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const listRoute = createRoute({
@@ -105,7 +110,9 @@ const subjectOf = (params: { subject: 'api_key' | 'user' | 'role'; id: string })
 });
 
 export const toolLimitsRoutes = createRouter()
-  .openapi(listAllRoute, async (c) => c.json(await listAllToolLimits(c.var.deps.db), 200))
+  .openapi(listAllRoute, async (c) =>
+    c.json(slicePage(c.req.valid('query'), await listAllToolLimits(c.var.deps.db)), 200),
+  )
   .openapi(listRoute, async (c) =>
     c.json(await listSubjectToolLimits(c.var.deps.db, subjectOf(c.req.valid('param'))), 200),
   )

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { BUDGET_PERIODS, LIMIT_WINDOWS } from '@sluice/shared/db/schema/limits';
 import { TOOL_LIMIT_KINDS } from '@sluice/shared/db/schema/tool-limits';
 import { TOOL_LIMITS_SUBJECTS } from '@sluice/shared/limits-admin/schemas';
+import { pageSchema } from './page';
 
 /** Response shapes and path parameters of the MCP tool limits endpoints. */
 
@@ -32,18 +33,18 @@ export const SubjectToolLimitsSchema = z
   })
   .openapi('SubjectToolLimits');
 
-export const ToolLimitOverviewSchema = z
-  .array(
-    z
-      .object({
-        ...toolLimitFields,
-        subject_name: z.string().nullable().openapi({
-          description: 'The role’s name, the user’s email or the key’s name; null once it is gone',
-        }),
-      })
-      .openapi('ToolLimitOverviewItem'),
-  )
-  .openapi('ToolLimitOverview');
+export const ToolLimitOverviewSchema = pageSchema(
+  z
+    .object({
+      ...toolLimitFields,
+      subject_name: z.string().nullable().openapi({
+        description: 'The role’s name, the user’s email or the key’s name; null once it is gone',
+      }),
+    })
+    .openapi('ToolLimitOverviewItem'),
+  'ToolLimitOverview',
+  'Tool limits',
+);
 
 /** A tool limit as GET /v1/usage and the usage endpoint list it. */
 export const ToolLimitUsageSchema = z

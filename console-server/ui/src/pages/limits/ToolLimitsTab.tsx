@@ -1,10 +1,12 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatDate } from '../../lib/format';
 import { ToolLimitForm } from './ToolLimitForm';
@@ -17,10 +19,9 @@ export const TOOL_LIMITS_QUERY = ['tool-limits'] as const;
 /** Rate limits and call budgets on MCP tools, of every role, user and key: listed, added, removed. */
 export function ToolLimitsTab() {
   const queryClient = useQueryClient();
-  const limits = useQuery({
-    queryKey: TOOL_LIMITS_QUERY,
-    queryFn: () => unwrap(api.GET('/api/admin/limits/tool-limits')),
-  });
+  const limits = usePagedQuery(TOOL_LIMITS_QUERY, (page) =>
+    unwrap(api.GET('/api/admin/limits/tool-limits', { params: { query: page } })),
+  );
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: TOOL_LIMITS_QUERY });
     void queryClient.invalidateQueries({ queryKey: ['limits-usage'] });
@@ -68,15 +69,16 @@ export function ToolLimitsTab() {
         it.
       </Text>
       <ToolLimitForm onAdded={refresh} />
-      <QueryError error={limits.error} />
+      <QueryError error={limits.query.error} />
       <DataTable
         columns={columns}
-        rows={limits.data}
+        rows={limits.rows}
         rowKey={(l) => l.id}
-        loading={limits.isPending}
+        loading={limits.query.isPending}
         empty="No tool limits."
         testId="tool-limits-table"
       />
+      {limits.pager && <Pager {...limits.pager} />}
     </Stack>
   );
 }
