@@ -22,10 +22,12 @@ export async function resolveStores(env: NodeJS.ProcessEnv, dataDir: string): Pr
 
 async function embeddedPostgres(dataDir: string): Promise<PostgresStore> {
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { servePglite } = await import('../embedded/pglite-server');
   const directory = join(dataDir, 'pglite');
   mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(directory);
+  // pg_trgm: the migrations create it (the key search's trigram indexes), as on a real server.
+  const db = await PGlite.create(directory, { extensions: { pg_trgm } });
   const port = await freePort();
   const server = await servePglite(db, '127.0.0.1', port);
   return {

@@ -41,13 +41,19 @@ export async function listAllKeys(db: QueryDb, query: AdminKeyListQuery): Promis
     query.status === undefined ? ne(apiKeys.status, 'revoked') : eq(apiKeys.status, query.status),
     query.q === undefined ? undefined : matching(query.q),
   );
+  // A search's matches are collected first (the indexes, as the count finds them), then sorted:
+  // filtered as it is, the newest-first walk would read every key when few match.
+  const pageWhere =
+    query.q === undefined
+      ? where
+      : sql`${apiKeys.id} = any(array(${db.select({ id: apiKeys.id }).from(apiKeys).where(where)}))`;
   const { rows, total } = await fetchPage(
     query,
     db
       .select({ key: apiKeys, ownerEmail: users.email })
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(where)
+      .where(pageWhere)
       .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)),
     db.select({ total: count() }).from(apiKeys).where(where),
   );

@@ -37,7 +37,12 @@ export const apiKeys = pgTable(
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
     uniqueIndex('api_keys_previous_key_hash_key').on(t.previousKeyHash),
-    index('api_keys_user_id_idx').on(t.userId),
+    // The key lists' order, newest first (ties by id), read backwards: every key, and one owner's.
+    index('api_keys_created_idx').on(t.createdAt, t.id),
+    index('api_keys_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // The admin key search (ILIKE '%q%' on name and prefix): trigrams (pg_trgm).
+    index('api_keys_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('api_keys_prefix_trgm_idx').using('gin', t.prefix.op('gin_trgm_ops')),
     check('api_keys_status_check', sql`${t.status} in ('active','revoked','disabled','expired')`),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, tsz, updatedAt } from './columns';
 
 export const USER_ROLES = ['admin', 'operator', 'user', 'viewer', 'service'] as const;
@@ -22,6 +22,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_sso_subject_key').on(t.ssoSubject),
+    // The admin key search by owner email (ILIKE '%q%'): trigrams (pg_trgm).
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     check('users_role_check', sql`${t.role} in ('admin','operator','user','viewer','service')`),
   ],
 );
