@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { recreateDatabase } from '../helpers/databases';
 import { CLICKHOUSE_URL, pgUrl, SERVE_REDIS_URL } from '../helpers/env';
@@ -205,10 +205,7 @@ describe('npm run serve', () => {
     const pgid = stack.child.pid!;
     await stopGroup(stack);
     // npm leaves as soon as it is signalled; the supervisor then stops its children.
-    for (let i = 0; i < 100 && groupProcesses(pgid).length > 0; i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(groupProcesses(pgid)).toEqual([]);
+    await vi.waitFor(() => expect(groupProcesses(pgid)).toEqual([]), { timeout: 10_000, interval: 100 });
     expect(stack.output()).toContain('sluice: SIGTERM received, stopping');
     expect(stack.output()).not.toMatch(/unexpectedly|failed to start|Error/);
     for (const url of [stack.gatewayUrl, stack.consoleUrl]) {
@@ -235,9 +232,6 @@ describe('npm run serve', () => {
     process.kill(Number(consoleProcess!.trim().split(/\s+/)[0]), 'SIGKILL');
     expect(await exited).toBe(1);
     expect(again.output()).toContain('sluice: console exited (signal SIGKILL) unexpectedly');
-    for (let i = 0; i < 100 && groupProcesses(pgid).length > 0; i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(groupProcesses(pgid)).toEqual([]);
+    await vi.waitFor(() => expect(groupProcesses(pgid)).toEqual([]), { timeout: 10_000, interval: 100 });
   });
 });

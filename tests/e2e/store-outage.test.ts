@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FaultProxy, startFaultProxy } from '../fakes/fault-proxy';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { CLICKHOUSE_URL, PG_HOST, PG_PORT, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
@@ -108,14 +109,17 @@ async function consoleCall(method: string, path: string, body?: unknown): Promis
 }
 
 /** Calls `attempt` until it returns a value (not undefined), for at most `ms`. */
-async function within<T>(ms: number, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return undefined;
+function within<T>(ms: number, attempt: () => Promise<T | undefined>): Promise<T | undefined> {
+  return vi
+    .waitFor(
+      async () => {
+        const value = await attempt();
+        if (value === undefined) throw new Error('not yet');
+        return value;
+      },
+      { timeout: ms, interval: 100 },
+    )
+    .catch(() => undefined);
 }
 
 const remaining = (answer: Timed) => answer.headers.get('x-ratelimit-remaining-requests');
@@ -304,6 +308,18 @@ async function clickhouseCount(where: string): Promise<number> {
   return Number(row.n);
 }
 
+/** Request-log rows waiting in the Postgres spill (read directly, not through the fault proxy). */
+async function spilledRows(): Promise<number> {
+  const client = new pg.Client({ connectionString: pgUrl(DATABASE) });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM request_logs');
+    return Number(rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
 describe('ClickHouse outage', () => {
   it(
     'loses no request-log row and writes none twice; reads answer 503 meanwhile',
@@ -323,6 +339,7 @@ describe('ClickHouse outage', () => {
       const during: Timed[] = [];
       while (Date.now() - outageMs < CH_OUTAGE_MS) {
         during.push(await chat(keys.plain, `logged ${during.length}`));
+        // Paced: a steady trickle of traffic for the outage's whole length is what is tested.
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(during.every((a) => a.status === 200)).toBe(true);
@@ -340,8 +357,8 @@ describe('ClickHouse outage', () => {
       );
       const stored = await clickhouseCount(`created_at_ms >= ${outageMs}`);
       expect(all, `rows in ClickHouse: ${stored} of ${expected}`).toBe(true);
-      // The drain has emptied the Postgres spill, and a later run adds nothing twice.
-      await new Promise((r) => setTimeout(r, 2_000));
+      // The drain empties the Postgres spill; with nothing left there, nothing can be copied twice.
+      await vi.waitFor(async () => expect(await spilledRows()).toBe(0), { timeout: 10_000, interval: 200 });
       expect(await clickhouseCount(`created_at_ms >= ${outageMs}`)).toBe(expected);
       console.info(
         `ClickHouse outage of ${CH_OUTAGE_MS} ms: ${expected} requests, ${stored} rows stored, slowest request ${slowest.toFixed(0)} ms`,
