@@ -421,7 +421,7 @@ describe('admin screens in a real browser', () => {
     await page.getByTestId('discover-result').getByText('echo', { exact: true }).waitFor();
     await screenshot(page, 'admin-05-mcp-discover');
     await dialog().getByRole('button', { name: 'Close' }).click();
-    const servers = (await api('GET', '/api/mcp/servers')).body as Array<{
+    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<{
       name: string;
       tool_count: number;
     }>;
@@ -447,7 +447,7 @@ describe('admin screens in a real browser', () => {
     const row = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'hub' });
     await row.waitFor();
     expect(await row.textContent()).toContain('oauth (client sluice-at-hub)');
-    const servers = (await api('GET', '/api/mcp/servers')).body as Array<Record<string, unknown>>;
+    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<Record<string, unknown>>;
     expect(servers.find((s) => s.name === 'hub')).toMatchObject({
       auth_type: 'oauth',
       oauth_client_id: 'sluice-at-hub',
@@ -500,7 +500,7 @@ describe('admin screens in a real browser', () => {
     await workload.waitFor();
     await screenshot(page, 'admin-06a-mcp-machine-servers');
 
-    const servers = (await api('GET', '/api/mcp/servers')).body as Array<Record<string, unknown>>;
+    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<Record<string, unknown>>;
     expect(servers.find((s) => s.name === 'internal')).toMatchObject({
       auth_type: 'oauth_client_credentials',
       oauth_client_id: 'sluice-m2m',
@@ -530,7 +530,9 @@ describe('admin screens in a real browser', () => {
     const row = page.getByTestId('mcp-virtual-servers-table').getByRole('row').filter({ hasText: 'curated' });
     await row.waitFor();
     expect(await row.textContent()).toContain('/mcp/curated');
-    const virtuals = (await api('GET', '/api/mcp/virtual-servers')).body as Array<Record<string, unknown>>;
+    const virtuals = (await api('GET', '/api/mcp/virtual-servers')).body.entries as Array<
+      Record<string, unknown>
+    >;
     expect(virtuals).toEqual([expect.objectContaining({ name: 'curated', tools: ['everything__echo'] })]);
     await screenshot(page, 'admin-06b-mcp-virtual-servers');
     await row.getByRole('button', { name: 'Delete' }).click();

@@ -294,6 +294,7 @@ async function tourMcp(token: string, userToken: string): Promise<void> {
   await api('POST', '/api/mcp/servers', { token, body });
   await api('POST', '/api/mcp/servers', { token, body: { name: 'x', endpoint_url: 'ftp://x' } });
   await api('GET', '/api/mcp/servers', { token });
+  await api('GET', '/api/mcp/servers?limit=0', { token });
   await api('GET', '/api/mcp/servers', { token: userToken });
   await api('GET', `/api/mcp/servers/${server.body.id}`, { token });
   await api('GET', `/api/mcp/servers/${MISSING_ID}`, { token });
@@ -302,6 +303,7 @@ async function tourMcp(token: string, userToken: string): Promise<void> {
   await api('POST', `/api/mcp/servers/${server.body.id}/discover`, { token });
   await api('POST', `/api/mcp/servers/${MISSING_ID}/discover`, { token });
   await api('GET', '/api/mcp/tools', { token: userToken });
+  await api('GET', '/api/mcp/tools?offset=-1', { token: userToken });
   await api('GET', '/api/mcp/tools');
   await api('GET', `/api/mcp/logs?server_id=${server.body.id}&sort_by=duration_ms&limit=10`, { token });
   await api('GET', '/api/mcp/logs?limit=201', { token });
@@ -332,6 +334,7 @@ async function tourMcpVirtualServers(token: string, userToken: string): Promise<
   await api('POST', '/api/mcp/virtual-servers', { token, body: { name: 'tour-bad', tools: ['echo'] } });
   await api('POST', '/api/mcp/virtual-servers', { token: userToken, body });
   await api('GET', '/api/mcp/virtual-servers', { token });
+  await api('GET', '/api/mcp/virtual-servers?limit=201', { token });
   await api('GET', '/api/mcp/virtual-servers', { token: userToken });
   await api('GET', `/api/mcp/virtual-servers/${virtual.body.id}`, { token });
   await api('GET', `/api/mcp/virtual-servers/${MISSING_ID}`, { token });
@@ -374,6 +377,7 @@ async function tourOAuth(token: string, userToken: string): Promise<void> {
     body: { name: 'tour-oauth', endpoint_url: 'http://127.0.0.1:9/mcp', auth_type: 'oauth' },
   });
   await api('GET', '/api/mcp/connections', { token: userToken });
+  await api('GET', '/api/mcp/connections?limit=x', { token: userToken });
   await api('POST', `/api/mcp/connections/${server.body.id}`, { token: userToken });
   await api('POST', `/api/mcp/connections/${MISSING_ID}`, { token: userToken });
   await api('DELETE', `/api/mcp/connections/${server.body.id}`, { token: userToken });

@@ -2,7 +2,7 @@
 // answered as { total, offset, limit, entries } in an order that never changes between calls, so
 // walking the pages visits each entry once; bad paging values are a 422 in the console's envelope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, oauthGrants } from '../../shared/src/db/schema';
+import { apiKeys, mcpTools, oauthGrants } from '../../shared/src/db/schema';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
@@ -43,8 +43,8 @@ async function page(path: string, query: string): Promise<Page> {
   return res.body;
 }
 
-/** What identifies an entry of each list (the price table has no id: its model is the key). */
-const keyOf = (entry: Record<string, unknown>) => String(entry.id ?? entry.model);
+/** What identifies an entry of each list (the price table's is its model, a connection's its server). */
+const keyOf = (entry: Record<string, unknown>) => String(entry.id ?? entry.model ?? entry.server_id);
 
 /** Every list, what it holds after the setup below, and the order it promises. */
 const LISTS: Array<{ path: string; total: number; order: (entries: Page['entries']) => string[] }> = [];
@@ -124,6 +124,26 @@ beforeAll(async () => {
     })),
   );
 
+  // MCP: three servers (two where each user signs in), five tools, three virtual servers.
+  const servers: Array<{ id: string }> = [];
+  for (const [name, auth_type] of [
+    ['s-charlie', 'oauth'],
+    ['s-alpha', 'none'],
+    ['s-bravo', 'oauth'],
+  ])
+    servers.push(
+      await created('/api/mcp/servers', { name, endpoint_url: 'http://127.0.0.1:9/mcp', auth_type }),
+    );
+  await h.deps.db.insert(mcpTools).values(
+    ['t-echo', 't-alpha', 't-delta', 't-bravo', 't-charlie'].map((name, i) => ({
+      serverId: String(servers[i % servers.length]?.id),
+      name,
+      description: name,
+    })),
+  );
+  for (const name of ['v-bravo', 'v-charlie', 'v-alpha'])
+    await created('/api/mcp/virtual-servers', { name, tools: ['s-alpha__t-alpha'] });
+
   const desc = (field: string) => (entries: Page['entries']) => entries.map((e) => String(e[field]));
   LISTS.push(
     { path: '/api/keys', total: 8, order: desc('created_at') },
@@ -136,6 +156,14 @@ beforeAll(async () => {
     { path: '/api/admin/teams', total: 5, order: byName },
     { path: '/api/admin/permissions', total: 4, order: desc('created_at') },
     { path: '/api/oauth/grants', total: 3, order: (entries) => entries.map((e) => String(e.revoked_at)) },
+    { path: '/api/mcp/servers', total: 3, order: byName },
+    {
+      path: '/api/mcp/tools',
+      total: 5,
+      order: (entries) => entries.map((e) => `${e.server_name}/${e.name}`),
+    },
+    { path: '/api/mcp/virtual-servers', total: 3, order: byName },
+    { path: '/api/mcp/connections', total: 2, order: desc('server_name') },
   );
   const prices = await page('/api/admin/model-prices', 'limit=1');
   LISTS.push({
@@ -243,6 +271,15 @@ describe('every console list pages one way', () => {
     const [holder] = (await page('/api/admin/permissions', 'limit=1')).entries;
     const held = await page('/api/admin/permissions', `user_id=${holder?.user_id}`);
     expect(held.total).toBe(1);
+    const tools = (query: string) => page('/api/mcp/tools', query);
+    expect((await tools('q=ALP')).entries.map((t) => t.name)).toEqual(['t-alpha']);
+    expect((await tools('q=t%25')).total).toBe(0);
+    const ofAlpha = await tools('server=s-alpha&limit=1');
+    expect(ofAlpha).toMatchObject({
+      total: 2,
+      limit: 1,
+      entries: [{ name: 't-alpha', server_name: 's-alpha' }],
+    });
     const soon = await page('/api/keys/expiring', 'days=2');
     expect(soon.total).toBe(2);
     expect(soon.entries.map((k) => k.name)).toEqual(['key 1', 'key 2']);

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageOf, pageQuerySchema } from '@sluice/shared/db/paging';
 import { writeAudit } from '@sluice/shared/db/repos/audit-repo';
 import { listUserConnections } from '@sluice/shared/db/repos/mcp-oauth-repo';
 import { AppError, badRequest } from '@sluice/shared/http/app-error';
@@ -6,8 +7,16 @@ import { startUpstreamConnect } from '@sluice/shared/mcp/oauth/connect';
 import { connectingServerOf, requireMcpServer } from '@sluice/shared/mcp/registry/registry';
 import { requireJwt } from '../middleware/require-jwt';
 import { upstreamOAuth } from '../oauth/upstream-deps';
-import { bearerSecurity, createRouter, errorResponses, IdParams, jsonResponse, noContent } from '../openapi';
-import { ConnectStartSchema, McpConnectionListSchema } from '../schemas/oauth';
+import {
+  bearerSecurity,
+  createRouter,
+  errorResponses,
+  IdParams,
+  jsonResponse,
+  noContent,
+  PAGING,
+} from '../openapi';
+import { ConnectStartSchema, McpConnectionPageSchema } from '../schemas/oauth';
 import { auditActor } from './audit-actor';
 
 const common = { tags: ['mcp'], security: bearerSecurity };
@@ -17,8 +26,13 @@ const listRoute = createRoute({
   middleware: [requireJwt()] as const,
   method: 'get',
   path: '/',
-  summary: 'MCP servers where each user signs in (auth_type oauth), and whether you have',
-  responses: { 200: jsonResponse(McpConnectionListSchema, 'Your connections'), ...errorResponses(401) },
+  summary: 'MCP servers where each user signs in (auth_type oauth), by name, and whether you have',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(McpConnectionPageSchema, 'One page of your connections and the total'),
+    ...errorResponses(401, 422),
+  },
 });
 
 const connectRoute = createRoute({
@@ -48,7 +62,8 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export const mcpConnectionsRoutes = createRouter()
   .openapi(listRoute, async (c) => {
-    const rows = await listUserConnections(c.var.deps.db, c.var.auth.userId);
+    const page = c.req.valid('query');
+    const { rows, total } = await listUserConnections(c.var.deps.db, c.var.auth.userId, page);
     const connections = rows.map((r) => ({
       server_id: r.serverId,
       server_name: r.serverName,
@@ -57,7 +72,7 @@ export const mcpConnectionsRoutes = createRouter()
       connected_at: iso(r.connectedAt),
       expires_at: iso(r.expiresAt),
     }));
-    return c.json({ connections }, 200);
+    return c.json(pageOf(page, total, connections), 200);
   })
   .openapi(connectRoute, async (c) => {
     const server = await requireMcpServer(c.var.deps.db, c.req.valid('param').id);

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import { mcpLogSchema } from '@sluice/shared/logs/mcp/log-columns';
 import { targetForMachine } from '@sluice/shared/mcp/oauth/machine-target';
 import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
@@ -38,6 +39,7 @@ import {
   jsonBody,
   jsonResponse,
   noContent,
+  PAGING,
 } from '../openapi';
 import {
   McpDiscoverySchema,
@@ -45,10 +47,11 @@ import {
   type McpLogQueryParams,
   McpLogQuerySchema,
   McpServerListItemSchema,
-  McpServerListSchema,
+  McpServerPageSchema,
   McpServerSchema,
-  McpToolListSchema,
-  McpVirtualServerListSchema,
+  McpToolPageSchema,
+  McpToolQuerySchema,
+  McpVirtualServerPageSchema,
   McpVirtualServerSchema,
 } from '../schemas/mcp';
 import { auditActor } from './audit-actor';
@@ -71,8 +74,13 @@ const listRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/servers',
-  summary: 'Registered MCP servers with their tool counts',
-  responses: { 200: jsonResponse(McpServerListSchema, 'Servers by name'), ...errorResponses(401, 403) },
+  summary: 'Registered MCP servers by name, with their tool counts',
+  description: PAGING,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: jsonResponse(McpServerPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
+  },
 });
 
 const createServerRoute = createRoute({
@@ -149,10 +157,12 @@ const listVirtualRoute = createRoute({
   middleware: [requireAdmin()] as const,
   method: 'get',
   path: '/virtual-servers',
-  summary: 'Virtual MCP servers: named, curated sets of tools',
+  summary: 'Virtual MCP servers (named, curated sets of tools), by name',
+  description: PAGING,
+  request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(McpVirtualServerListSchema, 'Virtual servers by name'),
-    ...errorResponses(401, 403),
+    200: jsonResponse(McpVirtualServerPageSchema, 'One page and the total'),
+    ...errorResponses(401, 403, 422),
   },
 });
 
@@ -212,8 +222,13 @@ const toolsRoute = createRoute({
   middleware: [requireJwt()] as const,
   method: 'get',
   path: '/tools',
-  summary: 'Every discovered tool across servers (any signed-in user)',
-  responses: { 200: jsonResponse(McpToolListSchema, 'Tools by server, then name'), ...errorResponses(401) },
+  summary: 'Every discovered tool across servers, by server then name (any signed-in user)',
+  description: `Filters: q (case-insensitive substring of the name or description), server (exact name). ${PAGING}`,
+  request: { query: McpToolQuerySchema },
+  responses: {
+    200: jsonResponse(McpToolPageSchema, 'One page and the total'),
+    ...errorResponses(401, 422),
+  },
 });
 
 const logsRoute = createRoute({
@@ -249,7 +264,7 @@ function mcpLogFilter(query: McpLogQueryParams) {
 }
 
 export const mcpRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listMcpServers(c.var.deps.db), 200))
+  .openapi(listRoute, async (c) => c.json(await listMcpServers(c.var.deps.db, c.req.valid('query')), 200))
   .openapi(createServerRoute, async (c) =>
     c.json(await createMcpServer(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )
@@ -274,7 +289,9 @@ export const mcpRoutes = createRouter()
     };
     return c.json(await discoverMcpTools(deps, c.req.valid('param').id, auditActor(c)), 200);
   })
-  .openapi(listVirtualRoute, async (c) => c.json(await listMcpVirtualServers(c.var.deps.db), 200))
+  .openapi(listVirtualRoute, async (c) =>
+    c.json(await listMcpVirtualServers(c.var.deps.db, c.req.valid('query')), 200),
+  )
   .openapi(createVirtualRoute, async (c) =>
     c.json(await createMcpVirtualServer(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )
@@ -289,7 +306,10 @@ export const mcpRoutes = createRouter()
     await deleteMcpVirtualServer(c.var.deps, c.req.valid('param').id, auditActor(c));
     return c.body(null, 204);
   })
-  .openapi(toolsRoute, async (c) => c.json(await listMcpTools(c.var.deps.db), 200))
+  .openapi(toolsRoute, async (c) => {
+    const query = c.req.valid('query');
+    return c.json(await listMcpTools(c.var.deps.db, { q: query.q, server: query.server }, query), 200);
+  })
   .openapi(logsRoute, async (c) => {
     const query = c.req.valid('query');
     const { total, entries } = await c.var.deps.mcpLogs.list(mcpLogFilter(query));

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
 import {
   DEFAULT_MCP_LOG_LIMIT,
   MAX_MCP_LOG_LIMIT,
@@ -6,6 +7,7 @@ import {
   MCP_LOG_STATUSES,
 } from '@sluice/shared/logs/mcp/filter';
 import { MCP_AUTH_TYPES, MCP_TRANSPORTS } from '@sluice/shared/mcp/registry/schemas';
+import { pageSchema } from './page';
 
 /** Shapes of the MCP registry and call-log endpoints. auth_secret never appears in any of them. */
 
@@ -48,7 +50,7 @@ export const McpServerListItemSchema = z
   })
   .openapi('McpServerListItem');
 
-export const McpServerListSchema = z.array(McpServerListItemSchema).openapi('McpServerList');
+export const McpServerPageSchema = pageSchema(McpServerListItemSchema, 'McpServerPage', 'Servers');
 
 const inputSchema = z
   .record(z.string(), z.unknown())
@@ -62,18 +64,31 @@ export const McpDiscoverySchema = z
   })
   .openapi('McpDiscovery');
 
-export const McpToolListSchema = z
-  .array(
-    z.object({
+/** GET /api/mcp/tools query: the page, and the filters the tools screen searches with. */
+export const McpToolQuerySchema = pageQuerySchema.extend({
+  q: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description: "Case-insensitive substring of the tool's name or description" }),
+  server: z.string().min(1).max(200).optional().openapi({ description: "The server's name, exactly" }),
+});
+
+export const McpToolPageSchema = pageSchema(
+  z
+    .object({
       id: z.uuid(),
       server_id: z.uuid(),
       server_name: z.string(),
       name: z.string(),
       description: z.string(),
       input_schema: inputSchema,
-    }),
-  )
-  .openapi('McpToolList');
+    })
+    .openapi('McpTool'),
+  'McpToolPage',
+  'Tools',
+);
 
 export const McpVirtualServerSchema = z
   .object({
@@ -90,7 +105,11 @@ export const McpVirtualServerSchema = z
   })
   .openapi('McpVirtualServer');
 
-export const McpVirtualServerListSchema = z.array(McpVirtualServerSchema).openapi('McpVirtualServerList');
+export const McpVirtualServerPageSchema = pageSchema(
+  McpVirtualServerSchema,
+  'McpVirtualServerPage',
+  'Virtual servers',
+);
 
 /** An instant with an explicit zone, or a date (00:00 UTC of that day), as the audit search takes. */
 /** A query-string instant: an ISO 8601 date-time with offset, or a date (00:00 UTC). */

@@ -66,9 +66,7 @@ export const McpConnectionSchema = z
   })
   .openapi('McpConnection');
 
-export const McpConnectionListSchema = z
-  .object({ connections: z.array(McpConnectionSchema) })
-  .openapi('McpConnectionList');
+export const McpConnectionPageSchema = pageSchema(McpConnectionSchema, 'McpConnectionPage', 'Servers');
 
 export const ConnectStartSchema = z
   .object({

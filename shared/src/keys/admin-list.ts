@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
 import * as z from 'zod';
+import { containsPattern } from '../db/contains';
 import { fetchPage, type Page, pageOf, pageQuerySchema } from '../db/paging';
 import { API_KEY_STATUSES, apiKeys, users } from '../db/schema';
 import type { QueryDb } from '../db/types';
@@ -18,18 +19,14 @@ export type AdminKeyView = KeyView & { user_id: string; owner_email: string };
 
 export type AdminKeyPage = Page<AdminKeyView>;
 
-/** ILIKE matches literally: the user's %, _ and \ are not wildcards. */
-function contains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * The owners' emails are matched first, into an array: `user_id = any(array(...))` is an index
  * condition, so the three matches combine as one bitmap over the trigram and owner indexes
  * instead of a join filtered row by row.
  */
 function matching(q: string): SQL | undefined {
-  const pattern = contains(q);
+  // ILIKE matches literally: the user's %, _ and \ are not wildcards.
+  const pattern = containsPattern(q);
   const owners = sql`${apiKeys.userId} = any(array(select ${users.id} from ${users} where ${ilike(users.email, pattern)}))`;
   return or(ilike(apiKeys.name, pattern), ilike(apiKeys.prefix, pattern), owners);
 }

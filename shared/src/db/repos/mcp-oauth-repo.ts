@@ -1,7 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../auth/secret-box';
 import type { UpstreamOAuthStore } from '../../mcp/oauth/ports';
 import { accessTokenRecord, openAccessTokenRecord } from '../../mcp/oauth/token-record';
+import { fetchPage, type PageQuery } from '../paging';
 import { mcpOAuthClients, mcpServers, mcpUserTokens } from '../schema';
 import type { QueryDb } from '../types';
 
@@ -58,9 +59,10 @@ export function upstreamOAuthStore(db: QueryDb, secrets: SecretBox): UpstreamOAu
   };
 }
 
-/** The servers each user connects to on their own, and whether this user has. */
-export async function listUserConnections(db: QueryDb, userId: string) {
-  return db
+/** A page of the servers each user connects to on their own (by name), and whether this user has. */
+export function listUserConnections(db: QueryDb, userId: string, page: PageQuery) {
+  const where = and(eq(mcpServers.authType, 'oauth'), eq(mcpServers.isActive, true));
+  const query = db
     .select({
       serverId: mcpServers.id,
       serverName: mcpServers.name,
@@ -70,6 +72,7 @@ export async function listUserConnections(db: QueryDb, userId: string) {
     })
     .from(mcpServers)
     .leftJoin(mcpUserTokens, and(eq(mcpUserTokens.serverId, mcpServers.id), eq(mcpUserTokens.userId, userId)))
-    .where(and(eq(mcpServers.authType, 'oauth'), eq(mcpServers.isActive, true)))
+    .where(where)
     .orderBy(asc(mcpServers.name));
+  return fetchPage(page, query, db.select({ total: count() }).from(mcpServers).where(where));
 }

@@ -1,4 +1,6 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, or, sql } from 'drizzle-orm';
+import { containsPattern } from '../contains';
+import { fetchPage, type PageQuery } from '../paging';
 import { mcpServers, mcpTools, mcpVirtualServers } from '../schema';
 import type { QueryDb } from '../types';
 
@@ -8,16 +10,22 @@ export type McpToolRow = typeof mcpTools.$inferSelect;
 export type McpVirtualServerRow = typeof mcpVirtualServers.$inferSelect;
 export type McpVirtualServerInsert = typeof mcpVirtualServers.$inferInsert;
 
+/** A page of servers by name (unique), each with its number of stored tools. */
 export async function listMcpServersWithToolCounts(
   db: QueryDb,
-): Promise<Array<McpServerRow & { toolCount: number }>> {
-  const rows = await db
-    .select({ server: mcpServers, toolCount: count(mcpTools.id) })
-    .from(mcpServers)
-    .leftJoin(mcpTools, eq(mcpTools.serverId, mcpServers.id))
-    .groupBy(mcpServers.id)
-    .orderBy(asc(mcpServers.name));
-  return rows.map((r) => ({ ...r.server, toolCount: Number(r.toolCount) }));
+  page: PageQuery,
+): Promise<{ rows: Array<McpServerRow & { toolCount: number }>; total: number }> {
+  const { rows, total } = await fetchPage(
+    page,
+    db
+      .select({ server: mcpServers, toolCount: count(mcpTools.id) })
+      .from(mcpServers)
+      .leftJoin(mcpTools, eq(mcpTools.serverId, mcpServers.id))
+      .groupBy(mcpServers.id)
+      .orderBy(asc(mcpServers.name)),
+    db.select({ total: count() }).from(mcpServers),
+  );
+  return { rows: rows.map((r) => ({ ...r.server, toolCount: Number(r.toolCount) })), total };
 }
 
 export async function findMcpServerById(db: QueryDb, id: string): Promise<McpServerRow | undefined> {
@@ -87,16 +95,41 @@ export async function replaceMcpTools(
     .returning();
 }
 
-/** Every tool with its server's name, by server then tool name. */
+export interface McpToolFilter {
+  /** Case-insensitive substring of the tool's name or description. */
+  q?: string;
+  /** The server's name, exactly. */
+  server?: string;
+}
+
+/** A page of tools with their server's name, by server then tool name, ties by id. */
 export async function listMcpToolsWithServer(
   db: QueryDb,
-): Promise<Array<McpToolRow & { serverName: string }>> {
-  const rows = await db
-    .select({ tool: mcpTools, serverName: mcpServers.name })
-    .from(mcpTools)
-    .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId))
-    .orderBy(asc(mcpServers.name), asc(mcpTools.name));
-  return rows.map((r) => ({ ...r.tool, serverName: r.serverName }));
+  filter: McpToolFilter,
+  page: PageQuery,
+): Promise<{ rows: Array<McpToolRow & { serverName: string }>; total: number }> {
+  const pattern = filter.q === undefined ? undefined : containsPattern(filter.q);
+  const where = and(
+    filter.server === undefined ? undefined : eq(mcpServers.name, filter.server),
+    pattern === undefined
+      ? undefined
+      : or(ilike(mcpTools.name, pattern), ilike(mcpTools.description, pattern)),
+  );
+  const { rows, total } = await fetchPage(
+    page,
+    db
+      .select({ tool: mcpTools, serverName: mcpServers.name })
+      .from(mcpTools)
+      .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId))
+      .where(where)
+      .orderBy(asc(mcpServers.name), asc(mcpTools.name), asc(mcpTools.id)),
+    db
+      .select({ total: count() })
+      .from(mcpTools)
+      .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId))
+      .where(where),
+  );
+  return { rows: rows.map((r) => ({ ...r.tool, serverName: r.serverName })), total };
 }
 
 /** Active servers and their stored tools, and the ids of all registered servers, for the gateway. */
@@ -149,8 +182,16 @@ export async function mcpVirtualServerNameTaken(db: QueryDb, name: string): Prom
   return row !== undefined;
 }
 
-export async function listMcpVirtualServerRows(db: QueryDb): Promise<McpVirtualServerRow[]> {
-  return db.select().from(mcpVirtualServers).orderBy(asc(mcpVirtualServers.name));
+/** A page of virtual servers by name (unique). */
+export function listMcpVirtualServerPage(
+  db: QueryDb,
+  page: PageQuery,
+): Promise<{ rows: McpVirtualServerRow[]; total: number }> {
+  return fetchPage(
+    page,
+    db.select().from(mcpVirtualServers).orderBy(asc(mcpVirtualServers.name)),
+    db.select({ total: count() }).from(mcpVirtualServers),
+  );
 }
 
 export async function findMcpVirtualServerById(

@@ -1,4 +1,5 @@
 import { and, between, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
+import { containsPattern } from '../../db/contains';
 import { accessLogs, appLogs } from '../../db/schema';
 import type { QueryDb } from '../../db/types';
 import {
@@ -20,11 +21,6 @@ import {
 
 /** Postgres allows 65,535 bind parameters per statement; 10 columns per row stay well below. */
 const ROWS_PER_STATEMENT = 1_000;
-
-/** `%needle%` for ILIKE, with the pattern characters of the needle taken literally. */
-export function containsPattern(needle: string): string {
-  return `%${needle.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /**
  * The access log in Postgres (`access_logs`), for deployments without ClickHouse. One statement

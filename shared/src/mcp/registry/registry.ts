@@ -1,4 +1,5 @@
 import type { SecretBox } from '../../auth/secret-box';
+import { type Page, type PageQuery, pageOf } from '../../db/paging';
 import { writeAudit } from '../../db/repos/audit-repo';
 import {
   countMcpTools,
@@ -10,6 +11,7 @@ import {
   lockMcpServerNames,
   type McpServerPatch,
   type McpServerRow,
+  type McpToolFilter,
   mcpVirtualServerNameTaken,
   updateMcpServerRow,
 } from '../../db/repos/mcp-repo';
@@ -35,9 +37,14 @@ export interface McpRegistryDeps extends ChangeDeps {
 
 export type McpServerListItem = McpServerView & { tool_count: number };
 
-export async function listMcpServers(db: Db): Promise<McpServerListItem[]> {
-  const rows = await listMcpServersWithToolCounts(db);
-  return rows.map((row) => ({ ...toMcpServerView(row), tool_count: row.toolCount }));
+/** A page of servers by name, with their tool counts. */
+export async function listMcpServers(db: Db, page: PageQuery): Promise<Page<McpServerListItem>> {
+  const { rows, total } = await listMcpServersWithToolCounts(db, page);
+  return pageOf(
+    page,
+    total,
+    rows.map((row) => ({ ...toMcpServerView(row), tool_count: row.toolCount })),
+  );
 }
 
 export async function requireMcpServer(db: Db, id: string): Promise<McpServerRow> {
@@ -225,6 +232,16 @@ export async function deleteMcpServer(deps: McpRegistryDeps, id: string, actor: 
   });
 }
 
-export async function listMcpTools(db: Db): Promise<McpToolView[]> {
-  return (await listMcpToolsWithServer(db)).map((row) => toMcpToolView(row, row.serverName));
+/** A page of the discovered tools that match the filter, by server then name. */
+export async function listMcpTools(
+  db: Db,
+  filter: McpToolFilter,
+  page: PageQuery,
+): Promise<Page<McpToolView>> {
+  const { rows, total } = await listMcpToolsWithServer(db, filter, page);
+  return pageOf(
+    page,
+    total,
+    rows.map((row) => toMcpToolView(row, row.serverName)),
+  );
 }

@@ -1,9 +1,10 @@
+import { type Page, type PageQuery, pageOf } from '../../db/paging';
 import { writeAudit } from '../../db/repos/audit-repo';
 import {
   deleteMcpVirtualServerRow,
   findMcpVirtualServerById,
   insertMcpVirtualServerIfNameFree,
-  listMcpVirtualServerRows,
+  listMcpVirtualServerPage,
   lockMcpServerNames,
   type McpVirtualServerPatch,
   type McpVirtualServerRow,
@@ -42,8 +43,10 @@ export function toMcpVirtualServerView(row: McpVirtualServerRow): McpVirtualServ
   };
 }
 
-export async function listMcpVirtualServers(db: Db): Promise<McpVirtualServerView[]> {
-  return (await listMcpVirtualServerRows(db)).map(toMcpVirtualServerView);
+/** A page of virtual servers by name. */
+export async function listMcpVirtualServers(db: Db, page: PageQuery): Promise<Page<McpVirtualServerView>> {
+  const { rows, total } = await listMcpVirtualServerPage(db, page);
+  return pageOf(page, total, rows.map(toMcpVirtualServerView));
 }
 
 export async function getMcpVirtualServer(db: Db, id: string): Promise<McpVirtualServerView> {

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody, Schemas } from '../../api/types';
-import { useMcpTools } from '../mcp/mcp-queries';
+import { useAllMcpTools } from '../mcp/mcp-queries';
 import { type BudgetPeriod, type LimitWindow, PERIOD_OPTIONS, WINDOW_OPTIONS } from './limit-kinds';
 import { useChoices } from './limits-queries';
 import { SUBJECT_LABELS, toolPatternOptions } from './tool-limit-text';
@@ -56,7 +56,7 @@ function bodyOf(v: Values): Body {
 /** Adds a rate limit or call budget on MCP tools for a role, a user or an API key. */
 export function ToolLimitForm({ onAdded }: { onAdded: () => void }) {
   const choices = useChoices();
-  const tools = useMcpTools();
+  const tools = useAllMcpTools();
   const [keySearch, setKeySearch] = useState('');
   const keyOptions = useKeyOptions(keySearch);
   const [alert, setAlert] = useState<string | null>(null);

@@ -14,7 +14,7 @@ export const SUBJECT_LABELS: Record<Schemas['ToolLimit']['subject_type'], string
 };
 
 /** Patterns to offer for a tool: every discovered `<server>__<tool>`, each server's `<server>__*`, and `*`. */
-export function toolPatternOptions(tools: Schemas['McpToolList'] | undefined): string[] {
+export function toolPatternOptions(tools: Schemas['McpTool'][] | undefined): string[] {
   const list = tools ?? [];
   const servers = [...new Set(list.map((t) => t.server_name))].map((s) => `${s}__*`);
   return ['*', ...servers, ...list.map((t) => `${t.server_name}__${t.name}`)];

@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import type { QueryParams, Schemas } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatLogTime, formatNumber } from '../../lib/format';
-import { useMcpServers } from '../mcp/mcp-queries';
+import { useAllMcpServers } from '../mcp/mcp-queries';
 import { useUserDirectory } from './directory';
 import { TIME_RANGE_FILTERS, userFilter } from './filter-fields';
 import { type FilterField, LogView } from './LogView';
@@ -25,7 +25,7 @@ const columns: Column<Entry>[] = [
 
 /** The gateway's tools/call log (GET /api/mcp/logs). */
 export function McpLogsPage() {
-  const servers = useMcpServers();
+  const servers = useAllMcpServers();
   const users = useUserDirectory();
   const filters: FilterField[] = [
     {

@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Group } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 
 type Connection = Schemas['McpConnection'];
@@ -17,10 +19,9 @@ type Connection = Schemas['McpConnection'];
 export function McpConnectionsPage() {
   const [params] = useSearchParams();
   const client = useQueryClient();
-  const connections = useQuery({
-    queryKey: ['mcp-connections'],
-    queryFn: () => unwrap(api.GET('/api/mcp/connections')),
-  });
+  const connections = usePagedQuery(['mcp-connections'], (page) =>
+    unwrap(api.GET('/api/mcp/connections', { params: { query: page } })),
+  );
   const connect = useMutation({
     mutationFn: (id: string) => unwrap(api.POST('/api/mcp/connections/{id}', { params: { path: { id } } })),
     onSuccess: ({ authorization_url }) => window.location.assign(authorization_url),
@@ -78,15 +79,16 @@ export function McpConnectionsPage() {
           {failed}
         </Alert>
       )}
-      <QueryError error={connections.error ?? connect.error ?? disconnect.error} />
+      <QueryError error={connections.query.error ?? connect.error ?? disconnect.error} />
       <DataTable
         columns={columns}
-        rows={connections.data?.connections}
+        rows={connections.rows}
         rowKey={(c) => c.server_id}
-        loading={connections.isPending}
+        loading={connections.query.isPending}
         empty="No MCP server asks users to sign in."
         testId="mcp-connections-table"
       />
+      {connections.pager && <Pager {...connections.pager} />}
     </>
   );
 }

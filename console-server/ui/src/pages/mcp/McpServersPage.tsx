@@ -8,18 +8,19 @@ import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatNumber } from '../../lib/format';
 import { type DiscoverOutcome, DiscoverResultModal } from './DiscoverResultModal';
 import { McpServerCreateModal } from './McpServerCreateModal';
-import { MCP_SERVERS_QUERY, MCP_TOOLS_QUERY, useMcpServers } from './mcp-queries';
+import { MCP_SERVERS_QUERY, MCP_TOOLS_QUERY, useMcpServerPage } from './mcp-queries';
 import { VirtualServersSection } from './VirtualServersSection';
 
 type Server = Schemas['McpServerListItem'];
 
 /** Registered MCP servers: register, discover tools, (de)activate, delete; then the virtual servers. */
 export function McpServersPage() {
-  const servers = useMcpServers();
+  const servers = useMcpServerPage();
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Server | null>(null);
@@ -109,15 +110,16 @@ export function McpServersPage() {
         description="Upstream MCP servers whose tools the gateway exposes on /mcp."
         actions={<Button onClick={() => setCreating(true)}>Register server</Button>}
       />
-      <QueryError error={servers.error} />
+      <QueryError error={servers.query.error} />
       <DataTable
         columns={columns}
-        rows={servers.data}
+        rows={servers.rows}
         rowKey={(s) => s.id}
-        loading={servers.isPending}
+        loading={servers.query.isPending}
         empty="No MCP servers yet."
         testId="mcp-servers-table"
       />
+      {servers.pager && <Pager {...servers.pager} />}
       <VirtualServersSection />
       <McpServerCreateModal opened={creating} onClose={() => setCreating(false)} />
       <DiscoverResultModal outcome={outcome} onClose={() => setOutcome(null)} />

@@ -6,7 +6,7 @@ import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody } from '../../api/types';
 import { FormActions } from '../../components/FormActions';
-import { MCP_VIRTUAL_SERVERS_QUERY, useMcpTools } from './mcp-queries';
+import { MCP_VIRTUAL_SERVERS_QUERY, useAllMcpTools } from './mcp-queries';
 
 type Body = RequestBody<'/api/mcp/virtual-servers', 'post'>;
 
@@ -15,7 +15,7 @@ const initialValues = { name: '', description: '', tools: [] as string[] };
 /** A virtual server: a name and tools picked from the discovered ones (`<server>__<tool>`). */
 export function VirtualServerCreateModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const tools = useMcpTools();
+  const tools = useAllMcpTools();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm({ initialValues });
   const create = useMutation({

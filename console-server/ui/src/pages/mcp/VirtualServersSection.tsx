@@ -7,16 +7,17 @@ import { errorMessage } from '../../api/errors';
 import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
+import { Pager } from '../../components/Pager';
 import { QueryError } from '../../components/QueryError';
 import { formatNumber } from '../../lib/format';
-import { MCP_VIRTUAL_SERVERS_QUERY, useMcpVirtualServers } from './mcp-queries';
+import { MCP_VIRTUAL_SERVERS_QUERY, useMcpVirtualServerPage } from './mcp-queries';
 import { VirtualServerCreateModal } from './VirtualServerCreateModal';
 
 type VirtualServer = Schemas['McpVirtualServer'];
 
 /** Virtual servers: named, curated sets of tools at /mcp/{name}; create, (de)activate, delete. */
 export function VirtualServersSection() {
-  const virtuals = useMcpVirtualServers();
+  const virtuals = useMcpVirtualServerPage();
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<VirtualServer | null>(null);
@@ -86,15 +87,16 @@ export function VirtualServersSection() {
           Create virtual server
         </Button>
       </Group>
-      <QueryError error={virtuals.error} />
+      <QueryError error={virtuals.query.error} />
       <DataTable
         columns={columns}
-        rows={virtuals.data}
+        rows={virtuals.rows}
         rowKey={(v) => v.id}
-        loading={virtuals.isPending}
+        loading={virtuals.query.isPending}
         empty="No virtual servers yet."
         testId="mcp-virtual-servers-table"
       />
+      {virtuals.pager && <Pager {...virtuals.pager} />}
       <VirtualServerCreateModal opened={creating} onClose={() => setCreating(false)} />
       <ConfirmModal
         opened={deleting !== null}

@@ -1,22 +1,38 @@
-import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { type PageParams, useAllPages, usePagedQuery } from '../../api/paging';
 
 export const MCP_SERVERS_QUERY = ['mcp-servers'] as const;
 export const MCP_TOOLS_QUERY = ['mcp-tools'] as const;
-
-export function useMcpServers() {
-  return useQuery({ queryKey: MCP_SERVERS_QUERY, queryFn: () => unwrap(api.GET('/api/mcp/servers')) });
-}
-
-export function useMcpTools() {
-  return useQuery({ queryKey: MCP_TOOLS_QUERY, queryFn: () => unwrap(api.GET('/api/mcp/tools')) });
-}
-
 export const MCP_VIRTUAL_SERVERS_QUERY = ['mcp-virtual-servers'] as const;
 
-export function useMcpVirtualServers() {
-  return useQuery({
-    queryKey: MCP_VIRTUAL_SERVERS_QUERY,
-    queryFn: () => unwrap(api.GET('/api/mcp/virtual-servers')),
-  });
+const fetchServers = (page: PageParams) => unwrap(api.GET('/api/mcp/servers', { params: { query: page } }));
+const fetchTools = (page: PageParams) => unwrap(api.GET('/api/mcp/tools', { params: { query: page } }));
+
+/** A page of the registered servers, for the servers screen. */
+export function useMcpServerPage() {
+  return usePagedQuery(MCP_SERVERS_QUERY, fetchServers);
+}
+
+/** Every registered server (admins only): the servers a filter offers. */
+export function useAllMcpServers(enabled = true) {
+  return useAllPages(MCP_SERVERS_QUERY, fetchServers, { enabled });
+}
+
+/** Every discovered tool: what a virtual server or a tool limit may name. */
+export function useAllMcpTools() {
+  return useAllPages(MCP_TOOLS_QUERY, fetchTools);
+}
+
+/** A page of the tools matching the tools screen's search and server filter. */
+export function useMcpToolPage(filters: { q?: string; server?: string }) {
+  return usePagedQuery([...MCP_TOOLS_QUERY, filters], (page) =>
+    unwrap(api.GET('/api/mcp/tools', { params: { query: { ...filters, ...page } } })),
+  );
+}
+
+/** A page of the virtual servers. */
+export function useMcpVirtualServerPage() {
+  return usePagedQuery(MCP_VIRTUAL_SERVERS_QUERY, (page) =>
+    unwrap(api.GET('/api/mcp/virtual-servers', { params: { query: page } })),
+  );
 }
