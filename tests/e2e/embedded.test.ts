@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startFakeUpstreams } from '../fakes/server';
 import { walkFirstRun } from '../helpers/first-run';
 import { http } from '../helpers/http';
@@ -16,6 +16,7 @@ const dataDir = join(parent, 'not-yet', '.sluice');
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 describe('embedded defaults', () => {
+  // Three stacks started one after another: more than the project's 60 s on a busy machine.
   it('start, initialize, log in, stop on Ctrl-C, and keep the data across a restart', async () => {
     const first = await startStackProcess({}, dataDir);
     try {
@@ -76,7 +77,7 @@ describe('embedded defaults', () => {
     } finally {
       expect(await interrupt(third)).toBe(0);
     }
-  });
+  }, 300_000);
 });
 
 interface Usage {
@@ -98,12 +99,16 @@ async function usageOf(gatewayUrl: string, key: string): Promise<Usage> {
 
 /** The key's usage once it reads as `expected` (the rebuild ran), or after 20 s as it is. */
 async function usageOnceRebuilt(gatewayUrl: string, key: string, expected: Usage): Promise<Usage> {
-  const deadline = Date.now() + 20_000;
   let usage = await usageOf(gatewayUrl, key);
-  while (JSON.stringify(usage) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    usage = await usageOf(gatewayUrl, key);
-  }
+  await vi
+    .waitFor(
+      async () => {
+        usage = await usageOf(gatewayUrl, key);
+        expect(usage).toEqual(expected);
+      },
+      { timeout: 20_000, interval: 250 },
+    )
+    .catch(() => undefined);
   return usage;
 }
 
@@ -166,14 +171,12 @@ async function expectStreamedTokensCounted(
   await post('/v1/chat/completions', { model: 'embedded-model', stream: true, messages: prompt });
 
   await post('/v1/messages', { model: 'embedded-model', stream: true, max_tokens: 20, messages: prompt });
-  // The fake counts words: 4 in, `echo: …` 5 out, for each of the two.
-  const deadline = Date.now() + 10_000;
-  let usage: { requests_today: number; tokens_today: number } = { requests_today: 0, tokens_today: 0 };
-  while (Date.now() < deadline) {
-    usage = (await http('GET', `${gatewayUrl}/v1/usage`, { token: key })).body.usage;
-    if (usage.tokens_today >= 18) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(usage).toMatchObject({ requests_today: 2, tokens_today: 18 });
+  // The fake counts words: 4 in, `echo: …` 5 out, for each of the two (counted after the answers).
+  await expect
+    .poll(async () => (await http('GET', `${gatewayUrl}/v1/usage`, { token: key })).body.usage, {
+      timeout: 10_000,
+      interval: 200,
+    })
+    .toMatchObject({ requests_today: 2, tokens_today: 18 });
   return key;
 }

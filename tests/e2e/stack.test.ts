@@ -36,14 +36,20 @@ afterAll(async () => {
 });
 
 describe('the running stack (real stores)', () => {
-  let adminToken = '';
+  // The first run is walked once, by whichever test needs it first: no test relies on another
+  // having run before it.
+  let firstRun: Promise<string> | undefined;
+  const signedIn = (): Promise<string> => {
+    firstRun ??= walkFirstRun(consoleUrl, gatewayUrl).then((walked) => walked.accessToken);
+    return firstRun;
+  };
+
   it('walks the first run: setup, login, me, gateway readiness, JWT on the gateway', async () => {
-    adminToken = (await walkFirstRun(consoleUrl, gatewayUrl)).accessToken;
+    expect(await signedIn()).not.toBe('');
   });
 
   it('manages provider, model, key lifecycle and settings, all found in the audit search', async () => {
-    expect(adminToken, 'needs the first run above').not.toBe('');
-    await walkConsoleJourney(consoleUrl, gatewayUrl, adminToken);
+    await walkConsoleJourney(consoleUrl, gatewayUrl, await signedIn());
   });
 
   it('reports every store healthy on the console, ClickHouse included', async () => {
@@ -79,7 +85,7 @@ describe('the running stack (real stores)', () => {
   });
 
   it('names the field holding a NUL or a lone surrogate, and refuses deep nesting, on both apps', async () => {
-    expect(adminToken, 'needs the first run above').not.toBe('');
+    const adminToken = await signedIn();
     const nul = await http('POST', `${consoleUrl}/api/auth/register`, {
       body: { email: 'nul@example.com', display_name: 'a\u0000b', password: 'long-enough-password' },
     });
