@@ -476,6 +476,26 @@ describe('more screens in a real browser', () => {
     await screenshot(page, 'more-07f-price-table');
   });
 
+  it('price table: a page shows 50 entries with the total the API counts; the pager moves to the rest', async () => {
+    await nav('Models & routes');
+    await page.getByRole('link', { name: 'Price table', exact: true }).click();
+    const { total, entries } = (await api('GET', '/api/admin/model-prices?offset=50')).body as {
+      total: number;
+      entries: Array<{ model: string }>;
+    };
+    expect(total).toBeGreaterThan(50);
+    const last = entries.at(-1)?.model ?? '';
+    const prices = page.getByTestId('prices-table');
+    const summary = page.getByTestId('pager-summary');
+    await expect.poll(() => summary.textContent()).toBe(`1–50 of ${total}`);
+    expect(await prices.getByRole('row').count()).toBe(51);
+    expect(await prices.getByText(last, { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await prices.getByText(last, { exact: true }).waitFor();
+    expect(await summary.textContent()).toBe(`51–${total} of ${total}`);
+    expect(await prices.getByRole('row').count()).toBe(total - 50 + 1);
+  });
+
   it('gateway logs: after an answered and a failed SDK call, filters by status and by model show the right rows', async () => {
     const client = new OpenAI({ apiKey: gatewayKey, baseURL: `${stack.gatewayUrl}/v1`, maxRetries: 0 });
     const answer = await client.chat.completions.create({
