@@ -40,7 +40,7 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
   // Access and app logs of the console itself.
   const logs = buildServerLogs('console', env, analytics);
   const tracer = consoleTracer(env, logs.logger);
-  if (tracer.enabled) traceDbQueries(pool as never, activeSpan, config.DATABASE_URL);
+  if (tracer.enabled) traceDbQueries(pool, activeSpan, config.DATABASE_URL);
   return {
     db,
     pool,
