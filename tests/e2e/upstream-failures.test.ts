@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeUpstreams, startFakeUpstreams } from '../fakes/server';
 import { CLICKHOUSE_URL, pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
 import { registerFakeProvider } from '../helpers/fake-providers';
@@ -80,8 +80,6 @@ beforeAll(async () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   }
   key = (await api('POST', '/api/keys', { name: 'flaky' })).body.key;
-  // The gateway reads model changes on its next version read (about a second).
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
 }, 180_000);
 
 afterAll(async () => {
@@ -142,15 +140,23 @@ interface Row {
   client_aborted: boolean;
 }
 
-/** The request-log rows of `model`, once `count` are in. */
+/**
+ * The request-log rows of `model` (written after the answers), once `count` are in, or those
+ * there are after 15 s.
+ */
 async function rowsOf(model: string, count: number): Promise<Row[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const answer = await api('GET', `/api/gateway/logs?model=${encodeURIComponent(model)}&limit=50`);
-    const rows = (answer.body.entries ?? []) as Row[];
-    if (rows.length >= count || Date.now() > deadline) return rows;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
+  let rows: Row[] = [];
+  await vi
+    .waitFor(
+      async () => {
+        const answer = await api('GET', `/api/gateway/logs?model=${encodeURIComponent(model)}&limit=50`);
+        rows = (answer.body.entries ?? []) as Row[];
+        if (rows.length < count) throw new Error(`${rows.length} of ${count} request-log rows of ${model}`);
+      },
+      { timeout: 15_000, interval: 300 },
+    )
+    .catch(() => undefined);
+  return rows;
 }
 
 const ENDPOINTS = ['chat', 'messages', 'responses'] as const;
@@ -251,13 +257,14 @@ describe('a stream that reports no usage', () => {
     expect(row!.prompt_tokens).toBeGreaterThan(0);
     expect(row!.completion_tokens).toBeGreaterThan(0);
     // Counted after the response (write-behind): the estimate reaches the key's counter.
-    const deadline = Date.now() + 10_000;
-    let after = before;
-    while (Date.now() < deadline && after === before) {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      after = (await http('GET', `${stack.gatewayUrl}/v1/usage`, { token: key })).body.usage.tokens_today;
-    }
-    expect(after - before).toBeGreaterThanOrEqual(row!.prompt_tokens + row!.completion_tokens);
+    await expect
+      .poll(
+        async () =>
+          (await http('GET', `${stack.gatewayUrl}/v1/usage`, { token: key })).body.usage.tokens_today -
+          before,
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBeGreaterThanOrEqual(row!.prompt_tokens + row!.completion_tokens);
   });
 });
 
