@@ -37,11 +37,9 @@ export function consoleApi(consoleUrl: string, token?: string): ConsoleCall {
   };
 }
 
-/** The items of a list answer: a bare array, or a page's `entries`. */
-export function entriesOf<T>(body: unknown): T[] {
-  if (Array.isArray(body)) return body as T[];
-  const entries = (body as { entries?: unknown } | null)?.entries;
-  return Array.isArray(entries) ? (entries as T[]) : [];
+/** Up to 200 entries of a console list (every list pages): the seed's few providers and servers. */
+async function listed<T>(call: ConsoleCall, path: string): Promise<T[]> {
+  return (await call<{ entries: T[] }>('GET', `${path}?limit=200`)).entries;
 }
 
 export async function login(consoleUrl: string, account: { email: string; password: string }) {
@@ -99,12 +97,12 @@ export async function seedThroughApi(
 
 /** Points the seed's providers and MCP server at this run's upstream and MCP server. */
 export async function repoint(call: ConsoleCall, upstreamUrl: string, mcpUrl: string): Promise<void> {
-  const providers = entriesOf<{ id: string; name: string }>(await call('GET', '/api/admin/providers'));
+  const providers = await listed<{ id: string; name: string }>(call, '/api/admin/providers');
   const ours = providers.filter((p) => /^bench-\d+$/.test(p.name));
   if (ours.length !== PROVIDER_COUNT) throw new Error(`expected ${PROVIDER_COUNT} bench providers`);
   for (const provider of ours)
     await call('PATCH', `/api/admin/providers/${provider.id}`, { base_url: `${upstreamUrl}/v1` });
-  const servers = entriesOf<{ id: string; name: string }>(await call('GET', '/api/mcp/servers'));
+  const servers = await listed<{ id: string; name: string }>(call, '/api/mcp/servers');
   const server = servers.find((s) => s.name === MCP_SERVER_NAME);
   if (!server) throw new Error(`no MCP server named ${MCP_SERVER_NAME}`);
   await call('PATCH', `/api/mcp/servers/${server.id}`, { endpoint_url: mcpUrl });
