@@ -5,6 +5,7 @@
  * Hono or a runtime.
  */
 
+import type { McpAuthType } from '../db/schema/mcp';
 import type { DpopKey } from './oauth/dpop';
 
 /** A registered upstream MCP server with its secret opened, ready to connect to. */
@@ -17,14 +18,7 @@ export interface McpServerTarget {
    * `oauth` is resolved to `bearer` with the calling user's token before a target is used; the
    * machine types (with `machine`) to `bearer` with the token Sluice gets for itself.
    */
-  authType:
-    | 'none'
-    | 'bearer'
-    | 'header'
-    | 'query'
-    | 'oauth'
-    | 'oauth_client_credentials'
-    | 'oauth_jwt_bearer';
+  authType: McpAuthType;
   /** Header name (auth_type header) or query parameter name (auth_type query). */
   authName: string | null;
   /** Decrypted; never logged or returned. */

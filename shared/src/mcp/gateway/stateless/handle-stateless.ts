@@ -1,4 +1,3 @@
-import { limitSubject } from '../../../limits/definitions';
 import { type McpResult, RELAYED_REQUESTS } from '../../ports';
 import type { McpPost } from '../handle-mcp';
 import {
@@ -13,6 +12,7 @@ import {
 import { callMethod, type MethodDeps } from '../methods';
 import { META, STATELESS_VERSIONS, type StatelessEnvelope } from './envelope';
 import { callWithInputRounds } from './input-rounds';
+import { statelessCall } from './method-call';
 import { forwardStateless, OPEN_STREAM, serverSpeaksStateless } from './passthrough';
 import { statelessSession } from './session';
 
@@ -64,19 +64,7 @@ export async function handleStatelessPost(
       const result = await callWithInputRounds(post, { ...message, id }, session, deps, declared);
       return json(rpcResult(id, stamp(message.method, result)));
     }
-    const result = await callMethod(
-      {
-        id,
-        method: message.method,
-        params: message.params ?? {},
-        session,
-        role: post.principal.role,
-        subject: limitSubject(post.principal),
-        span: post.span,
-        waitUntil: post.waitUntil,
-      },
-      deps,
-    );
+    const result = await callMethod(statelessCall(post, { ...message, id }, session), deps);
     return json(rpcResult(id, stamp(message.method, result)));
   } catch (error) {
     if (error instanceof RpcFault && error.code === RPC.methodNotFound)

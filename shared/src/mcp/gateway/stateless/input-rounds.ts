@@ -1,10 +1,10 @@
-import { limitSubject } from '../../../limits/definitions';
 import type { McpResult } from '../../ports';
 import { createClientChannel } from '../client-channel';
 import type { McpPost } from '../handle-mcp';
 import { type JsonRpcId, type JsonRpcRequest, McpRpcError, RPC, RpcFault } from '../jsonrpc';
 import { callMethod, type MethodDeps } from '../methods';
 import type { SessionContext } from '../upstream-calls';
+import { statelessCall } from './method-call';
 
 /** Where a bridged call stands, handed to the client as the opaque requestState. */
 interface RoundState {
@@ -81,20 +81,7 @@ function start(
     sessionId: session.id,
     timeoutMs: deps.timeoutMs,
   });
-  const work = callMethod(
-    {
-      id: message.id,
-      method: message.method,
-      params: message.params ?? {},
-      session,
-      role: post.principal.role,
-      subject: limitSubject(post.principal),
-      span: post.span,
-      waitUntil: post.waitUntil,
-      channel,
-    },
-    deps,
-  ).then(
+  const work = callMethod({ ...statelessCall(post, message, session), channel }, deps).then(
     (result) => keep({ result }, true),
     (error: unknown) => keep({ error: errorOf(error) }, true),
   );
