@@ -485,6 +485,8 @@ describe('admin screens in a real browser', () => {
     const internal = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'internal' });
     await internal.waitFor();
     expect(await internal.textContent()).toContain('oauth_client_credentials (client sluice-m2m)');
+    // The row shows while the dialog is still closing; its own "Register server" would match too.
+    await dialog().waitFor({ state: 'detached' });
 
     const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2lnbmF0dXJl';
     await page.getByRole('button', { name: 'Register server' }).click();

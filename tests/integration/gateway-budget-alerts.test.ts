@@ -89,8 +89,11 @@ describe('budget thresholds', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('x-sluice-budget-period')).toBe('key:daily');
       states.push(res.headers.get('x-sluice-budget-status') ?? '');
-      // The tokens are counted after the answer (write-behind): the next request must see them.
-      await expect.poll(usedToday, { timeout: 5_000, interval: 20 }).toBeGreaterThan(before);
+      // The tokens are counted after the answer (write-behind), which also gives back what the
+      // request reserved: the next request must see the real count, not this one's reservation.
+      await res.arrayBuffer();
+      await h.gateway.settled();
+      expect(await usedToday()).toBeGreaterThan(before);
     }
     expect(states[0]).toBe('ok');
     expect(states).toContain('warning');
