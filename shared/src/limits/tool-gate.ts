@@ -1,13 +1,7 @@
 import { StoreUnavailableError } from '../stores/breaker';
 import type { ScriptRun } from '../stores/lua-script';
-import {
-  type Counter,
-  type CounterTemplate,
-  periodTemplate,
-  type Scope,
-  slidingTemplate,
-} from './counter-templates';
-import { LIMIT_KEY_PREFIX } from './counters';
+import { type CounterTemplate, periodTemplate, slidingTemplate } from './counter-templates';
+import { type Counter, LIMIT_KEY_PREFIX, type Scope } from './counters';
 import type { LimitSubject, SubjectLimits } from './definitions';
 import { checkCounters, toRetryAfterSeconds } from './sliding-window';
 import { accessNameOf, type ToolLimitDef, type ToolRef, toolPatternMatches } from './tool-limits';
