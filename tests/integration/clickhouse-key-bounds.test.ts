@@ -1,4 +1,4 @@
-// Issue 49: the log stores' reads against the real ClickHouse 18.16. A time-bounded query bounds
+// The log stores' reads against the real ClickHouse 18.16. A time-bounded query bounds
 // the tables' partition and sort key (created_at) as well as the exact created_at_ms, so a one-day
 // question reads one day's partition (system.query_log read_rows), every bounded read is refused
 // nothing under force_primary_key / force_index_by_date, and the bounds, widened to whole seconds
