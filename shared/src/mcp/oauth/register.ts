@@ -1,5 +1,6 @@
 import { discoverUpstreamAuthorization, type UpstreamAuthorization } from './discovery';
 import { type DpopAlgorithm, dpopAlgorithmFor } from './dpop';
+import { basicAuthorization } from './machine-grants';
 import type { UpstreamClient, UpstreamOAuthDeps } from './ports';
 import { unionOfScopes } from './scopes';
 
@@ -109,8 +110,7 @@ export function authenticateTokenRequest(
   body: URLSearchParams,
 ): Record<string, string> {
   if (client.tokenAuthMethod === 'client_secret_basic' && client.clientSecret !== null) {
-    const pair = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
-    return { authorization: `Basic ${btoa(pair)}` };
+    return { authorization: basicAuthorization(client.clientId, client.clientSecret) };
   }
   body.set('client_id', client.clientId);
   if (client.tokenAuthMethod === 'client_secret_post' && client.clientSecret !== null)
