@@ -15,6 +15,7 @@ import {
 } from '../ports';
 import { authenticatedFetch } from './auth';
 import { relayThrough } from './client-relay';
+import { withStandardHeaders } from './standard-headers';
 import { withTraceHeaders } from './trace-headers';
 
 const passThroughValidator: jsonSchemaValidator = {
@@ -30,7 +31,10 @@ function transportFor(server: McpServerTarget, fetchImpl: typeof fetch, resumeSe
   const url = new URL(server.endpointUrl);
   const authed = authenticatedFetch(server, fetchImpl);
   if (server.transportType === 'sse') return new SSEClientTransport(url, { fetch: authed });
-  return new StreamableHTTPClientTransport(url, { fetch: authed, sessionId: resumeSessionId });
+  // The revision's standard headers on every POST, initialize too: a proxy or server that routes
+  // on them need not read the body, and a session-era server ignores them.
+  const headed = withStandardHeaders(authed, server.paramHeaders);
+  return new StreamableHTTPClientTransport(url, { fetch: headed, sessionId: resumeSessionId });
 }
 
 /**

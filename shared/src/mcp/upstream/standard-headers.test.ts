@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalidToolHeaders } from '../registry/tool-headers';
-import { headerValue, standardHeaders } from './standard-headers';
+import { headerValue, standardHeaders, withStandardHeaders } from './standard-headers';
 
 describe('standard headers upstream (2026-07-28)', () => {
   it('names the method, and what tools/call, prompts/get and resources/read name', () => {
@@ -35,6 +35,40 @@ describe('standard headers upstream (2026-07-28)', () => {
       'mcp-param-region': 'us-west1',
       'mcp-param-debug': 'true',
     });
+  });
+
+  it('adds them to a session-era POST, initialize too, leaving its body and version header alone', async () => {
+    const seen: Array<{ headers: Headers; body: unknown }> = [];
+    const recording = (async (_url: string, init: RequestInit) => {
+      seen.push({ headers: new Headers(init.headers), body: init.body });
+      return new Response('{}');
+    }) as unknown as typeof fetch;
+    const headed = withStandardHeaders(recording);
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    await headed('http://x/mcp', { method: 'POST', body: initialize });
+    expect(seen[0]?.headers.get('mcp-method')).toBe('initialize');
+    expect(seen[0]?.headers.has('mcp-protocol-version')).toBe(false);
+    expect(seen[0]?.body).toBe(initialize);
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'my-tool', arguments: {} } };
+    await headed('http://x/mcp', {
+      method: 'POST',
+      headers: { 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify(call),
+    });
+    expect(Object.fromEntries(seen[1]?.headers ?? [])).toEqual({
+      'mcp-method': 'tools/call',
+      'mcp-name': 'my-tool',
+      'mcp-protocol-version': '2025-11-25',
+    });
+    // A GET (the session's stream) and a batch go out as they came.
+    await headed('http://x/mcp', { method: 'GET' });
+    await headed('http://x/mcp', { method: 'POST', body: JSON.stringify([call]) });
+    expect(seen.slice(2).map((s) => s.headers.has('mcp-method'))).toEqual([false, false]);
   });
 
   it('encodes values that are not plain printable ASCII', () => {

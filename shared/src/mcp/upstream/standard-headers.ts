@@ -1,9 +1,11 @@
 /**
- * The standard headers the 2026-07-28 revision asks of a client on every POST, as the
- * stateless client sends them (stateless-upstream.ts): Mcp-Method, Mcp-Name for the methods
- * that name something, Mcp-Param-* for the arguments a tool designates. Not on session-era
- * requests: a server that speaks both generations takes a request with Mcp-Method for a
- * stateless one (the reference server then drops the session's progress, logs and requests).
+ * The standard headers the 2026-07-28 revision asks of a client on every POST: Mcp-Method,
+ * Mcp-Name for the methods that name something, Mcp-Param-* for the arguments a tool
+ * designates. The stateless client sends them (stateless-upstream.ts), and so do session-era
+ * requests (withStandardHeaders): they are plain HTTP headers, which a session-era server
+ * ignores and a server of both generations does not take for a stateless request (that is
+ * decided by MCP-Protocol-Version at the revision or by the request's _meta, neither of which a
+ * session-era request carries).
  */
 const NAMED_BY: Readonly<Record<string, 'name' | 'uri'>> = {
   'tools/call': 'name',
@@ -47,4 +49,33 @@ export function standardHeaders(
     }
   }
   return headers;
+}
+
+/**
+ * A fetch that adds the standard headers to each JSON-RPC POST of a session-era client (the
+ * SDK's transport), initialize and notifications included, so a server or proxy of the
+ * revision can route them without reading the body. Headers already set are kept; the body is
+ * sent as it is (no _meta, no MCP-Protocol-Version: those would make the request a stateless
+ * one). A batch or a body that is not JSON goes out untouched.
+ */
+export function withStandardHeaders(fetchImpl: typeof fetch, paramHeaders?: ParamHeaders): typeof fetch {
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const message = jsonRpcMessageOf(init);
+    if (!message) return fetchImpl(input, init);
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(standardHeaders(message, paramHeaders)))
+      if (!headers.has(name)) headers.set(name, value);
+    return fetchImpl(input, { ...init, headers });
+  }) as typeof fetch;
+}
+
+/** The one JSON-RPC message a POST's string body holds, else null. */
+function jsonRpcMessageOf(init: RequestInit | undefined): { method?: unknown; params?: unknown } | null {
+  if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || typeof init?.body !== 'string') return null;
+  try {
+    const message: unknown = JSON.parse(init.body);
+    return typeof message === 'object' && message !== null && !Array.isArray(message) ? message : null;
+  } catch {
+    return null;
+  }
 }
