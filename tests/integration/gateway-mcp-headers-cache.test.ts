@@ -121,13 +121,30 @@ describe('decisions from Mcp-Method and Mcp-Name, before the body', () => {
     );
     expect(own.body.error).toEqual({ code: -32602, message: 'Tool not allowed: drop_table' });
     expect(upstream.calls.length).toBe(before);
-    // Without the headers the body is read as ever: that body is a parse error.
-    const unnamed = await post(
-      'tools/call',
-      {},
-      { key: memberKey, headers: { 'mcp-method': '' }, body: '{' },
-    );
-    expect(unnamed).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+  });
+
+  it('refuses a stateless request without Mcp-Method (400, -32020), its body unread; a session-era one is read as ever', async () => {
+    const before = upstream.calls.length;
+    const missing = {
+      status: 400,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32020, message: 'Missing Mcp-Method header' } },
+    };
+    const bare = { headers: { 'mcp-method': '' } };
+    // A well-formed request the gateway would otherwise serve, on /mcp and on /mcp/{server} …
+    expect(await post('tools/list', {}, bare)).toEqual(missing);
+    expect(await post('tools/list', {}, { ...bare, path: '/mcp/modern' })).toEqual(missing);
+    const echo = { name: 'modern__echo', arguments: { text: 'hi' } };
+    expect(await post('tools/call', echo, { ...bare, key: memberKey })).toEqual(missing);
+    // … and a body that is not JSON: refused the same, never parsed.
+    expect(await post('tools/call', {}, { ...bare, body: '{' })).toEqual(missing);
+    expect(upstream.calls.length).toBe(before);
+    // Without the revision's version header (a session-era client) the body is read as ever:
+    // that body is a parse error.
+    const sessionEra = { headers: { 'mcp-method': '', 'mcp-protocol-version': '' }, body: '{' };
+    expect(await post('tools/call', {}, sessionEra)).toMatchObject({
+      status: 400,
+      body: { error: { code: -32700 } },
+    });
   });
 
   it('refuses unknown tools and removed methods likewise; allows the rest, whose body must agree', async () => {

@@ -65,9 +65,16 @@ async function refusal(decision: Promise<HeaderDecision>) {
 const call = (name: string) => ({ 'mcp-method': 'tools/call', 'mcp-name': name });
 
 describe('decisions from Mcp-Method and Mcp-Name, before the body', () => {
-  it('leaves a request without Mcp-Method to its body', async () => {
-    expect(await decide({})).toEqual({ kind: 'body' });
-    expect(await decide({ 'mcp-name': 'hub__delete_repo' })).toEqual({ kind: 'body' });
+  it('leaves a session-era request without Mcp-Method to its body', async () => {
+    expect(await decide({}, { version: null })).toEqual({ kind: 'body' });
+    expect(await decide({}, { version: '2025-11-25' })).toEqual({ kind: 'body' });
+    expect(await decide({ 'mcp-name': 'hub__delete_repo' }, { session: 'sess-1' })).toEqual({ kind: 'body' });
+  });
+
+  it('refuses a stateless request without Mcp-Method: 400, header mismatch', async () => {
+    const missing = { status: 400, error: { code: -32020, message: 'Missing Mcp-Method header' }, id: null };
+    expect(await refusal(decide({}))).toEqual(missing);
+    expect(await refusal(decide({ 'mcp-name': 'hub__create_issue' }, { scope: 'hub' }))).toEqual(missing);
   });
 
   it('allows a tool the role may use, routed to its server', async () => {

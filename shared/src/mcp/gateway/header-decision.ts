@@ -30,7 +30,7 @@ export interface HeaderRequest {
 }
 
 export type HeaderDecision =
-  /** No Mcp-Method: the body decides everything, as ever. */
+  /** No Mcp-Method on a session's (or a session-era) request: the body decides everything. */
   | { kind: 'body' }
   /** Refused; `response` is the answer the body path would give, its id null (the body is unread). */
   | { kind: 'refused'; response: Response }
@@ -65,16 +65,23 @@ function refused(message: string): HeaderDecision {
 
 /**
  * Decides from the headers alone: an inactive /mcp/{server} (404, any request); for a stateless
- * request, a method the revision removed or the endpoint does not serve (404), a tool the
- * caller's role may not use, or a tool, prompt or resource the endpoint does not have. A
+ * request, a missing Mcp-Method (400), a method the revision removed or the endpoint does not
+ * serve (404), a tool the caller's role may not use, or a tool, prompt or resource the endpoint
+ * does not have. A
  * session's requests are decided after their session, from the body, as before.
  */
 export async function decideFromHeaders(request: HeaderRequest, deps: MethodDeps): Promise<HeaderDecision> {
   const method = request.headers['mcp-method'];
-  if (method === undefined) return BODY;
+  const stateless =
+    request.sessionId === null && STATELESS_VERSIONS.some((version) => version === request.protocolVersion);
+  if (method === undefined) {
+    // The revision makes Mcp-Method required on every POST: without it a stateless request is
+    // refused as a header mismatch; session-era clients never had to send it.
+    if (stateless) throw missingMethodHeader();
+    return BODY;
+  }
   const endpoint = await endpointDeps(deps, request.scope);
-  const stateless = STATELESS_VERSIONS.some((version) => version === request.protocolVersion);
-  if (request.sessionId !== null || !stateless) return allowed();
+  if (!stateless) return allowed();
   if (REMOVED.has(method)) throw notFound(method);
   const catalog = await endpoint.catalog();
   const own = request.scope === null ? undefined : catalog.serverByName.get(request.scope);
@@ -125,4 +132,8 @@ async function decideToolCall(
 
 function notFound(method: string): McpRpcError {
   return new McpRpcError(404, RPC.methodNotFound, `Method not found: ${method}`, null);
+}
+
+function missingMethodHeader(): McpRpcError {
+  return new McpRpcError(400, RPC.headerMismatch, 'Missing Mcp-Method header', null);
 }
