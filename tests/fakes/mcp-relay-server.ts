@@ -20,6 +20,8 @@ import { listenLocally, type RunningMcpServer } from './mcp-servers';
 
 export const RELAY_TOOLS = ['ask-model', 'ask-user', 'list-roots', 'log-three', 'bump'];
 export const COUNTER_URI = 'relay://counter';
+/** A second resource `bump` announces: its update shows how far a stream has come. */
+export const MARKER_URI = 'relay://marker';
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
@@ -73,7 +75,7 @@ function relayServer(): McpServer {
 }
 
 /**
- * A resource the client may subscribe to, and a tool that changes it: the update notification
+ * Resources the client may subscribe to, and a tool that changes them: an update notification
  * answers no request, so it travels on the session's own GET stream.
  */
 function subscribableCounter(server: McpServer): void {
@@ -81,6 +83,9 @@ function subscribableCounter(server: McpServer): void {
   const subscribed = new Set<string>();
   server.registerResource('counter', COUNTER_URI, { mimeType: 'text/plain' }, async () => ({
     contents: [{ uri: COUNTER_URI, text: String(count) }],
+  }));
+  server.registerResource('marker', MARKER_URI, { mimeType: 'text/plain' }, async () => ({
+    contents: [{ uri: MARKER_URI, text: String(count) }],
   }));
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     subscribed.add(request.params.uri);
@@ -92,7 +97,9 @@ function subscribableCounter(server: McpServer): void {
   });
   server.registerTool('bump', { inputSchema: {} }, async () => {
     count++;
-    if (subscribed.has(COUNTER_URI)) await server.server.sendResourceUpdated({ uri: COUNTER_URI });
+    for (const uri of [COUNTER_URI, MARKER_URI]) {
+      if (subscribed.has(uri)) await server.server.sendResourceUpdated({ uri });
+    }
     return text(`count ${count}`);
   });
 }

@@ -17,6 +17,12 @@ export interface GatewayHarness {
    * log batches they opened). Read a streamed body to its end first: its work starts there.
    */
   settled(): Promise<void>;
+  /**
+   * Reads the cache version counters now. Otherwise a path without an admission (/mcp, JWT
+   * callers) reads them at most once a second: after a console change, call this instead of
+   * waiting that second out, and the next request sees the change.
+   */
+  readVersions(): Promise<void>;
 }
 
 /**
@@ -53,6 +59,14 @@ export function gatewayHarness(env: Record<string, string>): GatewayHarness {
     app,
     request: (input, init) => Promise.resolve(app.request(input, init, undefined, background.context)),
     settled: background.settled,
+    async readVersions() {
+      const read = deps.auth.refreshVersions;
+      if (!read) throw new Error('this gateway cannot read its versions on demand');
+      // A read already under way joins in, and it may have begun before the change: the
+      // second read begins after it ends, so after the change.
+      await read();
+      await read();
+    },
     call(method, path, options = {}) {
       const headers: Record<string, string> = {};
       if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eq } from 'drizzle-orm';
 import { exportPKCS8, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpServers } from '../../shared/src/db/schema';
 import { JWT_BEARER, type MachineMcpServer, startMachineMcpServer } from '../fakes/mcp-machine-server';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
@@ -19,9 +19,6 @@ const running: MachineMcpServer[] = [];
 /** A client id and secret with characters RFC 6749 § 2.3.1 has Sluice form-urlencode. */
 const CLIENT_ID = 'sluice:m2m client';
 const CLIENT_SECRET = 'c5/+ secret:é&=';
-/** The gateway reads the catalog's version at most once a second. */
-const settle = () => new Promise((r) => setTimeout(r, 1_100));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function register(body: Record<string, unknown>) {
   const created = await h.admin('POST', '/api/mcp/servers', body);
@@ -75,6 +72,7 @@ describe('client credentials with a client secret (HTTP Basic)', () => {
       expiresIn: 8,
     });
     running.push(upstream);
+    const asked = Date.now();
     await register({
       name: 'internal',
       endpoint_url: upstream.url,
@@ -82,26 +80,35 @@ describe('client credentials with a client secret (HTTP Basic)', () => {
       oauth_client_id: CLIENT_ID,
       oauth_client_secret: CLIENT_SECRET,
     });
-    const issuedAt = Date.now();
+    const answered = Date.now();
     // Discovery fetched the first token; the gateway finds it in Redis.
     expect(upstream.tokenRequests).toHaveLength(1);
     expect(upstream.tokenRequests[0]?.form).toEqual({
       grant_type: 'client_credentials',
       resource: upstream.url,
     });
-    await settle();
+    await h.gateway.readVersions();
     expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
     expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
     expect(upstream.tokenRequests).toHaveLength(1);
     const first = upstream.presented[0];
     expect(new Set(upstream.presented)).toEqual(new Set([first]));
 
-    // Fetched again 2 s before its 8 s are up (a quarter of a short lifetime).
-    await sleep(Math.max(0, issuedAt + 6_500 - Date.now()));
-    expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
-    expect(upstream.tokenRequests).toHaveLength(2);
-    expect(upstream.presented.at(-1)).not.toBe(first);
-  }, 30_000);
+    // Fetched again 2 s before its 8 s are up (a quarter of a short lifetime): the clock is
+    // moved rather than waited out (the fake server's 8 s are on the same clock).
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      vi.setSystemTime(asked + 5_900);
+      expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
+      expect(upstream.tokenRequests).toHaveLength(1);
+      vi.setSystemTime(answered + 6_100);
+      expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
+      expect(upstream.tokenRequests).toHaveLength(2);
+      expect(upstream.presented.at(-1)).not.toBe(first);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it('fetches a new token once when the server refuses the one it has (401)', async () => {
     const upstream = running[0] as MachineMcpServer;
@@ -137,7 +144,7 @@ describe('client credentials with a private key (private_key_jwt)', () => {
       client_id: 'sluice-keyed',
       client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
     });
-    await settle();
+    await h.gateway.readVersions();
     expect(await callWhoami('keyed')).toBe('Called by sluice-keyed');
 
     const stored = (
@@ -176,7 +183,7 @@ describe('a workload JWT (jwt-bearer grant)', () => {
       assertion: jwt,
       resource: upstream.url,
     });
-    await settle();
+    await h.gateway.readVersions();
     expect(await callWhoami('workload')).toBe('Called by workload:billing-agent');
     expect(JSON.stringify(created)).not.toContain(jwt);
 
@@ -185,7 +192,7 @@ describe('a workload JWT (jwt-bearer grant)', () => {
     const patched = await h.admin('PATCH', `/api/mcp/servers/${created.id}`, { auth_secret: wrong });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     const before = upstream.tokenRequests.length;
-    await settle();
+    await h.gateway.readVersions();
     const refused = await callWhoami('workload').catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: -32603 });
     const message = (refused as Error).message;

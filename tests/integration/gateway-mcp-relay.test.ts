@@ -15,7 +15,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { COUNTER_URI, RELAY_TOOLS, startRelayServer } from '../fakes/mcp-relay-server';
+import { COUNTER_URI, MARKER_URI, RELAY_TOOLS, startRelayServer } from '../fakes/mcp-relay-server';
 import type { RunningMcpServer } from '../fakes/mcp-servers';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
@@ -171,11 +171,22 @@ describe('resource subscriptions', () => {
       },
       { timeout: 8_000, interval: 300 },
     );
+    // The marker's updates travel the same stream after any counter update a bump sends: once
+    // a bump made after the unsubscribe is marked, no counter update may follow the first marker.
+    await client.subscribeResource({ uri: MARKER_URI });
     await client.unsubscribeResource({ uri: COUNTER_URI });
-    const heard = updated.length;
+    const markers = () => updated.filter((uri) => uri === MARKER_URI).length;
+    await vi.waitFor(
+      async () => {
+        await client.callTool({ name: 'relay__bump', arguments: {} });
+        expect(markers()).toBeGreaterThan(0);
+      },
+      { timeout: 8_000, interval: 300 },
+    );
+    const marked = markers();
     await client.callTool({ name: 'relay__bump', arguments: {} });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(updated).toHaveLength(heard);
+    await vi.waitFor(() => expect(markers()).toBeGreaterThan(marked));
+    expect(updated.slice(updated.indexOf(MARKER_URI))).not.toContain(COUNTER_URI);
     await client.close();
   });
 

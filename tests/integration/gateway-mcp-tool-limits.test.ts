@@ -20,8 +20,8 @@ let second: GatewayHarness;
 const running: RunningMcpServer[] = [];
 let members = 0;
 
-/** The gateway reads the cache versions at most once a second. */
-const settle = () => new Promise((r) => setTimeout(r, 1_100));
+/** Both gateways see the limits just set (they read the cache versions at most once a second). */
+const readVersions = () => Promise.all([h.gateway.readVersions(), second.readVersions()]);
 
 /** A fresh user with the `user` role and a key of their own: counters nobody else touches. */
 async function member(): Promise<{ userId: string; keyId: string; key: string }> {
@@ -108,7 +108,7 @@ describe('a rate', () => {
   it('refuses the (n+1)th call in its window, naming the limit, the tool and when it frees', async () => {
     const m = await member();
     await limit('api_key', m.keyId, { tool: 'guarded__alpha', kind: 'rate', window: '1m', limit: 2 });
-    await settle();
+    await readVersions();
     const client = await connect(m.key);
     for (let i = 0; i < 2; i++) {
       expect((await call(client, 'guarded__alpha')).content).toEqual([{ type: 'text', text: 'alpha: hi' }]);
@@ -161,7 +161,7 @@ describe('a rate', () => {
     expect(
       (await h.admin('PUT', `/api/admin/limits/user/${m.userId}/roles`, { role_ids: [role.body.id] })).status,
     ).toBe(200);
-    await settle();
+    await readVersions();
     const client = await connect(m.key);
     await call(client, 'guarded__alpha');
     // guarded__* is used up: refused, and so not counted on `*` either.
@@ -188,7 +188,7 @@ describe('a budget', () => {
   it('refuses the (n+1)th call of its period until the period ends (UTC)', async () => {
     const m = await member();
     await limit('user', m.userId, { tool: 'guarded__*', kind: 'budget', period: 'daily', limit: 3 });
-    await settle();
+    await readVersions();
     const client = await connect(m.key);
     await call(client, 'guarded__alpha');
     await call(client, 'guarded__beta');
@@ -260,7 +260,7 @@ describe('the stateless revision', () => {
       period: 'monthly',
       limit: 1,
     });
-    await settle();
+    await readVersions();
     expect((await statelessCall('/mcp/modern', m.key, 'echo')).body.result).toBeDefined();
     const forwarded = await statelessCall('/mcp/modern', m.key, 'echo');
     expect(forwarded.status).toBe(200);
@@ -281,7 +281,7 @@ describe('two gateways sharing Redis', () => {
   it('admit exactly the limit between them, however the calls interleave', async () => {
     const m = await member();
     await limit('api_key', m.keyId, { tool: 'everything__echo', kind: 'rate', window: '1h', limit: 5 });
-    await settle();
+    await readVersions();
     const clients = await Promise.all([
       connect(m.key, '/mcp', h.gateway),
       connect(m.key, '/mcp', second),

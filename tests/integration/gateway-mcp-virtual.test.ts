@@ -15,8 +15,6 @@ import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 let h: ProxyHarness;
 const running: RunningMcpServer[] = [];
 let member: { token: string; key: string };
-/** The gateway reads the cache versions at most once a second. */
-const settle = () => new Promise((r) => setTimeout(r, 1_100));
 
 async function connect(path: string, apiKey = h.apiKey) {
   const transport = new StreamableHTTPClientTransport(new URL(`http://gateway.test${path}`), {
@@ -132,7 +130,7 @@ describe('the admin API', () => {
 
 describe('/mcp/{virtual} at the gateway', () => {
   it('lists exactly the curated tools that exist, routes calls to their servers, nothing else', async () => {
-    await settle();
+    await h.gateway.readVersions();
     const client = await connect('/mcp/curated');
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['everything__echo', 'guarded__alpha']);
@@ -154,7 +152,7 @@ describe('/mcp/{virtual} at the gateway', () => {
       settings: { mcp_tool_access: { user: ['guarded__*'] } },
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    await settle();
+    await h.gateway.readVersions();
     try {
       const client = await connect('/mcp/curated', member.key);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['guarded__alpha']);
@@ -172,12 +170,12 @@ describe('/mcp/{virtual} at the gateway', () => {
     const { body: list } = await h.admin('GET', '/api/mcp/virtual-servers');
     const id = list.entries.find((v: { name: string }) => v.name === 'curated').id as string;
     await h.admin('PATCH', `/api/mcp/virtual-servers/${id}`, { tools: ['guarded__beta'] });
-    await settle();
+    await h.gateway.readVersions();
     const client = await connect('/mcp/curated');
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['guarded__beta']);
     await client.close();
     await h.admin('PATCH', `/api/mcp/virtual-servers/${id}`, { is_active: false });
-    await settle();
+    await h.gateway.readVersions();
     const gone = await connect('/mcp/curated').catch((e: Error) => e);
     expect(String(gone)).toContain('No active MCP server named curated');
     expect((await h.admin('DELETE', `/api/mcp/virtual-servers/${id}`)).status).toBe(204);

@@ -260,7 +260,7 @@ describe('sessions and the registry', () => {
       transport_type: 'sse',
     });
     expect((await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1_100)); // the catalog version is read once a second
+    await h.gateway.readVersions();
     const { client } = await connect();
     const echo = await client.callTool({ name: 'legacy__echo', arguments: { message: 'over sse' } });
     expect(echo.content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
@@ -277,7 +277,7 @@ describe('sessions and the registry', () => {
       auth_secret: 'doomed-secret',
     });
     await h.admin('POST', `/api/mcp/servers/${created.body.id}/discover`);
-    await new Promise((r) => setTimeout(r, 1_100));
+    await h.gateway.readVersions();
     const onlyDoomed = await connect();
     const both = await connect();
     await onlyDoomed.client.callTool({ name: 'doomed__alpha', arguments: { text: '1' } });
@@ -285,7 +285,7 @@ describe('sessions and the registry', () => {
     await both.client.callTool({ name: 'everything__echo', arguments: { message: '3' } });
 
     expect((await h.admin('DELETE', `/api/mcp/servers/${created.body.id}`)).status).toBe(204);
-    await new Promise((r) => setTimeout(r, 1_100));
+    await h.gateway.readVersions();
     const ping = (sessionId: string | undefined) =>
       raw('POST', { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId ?? '' });
     expect((await ping(onlyDoomed.transport.sessionId)).status).toBe(404);
@@ -377,7 +377,7 @@ describe('settings', () => {
       settings: { mcp_tool_access: { user: ['everything__echo', 'guarded__*'] } },
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    await new Promise((r) => setTimeout(r, 1_100)); // the settings version is read once a second
+    await h.gateway.readVersions();
     try {
       const member = await connect({ apiKey: key });
       const names = (await member.client.listTools()).tools.map((t) => t.name);
@@ -408,7 +408,7 @@ describe('settings', () => {
       settings: { mcp_tool_search: 'only', mcp_pinned_tools: ['everything__echo'] },
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    await new Promise((r) => setTimeout(r, 1_100)); // the settings version is read once a second
+    await h.gateway.readVersions();
     try {
       const { client } = await connect();
       const listed = (await client.listTools()).tools;
@@ -460,7 +460,7 @@ describe('settings', () => {
       },
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    await new Promise((r) => setTimeout(r, 1_100)); // the settings version is read once a second
+    await h.gateway.readVersions();
     try {
       const { client } = await connect();
       const echoed = await client
@@ -501,7 +501,7 @@ describe('settings', () => {
 
   it('general.mcp_session_idle_seconds sets how long an idle session lives', async () => {
     await h.admin('PATCH', '/api/admin/settings', { settings: { mcp_session_idle_seconds: 120 } });
-    await new Promise((r) => setTimeout(r, 1_100));
+    await h.gateway.readVersions();
     const { client, transport } = await connect();
     const ttl = await h.gateway.deps.redis.pttl(`sluice:mcp:session:${transport.sessionId}`);
     expect(ttl).toBeGreaterThan(110_000);
@@ -578,7 +578,7 @@ describe('/mcp errors', () => {
       { name: 'gone', description: null, inputSchema: {} },
     ]);
     await h.admin('PATCH', `/api/mcp/servers/${dead.body.id}`, { description: 'down' }); // bumps the catalog version
-    await new Promise((r) => setTimeout(r, 1_100));
+    await h.gateway.readVersions();
     const id = await session();
     const res = await raw(
       'POST',

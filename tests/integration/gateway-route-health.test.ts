@@ -41,6 +41,10 @@ const health = async () =>
   (await h.admin('GET', '/api/admin/models/route-health')).body as Array<{ model: string; state: string }>;
 
 beforeAll(async () => {
+  // Cool-downs run on the gateway's clock (Date.now, taken when the gateway is built and handed
+  // to the bench script): a clock that moves with real time, which a test moves past a
+  // cool-down rather than waiting it out.
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
   h = await proxyHarness('route_health', {
     SLUICE_ROUTE_BENCH_FAILURES: '2',
     SLUICE_ROUTE_BENCH_WINDOW_MS: '20000',
@@ -72,6 +76,7 @@ beforeAll(async () => {
   }
 }, 60_000);
 afterAll(async () => {
+  vi.useRealTimers();
   await outage?.close();
   await h?.close();
 });
@@ -121,19 +126,21 @@ describe('route benching', () => {
   });
 
   it('probes after the cool-down: a failed probe benches it again for twice as long', async () => {
-    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 200));
+    const pastOneCooldown = () => vi.setSystemTime(Date.now() + COOLDOWN_MS + 200);
+    pastOneCooldown();
     expect((await reachesFlaky('m-flaky')).reached).toBe(true); // the probe, which fails
     await vi.waitFor(async () => expect((await reachesFlaky('m-flaky')).reached).toBe(false), {
       timeout: 3_000,
       interval: 50,
     });
     // Past one cool-down it is still benched: the second lasts twice as long.
-    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 200));
+    pastOneCooldown();
     expect((await reachesFlaky('m-flaky')).reached).toBe(false);
   });
 
   it('clears the route when a probe succeeds: it serves again, first', async () => {
     outage.setMode('pass');
+    vi.setSystemTime(Date.now() + 2 * COOLDOWN_MS); // past the doubled cool-down: a probe is due
     await vi.waitFor(async () => expect((await reachesFlaky('m-flaky')).reached).toBe(true), {
       timeout: 8_000,
       interval: 200,
