@@ -1,8 +1,8 @@
 import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
+import { checkedApi } from './checked-api';
 import { type ConsoleHarness, consoleHarness } from './console';
 import { CLICKHOUSE_URL } from './env';
-import { OpenApiConformance } from './openapi-conformance';
 import { appEnv, freshDatabase } from './stores';
 
 export interface LogViewReply {
@@ -46,15 +46,7 @@ export async function startLogView(options: {
   const extra: Record<string, string> =
     store === 'clickhouse' ? { CLICKHOUSE_DATABASE: options.clickhouseDatabase } : { CLICKHOUSE_URL: '' };
   const h = await consoleHarness(appEnv(await freshDatabase(`sluice_it_${name}_${store}`), extra));
-  const conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
-  const problems: string[] = [];
-  const api = async (method: string, path: string, opts: { body?: unknown; token?: string } = {}) => {
-    const res = await h.call(method, path, opts);
-    const text = await res.text();
-    const body = text === '' ? undefined : JSON.parse(text);
-    problems.push(...conformance.check({ method, path, status: res.status, body }));
-    return { status: res.status, body } as LogViewReply;
-  };
+  const { call: api, problems } = await checkedApi(h);
   const admin = { email: `${name}-admin@example.com`, display_name: 'A', password: `${name}-admin-password` };
   const adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   const user = { email: `${name}-user@example.com`, display_name: 'U', password: `${name}-user-password` };

@@ -2,32 +2,25 @@
 // their owner, so an admin can pick any key (the web UI's limits screen). Filters user_id,
 // status, q; paging like the log views; admins only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CheckedApi, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 const people = {
   admin: { email: 'ak-admin@example.com', token: '', id: '' },
   user: { email: 'ak-user_50pc@example.com', token: '', id: '' },
 };
 
-async function api(method: string, path: string, token = people.admin.token, body?: unknown) {
-  const res = await h.call(method, path, { token, body });
-  const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: asserted field by field.
-  const parsed = text ? (JSON.parse(text) as any) : null;
-  problems.push(...conformance.check({ method, path, status: res.status, body: parsed }));
-  return { status: res.status, body: parsed };
-}
+const api = (method: string, path: string, token = people.admin.token, body?: unknown) =>
+  checked.call(method, path, { token, body });
 
 const names = (body: { entries: { name: string }[] }) => body.entries.map((e) => e.name);
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_admin_keys')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h);
   const password = 'ak-password-123';
   const init = await h.call('POST', '/api/setup/initialize', {
     body: { admin: { email: people.admin.email, display_name: 'A', password } },
@@ -104,6 +97,6 @@ describe('GET /api/admin/keys', () => {
   });
 
   it('answers as the OpenAPI document says', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });

@@ -8,9 +8,9 @@ import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { type UsageGroupBy, usageBucketStart } from '../../shared/src/logs/requests/aggregate-query';
 import type { RequestLogRecord } from '../../shared/src/logs/requests/record';
 import { createClickHouse } from '../../shared/src/stores/clickhouse';
+import { type CheckedApi, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { CLICKHOUSE_URL } from '../helpers/env';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { requestLogRecord } from '../helpers/request-log-record';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
@@ -139,11 +139,6 @@ const NO_TOKEN_DETAILS = { cache_read_tokens: 0, cache_write_tokens: 0, reasonin
 const FROM = '2025-04-01T00:00:00Z';
 const TO = '2025-04-07T23:59:59Z';
 
-interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field.
-  body: any;
-}
 type Query = Record<string, string>;
 
 /** The expected series, computed from the records themselves. */
@@ -186,20 +181,13 @@ describe.each<{ store: string; extra: Record<string, string> }>([
   { store: 'postgres', extra: { CLICKHOUSE_URL: '' } },
 ])('GET /api/analytics ($store)', ({ store, extra }) => {
   let h: ConsoleHarness;
-  let conformance: OpenApiConformance;
-  const problems: string[] = [];
+  let checked: CheckedApi;
   let adminToken: string;
   let userToken: string;
   let seeded: RequestLogRecord[];
   let mine: RequestLogRecord[];
 
-  async function api(path: string, token?: string) {
-    const res = await h.call('GET', path, { token });
-    const text = await res.text();
-    const body = text === '' ? undefined : JSON.parse(text);
-    if (conformance) problems.push(...conformance.check({ method: 'GET', path, status: res.status, body }));
-    return { status: res.status, body } as Reply;
-  }
+  const api = (path: string, token?: string) => checked.call('GET', path, { token });
   const get = (path: string, query: Query = {}, token: string | undefined = adminToken) =>
     api(`/api/analytics${path}?${new URLSearchParams(query)}`, token);
 
@@ -210,7 +198,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       await ch.close();
     }
     h = await consoleHarness(appEnv(await freshDatabase(`sluice_it_console_analytics_${store}`), extra));
-    conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+    checked = await checkedApi(h);
     const admin = { email: 'ana-admin@example.com', display_name: 'A', password: 'ana-admin-password' };
     const setup = await h.call('POST', '/api/setup/initialize', { body: { admin } });
     adminToken = ((await setup.json()) as { access_token: string }).access_token;
@@ -499,6 +487,6 @@ describe.each<{ store: string; extra: Record<string, string> }>([
   });
 
   it('answered as documented in the OpenAPI document', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });

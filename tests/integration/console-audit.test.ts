@@ -9,9 +9,9 @@ import { auditLog } from '../../shared/src/db/schema';
 import { createClickHouseAuditMirror } from '../../shared/src/logs/analytics/audit-mirror';
 import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { CLICKHOUSE_ROW_FORMAT, createClickHouse } from '../../shared/src/stores/clickhouse';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { CLICKHOUSE_URL } from '../helpers/env';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const CH_DATABASE = 'sluice_it_audit';
@@ -22,27 +22,14 @@ const grace = { email: 'grace.hopper@navy.example', display_name: 'Grace', passw
 
 let h: ConsoleHarness;
 let ch: ClickHouseClient;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 let userToken: string;
 // Seeded records for paging and date ranges: 30 in March 2020, some sharing one instant.
 const SEEDED = 30;
 
-interface Reply {
-  status: number;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: responses are asserted field by field.
-  body: any;
-}
-
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await h.call(method, path, { ...options, ip: IP });
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, text, body } as Reply;
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
 type Query = Record<string, string | number>;
 const logs = (query: Query, token = adminToken) =>
@@ -73,7 +60,7 @@ beforeAll(async () => {
   await ch.command({ query: chSql`DROP DATABASE IF EXISTS ${chIdent(CH_DATABASE)}`.sql });
   const env = appEnv(await freshDatabase('sluice_it_audit'), { CLICKHOUSE_DATABASE: CH_DATABASE });
   h = await consoleHarness(env);
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   await api('POST', '/api/auth/register', { body: grace });
   userToken = (
@@ -316,8 +303,8 @@ describe('ClickHouse mirror', () => {
 
 describe('OpenAPI', () => {
   it('documents every response seen above', async () => {
-    expect(problems).toEqual([]);
-    expect(conformance.exercisedOperations()).toContain('GET /api/audit/logs');
+    expect(checked.problems).toEqual([]);
+    expect(checked.conformance.exercisedOperations()).toContain('GET /api/audit/logs');
     const [row] = await h.deps.db.select().from(auditLog).where(eq(auditLog.action, 'setup.initialize'));
     expect(row?.ipAddress).toBe(IP);
   });

@@ -13,10 +13,15 @@ import {
   sweepExpiredKeys,
   sweepInactiveKeys,
 } from '../../shared/src/keys/lifecycle-jobs';
+import {
+  type CheckedApi,
+  type CheckedCallOptions,
+  type CheckedReply,
+  checkedApi,
+} from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { insertApiKey } from '../helpers/fixtures';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const DAY = 86_400_000;
@@ -37,28 +42,14 @@ const LIST_FIELDS = [
 
 let h: ConsoleHarness;
 let gw: GatewayHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 const users: Record<'alice' | 'bob', { token: string; id: string }> = {
   alice: { token: '', id: '' },
   bob: { token: '', id: '' },
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any; text: string };
-
-async function api(
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string; raw?: string } = {},
-) {
-  const res = await h.call(method, path, options);
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  // Every real response must match /api/openapi.json (status documented, body valid).
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body, text } as Res;
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const rowOf = async (id: string) => (await h.deps.db.select().from(apiKeys).where(eq(apiKeys.id, id)))[0]!;
@@ -68,7 +59,7 @@ const auditFor = (id: string, action: string) =>
     .from(auditLog)
     .where(and(eq(auditLog.resourceId, id), eq(auditLog.action, action)));
 
-async function createKey(who: 'alice' | 'bob', body: Record<string, unknown> = {}): Promise<Res> {
+async function createKey(who: 'alice' | 'bob', body: Record<string, unknown> = {}): Promise<CheckedReply> {
   const res = await api('POST', '/api/keys', { token: users[who].token, body: { name: 'k', ...body } });
   expect(res.status, res.text).toBe(201);
   return res;
@@ -92,7 +83,7 @@ beforeAll(async () => {
   const url = await freshDatabase('sluice_it_keys');
   h = await consoleHarness(appEnv(url));
   gw = gatewayHarness(appEnv(url));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h);
   for (const name of ['alice', 'bob'] as const) {
     const credentials = { email: `${name}@keys.example`, password: `${name}-password-1` };
     const reg = await api('POST', '/api/auth/register', { body: { ...credentials, display_name: name } });
@@ -496,9 +487,9 @@ describe('time-driven transitions (fake clock)', () => {
 
 describe('OpenAPI document', () => {
   it('documents every response above, and every /api/keys operation was exercised', () => {
-    expect(problems).toEqual([]);
-    const keyOps = conformance.operations().filter((op) => op.includes(' /api/keys'));
+    expect(checked.problems).toEqual([]);
+    const keyOps = checked.conformance.operations().filter((op) => op.includes(' /api/keys'));
     expect(keyOps).toHaveLength(7);
-    expect(keyOps.filter((op) => !conformance.exercisedOperations().includes(op))).toEqual([]);
+    expect(keyOps.filter((op) => !checked.conformance.exercisedOperations().includes(op))).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.63';
@@ -16,23 +16,14 @@ const people = ['alice', 'bob', 'carol'] as const;
 type Who = (typeof people)[number];
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 /** alice holds the grants; bob is in team blue; carol is in no team. */
 const users = {} as Record<Who, { id: string; token: string; keyId: string }>;
 let blueTeam: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any };
-
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await h.call(method, path, { ...options, ip: IP });
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body } as Res;
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
 const asAdmin = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: adminToken, body });
@@ -62,7 +53,7 @@ async function grant(permission: 'read' | 'write', scope_type: string, scope_id?
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_limits_scopes')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   for (const who of people) {
     const creds = { email: `${who}@scopes.example`, display_name: who, password: `${who}-password-1` };
@@ -196,6 +187,6 @@ describe('grants do not open admin endpoints', () => {
   });
 
   it('answered every call as the OpenAPI document says', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
 import { getSubjectRules, replaceSubjectRules } from '../../shared/src/limits-admin/subject-limits';
 import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.62';
@@ -16,26 +16,16 @@ const admin = { email: 'root@subjects.example', display_name: 'Root', password: 
 const member = { email: 'member@subjects.example', display_name: 'Member', password: 'member-password-1' };
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 let memberToken: string;
 let memberId: string;
 let keyId: string;
 let teamId: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any };
-
 /** A body given to a GET is dropped, so one table of calls can cover every method. */
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const body = method === 'GET' ? undefined : options.body;
-  const res = await h.call(method, path, { ...options, body, ip: IP });
-  const text = await res.text();
-  const json = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body: json }));
-  return { status: res.status, body: json } as Res;
-}
+const api = (method: string, path: string, options: CheckedCallOptions = {}) =>
+  checked.call(method, path, { ...options, body: method === 'GET' ? undefined : options.body });
 
 const asAdmin = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: adminToken, body });
@@ -54,7 +44,7 @@ async function auditOf(action: string, resourceId: string) {
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_limits_subjects')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   memberId = (await api('POST', '/api/auth/register', { body: member })).body.id;
   memberToken = (
@@ -282,8 +272,8 @@ describe('after commit', () => {
   });
 
   it('answered every call as the OpenAPI document says, covering every limits and permissions operation', () => {
-    expect(problems).toEqual([]);
-    const mine = conformance.operations().filter(
+    expect(checked.problems).toEqual([]);
+    const mine = checked.conformance.operations().filter(
       (op) =>
         /\/api\/admin\/(permissions|limits\/\{subject\})/.test(op) &&
         !op.endsWith('/usage') &&
@@ -291,6 +281,6 @@ describe('after commit', () => {
         !op.includes('/tool-limits'),
     );
     expect(mine).toHaveLength(9);
-    expect(mine.filter((op) => !conformance.exercisedOperations().includes(op))).toEqual([]);
+    expect(mine.filter((op) => !checked.conformance.exercisedOperations().includes(op))).toEqual([]);
   });
 });

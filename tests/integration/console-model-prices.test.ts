@@ -7,8 +7,8 @@ import { auditLog } from '../../shared/src/db/schema';
 import { listPriceRows, toPriceEntry } from '../../shared/src/pricing/repo';
 import { toPriceTable } from '../../shared/src/pricing/types';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 import { inline, warmCachesOver } from '../helpers/warm-caches';
 
@@ -16,22 +16,13 @@ const admin = { email: 'root@prices.example', display_name: 'Root', password: 'r
 const member = { email: 'member@prices.example', display_name: 'Member', password: 'member-password-1' };
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 let memberToken: string;
 let providerId: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any };
-
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await h.call(method, path, options);
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body } as Res;
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 const asAdmin = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: adminToken, body });
 const price = (patch: Record<string, unknown> = {}) => ({
@@ -50,7 +41,7 @@ async function auditOf(action: string, resourceId: string) {
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_p_model_prices')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h);
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   await api('POST', '/api/auth/register', { body: member });
   memberToken = (
@@ -417,6 +408,6 @@ describe('the gateway side: resolution carries the price-table entry of each rou
   });
 
   it('answered every call as the OpenAPI document says', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });

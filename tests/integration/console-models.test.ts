@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
 import type { QueryDb } from '../../shared/src/db/types';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { gatewayHarness } from '../helpers/gateway';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.33';
@@ -18,24 +18,15 @@ const member = { email: 'member@models.example', display_name: 'Member', passwor
 let h: ConsoleHarness;
 /** The gateway's own database handle (Neon HTTP driver), where resolution really runs. */
 let gatewayDb: QueryDb;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 let memberToken: string;
 let alpha: string;
 let beta: string;
 let modelId: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any; text: string };
-
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await h.call(method, path, { ...options, ip: IP });
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body, text } as Res;
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
 const asAdmin = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: adminToken, body });
@@ -56,7 +47,7 @@ beforeAll(async () => {
   const url = await freshDatabase('sluice_it_models');
   h = await consoleHarness(appEnv(url));
   gatewayDb = gatewayHarness(appEnv(url)).deps.db;
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   await api('POST', '/api/auth/register', { body: member });
   memberToken = (
@@ -552,6 +543,6 @@ describe('resolveModelRoutes', () => {
   });
 
   it('answered every call as the OpenAPI document says', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });

@@ -2,31 +2,15 @@
 // matches what the console really answers. A tour calls every documented operation; each
 // real response must be a documented status with a body that validates against its schema.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 
-interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: tour responses are read field by field.
-  body: any;
-}
-
-async function api(
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string } = {},
-): Promise<Reply> {
-  const res = await h.call(method, path, { ...options, ip: '198.51.100.200' });
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body };
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -386,9 +370,7 @@ async function tourOAuth(token: string, userToken: string): Promise<void> {
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_openapi')));
-  const res = await h.call('GET', '/api/openapi.json');
-  expect(res.status).toBe(200);
-  conformance = new OpenApiConformance(await res.json());
+  checked = await checkedApi(h, { ip: '198.51.100.200' });
 });
 afterAll(() => h.close());
 
@@ -412,8 +394,10 @@ describe('OpenAPI document', () => {
     await tourLimits(tokens.admin, tokens.user);
     await tourMcp(tokens.admin, tokens.user);
     await tourOAuth(tokens.admin, tokens.user);
-    expect(problems).toEqual([]);
-    const missed = conformance.operations().filter((op) => !conformance.exercisedOperations().includes(op));
+    expect(checked.problems).toEqual([]);
+    const missed = checked.conformance
+      .operations()
+      .filter((op) => !checked.conformance.exercisedOperations().includes(op));
     expect(missed).toEqual([]);
   });
 });

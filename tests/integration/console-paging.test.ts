@@ -3,13 +3,12 @@
 // walking the pages visits each entry once; bad paging values are a 422 in the console's envelope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, mcpTools, oauthGrants } from '../../shared/src/db/schema';
+import { type CheckedApi, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let token = '';
 let adminId = '';
 
@@ -20,14 +19,7 @@ interface Page {
   entries: Array<Record<string, unknown>>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field.
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await h.call(method, path, { token, body });
-  const text = await res.text();
-  const parsed = text ? JSON.parse(text) : null;
-  problems.push(...conformance.check({ method, path, status: res.status, body: parsed }));
-  return { status: res.status, body: parsed };
-}
+const api = (method: string, path: string, body?: unknown) => checked.call(method, path, { token, body });
 
 async function created(path: string, body: unknown): Promise<{ id: string }> {
   const res = await api('POST', path, body);
@@ -52,7 +44,7 @@ const byName = (entries: Page['entries']) => entries.map((e) => String(e.name));
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_paging')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h);
   const init = await h.call('POST', '/api/setup/initialize', {
     body: { admin: { email: 'pg-admin@example.com', display_name: 'A', password: 'paging-password-1' } },
   });
@@ -286,6 +278,6 @@ describe('every console list pages one way', () => {
   });
 
   it('answers every call as the OpenAPI document says', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, modelRoutes, providers } from '../../shared/src/db/schema';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.32';
@@ -25,24 +25,17 @@ const input = {
 };
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 /** Raw text of every response, to prove no api_key ever leaves the server. */
 const seen: string[] = [];
 let adminToken: string;
 let memberToken: string;
 let providerId: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any; text: string };
-
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await h.call(method, path, { ...options, ip: IP });
-  const text = await res.text();
-  seen.push(text);
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body, text } as Res;
+async function api(method: string, path: string, options?: CheckedCallOptions) {
+  const reply = await checked.call(method, path, options);
+  seen.push(reply.text);
+  return reply;
 }
 
 const asAdmin = (method: string, path: string, body?: unknown) =>
@@ -57,7 +50,7 @@ async function storedKey(id: string): Promise<string> {
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_providers')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   const setupProvider = { ...input, name: 'setup-prov', provider_type: 'openai', api_key: SETUP_KEY };
   const init = await api('POST', '/api/setup/initialize', { body: { admin, provider: setupProvider } });
   expect(init.status).toBe(200);
@@ -265,6 +258,6 @@ describe('secrets', () => {
   });
 
   it('answered every call as the OpenAPI document says', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });

@@ -6,39 +6,21 @@ import { loadSettings } from '../../shared/src/db/repos/settings-repo';
 import { auditLog, settings } from '../../shared/src/db/schema';
 import { SETTING_CATEGORIES } from '../../shared/src/settings/definitions';
 import { revealSecretSetting } from '../../shared/src/settings/secrets';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 import { inline, warmCachesOver } from '../helpers/warm-caches';
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 let userToken: string;
 const IP = '203.0.113.70';
 const admin = { email: 'settings-admin@example.com', display_name: 'Sam', password: 'settings-admin-pw' };
 const SECRET = 'oidc-client-secret-Zq8vX2';
 
-interface Reply {
-  status: number;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: responses are asserted field by field.
-  body: any;
-}
-
-/** Calls the console and checks the response against the OpenAPI document. */
-async function api(
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string; raw?: string } = {},
-) {
-  const res = await h.call(method, path, { ...options, ip: IP });
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, text, body } as Reply;
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
 const patch = (values: unknown, token = adminToken) =>
   api('PATCH', '/api/admin/settings', { body: { settings: values }, token });
@@ -54,7 +36,7 @@ async function settingsAudits() {
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_settings')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   const init = await api('POST', '/api/setup/initialize', { body: { admin } });
   adminToken = init.body.access_token;
   const user = { email: 'plain-user@example.com', display_name: 'Pat', password: 'plain-user-pw' };
@@ -347,8 +329,8 @@ describe('guardrails try box', () => {
 
 describe('OpenAPI', () => {
   it('documents every response seen above', () => {
-    expect(problems).toEqual([]);
-    const mine = conformance.operations().filter((op) => op.includes('/api/admin/settings'));
-    expect(mine.filter((op) => !conformance.exercisedOperations().includes(op))).toEqual([]);
+    expect(checked.problems).toEqual([]);
+    const mine = checked.conformance.operations().filter((op) => op.includes('/api/admin/settings'));
+    expect(mine.filter((op) => !checked.conformance.exercisedOperations().includes(op))).toEqual([]);
   });
 });

@@ -7,8 +7,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, toolLimits } from '../../shared/src/db/schema';
 import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
+import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.64';
@@ -17,24 +17,15 @@ const admin = { email: 'root@tool-limits.example', display_name: 'Root', passwor
 const member = { email: 'member@tool-limits.example', display_name: 'Member', password: 'member-password-1' };
 
 let h: ConsoleHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 let memberToken: string;
 let memberId: string;
 let keyId: string;
 let roleId: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any };
-
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await h.call(method, path, { ...options, ip: IP });
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body } as Res;
-}
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
 const asAdmin = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: adminToken, body });
@@ -55,7 +46,7 @@ async function auditOf(action: string, resourceId: string) {
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_console_tool_limits')));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
   memberId = (await api('POST', '/api/auth/register', { body: member })).body.id;
   memberToken = (
@@ -263,9 +254,9 @@ describe('the overview and a role’s deletion', () => {
 
 describe('after all', () => {
   it('answered every call as the OpenAPI document says, covering every tool limits operation', () => {
-    expect(problems).toEqual([]);
-    const mine = conformance.operations().filter((op) => op.includes('/tool-limits'));
+    expect(checked.problems).toEqual([]);
+    const mine = checked.conformance.operations().filter((op) => op.includes('/tool-limits'));
     expect(mine).toHaveLength(4);
-    expect(mine.filter((op) => !conformance.exercisedOperations().includes(op))).toEqual([]);
+    expect(mine.filter((op) => !checked.conformance.exercisedOperations().includes(op))).toEqual([]);
   });
 });

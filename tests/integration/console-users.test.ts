@@ -6,10 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findApiKeyForAuth } from '../../shared/src/db/repos/api-keys-repo';
 import { auditLog, users } from '../../shared/src/db/schema';
 import { decodeEntry, encodeEntry, keyCacheKey } from '../../shared/src/keys/auth-cache';
+import {
+  type CheckedApi,
+  type CheckedCallOptions,
+  type CheckedReply,
+  checkedApi,
+} from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { insertApiKey } from '../helpers/fixtures';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';
-import { OpenApiConformance } from '../helpers/openapi-conformance';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.31';
@@ -19,26 +24,16 @@ const member = { email: 'member@users.example', display_name: 'Member', password
 
 let h: ConsoleHarness;
 let gw: GatewayHarness;
-let conformance: OpenApiConformance;
-const problems: string[] = [];
+let checked: CheckedApi;
 let adminToken: string;
 let adminId: string;
 let memberToken: string;
 let memberId: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
-type Res = { status: number; body: any; text: string };
+const api = (method: string, path: string, options?: CheckedCallOptions) =>
+  checked.call(method, path, options);
 
-/** Every call is checked against the OpenAPI document, like the console-openapi tour. */
-async function api(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
-  const res = await h.call(method, path, { ...options, ip: IP });
-  const text = await res.text();
-  const body = text === '' ? undefined : JSON.parse(text);
-  problems.push(...conformance.check({ method, path, status: res.status, body }));
-  return { status: res.status, body, text } as Res;
-}
-
-async function login(email: string, password: string): Promise<Res> {
+async function login(email: string, password: string): Promise<CheckedReply> {
   return api('POST', '/api/auth/login', { body: { email, password } });
 }
 
@@ -46,7 +41,7 @@ beforeAll(async () => {
   const url = await freshDatabase('sluice_it_users');
   h = await consoleHarness(appEnv(url));
   gw = gatewayHarness(appEnv(url));
-  conformance = new OpenApiConformance(await (await h.call('GET', '/api/openapi.json')).json());
+  checked = await checkedApi(h, { ip: IP });
   const init = await api('POST', '/api/setup/initialize', { body: { admin } });
   expect(init.status).toBe(200);
   adminToken = init.body.access_token;
@@ -301,7 +296,7 @@ describe('deactivation (DELETE) and the last admin', () => {
   });
 
   it('answered every call as the OpenAPI document says', () => {
-    expect(problems).toEqual([]);
+    expect(checked.problems).toEqual([]);
   });
 });
 
