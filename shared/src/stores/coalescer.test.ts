@@ -29,6 +29,24 @@ afterEach(() => {
 /** Runs what is due now (the submissions' own turn, answers), without moving the clock. */
 const tick = () => vi.advanceTimersByTimeAsync(0);
 
+/**
+ * A coalescer whose sender may not follow up, with 'a' in flight: a caller waiting behind it
+ * sends from a timer (patienceMs 5). `answerFirst` answers 'a' and checks the sender sent no more.
+ */
+async function oneInFlight() {
+  const s = controlledSend();
+  const c = createCoalescer({ send: s.send, timeoutMs: 1_000, maxFollowUps: 0, patienceMs: 5 });
+  const first = c.submit('a');
+  await tick();
+  const answerFirst = async () => {
+    s.answer(0);
+    expect(await first).toBe('a!');
+    await tick();
+    expect(s.batches).toEqual([['a']]);
+  };
+  return { s, c, answerFirst };
+}
+
 describe('createCoalescer', () => {
   it('sends the items of one tick as one batch and answers each in order', async () => {
     const s = controlledSend();
@@ -106,16 +124,10 @@ describe('createCoalescer', () => {
   });
 
   it('when the sender may not send again, a waiting caller sends from its own timer', async () => {
-    const s = controlledSend();
-    const c = createCoalescer({ send: s.send, timeoutMs: 1_000, maxFollowUps: 0, patienceMs: 5 });
-    const first = c.submit('a');
-    await tick();
+    const { s, c, answerFirst } = await oneInFlight();
     const later = c.submit('b');
     await tick();
-    s.answer(0);
-    expect(await first).toBe('a!');
-    await tick();
-    expect(s.batches).toEqual([['a']]);
+    await answerFirst();
     await vi.advanceTimersByTimeAsync(5);
     expect(s.batches).toEqual([['a'], ['b']]);
     s.answer(1);
@@ -123,10 +135,7 @@ describe('createCoalescer', () => {
   });
 
   it("waits on the request's own timer when given one: sends from it, gives up with it, leaves it armed", async () => {
-    const s = controlledSend();
-    const c = createCoalescer({ send: s.send, timeoutMs: 1_000, maxFollowUps: 0, patienceMs: 5 });
-    const first = c.submit('a');
-    await tick();
+    const { s, c, answerFirst } = await oneInFlight();
     const timer = createCallDeadline();
     const pause = vi.spyOn(timer, 'pause');
     const stop = vi.spyOn(timer, 'stop');
@@ -134,10 +143,7 @@ describe('createCoalescer', () => {
     const later = c.submit('b', undefined, timer);
     await tick();
     expect(setSpy.mock.calls.filter(([, ms]) => ms === 5)).toHaveLength(1);
-    s.answer(0);
-    expect(await first).toBe('a!');
-    await tick();
-    expect(s.batches).toEqual([['a']]);
+    await answerFirst();
     await vi.advanceTimersByTimeAsync(5);
     // The sender may not follow up: the waiter sent its item from the request's timer.
     expect(s.batches).toEqual([['a'], ['b']]);
