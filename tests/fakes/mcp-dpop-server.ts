@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
 import { listenLocally } from './mcp-servers';
+import { json, readBody } from './oauth-mcp-common';
 
 export interface DpopServerOptions {
   /** Publish dpop_signing_alg_values_supported (default true). */
@@ -47,16 +48,6 @@ export interface DpopMcpServer {
 const random = () => randomBytes(18).toString('base64url');
 const sha256 = (text: string) => createHash('sha256').update(text, 'ascii').digest('base64url');
 const ALGS = ['ES256', 'ES384', 'PS256', 'RS256'];
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-}
 
 type Proof = { ok: true; jkt: string; nonce: string | null } | { ok: false; error: string };
 

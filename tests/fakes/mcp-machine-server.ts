@@ -9,12 +9,10 @@
  * tool, whoami, says which client's token called it.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from 'node:http';
 import { type CryptoKey, jwtVerify } from 'jose';
 import { listenLocally } from './mcp-servers';
+import { bearerOf, json, readBody, refuseToken, serveWhoami } from './oauth-mcp-common';
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -44,30 +42,7 @@ export interface MachineMcpServer {
   close(): Promise<void>;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-}
-
 const formDecode = (part: string) => new URLSearchParams(`v=${part}`).get('v') ?? '';
-
-function whoamiServer(client: string): Server {
-  const server = new Server({ name: 'fake-internal', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [
-      { name: 'whoami', description: 'The client the token was issued to', inputSchema: { type: 'object' } },
-    ],
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async () => ({
-    content: [{ type: 'text', text: `Called by ${client}` }],
-  }));
-  return server;
-}
 
 type Refusal = { error: string; error_description: string; status?: number };
 
@@ -162,27 +137,17 @@ export async function startMachineMcpServer(options: MachineServerOptions): Prom
     if (path === '/.well-known/oauth-protected-resource/mcp')
       return json(res, 200, { resource: `${mcpOrigin}/mcp`, authorization_servers: [issuer] });
     if (path !== '/mcp') return json(res, 404, { error: 'not_found' });
-    const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const bearer = bearerOf(req);
     const live = tokens.get(bearer);
-    if (!live || live.expires < Date.now())
-      return json(
-        res,
-        401,
-        { error: 'invalid_token' },
-        {
-          'www-authenticate': `Bearer resource_metadata="${mcpOrigin}/.well-known/oauth-protected-resource/mcp"`,
-        },
-      );
+    if (!live || live.expires < Date.now()) return refuseToken(res, mcpOrigin);
     presented.push(bearer);
     const body = JSON.parse((await readBody(req)) || 'null');
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = whoamiServer(live.client);
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    const who = {
+      name: 'fake-internal',
+      description: 'The client the token was issued to',
+      answer: `Called by ${live.client}`,
+    };
+    await serveWhoami(req, res, body, who);
   });
   const url = await listenLocally(mcp, '/mcp');
   mcpOrigin = new URL(url).origin;

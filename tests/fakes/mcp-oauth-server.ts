@@ -6,11 +6,9 @@
  * token called it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from 'node:http';
 import { listenLocally } from './mcp-servers';
+import { bearerOf, json, readBody, refuseToken, serveWhoami } from './oauth-mcp-common';
 
 export interface OAuthMcpServer {
   url: string;
@@ -23,29 +21,6 @@ export interface OAuthMcpServer {
 
 const token = () => randomBytes(24).toString('base64url');
 const s256 = (v: string) => createHash('sha256').update(v).digest('base64url');
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-}
-
-function whoamiServer(login: string): Server {
-  const server = new Server({ name: 'fake-hub', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [
-      { name: 'whoami', description: 'Who the token belongs to', inputSchema: { type: 'object' as const } },
-    ],
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async () => ({
-    content: [{ type: 'text', text: `You are ${login}` }],
-  }));
-  return server;
-}
 
 export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   const clients = new Set<string>();
@@ -137,25 +112,11 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
       return login ? json(res, 200, issue(login)) : json(res, 400, { error: 'invalid_grant' });
     }
     if (url.pathname === '/mcp') {
-      const login = access.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
-      if (!login)
-        return json(
-          res,
-          401,
-          { error: 'invalid_token' },
-          {
-            'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="repo"`,
-          },
-        );
+      const login = access.get(bearerOf(req));
+      if (!login) return refuseToken(res, origin, ', scope="repo"');
       const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      const server = whoamiServer(login);
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      const who = { name: 'fake-hub', description: 'Who the token belongs to', answer: `You are ${login}` };
+      await serveWhoami(req, res, body, who);
       return;
     }
     // A browser on the sign-in page asks for an icon.
