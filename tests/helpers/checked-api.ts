@@ -42,3 +42,18 @@ export async function checkedApi(h: ConsoleHarness, fixed: { ip?: string } = {})
     },
   };
 }
+
+export interface Person {
+  email: string;
+  display_name: string;
+  password: string;
+}
+
+/** Registers `person` and signs them in: their user id and access token. */
+export async function signUp(api: CheckedApi, person: Person): Promise<{ id: string; token: string }> {
+  const registered = await api.call('POST', '/api/auth/register', { body: person });
+  const { email, password } = person;
+  const login = await api.call('POST', '/api/auth/login', { body: { email, password } });
+  if (login.status !== 200) throw new Error(`${email} could not sign in: ${login.status} ${login.text}`);
+  return { id: registered.body.id, token: login.body.access_token };
+}

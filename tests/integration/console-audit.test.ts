@@ -9,7 +9,7 @@ import { auditLog } from '../../shared/src/db/schema';
 import { createClickHouseAuditMirror } from '../../shared/src/logs/analytics/audit-mirror';
 import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { CLICKHOUSE_ROW_FORMAT, createClickHouse } from '../../shared/src/stores/clickhouse';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { appEnv, freshDatabase } from '../helpers/stores';
@@ -62,10 +62,7 @@ beforeAll(async () => {
   h = await consoleHarness(env);
   checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
-  await api('POST', '/api/auth/register', { body: grace });
-  userToken = (
-    await api('POST', '/api/auth/login', { body: { email: grace.email, password: grace.password } })
-  ).body.access_token;
+  userToken = (await signUp(checked, grace)).token;
   await api('POST', '/api/auth/login', { body: { email: grace.email, password: 'wrong-password' } });
   await api('PATCH', '/api/admin/settings', {
     body: { settings: { site_name: 'Audit Co', oidc_client_secret: SECRET } },

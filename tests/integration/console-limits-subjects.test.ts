@@ -1,13 +1,11 @@
 // The limits of an API key or a user (docs/limits.md, Limits of an API key or a user): a key's
 // own rules and budgets, a user's overrides, and the rules' kinds, windows and periods. Admin
 // callers here; scopes of non-admins are in console-limits-scopes.
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../shared/src/db/schema';
 import { getSubjectRules, replaceSubjectRules } from '../../shared/src/limits-admin/subject-limits';
-import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
+import { auditOf, cacheVersion } from '../helpers/console-changes';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.62';
@@ -30,26 +28,11 @@ const api = (method: string, path: string, options: CheckedCallOptions = {}) =>
 const asAdmin = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: adminToken, body });
 
-/** Redis is shared by test files running in parallel, so bumps are checked as "at least". */
-async function limitsVersion(): Promise<number> {
-  return Number((await h.deps.redis.get(CACHE_VERSION_KEYS.limits)) ?? 0);
-}
-
-async function auditOf(action: string, resourceId: string) {
-  return h.deps.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.resourceId, resourceId)));
-}
-
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_limits_subjects')));
   checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
-  memberId = (await api('POST', '/api/auth/register', { body: member })).body.id;
-  memberToken = (
-    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
-  ).body.access_token;
+  ({ id: memberId, token: memberToken } = await signUp(checked, member));
   keyId = (await api('POST', '/api/keys', { token: memberToken, body: { name: 'k' } })).body.id;
   teamId = (await asAdmin('POST', '/api/admin/teams', { name: 'ops' })).body.id;
 });
@@ -91,13 +74,13 @@ describe('limits of an API key (admin)', () => {
       subject_id: keyId,
       rules: [],
     });
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     const res = await asAdmin('PUT', path, { rules });
     expect(res.status).toBe(200);
     expect(res.body.rules).toEqual([rules[1], rules[0]]);
     expect((await asAdmin('GET', path)).body.rules).toEqual([rules[1], rules[0]]);
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 1);
-    const [audit] = await auditOf('limits.rules.update', keyId);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 1);
+    const [audit] = await auditOf(h, 'limits.rules.update', keyId);
     expect(audit).toMatchObject({ userEmail: admin.email, resourceType: 'api_key', details: { rules } });
   });
 
@@ -119,15 +102,15 @@ describe('limits of an API key (admin)', () => {
       subject_id: keyId,
       budgets: [budgets[1], budgets[0]],
     });
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     expect((await asAdmin('DELETE', path)).status).toBe(204);
     expect((await asAdmin('DELETE', `/api/admin/limits/api_key/${keyId}/rules`)).status).toBe(204);
     expect((await asAdmin('GET', path)).body.budgets).toEqual([]);
     expect((await asAdmin('GET', `/api/admin/limits/api_key/${keyId}/rules`)).body.rules).toEqual([]);
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 2);
-    expect((await auditOf('limits.budgets.update', keyId))[0]?.details).toEqual({ budgets });
-    expect((await auditOf('limits.budgets.delete', keyId))[0]?.details).toEqual({ removed: 2 });
-    expect((await auditOf('limits.rules.delete', keyId))[0]?.details).toEqual({ removed: 1 });
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 2);
+    expect((await auditOf(h, 'limits.budgets.update', keyId))[0]?.details).toEqual({ budgets });
+    expect((await auditOf(h, 'limits.budgets.delete', keyId))[0]?.details).toEqual({ removed: 2 });
+    expect((await auditOf(h, 'limits.rules.delete', keyId))[0]?.details).toEqual({ removed: 1 });
   });
 
   it.each([
@@ -169,7 +152,7 @@ describe("a user's overrides (admin)", () => {
     const res = await asAdmin('PUT', path, { rules: [{ kind: 'requests', window: '1h', limit: 100 }] });
     expect(res.body).toMatchObject({ subject_type: 'user', subject_id: memberId });
     expect((await asAdmin('GET', `/api/admin/limits/user/${memberId}/budgets`)).body.budgets).toEqual([]);
-    const [audit] = await auditOf('limits.rules.update', memberId);
+    const [audit] = await auditOf(h, 'limits.rules.update', memberId);
     expect(audit).toMatchObject({ resourceType: 'user' });
   });
 });
@@ -212,7 +195,7 @@ describe('permission grants (admin)', () => {
       mine.body.entries[1],
     ]);
     expect((await asAdmin('GET', '/api/admin/permissions?user_id=nope')).status).toBe(422);
-    const [audit] = await auditOf('permission.grant', grantId);
+    const [audit] = await auditOf(h, 'permission.grant', grantId);
     expect(audit).toMatchObject({ resourceType: 'permission_grant', details: { scope_id: teamId } });
   });
 
@@ -239,7 +222,7 @@ describe('permission grants (admin)', () => {
     expect((await asAdmin('DELETE', `/api/admin/permissions/${grantId}`)).status).toBe(204);
     expect((await asAdmin('DELETE', `/api/admin/permissions/${grantId}`)).status).toBe(404);
     expect((await asAdmin('DELETE', '/api/admin/permissions/not-a-uuid')).status).toBe(404);
-    expect(await auditOf('permission.revoke', grantId)).toHaveLength(1);
+    expect(await auditOf(h, 'permission.revoke', grantId)).toHaveLength(1);
   });
 
   it('goes with its team when the team is deleted', async () => {
@@ -249,7 +232,7 @@ describe('permission grants (admin)', () => {
     expect((await asAdmin('DELETE', `/api/admin/teams/${team}`)).status).toBe(204);
     const left = (await asAdmin('GET', `/api/admin/permissions?user_id=${memberId}`)).body.entries;
     expect(left.map((g: { id: string }) => g.id)).not.toContain(grant);
-    expect((await auditOf('team.delete', team))[0]?.details).toMatchObject({ grants_removed: 1 });
+    expect((await auditOf(h, 'team.delete', team))[0]?.details).toMatchObject({ grants_removed: 1 });
   });
 });
 

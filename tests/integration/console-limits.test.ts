@@ -1,12 +1,10 @@
 // Roles and teams (docs/limits.md, Roles and teams): global and team-attached roles grant limits;
 // roles, teams and a user's extra roles; the rules' kinds, windows and periods; admin JWT only
 // (403 for other roles). Also: audit in the same transaction, limits version bump for gateways.
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../shared/src/db/schema';
-import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
+import { auditOf, cacheVersion } from '../helpers/console-changes';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.61';
@@ -28,26 +26,11 @@ const api = (method: string, path: string, options?: CheckedCallOptions) =>
 const asAdmin = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: adminToken, body });
 
-/** Redis is shared by test files running in parallel, so bumps are checked as "at least". */
-async function limitsVersion(): Promise<number> {
-  return Number((await h.deps.redis.get(CACHE_VERSION_KEYS.limits)) ?? 0);
-}
-
-async function auditOf(action: string, resourceId: string) {
-  return h.deps.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.resourceId, resourceId)));
-}
-
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_limits_roles')));
   checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
-  memberId = (await api('POST', '/api/auth/register', { body: member })).body.id;
-  memberToken = (
-    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
-  ).body.access_token;
+  ({ id: memberId, token: memberToken } = await signUp(checked, member));
 });
 afterAll(() => h.close());
 
@@ -81,7 +64,7 @@ describe('roles, teams and user roles: authentication and authorisation', () => 
 
 describe('roles', () => {
   it('creates a role with rules and budgets, audits it and bumps the limits version', async () => {
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     const res = await asAdmin('POST', '/api/admin/roles', {
       name: 'user',
       description: 'Everyone with the user role',
@@ -105,8 +88,8 @@ describe('roles', () => {
       ],
       budgets: [{ period: 'monthly', limit_tokens: 1e12 }],
     });
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 1);
-    const [audit] = await auditOf('role.create', roleId);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 1);
+    const [audit] = await auditOf(h, 'role.create', roleId);
     expect(audit).toMatchObject({ userEmail: admin.email, details: { name: 'user' } });
   });
 
@@ -152,7 +135,7 @@ describe('roles', () => {
   });
 
   it('patches fields; rules and budgets given replace the whole list, others stay', async () => {
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     const res = await asAdmin('PATCH', `/api/admin/roles/${roleId}`, {
       description: null,
       rules: [{ kind: 'tokens', window: '1w', limit: 5 }],
@@ -164,8 +147,8 @@ describe('roles', () => {
       rules: [{ kind: 'tokens', window: '1w', limit: 5 }],
       budgets: [{ period: 'monthly', limit_tokens: 1e12 }],
     });
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 1);
-    const [audit] = await auditOf('role.update', roleId);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 1);
+    const [audit] = await auditOf(h, 'role.update', roleId);
     expect(audit?.details).toMatchObject({ changes: ['description', 'rules'] });
     expect((await asAdmin('PATCH', `/api/admin/roles/${roleId}`, {})).status).toBe(422);
     expect((await asAdmin('PATCH', `/api/admin/roles/${UNKNOWN_ID}`, { description: 'x' })).status).toBe(404);
@@ -174,7 +157,7 @@ describe('roles', () => {
 
 describe('teams', () => {
   it('creates, renames and lists a team, with audit and version bumps', async () => {
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     const res = await asAdmin('POST', '/api/admin/teams', { name: 'research', description: 'R&D' });
     expect(res.status).toBe(201);
     teamId = res.body.id;
@@ -186,9 +169,9 @@ describe('teams', () => {
     expect((await asAdmin('GET', '/api/admin/teams')).body.entries.map((t: { id: string }) => t.id)).toEqual([
       teamId,
     ]);
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 2);
-    expect(await auditOf('team.create', teamId)).toHaveLength(1);
-    const [update] = await auditOf('team.update', teamId);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 2);
+    expect(await auditOf(h, 'team.create', teamId)).toHaveLength(1);
+    const [update] = await auditOf(h, 'team.update', teamId);
     expect(update?.details).toMatchObject({ name: 'labs', renamed_from: 'research' });
   });
 
@@ -201,9 +184,9 @@ describe('teams', () => {
     const roles = await asAdmin('PUT', `/api/admin/teams/${teamId}/roles`, { role_ids: [roleId] });
     expect(roles.body).toMatchObject({ member_ids: [memberId], role_ids: [roleId] });
     expect((await asAdmin('GET', `/api/admin/teams/${teamId}`)).body.role_ids).toEqual([roleId]);
-    const [audit] = await auditOf('team.members.update', teamId);
+    const [audit] = await auditOf(h, 'team.members.update', teamId);
     expect(audit?.details).toMatchObject({ user_ids: [memberId] });
-    expect(await auditOf('team.roles.update', teamId)).toHaveLength(1);
+    expect(await auditOf(h, 'team.roles.update', teamId)).toHaveLength(1);
   });
 
   it('refuses unknown ids in bodies with 422 naming each entry, and leaves the lists as they were', async () => {
@@ -233,11 +216,11 @@ describe("a user's extra global roles", () => {
       user_id: memberId,
       role_ids: [],
     });
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     const res = await asAdmin('PUT', `/api/admin/limits/user/${memberId}/roles`, { role_ids: [roleId] });
     expect(res.body).toEqual({ user_id: memberId, role_ids: [roleId] });
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 1);
-    const [audit] = await auditOf('user.roles.update', memberId);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 1);
+    const [audit] = await auditOf(h, 'user.roles.update', memberId);
     expect(audit?.details).toMatchObject({ role_ids: [roleId] });
   });
 
@@ -254,15 +237,15 @@ describe("a user's extra global roles", () => {
 
 describe('deleting', () => {
   it('a role detaches it from users and teams and removes its rules', async () => {
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     expect((await asAdmin('DELETE', `/api/admin/roles/${roleId}`)).status).toBe(204);
     expect((await asAdmin('DELETE', `/api/admin/roles/${roleId}`)).status).toBe(404);
     expect((await asAdmin('GET', `/api/admin/teams/${teamId}`)).body.role_ids).toEqual([]);
     expect((await asAdmin('GET', `/api/admin/limits/user/${memberId}/roles`)).body.role_ids).toEqual([]);
     // A new role of the same name starts without the old rules.
     expect((await asAdmin('POST', '/api/admin/roles', { name: 'user' })).body.rules).toEqual([]);
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 2);
-    const [audit] = await auditOf('role.delete', roleId);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 2);
+    const [audit] = await auditOf(h, 'role.delete', roleId);
     expect(audit?.details).toMatchObject({ name: 'user', rules_removed: 1, budgets_removed: 1 });
   });
 
@@ -270,7 +253,7 @@ describe('deleting', () => {
     expect((await asAdmin('DELETE', `/api/admin/teams/${teamId}`)).status).toBe(204);
     expect((await asAdmin('GET', `/api/admin/teams/${teamId}`)).status).toBe(404);
     expect((await asAdmin('DELETE', `/api/admin/teams/${teamId}`)).status).toBe(404);
-    expect(await auditOf('team.delete', teamId)).toHaveLength(1);
+    expect(await auditOf(h, 'team.delete', teamId)).toHaveLength(1);
   });
 
   it('answered every call as the OpenAPI document says, covering every roles and teams operation', () => {

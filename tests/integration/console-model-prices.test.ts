@@ -1,14 +1,13 @@
 // Pricing: the price table in the console (GET/PUT/DELETE /api/admin/model-prices),
 // the seeded entries of the five vendor families, and each model's effective price in the
 // models admin API (own prices > price-table entry of the route's upstream model > none).
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../shared/src/db/schema';
 import { listPriceRows, toPriceEntry } from '../../shared/src/pricing/repo';
 import { toPriceTable } from '../../shared/src/pricing/types';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
+import { auditOf } from '../helpers/console-changes';
 import { appEnv, freshDatabase } from '../helpers/stores';
 import { inline, warmCachesOver } from '../helpers/warm-caches';
 
@@ -32,21 +31,11 @@ const price = (patch: Record<string, unknown> = {}) => ({
   ...patch,
 });
 
-async function auditOf(action: string, resourceId: string) {
-  return h.deps.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.resourceId, resourceId)));
-}
-
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_p_model_prices')));
   checked = await checkedApi(h);
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
-  await api('POST', '/api/auth/register', { body: member });
-  memberToken = (
-    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
-  ).body.access_token;
+  memberToken = (await signUp(checked, member)).token;
   const provider = await asAdmin('POST', '/api/admin/providers', {
     name: 'p-prices',
     display_name: 'P',
@@ -135,7 +124,7 @@ describe('PUT /api/admin/model-prices/{model}', () => {
       output_price_per_mtok: 6,
       cached_input_price_per_mtok: 0.5,
     });
-    const [audit] = await auditOf('model_price.create', 'acme-large');
+    const [audit] = await auditOf(h, 'model_price.create', 'acme-large');
     expect(audit).toMatchObject({ userEmail: admin.email, resourceType: 'model_price' });
     expect(audit?.details).toMatchObject({ model: 'acme-large', after: { input_price_per_mtok: 1.5 } });
   });
@@ -148,7 +137,7 @@ describe('PUT /api/admin/model-prices/{model}', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ output_price_per_mtok: 7, cached_input_price_per_mtok: null });
-    const [audit] = await auditOf('model_price.update', 'acme-large');
+    const [audit] = await auditOf(h, 'model_price.update', 'acme-large');
     expect(audit?.details).toMatchObject({
       before: { output_price_per_mtok: 6, cached_input_price_per_mtok: 0.5 },
       after: { output_price_per_mtok: 7, cached_input_price_per_mtok: null },
@@ -174,7 +163,7 @@ describe('PUT /api/admin/model-prices/{model}', () => {
       cache_write_price_per_mtok: null,
       cache_write_1h_price_per_mtok: null,
     });
-    const [audit] = await auditOf('model_price.update', 'acme-cached');
+    const [audit] = await auditOf(h, 'model_price.update', 'acme-cached');
     expect(audit?.details).toMatchObject({
       before: { cache_write_price_per_mtok: 1.875, cache_write_1h_price_per_mtok: 3 },
       after: { cache_write_price_per_mtok: null, cache_write_1h_price_per_mtok: null },
@@ -228,7 +217,7 @@ describe('DELETE /api/admin/model-prices/{model}', () => {
     expect((await asAdmin('DELETE', '/api/admin/model-prices/ACME-doomed')).status).toBe(204);
     expect((await asAdmin('DELETE', '/api/admin/model-prices/acme-doomed')).status).toBe(404);
     expect((await asAdmin('DELETE', '/api/admin/model-prices/never-there')).status).toBe(404);
-    const [audit] = await auditOf('model_price.delete', 'acme-doomed');
+    const [audit] = await auditOf(h, 'model_price.delete', 'acme-doomed');
     expect(audit?.details).toMatchObject({ model: 'acme-doomed', before: { vendor: 'acme' } });
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../shared/src/db/schema';
 import type { QueryDb } from '../../shared/src/db/types';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { gatewayHarness } from '../helpers/gateway';
 import { appEnv, freshDatabase } from '../helpers/stores';
@@ -49,10 +49,7 @@ beforeAll(async () => {
   gatewayDb = gatewayHarness(appEnv(url)).deps.db;
   checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
-  await api('POST', '/api/auth/register', { body: member });
-  memberToken = (
-    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
-  ).body.access_token;
+  memberToken = (await signUp(checked, member)).token;
   alpha = await createProvider('p-alpha');
   beta = await createProvider('p-beta');
 });

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, modelRoutes, providers } from '../../shared/src/db/schema';
 import { resolveModelRoutes } from '../../shared/src/routing/resolve';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
@@ -55,10 +55,7 @@ beforeAll(async () => {
   const init = await api('POST', '/api/setup/initialize', { body: { admin, provider: setupProvider } });
   expect(init.status).toBe(200);
   adminToken = init.body.access_token;
-  await api('POST', '/api/auth/register', { body: member });
-  memberToken = (
-    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
-  ).body.access_token;
+  memberToken = (await signUp(checked, member)).token;
 });
 afterAll(() => h.close());
 

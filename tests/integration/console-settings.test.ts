@@ -6,7 +6,7 @@ import { loadSettings } from '../../shared/src/db/repos/settings-repo';
 import { auditLog, settings } from '../../shared/src/db/schema';
 import { SETTING_CATEGORIES } from '../../shared/src/settings/definitions';
 import { revealSecretSetting } from '../../shared/src/settings/secrets';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';
 import { inline, warmCachesOver } from '../helpers/warm-caches';
@@ -40,9 +40,7 @@ beforeAll(async () => {
   const init = await api('POST', '/api/setup/initialize', { body: { admin } });
   adminToken = init.body.access_token;
   const user = { email: 'plain-user@example.com', display_name: 'Pat', password: 'plain-user-pw' };
-  await api('POST', '/api/auth/register', { body: user });
-  userToken = (await api('POST', '/api/auth/login', { body: { email: user.email, password: user.password } }))
-    .body.access_token;
+  userToken = (await signUp(checked, user)).token;
 });
 afterAll(() => h.close());
 

@@ -3,12 +3,12 @@
 // limits version; bad patterns, kinds, windows and numbers are 422 in the console's envelope;
 // a key's or user's follow the rate_limits grants, a role's are the admins'; the overview lists
 // every subject's with its name; deleting a role takes its tool limits with it.
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, toolLimits } from '../../shared/src/db/schema';
-import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
-import { type CheckedApi, type CheckedCallOptions, checkedApi } from '../helpers/checked-api';
+import { toolLimits } from '../../shared/src/db/schema';
+import { type CheckedApi, type CheckedCallOptions, checkedApi, signUp } from '../helpers/checked-api';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
+import { auditOf, cacheVersion } from '../helpers/console-changes';
 import { appEnv, freshDatabase } from '../helpers/stores';
 
 const IP = '198.51.100.64';
@@ -32,26 +32,11 @@ const asAdmin = (method: string, path: string, body?: unknown) =>
 const asMember = (method: string, path: string, body?: unknown) =>
   api(method, path, { token: memberToken, body });
 
-/** Redis is shared by test files running in parallel, so bumps are checked as "at least". */
-async function limitsVersion(): Promise<number> {
-  return Number((await h.deps.redis.get(CACHE_VERSION_KEYS.limits)) ?? 0);
-}
-
-async function auditOf(action: string, resourceId: string) {
-  return h.deps.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.resourceId, resourceId)));
-}
-
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_console_tool_limits')));
   checked = await checkedApi(h, { ip: IP });
   adminToken = (await api('POST', '/api/setup/initialize', { body: { admin } })).body.access_token;
-  memberId = (await api('POST', '/api/auth/register', { body: member })).body.id;
-  memberToken = (
-    await api('POST', '/api/auth/login', { body: { email: member.email, password: member.password } })
-  ).body.access_token;
+  ({ id: memberId, token: memberToken } = await signUp(checked, member));
   keyId = (await asMember('POST', '/api/keys', { name: 'agent' })).body.id;
   roleId = (await asAdmin('POST', '/api/admin/roles', { name: 'agents' })).body.id;
 });
@@ -60,7 +45,7 @@ afterAll(() => h.close());
 describe('tool limits of a subject (admin)', () => {
   it('creates a rate and a budget, lists them in order, deletes one; audited, version moved', async () => {
     const path = `/api/admin/limits/api_key/${keyId}/tool-limits`;
-    const before = await limitsVersion();
+    const before = await cacheVersion(h, 'limits');
     const budget = await asAdmin('POST', path, {
       tool: 'github__*',
       kind: 'budget',
@@ -81,7 +66,7 @@ describe('tool limits of a subject (admin)', () => {
     expect(rate.status).toBe(201);
     const any = await asAdmin('POST', path, { tool: '*', kind: 'rate', window: '1h', limit: 0 });
     expect(any.status).toBe(201);
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(before + 3);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(before + 3);
 
     const listed = await asAdmin('GET', path);
     expect(listed.status).toBe(200);
@@ -97,13 +82,13 @@ describe('tool limits of a subject (admin)', () => {
       ['github__*', 'daily'],
     ]);
 
-    const removed = await limitsVersion();
+    const removed = await cacheVersion(h, 'limits');
     expect((await asAdmin('DELETE', `${path}/${rate.body.id}`)).status).toBe(204);
     expect((await asAdmin('DELETE', `${path}/${rate.body.id}`)).status).toBe(404);
-    expect(await limitsVersion()).toBeGreaterThanOrEqual(removed + 1);
+    expect(await cacheVersion(h, 'limits')).toBeGreaterThanOrEqual(removed + 1);
     expect((await asAdmin('GET', path)).body.tool_limits).toHaveLength(2);
 
-    const created = await auditOf('limits.tool_limit.create', keyId);
+    const created = await auditOf(h, 'limits.tool_limit.create', keyId);
     expect(created.map((r) => r.details)).toContainEqual({
       tool_limit_id: budget.body.id,
       tool: 'github__*',
@@ -112,7 +97,7 @@ describe('tool limits of a subject (admin)', () => {
       limit: 500,
     });
     expect(created[0]).toMatchObject({ resourceType: 'api_key', userEmail: admin.email });
-    const deleted = await auditOf('limits.tool_limit.delete', keyId);
+    const deleted = await auditOf(h, 'limits.tool_limit.delete', keyId);
     expect(deleted.map((r) => r.details)).toEqual([
       { tool_limit_id: rate.body.id, tool: 'github__*', kind: 'rate', window: '1m', limit: 10 },
     ]);
@@ -208,7 +193,7 @@ describe('who may read and change tool limits', () => {
     });
     const created = await asMember('POST', path, body);
     expect(created.status).toBe(201);
-    expect((await auditOf('limits.tool_limit.create', keyId)).map((r) => r.userEmail)).toContain(
+    expect((await auditOf(h, 'limits.tool_limit.create', keyId)).map((r) => r.userEmail)).toContain(
       member.email,
     );
     // An own grant covers keys only, never a user (not even the holder).
@@ -247,7 +232,7 @@ describe('the overview and a role’s deletion', () => {
     expect((await asAdmin('DELETE', `/api/admin/roles/${role}`)).status).toBe(204);
     const left = await h.deps.db.select().from(toolLimits).where(eq(toolLimits.subjectId, role));
     expect(left).toEqual([]);
-    const [audit] = await auditOf('role.delete', role);
+    const [audit] = await auditOf(h, 'role.delete', role);
     expect(audit?.details).toMatchObject({ name: 'short-lived', tool_limits_removed: 1 });
   });
 });
