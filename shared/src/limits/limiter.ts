@@ -59,8 +59,8 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const load = (subject: LimitSubject) =>
     withDeadline(deps.limitsOf(subject), deps.timeoutMs, 'limits store');
   const scripts = directScripts(deps.redis);
-  const check = (counters: Counter[]) =>
-    withDeadline(checkCounters(scripts, counters), deps.timeoutMs, 'Redis');
+  const check = (counters: Counter[], nowMs: number) =>
+    withDeadline(checkCounters(scripts, counters, nowMs), deps.timeoutMs, 'Redis');
   // The gateway's own admission, without cache versions, response cache or route caps.
   const gate = createGate({
     run: (call) => withDeadline(scripts(call), deps.timeoutMs, 'Redis'),
@@ -106,7 +106,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       // Tool limits count on counters of their own: read in the same script call.
       const tools = toolUsageReads(subject, limits, nowMs);
       const reads = [...plan.reads, ...tools.map((t) => t.counter)];
-      const result = await check(reads);
+      const result = await check(reads, nowMs);
       const used = new Map(reads.map((c, i) => [c.key, result.states[i]?.used ?? 0]));
       const usedOf = (key: string) => used.get(key) ?? 0;
       const limitsView = plan.limits.map((c) => ({

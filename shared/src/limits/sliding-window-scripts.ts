@@ -14,11 +14,14 @@ import { COUNTER_LUA } from './counter-lua';
  */
 
 /**
- * CHECK — KEYS[i]: hash of limit i. ARGV[1]: number of limits; then 5 per limit:
- * current bucket index, buckets in window (N), limit, cost, expiry ms (window + bucket).
+ * CHECK — KEYS[i]: hash of limit i, then the counting-since key (limits/counter-rebuild.ts).
+ * ARGV[1]: number of limits; then 5 per limit: current bucket index, buckets in window (N),
+ * limit, cost, expiry ms (window + bucket); last the caller's time in ms.
  *
  * Reads every limit first; only if all pass adds `cost` to the current bucket of each limit
- * with cost > 0 (dropping that hash's fields that left the window, refreshing its expiry).
+ * with cost > 0 (dropping that hash's fields that left the window, refreshing its expiry), and
+ * stamps the counting-since key when it is missing (Redis lost its data), as ADMIT and ADD do:
+ * calls the tool gate counts after a loss are not counted again by the rebuild.
  * Pass: used + cost ≤ limit for cost > 0; used < limit for cost 0 (a checked-only limit).
  *
  * Reply: {allowed (1|0), {used, newest bucket or -1, {idx, count, idx, count, ...}}, ...}.
@@ -27,13 +30,17 @@ import { COUNTER_LUA } from './counter-lua';
 export const CHECK_SCRIPT: LuaScript = {
   name: 'sliding-window-check',
   source: `${COUNTER_LUA}
-local pass, states = inspect(1, tonumber(ARGV[1]), 2)
-if pass then count_all(states) end
+local n = tonumber(ARGV[1])
+local pass, states = inspect(1, n, 2)
+if pass then
+  redis.call('SET', KEYS[n + 1], ARGV[2 + n * 5], 'NX')
+  count_all(states)
+end
 local reply = {pass and 1 or 0}
 local each = replies(states)
 for i = 1, #each do reply[i + 1] = each[i] end
 return reply`,
-  sha1: 'b404c77beb7be0bf3a1aad3688d3334c9338d8dc',
+  sha1: 'b50b41285a84f2f428ab8c394834ad5005b69db0',
 };
 
 /**

@@ -142,13 +142,13 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
     expect(calls).toEqual([]);
   });
 
-  it('sends integers only: count, then current bucket, N, limit, cost, expiry per limit', async () => {
+  it('sends integers only: count, then current bucket, N, limit, cost, expiry per limit, then the time', async () => {
     const { redis, calls } = fakeRedis([[1, [4, T0 / 1000, []], [0, -1, []]]]);
     const result = await createSlidingWindowLimiter(directScripts(redis)).check(limits, T0 + 250);
     expect(calls).toEqual([
       {
         sha: CHECK_SCRIPT.sha1,
-        keys: ['k:a', 'k:b'],
+        keys: ['k:a', 'k:b', COUNTING_SINCE_KEY],
         args: [
           '2',
           String(T0 / 1000),
@@ -161,6 +161,7 @@ describe('createSlidingWindowLimiter (script arguments and reply decoding)', () 
           '1000',
           '0',
           '3660000',
+          String(T0 + 250),
         ],
       },
     ]);

@@ -198,10 +198,15 @@ export type CounterCheck =
 export async function checkCounters(
   run: ScriptRun,
   counters: readonly PreparedCounter[],
+  nowMs: number,
 ): Promise<CounterCheck> {
   if (counters.length === 0) return { allowed: true, states: [] };
   const { keys, args } = counterArgs(counters);
-  const reply = await run({ script: CHECK_SCRIPT, keys, args: [counters.length, ...args] });
+  const reply = await run({
+    script: CHECK_SCRIPT,
+    keys: [...keys, COUNTING_SINCE_KEY],
+    args: [counters.length, ...args, Math.floor(nowMs)],
+  });
   const [allowedFlag, ...raw] = reply as [number | string, ...ScriptState[]];
   return interpretCheck(counters, Number(allowedFlag) === 1, raw);
 }
@@ -314,6 +319,7 @@ export function createSlidingWindowLimiter(run: ScriptRun): SlidingWindowLimiter
       const result = await checkCounters(
         run,
         limits.map((l) => prepareSlidingLimit(l, nowMs)),
+        nowMs,
       );
       if (result.allowed) return result;
       const { retryAfterMs: ms, ...rest } = result;

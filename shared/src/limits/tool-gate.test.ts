@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../stores/breaker';
 import type { ScriptCall } from '../stores/lua-script';
+import { COUNTING_SINCE_KEY } from './counting-since';
 import type { LimitSubject, SubjectLimits } from './definitions';
 import { createToolGate, toolCallCounters, toolUsageReads } from './tool-gate';
 import type { ToolLimitDef } from './tool-limits';
@@ -111,7 +112,8 @@ describe('createToolGate', () => {
     const { tools } = gate(redis.run, limited);
     expect(await tools.admit({ subject, tool: search, nowMs: NOW, failClosed: false })).toEqual({ ok: true });
     expect(redis.calls).toHaveLength(1);
-    expect(redis.calls[0]?.keys).toEqual(['sluice:rl:user:u1:tool:github__*:1m']);
+    // The counter, then the counting-since key the script stamps if Redis lost it.
+    expect(redis.calls[0]?.keys).toEqual(['sluice:rl:user:u1:tool:github__*:1m', COUNTING_SINCE_KEY]);
   });
 
   it('refuses with the limit, the wait until a call fits and that instant', async () => {

@@ -147,7 +147,7 @@ export function createToolGate(deps: ToolGateDeps): ToolGate {
       const counters = toolCallCounters(subject, limits, tool, nowMs);
       if (counters.length === 0) return { ok: true };
       try {
-        const check = await checkCounters(deps.run, counters);
+        const check = await checkCounters(deps.run, counters, nowMs);
         if (check.allowed) return { ok: true };
         return {
           ok: false,
