@@ -37,6 +37,9 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
   const logTarget = clickhouseTargetFor(config, config.SLUICE_STORE_TIMEOUT_MS);
   // Lazy: nothing reaches ClickHouse (tables created) until a log is first written or read.
   const analytics = createAnalyticsStore({ db, clickhouse: logTarget });
+  // Uncached: an admin reading usage right after a change must see the new definitions.
+  const limitsOf: ConsoleDeps['limitsOf'] = async (subject) =>
+    subjectLimits(await loadStoredLimits(db, subject.keyId, subject.userId), subject);
   // Access and app logs of the console itself.
   const logs = buildServerLogs('console', env, analytics);
   const tracer = consoleTracer(env, logs.logger);
@@ -64,11 +67,10 @@ export async function buildDeps(env: Record<string, unknown>): Promise<ConsoleDe
     drainLogSpill: () => analytics.drainSpill(),
     // Lazy: nothing reaches ClickHouse until the mirror job runs.
     auditMirror: logTarget ? createClickHouseAuditMirror(logTarget.client, logTarget) : null,
-    // Uncached: an admin reading usage right after a change must see the new definitions.
+    limitsOf,
     limiter: createLimiter({
       redis,
-      limitsOf: async (subject) =>
-        subjectLimits(await loadStoredLimits(db, subject.keyId, subject.userId), subject),
+      limitsOf,
       timeoutMs: config.SLUICE_STORE_TIMEOUT_MS,
       warn: (message, fields) => logs.logger.child('limits').warn(message, fields),
     }),

@@ -99,12 +99,13 @@ export const COUNTER_KEEPER_INTERVAL_MS = 5_000;
 
 /**
  * At start and every 5 s: when Redis lost its data, the day, week and month limit counters are
- * rebuilt from the request log (shared/src/limits/counter-rebuild.ts). Consoles sharing the
+ * rebuilt from the request log, and the tool budgets' from the MCP call log
+ * (shared/src/limits/counter-rebuild.ts). Consoles sharing the
  * stores take turns through a lock. One failure is logged per outage. Unref'd; returns a stop
  * function.
  */
 export function startCounterKeeper(
-  deps: Pick<ConsoleDeps, 'db' | 'redis' | 'requestLogs' | 'logger'>,
+  deps: Pick<ConsoleDeps, 'db' | 'redis' | 'requestLogs' | 'mcpLogs' | 'limitsOf' | 'logger'>,
   delayMs: number,
   intervalMs = COUNTER_KEEPER_INTERVAL_MS,
 ): () => void {
@@ -114,6 +115,7 @@ export function startCounterKeeper(
     log: deps.requestLogs,
     marker: storeMarker(deps.db, 'redis_epoch'),
     delayMs,
+    tools: { log: deps.mcpLogs, limitsOf: deps.limitsOf },
   };
   return everyInterval(
     intervalMs,

@@ -4,6 +4,7 @@ import type { SecretBox } from '@sluice/shared/auth/secret-box';
 import type { Db } from '@sluice/shared/db/types';
 import type { LoginGate } from '@sluice/shared/identity/login-gate';
 import type { PasswordHasher, RequestMeta } from '@sluice/shared/identity/ports';
+import type { LimitSubject, SubjectLimits } from '@sluice/shared/limits/definitions';
 import type { FixedWindowCounter } from '@sluice/shared/limits/fixed-window';
 import type { Limiter } from '@sluice/shared/limits/limiter';
 import type { RequestLogStore } from '@sluice/shared/logs/requests/port';
@@ -47,6 +48,8 @@ export interface ConsoleDeps {
   auditMirror?: AuditMirror | null;
   /** Reads the gateway's limit counters (GET /api/admin/limits/{subject}/{id}/usage). */
   limiter: Pick<Limiter, 'readUsage'>;
+  /** The limits a caller runs under, read from Postgres each time (no cache). */
+  limitsOf(subject: LimitSubject): Promise<SubjectLimits>;
   /** Connects to registered MCP servers (discovery). */
   mcpConnector: UpstreamMcpConnector;
   /** Deadline for connecting to and listing an MCP server. */

@@ -88,14 +88,7 @@ export function buildDeps(env: GatewayBindings): GatewayDeps {
     metrics,
     logger: logger.child('telemetry'),
   });
-  const modelDeps = buildModelDeps(
-    config,
-    { link, db },
-    warm,
-    analytics.requests,
-    metrics,
-    logger.child('proxy'),
-  );
+  const modelDeps = buildModelDeps(config, { link, db }, warm, analytics, metrics, logger.child('proxy'));
   modelDeps.proxy.traceContent = tracing.captureContent;
   return {
     db,

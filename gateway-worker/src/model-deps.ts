@@ -13,7 +13,7 @@ import { createLimiter } from '@sluice/shared/limits/limiter';
 import { createRouteCaps } from '@sluice/shared/limits/route-caps';
 import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
 import { createTokenTally } from '@sluice/shared/limits/token-tally';
-import type { RequestLogStore } from '@sluice/shared/logs/requests/port';
+import type { AnalyticsStore } from '@sluice/shared/logs/analytics/store';
 import type { Logger } from '@sluice/shared/logs/server/logger';
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { exchangeSamples, refusalSamples } from '@sluice/shared/metrics/samples';
@@ -38,11 +38,12 @@ export function buildModelDeps(
   config: StoreEnv,
   { link, db }: { link: StoreLink; db: QueryDb },
   warm: WarmCaches,
-  requestLog: RequestLogStore,
+  logs: Pick<AnalyticsStore, 'requests' | 'mcpCalls'>,
   metrics: MetricsStore,
   log: Logger,
 ): { proxy: ProxyDeps; usage: UsageDeps } {
   const warn = (message: string, fields: Record<string, unknown> = {}) => log.warn(message, fields);
+  const requestLog = logs.requests;
   // ClickHouse down: failed rows are retried with the next batch, the overflow is counted.
   const drops = createDropReporter(metrics, 'request', warn);
   const ledger = createBatchingLedgerWriter(requestLog, {
@@ -55,7 +56,13 @@ export function buildModelDeps(
     warn('tokens not counted on limits', { error, lostTokens }),
   );
   const anchorCounters = createCounterAnchor(
-    { redis: link.redis, log: requestLog, marker: storeMarker(db, 'redis_epoch'), delayMs: 0 },
+    {
+      redis: link.redis,
+      log: requestLog,
+      marker: storeMarker(db, 'redis_epoch'),
+      delayMs: 0,
+      tools: { log: logs.mcpCalls, limitsOf: (subject) => warm.limits(subject, detached) },
+    },
     config.SLUICE_DB_TIMEOUT_MS,
     {
       onRebuilt: (outcome) =>

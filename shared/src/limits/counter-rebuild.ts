@@ -2,13 +2,15 @@ import type { StoreMarker } from '../db/repos/store-markers-repo';
 import type { CountedUsageRow, RequestLogStore } from '../logs/requests/port';
 import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
-import { type Counter, calendarCounters, type ScopeRef } from './counters';
+import { calendarCounters, type ScopeRef } from './counters';
 import { COUNTING_SINCE_KEY, EPOCH_KEY } from './counting-since';
 
 export { EPOCH_KEY } from './counting-since';
 
 import { calendarPeriod } from './periods';
 import { addToCounters, type CounterAddition } from './sliding-window';
+import { summedAdditions } from './summed-additions';
+import { type ToolCounterRebuildDeps, toolRebuildAdditions } from './tool-counter-rebuild';
 
 /**
  * Redis keeps the limit counters; when it loses them (restarted without persistence, flushed)
@@ -24,6 +26,7 @@ import { addToCounters, type CounterAddition } from './sliding-window';
  * tokens of the requests that ended before it (the ones ending later were counted live). The
  * rebuild waits `delayMs` past the stamp, for log rows still in the gateways' batches.
  *
+ * The tool budgets' counters come back the same way from the MCP call log (tool-counter-rebuild.ts).
  * Sliding windows (1m … 1w rules) are not rebuilt: they refill as requests come.
  */
 const LOCK_KEY = 'sluice:rl:rebuild-lock';
@@ -40,6 +43,8 @@ export interface CounterRebuildDeps {
   /** The mark as Postgres keeps it. */
   marker: StoreMarker;
   delayMs: number;
+  /** The MCP call log and the limits now: the tool budgets' counters are rebuilt too. */
+  tools?: ToolCounterRebuildDeps;
 }
 
 export type RebuildOutcome =
@@ -49,7 +54,14 @@ export type RebuildOutcome =
   | { state: 'waiting'; countingSince: number }
   /** Another console is rebuilding. */
   | { state: 'busy' }
-  | { state: 'rebuilt'; countingSince: number; counters: number; requests: number; weightedTokens: number };
+  | {
+      state: 'rebuilt';
+      countingSince: number;
+      counters: number;
+      requests: number;
+      weightedTokens: number;
+      toolCalls: number;
+    };
 
 /** One look at the counters, rebuilding them when Redis lost them. */
 export async function keepCounters(deps: CounterRebuildDeps, nowMs: number): Promise<RebuildOutcome> {
@@ -69,11 +81,12 @@ export async function keepCounters(deps: CounterRebuildDeps, nowMs: number): Pro
   const lock = crypto.randomUUID();
   if ((await deps.redis.set(LOCK_KEY, lock, { nx: true, px: LOCK_MS })) === null) return { state: 'busy' };
   try {
-    const rows = await deps.log.countedUsage({
-      since: new Date(earliestStart(countingSince)),
-      before: new Date(countingSince),
-    });
-    const additions = rebuildAdditions(rows, countingSince);
+    const since = new Date(earliestStart(countingSince));
+    const rows = await deps.log.countedUsage({ since, before: new Date(countingSince) });
+    const tools = deps.tools
+      ? await toolRebuildAdditions(deps.tools, since, countingSince)
+      : { additions: [], calls: 0 };
+    const additions = [...rebuildAdditions(rows, countingSince), ...tools.additions];
     const run = directScripts(deps.redis);
     for (let i = 0; i < additions.length; i += ENTRIES_PER_CALL) {
       await addToCounters(run, additions.slice(i, i + ENTRIES_PER_CALL), countingSince);
@@ -85,6 +98,7 @@ export async function keepCounters(deps: CounterRebuildDeps, nowMs: number): Pro
       counters: additions.length,
       requests: rows.reduce((sum, r) => sum + r.requests, 0),
       weightedTokens: rows.reduce((sum, r) => sum + r.weightedTokens, 0),
+      toolCalls: tools.calls,
     };
   } finally {
     await deps.redis.del(LOCK_KEY);
@@ -120,16 +134,8 @@ export function rebuildAdditions(rows: readonly CountedUsageRow[], countingSince
     weekly: calendarPeriod('weekly', countingSince).startMs,
     monthly: calendarPeriod('monthly', countingSince).startMs,
   };
-  const sums = new Map<string, CounterAddition>();
-  const add = (counter: Counter, amount: number) => {
-    if (amount <= 0) return;
-    const held = sums.get(counter.key);
-    if (held) held.amount += amount;
-    else {
-      const { key, current, bucketsInWindow, expiryMs } = counter;
-      sums.set(key, { key, current, bucketsInWindow, expiryMs, amount });
-    }
-  };
+  const sums = summedAdditions();
+  const add = sums.add;
   for (const row of rows) {
     const dayStart = row.day * DAY_MS;
     const scopes: ScopeRef[] = [{ scope: 'user', id: row.userId }];
@@ -147,5 +153,5 @@ export function rebuildAdditions(rows: readonly CountedUsageRow[], countingSince
       }
     }
   }
-  return [...sums.values()];
+  return sums.list();
 }

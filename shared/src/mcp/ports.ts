@@ -6,6 +6,7 @@
  */
 
 import type { McpAuthType } from '../db/schema/mcp';
+import type { CountedToolCallRow } from '../limits/tool-counter-rebuild';
 import type { DpopKey } from './oauth/dpop';
 
 /** A registered upstream MCP server with its secret opened, ready to connect to. */
@@ -204,4 +205,9 @@ export interface McpLogFilter {
 export interface McpLogStore {
   insert(records: readonly McpLogRecord[]): Promise<void>;
   list(filter: McpLogFilter): Promise<{ total: number; entries: McpLogRecord[] }>;
+  /**
+   * The calls the tool gate let through (refusals left out, refusals.ts) that started in
+   * [since, before), per caller, tool and UTC day: what rebuilds the tool counters.
+   */
+  countedCalls(query: { since: Date; before: Date }): Promise<CountedToolCallRow[]>;
 }

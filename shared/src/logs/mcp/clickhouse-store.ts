@@ -1,10 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { McpLogRecord, McpLogStore } from '../../mcp/ports';
+import { UNCOUNTED_CALL_PREFIXES } from '../../mcp/refusals';
 import type { ChRow } from '../analytics/clickhouse-columns';
-import { type ChSql, chSql } from '../analytics/clickhouse-sql';
+import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
 import {
   type ClickHouseTableOptions,
+  chCreatedBefore,
   chCreatedBetween,
+  chCreatedFrom,
   clickHouseLogTable,
 } from '../analytics/clickhouse-table';
 import type { SpillTarget } from '../analytics/log-spill';
@@ -57,5 +60,44 @@ export function createClickHouseMcpLogStore(
           : await logs.page<ChRow>(columns, conditions, query);
       return { total, entries: rows.map((row) => mcpLogSchema.fromRow(row)) };
     },
+    async countedCalls(query) {
+      const rows = await logs.select<CountedCallsRow>(countedCallsSql(logs.table, query));
+      return rows.map((row) => ({
+        apiKeyId: row.api_key_id,
+        userId: row.user_id,
+        serverName: row.server_name,
+        toolName: row.tool_name,
+        day: Number(row.day),
+        calls: Number(row.calls),
+      }));
+    },
   };
+}
+
+interface CountedCallsRow {
+  api_key_id: string | null;
+  user_id: string;
+  server_name: string;
+  tool_name: string;
+  day: string | number;
+  calls: string | number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Compared as bytes (substring), which ClickHouse 18.16 has; the prefixes are ASCII. */
+const refused = chJoin(
+  UNCOUNTED_CALL_PREFIXES.map(
+    (prefix) => chSql`substring(ifNull(error, ''), 1, ${prefix.length}) = ${prefix}`,
+  ),
+  chSql` OR `,
+);
+
+function countedCallsSql(table: ChSql, query: { since: Date; before: Date }): ChSql {
+  return chSql`SELECT api_key_id, user_id, server_name, tool_name,
+      intDiv(created_at_ms, ${DAY_MS}) AS day, count() AS calls
+    FROM ${table}
+    WHERE ${chCreatedFrom(query.since)} AND ${chCreatedBefore(query.before)} AND isNotNull(user_id)
+      AND NOT (status = 'error' AND (${refused}))
+    GROUP BY api_key_id, user_id, server_name, tool_name, day`;
 }

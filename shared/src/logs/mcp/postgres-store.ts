@@ -1,7 +1,9 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { mcpLogs } from '../../db/schema';
 import type { QueryDb } from '../../db/types';
+import type { CountedToolCallRow } from '../../limits/tool-counter-rebuild';
 import type { McpLogRecord, McpLogStore } from '../../mcp/ports';
+import { UNCOUNTED_CALL_PREFIXES } from '../../mcp/refusals';
 import type { SpillTable } from '../analytics/log-spill';
 import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 
@@ -35,7 +37,47 @@ export function createPostgresMcpLogStore(db: QueryDb): McpLogStore {
       ]);
       return { total: Number(counted?.total ?? 0), entries: rows.map(toRecord) };
     },
+    countedCalls: (query) => countedCalls(db, query),
   };
+}
+
+/** See McpLogStore.countedCalls; a refusal is told by its text's prefix (refusals.ts). */
+async function countedCalls(
+  db: QueryDb,
+  query: { since: Date; before: Date },
+): Promise<CountedToolCallRow[]> {
+  const day = sql<number>`floor(extract(epoch from ${mcpLogs.createdAt}) / 86400)::bigint`;
+  const refused = sql.join(
+    UNCOUNTED_CALL_PREFIXES.map(
+      (prefix) => sql`left(coalesce(${mcpLogs.error}, ''), ${prefix.length}) = ${prefix}`,
+    ),
+    sql` or `,
+  );
+  const rows = await db
+    .select({
+      apiKeyId: mcpLogs.apiKeyId,
+      userId: mcpLogs.userId,
+      serverName: mcpLogs.serverName,
+      toolName: mcpLogs.toolName,
+      day,
+      calls: count(),
+    })
+    .from(mcpLogs)
+    .where(
+      and(
+        gte(mcpLogs.createdAt, query.since),
+        lt(mcpLogs.createdAt, query.before),
+        isNotNull(mcpLogs.userId),
+        sql`not (${mcpLogs.status} = 'error' and (${refused}))`,
+      ),
+    )
+    .groupBy(mcpLogs.apiKeyId, mcpLogs.userId, mcpLogs.serverName, mcpLogs.toolName, day);
+  return rows.map((row) => ({
+    ...row,
+    userId: row.userId ?? '',
+    day: Number(row.day),
+    calls: Number(row.calls),
+  }));
 }
 
 /** The same table as ClickHouse's spill (analytics/log-spill.ts): rows wait here during an outage. */

@@ -7,6 +7,7 @@ import { NO_SPAN, type Span } from '../../telemetry/span';
 import type { Background } from '../../util/background';
 import { composedHints } from '../cache-hints';
 import type { ClientChannel, McpLogRecord, McpResult } from '../ports';
+import { blockedCallMessage } from '../refusals';
 import type { UpstreamListCache } from '../upstream/list-cache';
 import { traceMeta } from '../upstream/trace-headers';
 import { type McpToolAccess, mayUseTool } from './access';
@@ -102,7 +103,7 @@ async function callTool(call: MethodCall, deps: MethodDeps): Promise<McpResult> 
       call.waitUntil,
     );
   if (blockedBy !== null) {
-    const message = `Tool call blocked by rule "${blockedBy}"`;
+    const message = blockedCallMessage(blockedBy);
     log(message);
     deps.onToolBlocked(blockedBy);
     throw new RpcFault(TOOL_BLOCKED_CODE, message);

@@ -1,6 +1,7 @@
 import type { LimitSubject } from '../../limits/definitions';
 import type { ToolAdmission } from '../../limits/tool-gate';
 import { accessNameOf, type ToolRef } from '../../limits/tool-limits';
+import { LIMITED_CALL_PREFIX } from '../refusals';
 import { RpcFault } from './jsonrpc';
 
 /**
@@ -30,7 +31,7 @@ export async function toolLimitRefusal(
   const when = admission.resetsAt === null ? '' : ` (at ${admission.resetsAt})`;
   return new RpcFault(
     TOOL_RATE_LIMITED_CODE,
-    `Rate limited: ${admission.label} on ${name}; retry after ${admission.retryAfterSeconds} s${when}`,
+    `${LIMITED_CALL_PREFIX}${admission.label} on ${name}; retry after ${admission.retryAfterSeconds} s${when}`,
     {
       limit: admission.label,
       tool: name,

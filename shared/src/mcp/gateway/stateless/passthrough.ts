@@ -3,6 +3,7 @@ import { redactJson } from '../../../guardrails/redact-policy';
 import { blockingToolRule, TOOL_BLOCKED_CODE } from '../../../guardrails/tool-policy';
 import { limitSubject } from '../../../limits/definitions';
 import { isListMethod } from '../../cache-hints';
+import { blockedCallMessage } from '../../refusals';
 import { authenticatedFetch } from '../../upstream/auth';
 import { readRpcAnswer } from '../../upstream/rpc-answers';
 import { speaksStateless } from '../../upstream/stateless-upstream';
@@ -172,7 +173,7 @@ async function checkToolCall(
   }
   const blockedBy = blockingToolRule(policy, accessName, args);
   if (blockedBy !== null) {
-    const text = `Tool call blocked by rule "${blockedBy}"`;
+    const text = blockedCallMessage(blockedBy);
     log(text);
     deps.onToolBlocked(blockedBy);
     return refuse(new RpcFault(TOOL_BLOCKED_CODE, text));
