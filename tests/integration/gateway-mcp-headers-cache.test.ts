@@ -147,6 +147,16 @@ describe('decisions from Mcp-Method and Mcp-Name, before the body', () => {
     });
   });
 
+  it('refuses a stateless tools/call without Mcp-Name (400, -32020), its body unread', async () => {
+    const before = upstream.calls.length;
+    const echo = { name: 'modern__echo', arguments: { text: 'hi' } };
+    expect(await post('tools/call', echo, { key: memberKey })).toEqual({
+      status: 400,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32020, message: 'Missing Mcp-Name header' } },
+    });
+    expect(upstream.calls.length).toBe(before);
+  });
+
   it('refuses unknown tools and removed methods likewise; allows the rest, whose body must agree', async () => {
     const unknown = await post(
       'tools/call',

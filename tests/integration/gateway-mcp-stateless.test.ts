@@ -76,6 +76,10 @@ async function rpc(
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': VERSION,
       'mcp-method': method,
+      // What the call names, as the revision has a client send it beside Mcp-Method.
+      ...(typeof (params.name ?? params.uri) === 'string'
+        ? { 'mcp-name': String(params.name ?? params.uri) }
+        : {}),
       ...options.headers,
     },
     body: JSON.stringify({

@@ -232,6 +232,7 @@ describe('the stateless revision', () => {
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': VERSION,
         'mcp-method': 'tools/call',
+        'mcp-name': name,
       },
       body: JSON.stringify({
         jsonrpc: '2.0',

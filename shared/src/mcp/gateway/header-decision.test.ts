@@ -77,6 +77,17 @@ describe('decisions from Mcp-Method and Mcp-Name, before the body', () => {
     expect(await refusal(decide({ 'mcp-name': 'hub__create_issue' }, { scope: 'hub' }))).toEqual(missing);
   });
 
+  it('refuses a stateless tools/call, prompts/get or resources/read without Mcp-Name: 400, header mismatch', async () => {
+    const missing = { status: 400, error: { code: -32020, message: 'Missing Mcp-Name header' }, id: null };
+    for (const method of ['tools/call', 'prompts/get', 'resources/read'])
+      expect(await refusal(decide({ 'mcp-method': method })), method).toEqual(missing);
+    // Methods that name nothing need no Mcp-Name; a session's requests are read from their body.
+    expect(await decide({ 'mcp-method': 'tools/list' })).toMatchObject({ kind: 'allowed' });
+    expect(await decide({ 'mcp-method': 'tools/call' }, { session: 'sess-1' })).toMatchObject({
+      kind: 'allowed',
+    });
+  });
+
   it('allows a tool the role may use, routed to its server', async () => {
     expect(await decide(call('hub__create_issue'))).toEqual({ kind: 'allowed', server: hub });
     expect(await decide(call('hub__delete_repo'), { role: 'admin' })).toEqual({

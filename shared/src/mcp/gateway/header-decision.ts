@@ -6,7 +6,7 @@ import { type McpCatalog, publicName } from './catalog';
 import { endpointDeps } from './handle-mcp';
 import { McpRpcError, RPC, RpcFault, rpcFaultBody } from './jsonrpc';
 import type { MethodDeps } from './methods';
-import { mcpNameOf } from './standard-headers';
+import { mcpNameOf, namesItsTarget } from './standard-headers';
 import { STATELESS_VERSIONS } from './stateless/envelope';
 import { REMOVED } from './stateless/handle-stateless';
 import { SEARCH_TOOL_NAME } from './tool-search';
@@ -65,7 +65,7 @@ function refused(message: string): HeaderDecision {
 
 /**
  * Decides from the headers alone: an inactive /mcp/{server} (404, any request); for a stateless
- * request, a missing Mcp-Method (400), a method the revision removed or the endpoint does not
+ * request, a missing Mcp-Method, or Mcp-Name with a method that names its target (400), a method the revision removed or the endpoint does not
  * serve (404), a tool the caller's role may not use, or a tool, prompt or resource the endpoint
  * does not have. A
  * session's requests are decided after their session, from the body, as before.
@@ -77,7 +77,7 @@ export async function decideFromHeaders(request: HeaderRequest, deps: MethodDeps
   if (method === undefined) {
     // The revision makes Mcp-Method required on every POST: without it a stateless request is
     // refused as a header mismatch; session-era clients never had to send it.
-    if (stateless) throw missingMethodHeader();
+    if (stateless) throw missingHeader('Mcp-Method');
     return BODY;
   }
   const endpoint = await endpointDeps(deps, request.scope);
@@ -91,7 +91,11 @@ export async function decideFromHeaders(request: HeaderRequest, deps: MethodDeps
   if (forwarded === false && !BRIDGED_METHODS.has(method) && !method.startsWith('notifications/'))
     throw notFound(method);
   const name = mcpNameOf(request.headers);
-  if (name === undefined) return allowed(own ?? null);
+  if (name === undefined) {
+    // Required with the methods that name a tool, prompt or resource, as Mcp-Method is.
+    if (namesItsTarget(method)) throw missingHeader('Mcp-Name');
+    return allowed(own ?? null);
+  }
   if (method === 'tools/call') return decideToolCall(request, name, catalog, own, forwarded, deps);
   if (method === 'prompts/get') {
     const owner = catalog.promptOwner(name);
@@ -134,6 +138,6 @@ function notFound(method: string): McpRpcError {
   return new McpRpcError(404, RPC.methodNotFound, `Method not found: ${method}`, null);
 }
 
-function missingMethodHeader(): McpRpcError {
-  return new McpRpcError(400, RPC.headerMismatch, 'Missing Mcp-Method header', null);
+function missingHeader(header: 'Mcp-Method' | 'Mcp-Name'): McpRpcError {
+  return new McpRpcError(400, RPC.headerMismatch, `Missing ${header} header`, null);
 }

@@ -7,6 +7,9 @@ const NAMED_BY: Readonly<Record<string, 'name' | 'uri'>> = {
   'resources/read': 'uri',
 };
 
+/** Whether the method names its target in Mcp-Name (the header is then required on a stateless request). */
+export const namesItsTarget = (method: string): boolean => NAMED_BY[method] !== undefined;
+
 /** `=?base64?…?=` carries a value that is not plain printable ASCII. */
 function decoded(value: string): string {
   const wrapped = /^=\?base64\?(.*)\?=$/.exec(value);
