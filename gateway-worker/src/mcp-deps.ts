@@ -25,8 +25,8 @@ import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-
 import { createDropReporter } from '@sluice/shared/metrics/dropped';
 import { guardrailSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
-import { createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
-import { CACHE_VERSION_KEYS } from '@sluice/shared/stores/cache-versions';
+import { createBatchingLedgerWriter } from '@sluice/shared/runtime/batching-writer';
+import { CACHE_VERSION_KEYS } from '@sluice/shared/runtime/cache-versions';
 import { type Background, detached } from '@sluice/shared/util/background';
 import type { StoreLink } from './store-link';
 

@@ -27,7 +27,7 @@ import type { ProxyDeps } from '@sluice/shared/proxy/types';
 import { benchPolicyOf } from '@sluice/shared/routing/route-health';
 import { createRouteHealth } from '@sluice/shared/routing/route-health-tracker';
 import { createRouteLatency } from '@sluice/shared/routing/route-order';
-import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/stores/batching-writer';
+import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/runtime/batching-writer';
 import { detached } from '@sluice/shared/util/background';
 import { wireFormats } from '@sluice/shared/wire/index';
 import { runtimeByteChannel } from './runtime-byte-channel';

@@ -1,11 +1,15 @@
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { WARM_PARTS } from '@sluice/shared/gateway/warm-caches';
+import { createScriptRunner, type ScriptRunner } from '@sluice/shared/runtime/script-pipeline';
+import {
+  createVersionBoard,
+  readVersionsWith,
+  type VersionBoard,
+} from '@sluice/shared/runtime/version-board';
+import { createWriteBehind, type WriteBehind } from '@sluice/shared/runtime/write-behind';
 import { type Breaker, createBreaker, StoreUnavailableError } from '@sluice/shared/stores/breaker';
 import type { HotRedis } from '@sluice/shared/stores/resp/link-redis';
-import { createScriptRunner, type ScriptRunner } from '@sluice/shared/stores/script-pipeline';
 import { createRawUpstash, createUpstash } from '@sluice/shared/stores/upstash';
-import { createVersionBoard, readVersionsWith, type VersionBoard } from '@sluice/shared/stores/version-board';
-import { createWriteBehind, type WriteBehind } from '@sluice/shared/stores/write-behind';
 import { withDeadline } from '@sluice/shared/util/deadline';
 import type { Redis } from '@upstash/redis';
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { auditLog } from '../../shared/src/db/schema';
-import { CACHE_VERSION_KEYS, type CachePart } from '../../shared/src/stores/cache-versions';
+import { CACHE_VERSION_KEYS, type CachePart } from '../../shared/src/runtime/cache-versions';
 import type { ConsoleHarness } from './console';
 
 /** What a console change leaves behind: audit records, and the cache version it moved. */

@@ -1,7 +1,7 @@
 import type { QueryDb } from '../../shared/src/db/types';
 import { createWarmCaches, WARM_PARTS, type WarmCaches } from '../../shared/src/gateway/warm-caches';
+import { createVersionBoard, readVersionsWith } from '../../shared/src/runtime/version-board';
 import type { RedisPort } from '../../shared/src/stores/redis-port';
-import { createVersionBoard, readVersionsWith } from '../../shared/src/stores/version-board';
 
 /**
  * A gateway isolate's caches (gateway/warm-caches.ts) over the real stores, as the gateway

@@ -1,7 +1,7 @@
 // Architecture: one way a console write reaches the gateways' isolate caches — commit, then move
-// the counter of each part it touched (shared/src/stores/cache-versions.ts).
+// the counter of each part it touched (shared/src/runtime/cache-versions.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_VERSION_KEYS, type CachePart } from '../../shared/src/stores/cache-versions';
+import { CACHE_VERSION_KEYS, type CachePart } from '../../shared/src/runtime/cache-versions';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';
 

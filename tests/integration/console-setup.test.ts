@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, providers, users } from '../../shared/src/db/schema';
-import { CACHE_VERSION_KEYS } from '../../shared/src/stores/cache-versions';
+import { CACHE_VERSION_KEYS } from '../../shared/src/runtime/cache-versions';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { appEnv, freshDatabase } from '../helpers/stores';
 

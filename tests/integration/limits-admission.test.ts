@@ -12,14 +12,14 @@ import { createGate, type Gate, type GateAsk } from '../../shared/src/limits/gat
 import { releases } from '../../shared/src/limits/reservation';
 import { routeCapKeys } from '../../shared/src/limits/route-caps';
 import { addToCounters } from '../../shared/src/limits/sliding-window';
-import { directScripts } from '../../shared/src/stores/lua-script';
-import { createScriptRunner } from '../../shared/src/stores/script-pipeline';
-import { createRawUpstash, createUpstash } from '../../shared/src/stores/upstash';
+import { createScriptRunner } from '../../shared/src/runtime/script-pipeline';
 import {
   createVersionBoard,
   readVersionsWith,
   type VersionBoard,
-} from '../../shared/src/stores/version-board';
+} from '../../shared/src/runtime/version-board';
+import { directScripts } from '../../shared/src/stores/lua-script';
+import { createRawUpstash, createUpstash } from '../../shared/src/stores/upstash';
 
 const T = Date.parse('2026-11-18T10:00:00.000Z');
 let redis: Redis;

@@ -7,12 +7,12 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { runScriptPipeline } from '../../shared/src/runtime/script-pipeline';
 import type { LuaScript } from '../../shared/src/stores/lua-script';
 import { parseRedisUrl } from '../../shared/src/stores/redis-url';
 import { createLinkRedis, toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
 import { NO_PREAMBLE } from '../../shared/src/stores/resp/preamble';
 import { createRespConnection, type RespConnection } from '../../shared/src/stores/resp/resp-connection';
-import { runScriptPipeline } from '../../shared/src/stores/script-pipeline';
 import { createRawUpstash } from '../../shared/src/stores/upstash';
 import { luaSha1 } from '../../shared/test/stores/lua-sha1';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';

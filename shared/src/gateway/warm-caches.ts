@@ -10,10 +10,10 @@ import { listPriceRows, toPriceEntry } from '../pricing/repo';
 import { type PriceTable, toPriceTable } from '../pricing/types';
 import { type ResolvedModel, resolveModelRoutes } from '../routing/resolve';
 import { ROUTE_HEALTH_VERSION_KEY } from '../routing/route-health';
+import { CACHE_VERSION_KEYS } from '../runtime/cache-versions';
+import { createIsolateCache } from '../runtime/isolate-cache';
+import type { VersionBoard, VersionBoardOptions } from '../runtime/version-board';
 import type { SettingValues } from '../settings/definitions';
-import { CACHE_VERSION_KEYS } from '../stores/cache-versions';
-import { createIsolateCache } from '../stores/isolate-cache';
-import type { VersionBoard, VersionBoardOptions } from '../stores/version-board';
 import type { Background } from '../util/background';
 
 /** The parts an isolate's caches hang on, with the Redis counters the console moves. */
@@ -39,8 +39,8 @@ export const WARM_LOAD_WAIT_MS = 15_000;
  * What a gateway isolate keeps from Postgres: key records, model resolutions (with their
  * price-table entries), the servable models (/v1/models), settings, limit definitions and the
  * MCP catalog. Each is served from
- * memory once loaded and refreshed in the background (stores/isolate-cache.ts); a console
- * change moves its version and drops the part (stores/version-board.ts).
+ * memory once loaded and refreshed in the background (runtime/isolate-cache.ts); a console
+ * change moves its version and drops the part (runtime/version-board.ts).
  */
 export interface WarmCaches {
   board: VersionBoard;

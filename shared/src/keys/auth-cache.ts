@@ -4,8 +4,8 @@ import { API_KEY_STATUSES } from '../db/schema/api-keys';
 import { USER_ROLES } from '../db/schema/users';
 import { AppError } from '../http/app-error';
 import { errorText, type Logger } from '../logs/server/logger';
+import { CACHE_VERSION_KEYS } from '../runtime/cache-versions';
 import { StoreUnavailableError } from '../stores/breaker';
-import { CACHE_VERSION_KEYS } from '../stores/cache-versions';
 import type { RedisPort } from '../stores/redis-port';
 import type { Background } from '../util/background';
 

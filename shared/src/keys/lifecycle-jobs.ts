@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type KeyAuditSpec, selectKeyHashes, updateKeysAudited } from '../db/repos/api-keys-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import { apiKeys } from '../db/schema';
-import { bumpCacheVersions } from '../stores/cache-versions';
+import { bumpCacheVersions } from '../runtime/cache-versions';
 import { invalidateKeyHashes } from './auth-cache';
 import {
   expiredCondition,

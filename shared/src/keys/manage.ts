@@ -11,7 +11,7 @@ import { writeAudit } from '../db/repos/audit-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import type { Db } from '../db/types';
 import { notFound, unprocessable } from '../http/app-error';
-import { commitThenBump } from '../stores/cache-versions';
+import { commitThenBump } from '../runtime/cache-versions';
 import { invalidateKeyHashes } from './auth-cache';
 import type { CreateKeyInput, UpdateKeyInput } from './schemas';
 import { type KeyActor, type KeysDeps, requireActiveKey } from './state';

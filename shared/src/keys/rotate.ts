@@ -2,7 +2,7 @@ import { generateApiKey } from '../auth/api-key';
 import { type ApiKeyRow, updateKeyRow } from '../db/repos/api-keys-repo';
 import { writeAudit } from '../db/repos/audit-repo';
 import { loadSettings } from '../db/repos/settings-repo';
-import { commitThenBump } from '../stores/cache-versions';
+import { commitThenBump } from '../runtime/cache-versions';
 import { invalidateKeyHashes } from './auth-cache';
 import { requireOwnedKey } from './manage';
 import { isUnissued, type KeyActor, type KeysDeps, requireActiveKey } from './state';

@@ -1,7 +1,7 @@
 import { lockExistingIds } from '../db/repos/limits-admin-repo';
 import type { Db } from '../db/types';
 import { unprocessable } from '../http/app-error';
-import type { ChangeDeps } from '../stores/cache-versions';
+import type { ChangeDeps } from '../runtime/cache-versions';
 
 /** `db` must support transactions; every change moves the limits counter gateways watch. */
 export type LimitsAdminDeps = ChangeDeps;

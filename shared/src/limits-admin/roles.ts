@@ -17,7 +17,7 @@ import { isUniqueViolation } from '../db/repos/models-admin-repo';
 import { deleteSubjectToolLimitRows } from '../db/repos/tool-limits-repo';
 import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
-import { commitThenBump } from '../stores/cache-versions';
+import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import type { LimitsAdminDeps } from './commit';
 import type { CreateRoleInput, UpdateRoleInput } from './schemas';

@@ -13,7 +13,7 @@ import {
 import { findUserById } from '../db/repos/users-repo';
 import type { Db, QueryDb } from '../db/types';
 import { notFound } from '../http/app-error';
-import { commitThenBump } from '../stores/cache-versions';
+import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import type { LimitsSubjectRef } from './access';
 import { type LimitsAdminDeps, requireExistingIds } from './commit';

@@ -15,7 +15,7 @@ import {
 import { isUniqueViolation } from '../db/repos/models-admin-repo';
 import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
-import { commitThenBump } from '../stores/cache-versions';
+import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { type LimitsAdminDeps, requireExistingIds } from './commit';
 import type { CreateTeamInput, RoleIdsInput, TeamMembersInput, UpdateTeamInput } from './schemas';

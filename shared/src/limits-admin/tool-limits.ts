@@ -11,7 +11,7 @@ import {
 import type { QueryDb } from '../db/types';
 import { conflict, forbidden, notFound } from '../http/app-error';
 import type { BudgetPeriod, LimitWindow } from '../limits/periods';
-import { commitThenBump } from '../stores/cache-versions';
+import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { authorizeLimitsAccess, type LimitsCaller } from './access';
 import type { LimitsAdminDeps } from './commit';

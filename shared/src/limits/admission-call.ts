@@ -1,4 +1,4 @@
-import type { ScriptCall } from '../stores/script-pipeline';
+import type { ScriptCall } from '../runtime/script-pipeline';
 import { ADMIT_SCRIPT } from './admission-script';
 import { COUNTING_SINCE_KEY, EPOCH_KEY } from './counting-since';
 import {

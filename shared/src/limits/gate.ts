@@ -1,6 +1,6 @@
+import type { VersionBoard } from '../runtime/version-board';
 import { StoreUnavailableError } from '../stores/breaker';
 import type { ScriptCall } from '../stores/lua-script';
-import type { VersionBoard } from '../stores/version-board';
 import type { Background } from '../util/background';
 import type { CallDeadline } from '../util/call-deadline';
 import { type AdmissionAnswer, type AdmissionAsk, admissionCall, readAdmission } from './admission-call';
@@ -47,7 +47,7 @@ export interface GateAsk {
   thresholds?: BudgetThresholds;
   /** Weighted tokens the request may use, reserved on token rules and budgets (reservation.ts). */
   reserveTokens?: number;
-  /** The request's timer, for its wait on a shared round trip (stores/coalescer.ts). */
+  /** The request's timer, for its wait on a shared round trip (runtime/coalescer.ts). */
   timer?: CallDeadline;
 }
 

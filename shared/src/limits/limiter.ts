@@ -1,6 +1,6 @@
+import { createVersionBoard } from '../runtime/version-board';
 import { directScripts } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
-import { createVersionBoard } from '../stores/version-board';
 import { detached } from '../util/background';
 import { withDeadline } from '../util/deadline';
 import { type Counter, type Scope, usageReadPlan } from './counters';

@@ -1,4 +1,4 @@
-import type { WriteBehind } from '../stores/write-behind';
+import type { WriteBehind } from '../runtime/write-behind';
 import type { Background } from '../util/background';
 import { tokenCounters } from './counters';
 import type { LimitSubject, SubjectLimits } from './definitions';
@@ -14,7 +14,7 @@ import { addCall, type CounterAddition } from './sliding-window';
 export interface TokenTally {
   /**
    * Resolves (never rejects) once the amounts are in Redis, or failed and were reported;
-   * `keepAlive` gets the flush when this call opens it (stores/write-behind.ts).
+   * `keepAlive` gets the flush when this call opens it (runtime/write-behind.ts).
    */
   add(entries: readonly CounterAddition[], keepAlive?: Background): Promise<void>;
 }

@@ -1,6 +1,6 @@
+import { createWriteBehind, type WriteBehind } from '../runtime/write-behind';
 import { type LuaScript, runScript } from '../stores/lua-script';
 import type { RedisPort } from '../stores/redis-port';
-import { createWriteBehind, type WriteBehind } from '../stores/write-behind';
 import type { Background } from '../util/background';
 import { type ActiveKind, createActiveCounter, LUA_NOW_MS } from './active';
 import { METRICS, type MetricSample } from './definitions';
@@ -65,7 +65,7 @@ export interface ActiveHandle {
 export interface MetricsStore {
   /**
    * Queues samples; resolves when the flush holding them is in Redis. `keepAlive` gets the
-   * flush when this call opens it (see stores/write-behind.ts).
+   * flush when this call opens it (see runtime/write-behind.ts).
    */
   record(samples: readonly MetricSample[], keepAlive?: Background): Promise<void>;
   /**
@@ -88,7 +88,7 @@ export interface RedisMetricsStoreOptions {
   activeRefreshMs?: number;
   /**
    * The isolate's shared after-response writer, so samples ride in the same round trip as the
-   * token counts; without one the store makes its own (a 200 ms window, stores/write-behind.ts).
+   * token counts; without one the store makes its own (a 200 ms window, runtime/write-behind.ts).
    */
   writeBehind?: WriteBehind;
   timeoutMs?: number;

@@ -8,7 +8,7 @@ import {
 } from '../db/repos/models-admin-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
-import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
+import { type ChangeDeps, commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { modelSettings } from './model-settings';
 import { getModel } from './models-admin';

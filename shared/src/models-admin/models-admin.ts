@@ -15,7 +15,7 @@ import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import { listPriceRows, toPriceEntry } from '../pricing/repo';
 import { type PriceTable, toPriceTable } from '../pricing/types';
-import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
+import { type ChangeDeps, commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { modelSettings } from './model-settings';
 import { describeRoutes, toNewRoutes } from './route-input';

@@ -2,7 +2,7 @@ import { type Page, type PageQuery, pageOf } from '../db/paging';
 import { writeAudit } from '../db/repos/audit-repo';
 import type { Db } from '../db/types';
 import { notFound, unprocessable } from '../http/app-error';
-import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
+import { type ChangeDeps, commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { deletePriceRow, findPriceRow, listPricePage, type PriceRow, upsertPriceRow } from './repo';
 import { type PriceInput, priceModelSchema } from './schemas';

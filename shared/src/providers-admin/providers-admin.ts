@@ -12,7 +12,7 @@ import {
 } from '../db/repos/providers-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
-import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
+import { type ChangeDeps, commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import type { CreateProviderInput, UpdateProviderInput } from './schemas';
 import { type ProviderView, toProviderView } from './views';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectSha1OfSource } from '../../test/stores/lua-sha1';
-import type { PendingWrite, WriteBehind, WriteBehindSource } from '../stores/write-behind';
+import type { PendingWrite, WriteBehind, WriteBehindSource } from '../runtime/write-behind';
 import { CACHE_SET_SCRIPT, createResponseCache, MAX_CACHED_BODY_CHARS, stableJson } from './response-cache';
 
 /** A write-behind that records what each flush would send, and flushes on demand. */

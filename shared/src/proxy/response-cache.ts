@@ -1,8 +1,8 @@
 import { sha256Hex } from '../auth/encoding';
 import type { WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
+import type { WriteBehind } from '../runtime/write-behind';
 import type { LuaScript } from '../stores/lua-script';
-import type { WriteBehind } from '../stores/write-behind';
 import type { Background } from '../util/background';
 
 /** A complete answer as the client received it, replayable byte for byte. */
@@ -25,7 +25,7 @@ export interface ResponseCache {
   parse(stored: string): CachedAnswer | null;
   /**
    * Stores the answer in the next flush; resolves (never rejects) once that is answered.
-   * `keepAlive` gets the flush when this call opens it (stores/write-behind.ts).
+   * `keepAlive` gets the flush when this call opens it (runtime/write-behind.ts).
    */
   set(key: string, answer: CachedAnswer, ttlSeconds: number, keepAlive?: Background): Promise<void>;
 }

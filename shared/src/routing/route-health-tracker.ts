@@ -1,6 +1,6 @@
+import type { BoardPart } from '../runtime/version-board';
+import type { WriteBehind } from '../runtime/write-behind';
 import type { RedisPort } from '../stores/redis-port';
-import type { BoardPart } from '../stores/version-board';
-import type { WriteBehind } from '../stores/write-behind';
 import type { Background } from '../util/background';
 import { withDeadline } from '../util/deadline';
 import { afterOutcome, type LocalRouteState, mergedState } from './local-bench';

@@ -1,7 +1,7 @@
 import type { SecretBox } from '../auth/secret-box';
 import { type AuditRecord, writeAudit } from '../db/repos/audit-repo';
 import { loadSettings, lockSettings, writeSettings } from '../db/repos/settings-repo';
-import { type ChangeDeps, commitThenBump } from '../stores/cache-versions';
+import { type ChangeDeps, commitThenBump } from '../runtime/cache-versions';
 import type { SettingKey } from './definitions';
 import { parseSettingsPatch } from './patch';
 import { sealSecretSettings } from './secrets';
@@ -23,7 +23,7 @@ export interface SettingsUpdateResult {
 /**
  * PATCH /api/admin/settings: validates every key and value first (422 before any write), then
  * stores all values (secrets sealed) and the `settings.update` audit record in one
- * transaction; then every gateway isolate drops its settings (stores/cache-versions.ts).
+ * transaction; then every gateway isolate drops its settings (runtime/cache-versions.ts).
  */
 export async function updateSettings(
   deps: SettingsUpdateDeps,

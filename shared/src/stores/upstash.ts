@@ -30,7 +30,7 @@ export function createUpstash(config: UpstashConfig): Redis {
 
 /**
  * The hot path's client: replies as Redis gave them (no JSON parsing of every string, no
- * base64 round trip), no auto-pipelining (its owner batches explicitly, stores/coalescer.ts).
+ * base64 round trip), no auto-pipelining (its owner batches explicitly, runtime/coalescer.ts).
  * Every value it reads is UTF-8 text (counters, versions, JSON the gateway wrote).
  */
 export function createRawUpstash(config: UpstashConfig): Redis {

@@ -12,7 +12,7 @@ import type { UserRow } from '../db/repos/users-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import { invalidateKeyHashes } from '../keys/auth-cache';
-import { type CachePart, commitThenBump } from '../stores/cache-versions';
+import { type CachePart, commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor, UsersAdminDeps } from './ports';
 import type { UpdateUserInput } from './schemas';
 import { type AdminUserView, toAdminUserView } from './views';

@@ -1,6 +1,6 @@
 /**
  * One timer for the successive deadlines of a request: its wait for a shared store round trip
- * (stores/coalescer.ts), then the upstream's headers, then the upstream's body.
+ * (runtime/coalescer.ts), then the upstream's headers, then the upstream's body.
  *
  * A request used to arm and clear a timer for each wait; setTimeout and clearTimeout together
  * were about 6 % of the gateway's CPU per request on workerd. Here a deadline set while the

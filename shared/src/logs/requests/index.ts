@@ -2,7 +2,7 @@ export {
   type BatchingWriterOptions,
   createBatchingLedgerWriter,
   type LedgerWriter,
-} from '../../stores/batching-writer';
+} from '../../runtime/batching-writer';
 export { type ClickHouseRequestLogStoreOptions, createClickHouseRequestLogStore } from './clickhouse-store';
 export { costUsd, type TokenPrices, type TokenWeights, weightedTokens } from './cost';
 export { REQUEST_LOG_TABLE, requestLogSchema } from './log-columns';

@@ -1,4 +1,4 @@
-import { type BatchInsert, createBatchingLedgerWriter } from '../../stores/batching-writer';
+import { type BatchInsert, createBatchingLedgerWriter } from '../../runtime/batching-writer';
 import { type AppLogRecord, type AppLogSource, LOG_LEVEL_NAMES, LOG_LEVELS, type LogLevel } from './records';
 
 export type LogFields = Record<string, unknown>;

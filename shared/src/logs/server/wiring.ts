@@ -1,4 +1,4 @@
-import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '../../stores/batching-writer';
+import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '../../runtime/batching-writer';
 import type { Background } from '../../util/background';
 import type { AnalyticsStore } from '../analytics/store';
 import { createLogger, errorText, type Logger, logLevelFromEnv } from './logger';

@@ -1,7 +1,7 @@
 import { writeAudit } from '../../db/repos/audit-repo';
 import { replaceMcpTools } from '../../db/repos/mcp-repo';
 import { AppError } from '../../http/app-error';
-import { commitThenBump } from '../../stores/cache-versions';
+import { commitThenBump } from '../../runtime/cache-versions';
 import type { AuditActor } from '../../users/ports';
 import {
   type ClientChannel,

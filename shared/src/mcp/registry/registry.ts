@@ -17,7 +17,7 @@ import {
 } from '../../db/repos/mcp-repo';
 import type { Db } from '../../db/types';
 import { conflict, notFound, unprocessable } from '../../http/app-error';
-import { type ChangeDeps, commitThenBump } from '../../stores/cache-versions';
+import { type ChangeDeps, commitThenBump } from '../../runtime/cache-versions';
 import type { AuditActor } from '../../users/ports';
 import type { ConnectingServer } from '../oauth/connect';
 import { isSigningKey } from '../oauth/machine-grants';

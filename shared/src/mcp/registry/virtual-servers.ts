@@ -13,7 +13,7 @@ import {
 } from '../../db/repos/mcp-repo';
 import type { Db } from '../../db/types';
 import { conflict, notFound } from '../../http/app-error';
-import { type ChangeDeps, commitThenBump } from '../../stores/cache-versions';
+import { type ChangeDeps, commitThenBump } from '../../runtime/cache-versions';
 import type { AuditActor } from '../../users/ports';
 import type { CreateMcpVirtualServerInput, UpdateMcpVirtualServerInput } from './schemas';
 

@@ -1,5 +1,5 @@
-import type { PipelinePort, PipelineReply } from '../script-pipeline';
-import type { VersionsPort } from '../version-board';
+import type { PipelinePort, PipelineReply } from '../../runtime/script-pipeline';
+import type { VersionsPort } from '../../runtime/version-board';
 import { RespError, type RespReply } from './resp-codec';
 
 /**

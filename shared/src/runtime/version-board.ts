@@ -1,5 +1,5 @@
+import { type Breaker, NO_BREAKER } from '../stores/breaker';
 import { withDeadline } from '../util/deadline';
-import { type Breaker, NO_BREAKER } from './breaker';
 
 /**
  * The version counters an isolate's caches hang on. Writers INCR a part's Redis key after

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LuaScript } from './lua-script';
-import type { RedisPort } from './redis-port';
+import type { LuaScript } from '../stores/lua-script';
+import type { RedisPort } from '../stores/redis-port';
 import { runScriptPipeline } from './script-pipeline';
 import { createWriteBehind } from './write-behind';
 

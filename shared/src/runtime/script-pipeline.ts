@@ -1,11 +1,11 @@
+import { type Breaker, NO_BREAKER, unavailable } from '../stores/breaker';
+import type { ScriptCall } from '../stores/lua-script';
 import type { Background } from '../util/background';
 import type { CallDeadline } from '../util/call-deadline';
 import { withDeadline } from '../util/deadline';
-import { type Breaker, NO_BREAKER, unavailable } from './breaker';
 import { type Coalescer, createCoalescer } from './coalescer';
-import type { ScriptCall } from './lua-script';
 
-export type { ScriptCall } from './lua-script';
+export type { ScriptCall } from '../stores/lua-script';
 
 export type ScriptOutcome = { ok: true; value: unknown } | { ok: false; error: string };
 

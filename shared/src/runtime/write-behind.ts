@@ -1,6 +1,6 @@
+import { type Breaker, NO_BREAKER } from '../stores/breaker';
 import type { Background } from '../util/background';
 import { withDeadline } from '../util/deadline';
-import { type Breaker, NO_BREAKER } from './breaker';
 import { type PipelinePort, runScriptPipeline, type ScriptCall, type ScriptOutcome } from './script-pipeline';
 
 /** One script call a source hands over, and where its outcome goes. */

@@ -1,10 +1,10 @@
 import type { Db } from '../db/types';
 import { errorText, type Logger } from '../logs/server/logger';
-import type { RedisPort } from './redis-port';
+import type { RedisPort } from '../stores/redis-port';
 
 /**
  * What gateway isolates keep from Postgres, each part behind a Redis counter they watch
- * (stores/version-board.ts, gateway/warm-caches.ts). This is the one way a write reaches them:
+ * (runtime/version-board.ts, gateway/warm-caches.ts). This is the one way a write reaches them:
  * commit, then move the counters of the parts it touched; every isolate drops those parts and
  * reloads them behind its next request.
  */
