@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
+import { authorizeLimitsAccess, type LimitsSubjectRef } from '@sluice/shared/access/access';
 import { notFound } from '@sluice/shared/http/app-error';
-import { authorizeLimitsAccess, type LimitsSubjectRef } from '@sluice/shared/limits-admin/access';
 import {
   type LimitsSubject,
   type Permission,

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { createGrant, listGrants, revokeGrant } from '@sluice/shared/limits-admin/permissions';
+import { createGrant, listGrants, revokeGrant } from '@sluice/shared/access/permissions';
 import { createGrantInputSchema } from '@sluice/shared/limits-admin/schemas';
 import { requireAdmin } from '../middleware/require-admin';
 import {

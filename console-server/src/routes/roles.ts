@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
+import { createRole, deleteRole, getRole, listRoles, updateRole } from '@sluice/shared/access/roles';
 import { pageQuerySchema } from '@sluice/shared/db/paging';
-import { createRole, deleteRole, getRole, listRoles, updateRole } from '@sluice/shared/limits-admin/roles';
 import { createRoleInputSchema, updateRoleInputSchema } from '@sluice/shared/limits-admin/schemas';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';

@@ -1,11 +1,4 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
-import {
-  createTeamInputSchema,
-  roleIdsInputSchema,
-  teamMembersInputSchema,
-  updateTeamInputSchema,
-} from '@sluice/shared/limits-admin/schemas';
 import {
   createTeam,
   deleteTeam,
@@ -14,7 +7,14 @@ import {
   replaceMembers,
   replaceRoles,
   updateTeam,
-} from '@sluice/shared/limits-admin/teams';
+} from '@sluice/shared/access/teams';
+import { pageQuerySchema } from '@sluice/shared/db/paging';
+import {
+  createTeamInputSchema,
+  roleIdsInputSchema,
+  teamMembersInputSchema,
+  updateTeamInputSchema,
+} from '@sluice/shared/limits-admin/schemas';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {

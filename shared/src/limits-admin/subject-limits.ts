@@ -1,3 +1,4 @@
+import type { LimitsSubjectRef } from '../access/access';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
   deleteBudgetRows,
@@ -15,7 +16,6 @@ import type { Db, QueryDb } from '../db/types';
 import { notFound } from '../http/app-error';
 import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
-import type { LimitsSubjectRef } from './access';
 import { type LimitsAdminDeps, requireExistingIds } from './commit';
 import type { ReplaceBudgetsInput, ReplaceRulesInput, RoleIdsInput } from './schemas';
 import {

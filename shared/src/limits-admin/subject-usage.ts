@@ -1,10 +1,10 @@
+import type { LimitsSubjectRef } from '../access/access';
 import { findKeyLimitSubject } from '../db/repos/limits-repo';
 import type { QueryDb } from '../db/types';
 import { AppError, notFound } from '../http/app-error';
 import type { LimitSubject } from '../limits/definitions';
 import type { Limiter, LimitsUsageReport } from '../limits/limiter';
 import { errorText, type Logger } from '../logs/server/logger';
-import type { LimitsSubjectRef } from './access';
 
 export interface SubjectUsageView extends LimitsUsageReport {
   subject_type: LimitsSubjectRef['type'];

@@ -1,3 +1,4 @@
+import { authorizeLimitsAccess, type LimitsCaller } from '../access/access';
 import { writeAudit } from '../db/repos/audit-repo';
 import { findRoleById, lockSubjectLimits } from '../db/repos/limits-admin-repo';
 import {
@@ -13,7 +14,6 @@ import { conflict, forbidden, notFound } from '../http/app-error';
 import type { BudgetPeriod, LimitWindow } from '../limits/periods';
 import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
-import { authorizeLimitsAccess, type LimitsCaller } from './access';
 import type { LimitsAdminDeps } from './commit';
 import type { CreateToolLimitInput, Permission, ToolLimitsSubject } from './schemas';
 
