@@ -1,4 +1,3 @@
-import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { upstreamOAuthStore } from '@sluice/shared/db/repos/mcp-oauth-repo';
 import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
@@ -27,6 +26,7 @@ import { guardrailSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
 import { createBatchingLedgerWriter } from '@sluice/shared/runtime/batching-writer';
 import { CACHE_VERSION_KEYS } from '@sluice/shared/runtime/cache-versions';
+import { createSecretBox, type SecretBox } from '@sluice/shared/secrets/secret-box';
 import { type Background, detached } from '@sluice/shared/util/background';
 import type { StoreLink } from './store-link';
 

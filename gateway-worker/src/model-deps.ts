@@ -1,4 +1,3 @@
-import { sealedValueOpener } from '@sluice/shared/auth/sealed-values';
 import type { StoreEnv } from '@sluice/shared/config/env';
 import { storeMarker } from '@sluice/shared/db/repos/store-markers-repo';
 import type { QueryDb } from '@sluice/shared/db/types';
@@ -28,6 +27,7 @@ import { benchPolicyOf } from '@sluice/shared/routing/route-health';
 import { createRouteHealth } from '@sluice/shared/routing/route-health-tracker';
 import { createRouteLatency } from '@sluice/shared/routing/route-order';
 import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/runtime/batching-writer';
+import { sealedValueOpener } from '@sluice/shared/secrets/sealed-values';
 import { detached } from '@sluice/shared/util/background';
 import { wireFormats } from '@sluice/shared/wire/index';
 import { runtimeByteChannel } from './runtime-byte-channel';

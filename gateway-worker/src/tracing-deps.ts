@@ -1,8 +1,8 @@
-import { createSecretBox, type SecretBox } from '@sluice/shared/auth/secret-box';
 import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
 import type { Logger } from '@sluice/shared/logs/server/logger';
 import { droppedSpanSamples } from '@sluice/shared/metrics/samples';
 import type { MetricsStore } from '@sluice/shared/metrics/store';
+import { createSecretBox, type SecretBox } from '@sluice/shared/secrets/secret-box';
 import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
 import type { Tracer } from '@sluice/shared/telemetry/tracer';
 import { switchableTracer, tracerFor, tracingConfigFromSettings } from '@sluice/shared/telemetry/tracing';

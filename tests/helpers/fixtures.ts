@@ -1,4 +1,4 @@
-import { generateApiKey } from '../../shared/src/auth/api-key';
+import { generateApiKey } from '../../shared/src/auth/api-keys/api-key';
 import { apiKeys, modelRoutes, models, providers, users } from '../../shared/src/db/schema';
 import type { QueryDb } from '../../shared/src/db/types';
 

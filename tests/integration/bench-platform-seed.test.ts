@@ -11,7 +11,7 @@ import {
   seededKeyName,
   seedRows,
 } from '../../dev/bench/platform-seed';
-import { hashApiKey, looksLikeApiKey } from '../../shared/src/auth/api-key';
+import { hashApiKey, looksLikeApiKey } from '../../shared/src/auth/api-keys/api-key';
 import { freshDatabase } from '../helpers/stores';
 
 const SIZES: PlatformSizes = { users: 6, keys: 30, ownerKeys: 7, models: 4, routesPerModel: 3, tools: 0 };

@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeEntry, keyCacheKey } from '../../shared/src/auth/api-keys/auth-cache';
+import { authenticateGatewayRequest } from '../../shared/src/auth/gateway/authenticate';
 import { apiKeys, auditLog, settings } from '../../shared/src/db/schema';
-import { authenticateGatewayRequest } from '../../shared/src/gateway/authenticate';
-import { decodeEntry, keyCacheKey } from '../../shared/src/keys/auth-cache';
 import {
   rotateDueKeys,
   runKeyJobs,

@@ -3,9 +3,9 @@
 // refresh and API keys.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeEntry, encodeEntry, keyCacheKey } from '../../shared/src/auth/api-keys/auth-cache';
 import { findApiKeyForAuth } from '../../shared/src/db/repos/api-keys-repo';
 import { auditLog, users } from '../../shared/src/db/schema';
-import { decodeEntry, encodeEntry, keyCacheKey } from '../../shared/src/keys/auth-cache';
 import {
   type CheckedApi,
   type CheckedCallOptions,

@@ -1,7 +1,7 @@
 // The gateway's health endpoints; GET /v1/models; API key authentication, refusing keys that are
 // revoked, expired, inactive or past their rotation grace; the 401 error envelope.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createJwtSigner } from '../../shared/src/auth/jwt';
+import { createJwtSigner } from '../../shared/src/auth/console/jwt';
 import { TEST_SECRETS } from '../helpers/env';
 import { insertApiKey, insertModelWithRoute, insertUser } from '../helpers/fixtures';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';

@@ -6,14 +6,14 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findApiKeyForAuth } from '../../shared/src/db/repos/api-keys-repo';
-import { apiKeys, auditLog, settings } from '../../shared/src/db/schema';
 import {
   createKeyAuthCache,
   decodeEntry,
   invalidateKeyHashes,
   keyCacheKey,
-} from '../../shared/src/keys/auth-cache';
+} from '../../shared/src/auth/api-keys/auth-cache';
+import { findApiKeyForAuth } from '../../shared/src/db/repos/api-keys-repo';
+import { apiKeys, auditLog, settings } from '../../shared/src/db/schema';
 import { type ConsoleHarness, consoleHarness } from '../helpers/console';
 import { insertModelWithRoute } from '../helpers/fixtures';
 import { type GatewayHarness, gatewayHarness } from '../helpers/gateway';

@@ -10,7 +10,7 @@ import { createGatewayApp } from '../../gateway-worker/src/app';
 import { buildDeps } from '../../gateway-worker/src/deps';
 import { REDIS_LINK_BINDING } from '../../gateway-worker/src/redis-link-client';
 import type { GatewayDeps } from '../../gateway-worker/src/types';
-import { createJwtSigner } from '../../shared/src/auth/jwt';
+import { createJwtSigner } from '../../shared/src/auth/console/jwt';
 import { toPipelineReplies } from '../../shared/src/stores/resp/link-redis';
 import type { RespConnection } from '../../shared/src/stores/resp/resp-connection';
 import { INTEGRATION_REDIS_URL, TEST_SECRETS } from '../helpers/env';

@@ -2,8 +2,8 @@
 // with a test that each stored SHA-1 matches SCRIPT LOAD. Every script of the code base, on
 // the real Redis through the real @upstash/redis client (over the dev sidecar or RESP).
 import { describe, expect, it } from 'vitest';
-import { ENTER_SCRIPT, LEAVE_SCRIPT } from '../../shared/src/identity/login-gate';
-import { TAKE_SCRIPT } from '../../shared/src/identity/sso/state-store';
+import { ENTER_SCRIPT, LEAVE_SCRIPT } from '../../shared/src/auth/sign-in/login-gate';
+import { TAKE_SCRIPT } from '../../shared/src/auth/sign-in/sso/state-store';
 import { ADMIT_SCRIPT } from '../../shared/src/limits/admission-script';
 import { HIT_SCRIPT } from '../../shared/src/limits/fixed-window';
 import { ADD_SCRIPT, CHECK_SCRIPT } from '../../shared/src/limits/sliding-window-scripts';

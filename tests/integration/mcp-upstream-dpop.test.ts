@@ -6,7 +6,6 @@
 import { Redis } from '@upstash/redis';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSecretBox, type SecretBox } from '../../shared/src/auth/secret-box';
 import { upstreamOAuthStore } from '../../shared/src/db/repos/mcp-oauth-repo';
 import { mcpServers, mcpUserTokens, users } from '../../shared/src/db/schema';
 import type { QueryDb } from '../../shared/src/db/types';
@@ -15,6 +14,7 @@ import type { UpstreamOAuthDeps } from '../../shared/src/mcp/oauth/ports';
 import { targetForUser } from '../../shared/src/mcp/oauth/user-target';
 import type { McpServerTarget } from '../../shared/src/mcp/ports';
 import { authenticatedFetch } from '../../shared/src/mcp/upstream/auth';
+import { createSecretBox, type SecretBox } from '../../shared/src/secrets/secret-box';
 import { configureNeon, createHttpDb } from '../../shared/src/stores/neon';
 import { type DpopMcpServer, type DpopServerOptions, startDpopMcpServer } from '../fakes/mcp-dpop-server';
 import { TEST_SECRETS } from '../helpers/env';

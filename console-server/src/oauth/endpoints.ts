@@ -1,10 +1,10 @@
+import { startAuthorization } from '@sluice/shared/auth/oauth/authorize';
+import { registerClient } from '@sluice/shared/auth/oauth/clients';
+import { invalidRequest, OAuthError } from '@sluice/shared/auth/oauth/errors';
+import { authorizationServerMetadata } from '@sluice/shared/auth/oauth/metadata';
+import { exchangeToken, revokeToken } from '@sluice/shared/auth/oauth/token';
 import { finishUpstreamConnect } from '@sluice/shared/mcp/oauth/connect';
 import { connectionsPageOf } from '@sluice/shared/mcp/oauth/user-target';
-import { startAuthorization } from '@sluice/shared/oauth/authorize';
-import { registerClient } from '@sluice/shared/oauth/clients';
-import { invalidRequest, OAuthError } from '@sluice/shared/oauth/errors';
-import { authorizationServerMetadata } from '@sluice/shared/oauth/metadata';
-import { exchangeToken, revokeToken } from '@sluice/shared/oauth/token';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

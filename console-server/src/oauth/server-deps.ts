@@ -1,6 +1,6 @@
+import type { FetchDocument } from '@sluice/shared/auth/oauth/clients';
+import type { OAuthServerDeps } from '@sluice/shared/auth/oauth/ports';
 import { oauthClientStore, oauthGrantStore, oauthUsers } from '@sluice/shared/db/repos/oauth-repo';
-import type { FetchDocument } from '@sluice/shared/oauth/clients';
-import type { OAuthServerDeps } from '@sluice/shared/oauth/ports';
 import type { Context } from 'hono';
 import type { ConsoleEnv } from '../types';
 

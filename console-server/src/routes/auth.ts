@@ -1,10 +1,14 @@
 import { createRoute } from '@hono/zod-openapi';
+import { login, register } from '@sluice/shared/auth/sign-in/accounts';
+import {
+  loginInputSchema,
+  refreshInputSchema,
+  registerInputSchema,
+} from '@sluice/shared/auth/sign-in/schemas';
+import { rotateRefreshToken } from '@sluice/shared/auth/sign-in/tokens';
+import { toUserDetail } from '@sluice/shared/auth/sign-in/views';
 import { findUserById } from '@sluice/shared/db/repos/users-repo';
 import { unauthorized } from '@sluice/shared/http/app-error';
-import { login, register } from '@sluice/shared/identity/accounts';
-import { loginInputSchema, refreshInputSchema, registerInputSchema } from '@sluice/shared/identity/schemas';
-import { rotateRefreshToken } from '@sluice/shared/identity/tokens';
-import { toUserDetail } from '@sluice/shared/identity/views';
 import { requireJwt } from '../middleware/require-jwt';
 import { bearerSecurity, createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import {

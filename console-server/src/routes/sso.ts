@@ -5,7 +5,7 @@ import {
   parkSignIn,
   ssoAvailable,
   startSso,
-} from '@sluice/shared/identity/sso/sso';
+} from '@sluice/shared/auth/sign-in/sso/sso';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import { TokenResponseSchema } from '../schemas/identity';
 import type { ConsoleDeps } from '../types';
@@ -82,7 +82,7 @@ const ssoDeps = (deps: ConsoleDeps) => ({
   secrets: deps.secrets,
 });
 
-/** OIDC authorization-code flow with PKCE (shared/src/identity/sso). */
+/** OIDC authorization-code flow with PKCE (shared/src/auth/sign-in/sso). */
 export const ssoRoutes = createRouter()
   .openapi(statusRoute, async (c) => c.json({ enabled: await ssoAvailable(c.var.deps) }, 200))
   .openapi(authorizeRoute, async (c) => {

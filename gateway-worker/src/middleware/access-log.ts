@@ -1,4 +1,4 @@
-import type { Principal } from '@sluice/shared/gateway/principal';
+import type { Principal } from '@sluice/shared/auth/gateway/principal';
 import { startAccessRecord } from '@sluice/shared/logs/server/access-record';
 import { GATEWAY_PORT } from '@sluice/shared/logs/server/records';
 import type { MiddlewareHandler } from 'hono';

@@ -1,7 +1,11 @@
-import { type AuthOptions, authenticateGatewayRequest } from '@sluice/shared/gateway/authenticate';
-import type { Principal } from '@sluice/shared/gateway/principal';
+import { type AuthOptions, authenticateGatewayRequest } from '@sluice/shared/auth/gateway/authenticate';
+import type { Principal } from '@sluice/shared/auth/gateway/principal';
+import {
+  mcpChallenge,
+  mcpResourceOf,
+  principalFromAccessToken,
+} from '@sluice/shared/auth/oauth/resource-server';
 import { AppError } from '@sluice/shared/http/app-error';
-import { mcpChallenge, mcpResourceOf, principalFromAccessToken } from '@sluice/shared/oauth/resource-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';

@@ -1,4 +1,4 @@
-import type { Principal } from '@sluice/shared/gateway/principal';
+import type { Principal } from '@sluice/shared/auth/gateway/principal';
 import { principalAttributes } from '@sluice/shared/telemetry/gen-ai';
 import type { Span } from '@sluice/shared/telemetry/span';
 import type { Context } from 'hono';

@@ -1,5 +1,5 @@
+import { mayUseModel } from '@sluice/shared/auth/gateway/principal';
 import type { ServableModel } from '@sluice/shared/db/repos/models-repo';
-import { mayUseModel } from '@sluice/shared/gateway/principal';
 import { AppError } from '@sluice/shared/http/app-error';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';

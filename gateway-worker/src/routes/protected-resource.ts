@@ -1,6 +1,6 @@
+import { protectedResourceMetadata } from '@sluice/shared/auth/oauth/metadata';
+import { mcpResourceOf } from '@sluice/shared/auth/oauth/resource-server';
 import { AppError } from '@sluice/shared/http/app-error';
-import { protectedResourceMetadata } from '@sluice/shared/oauth/metadata';
-import { mcpResourceOf } from '@sluice/shared/oauth/resource-server';
 import { type Context, Hono } from 'hono';
 import type { GatewayEnv } from '../types';
 

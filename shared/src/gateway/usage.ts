@@ -1,3 +1,4 @@
+import type { Principal } from '../auth/gateway/principal';
 import { AppError } from '../http/app-error';
 import {
   type BudgetStatus,
@@ -8,7 +9,6 @@ import {
 import { type LimitSubject, limitSubject } from '../limits/definitions';
 import type { LimitsUsageReport } from '../limits/limiter';
 import type { LoggedUsage, UsageSinceFilter } from '../logs/requests/port';
-import type { Principal } from './principal';
 
 export interface UsageDeps {
   readUsage(subject: LimitSubject, nowMs: number): Promise<LimitsUsageReport>;

@@ -58,7 +58,7 @@ export interface WarmCaches {
 export interface WarmCachesDeps {
   db: QueryDb;
   board: VersionBoard;
-  /** The key record behind a hash: the Redis key cache, then Postgres (keys/auth-cache.ts). */
+  /** The key record behind a hash: the Redis key cache, then Postgres (auth/api-keys/auth-cache.ts). */
   findKey(hash: string, background: Background): Promise<ApiKeyAuthRecord | undefined>;
   refreshAfterMs?: number;
   /** Bounds a request's wait for a load and a load's life (default WARM_LOAD_WAIT_MS). */

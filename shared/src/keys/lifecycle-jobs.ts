@@ -1,10 +1,10 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { invalidateKeyHashes } from '../auth/api-keys/auth-cache';
 import { type KeyAuditSpec, selectKeyHashes, updateKeysAudited } from '../db/repos/api-keys-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import { apiKeys } from '../db/schema';
 import { bumpCacheVersions } from '../runtime/cache-versions';
-import { invalidateKeyHashes } from './auth-cache';
 import {
   expiredCondition,
   inactiveCondition,

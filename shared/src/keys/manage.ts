@@ -1,4 +1,5 @@
-import { generateApiKey } from '../auth/api-key';
+import { generateApiKey } from '../auth/api-keys/api-key';
+import { invalidateKeyHashes } from '../auth/api-keys/auth-cache';
 import { type Page, type PageQuery, pageOf } from '../db/paging';
 import {
   type ApiKeyRow,
@@ -12,7 +13,6 @@ import { loadSettings } from '../db/repos/settings-repo';
 import type { Db } from '../db/types';
 import { notFound, unprocessable } from '../http/app-error';
 import { commitThenBump } from '../runtime/cache-versions';
-import { invalidateKeyHashes } from './auth-cache';
 import type { CreateKeyInput, UpdateKeyInput } from './schemas';
 import { type KeyActor, type KeysDeps, requireActiveKey } from './state';
 import {

@@ -1,9 +1,9 @@
-import { generateApiKey } from '../auth/api-key';
+import { generateApiKey } from '../auth/api-keys/api-key';
+import { invalidateKeyHashes } from '../auth/api-keys/auth-cache';
 import { type ApiKeyRow, updateKeyRow } from '../db/repos/api-keys-repo';
 import { writeAudit } from '../db/repos/audit-repo';
 import { loadSettings } from '../db/repos/settings-repo';
 import { commitThenBump } from '../runtime/cache-versions';
-import { invalidateKeyHashes } from './auth-cache';
 import { requireOwnedKey } from './manage';
 import { isUnissued, type KeyActor, type KeysDeps, requireActiveKey } from './state';
 import type { RotatedKeyView } from './views';

@@ -1,9 +1,9 @@
 import { and, eq, gt, isNotNull, isNull, lte, notLike, or, type SQL, sql } from 'drizzle-orm';
+import { refuseKey } from '../auth/api-keys/key-state';
 import type { ApiKeyAuthRecord, ApiKeyRow } from '../db/repos/api-keys-repo';
 import type { AuditRecord } from '../db/repos/audit-repo';
 import { apiKeys } from '../db/schema';
 import type { Db, QueryDb } from '../db/types';
-import { refuseKey } from '../gateway/key-state';
 import { conflict } from '../http/app-error';
 import type { Logger } from '../logs/server/logger';
 import type { RedisPort } from '../stores/redis-port';

@@ -1,8 +1,8 @@
-import { toHex } from '../auth/encoding';
 import type { Logger } from '../logs/server/logger';
 import type { SettingValues } from '../settings/definitions';
 import type { RedisPort } from '../stores/redis-port';
 import type { Background } from '../util/background';
+import { toHex } from '../util/encoding';
 import type { BudgetStatus } from './budget-status';
 
 /** A budget that crossed a threshold (or ran out), for one key or one user. */

@@ -1,4 +1,4 @@
-import type { Principal } from '../gateway/principal';
+import type { Principal } from '../auth/gateway/principal';
 import type { BudgetPeriod, LimitWindow } from './periods';
 import { effectiveToolLimits, keyToolLimits, type ToolLimitDef, type ToolLimitSets } from './tool-limits';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { displayNameSchema, httpUrlSchema, providerInputSchema } from '../identity/schemas';
+import { displayNameSchema, httpUrlSchema, providerInputSchema } from '../auth/sign-in/schemas';
 
 /**
  * Per-type options the adapters read (shared/src/providers/*): Bedrock needs `region`;

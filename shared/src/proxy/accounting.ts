@@ -1,5 +1,5 @@
+import type { Principal } from '../auth/gateway/principal';
 import type { CanonicalRequest, Usage } from '../canonical/types';
-import type { Principal } from '../gateway/principal';
 import { formatMarks, type GuardrailMark } from '../guardrails/marks';
 import type { Redactor } from '../guardrails/redact-text';
 import { limitSubject } from '../limits/definitions';

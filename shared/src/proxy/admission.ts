@@ -1,6 +1,6 @@
+import { mayUseModel, type Principal } from '../auth/gateway/principal';
 import type { ProviderAdapter } from '../canonical/ports';
 import type { ModelKind } from '../db/schema/providers';
-import { mayUseModel, type Principal } from '../gateway/principal';
 import { AppError, tooManyRequests } from '../http/app-error';
 import { limitSubject } from '../limits/definitions';
 import type { FirstRouteCheck } from '../limits/gate';

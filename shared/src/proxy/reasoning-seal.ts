@@ -1,7 +1,7 @@
-import { decodeKey, type SecretBox, secretBoxFromKey } from '../auth/secret-box';
 import { isSealed, SEAL_PREFIX } from '../canonical/reasoning';
 import type { ReasoningOpaque, ReasoningVendor } from '../canonical/types';
 import { badRequest } from '../http/app-error';
+import { decodeKey, type SecretBox, secretBoxFromKey } from '../secrets/secret-box';
 
 /**
  * The envelope a vendor's reasoning travels in through a client of another format: an
@@ -44,7 +44,7 @@ function readOpaque(text: string): ReasoningOpaque | null {
 
 /**
  * `keyMaterial` is SLUICE_ENCRYPTION_KEY; the derived key is made once, on first use. The
- * envelope is auth/secret-box.ts's under the seal's prefix: `sluice-r1.<iv>.<ciphertext+tag>`.
+ * envelope is secrets/secret-box.ts's under the seal's prefix: `sluice-r1.<iv>.<ciphertext+tag>`.
  */
 export function createReasoningSeal(keyMaterial: string): ReasoningSeal {
   let box: Promise<SecretBox> | undefined;

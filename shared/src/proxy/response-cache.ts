@@ -1,9 +1,9 @@
-import { sha256Hex } from '../auth/encoding';
 import type { WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
 import type { WriteBehind } from '../runtime/write-behind';
 import type { LuaScript } from '../stores/lua-script';
 import type { Background } from '../util/background';
+import { sha256Hex } from '../util/encoding';
 
 /** A complete answer as the client received it, replayable byte for byte. */
 export interface CachedAnswer {

@@ -1,6 +1,6 @@
+import type { Principal } from '../auth/gateway/principal';
 import type { PassthroughPlan, ProviderAdapter, WireFormatName } from '../canonical/ports';
 import type { Usage } from '../canonical/types';
-import type { Principal } from '../gateway/principal';
 import type { ContentPolicy } from '../guardrails/content-policy';
 import type { RedactPolicy } from '../guardrails/redact-policy';
 import type { ToolPolicy } from '../guardrails/tool-policy';

@@ -9,7 +9,7 @@ import type { RedisPort } from '../stores/redis-port';
  * reloads them behind its next request.
  */
 export const CACHE_VERSION_KEYS = {
-  /** Key records with their owner's role and active flag (keys/auth-cache.ts). */
+  /** Key records with their owner's role and active flag (auth/api-keys/auth-cache.ts). */
   keys: 'sluice:keys:version',
   /** Model resolutions, routes, providers and prices. */
   routing: 'sluice:routing:version',

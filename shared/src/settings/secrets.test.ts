@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSecretBox } from '../auth/secret-box';
+import { createSecretBox } from '../secrets/secret-box';
 import { defaultSettings, mergeSettings } from './definitions';
 import { revealSecretSetting, sealSecretSettings } from './secrets';
 

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../auth/secret-box';
+import type { SecretBox } from '../secrets/secret-box';
 import { isSecretSetting, type SettingKey, type SettingValues } from './definitions';
 import type { SettingChange } from './patch';
 

@@ -1,7 +1,7 @@
-import type { SecretBox } from '../auth/secret-box';
 import { type AuditRecord, writeAudit } from '../db/repos/audit-repo';
 import { loadSettings, lockSettings, writeSettings } from '../db/repos/settings-repo';
 import { type ChangeDeps, commitThenBump } from '../runtime/cache-versions';
+import type { SecretBox } from '../secrets/secret-box';
 import type { SettingKey } from './definitions';
 import { parseSettingsPatch } from './patch';
 import { sealSecretSettings } from './secrets';

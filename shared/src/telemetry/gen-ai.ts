@@ -1,5 +1,5 @@
+import type { Principal } from '../auth/gateway/principal';
 import type { CanonicalRequest } from '../canonical/types';
-import type { Principal } from '../gateway/principal';
 import type { RequestLogRecord } from '../logs/requests/record';
 import type { ModelEndpoint, ResolvedRoute } from '../proxy/types';
 import type { Attributes } from './span';

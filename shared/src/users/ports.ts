@@ -1,6 +1,6 @@
+import type { PasswordHasher } from '../auth/sign-in/ports';
 import type { AuditRecord } from '../db/repos/audit-repo';
 import type { Db } from '../db/types';
-import type { PasswordHasher } from '../identity/ports';
 import type { Logger } from '../logs/server/logger';
 import type { RedisPort } from '../stores/redis-port';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { displayNameSchema, emailSchema, passwordSchema } from '../auth/sign-in/schemas';
 import { USER_ROLES } from '../db/schema/users';
-import { displayNameSchema, emailSchema, passwordSchema } from '../identity/schemas';
 
 export const userRoleSchema = z.enum(USER_ROLES);
 

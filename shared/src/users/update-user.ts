@@ -1,3 +1,4 @@
+import { invalidateKeyHashes } from '../auth/api-keys/auth-cache';
 import { selectOwnerKeyHashes } from '../db/repos/api-keys-repo';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
@@ -11,7 +12,6 @@ import {
 import type { UserRow } from '../db/repos/users-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
-import { invalidateKeyHashes } from '../keys/auth-cache';
 import { type CachePart, commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor, UsersAdminDeps } from './ports';
 import type { UpdateUserInput } from './schemas';

@@ -1,5 +1,5 @@
+import { toUserDetail, toUserView, type UserView } from '../auth/sign-in/views';
 import type { UserRow } from '../db/repos/users-repo';
-import { toUserDetail, toUserView, type UserView } from '../identity/views';
 
 export interface AdminUserView extends UserView {
   is_active: boolean;

@@ -2,8 +2,9 @@
  * A whole ProxyDeps of recording fakes, and the fixtures the proxy's unit tests share: a
  * configured model with one OpenAI route, an admitted gate decision, settings, a client call.
  */
+
+import type { Principal } from '../../src/auth/gateway/principal';
 import type { WireFormatName } from '../../src/canonical/ports';
-import type { Principal } from '../../src/gateway/principal';
 import { AppError } from '../../src/http/app-error';
 import type { GateAsk, GateDecision } from '../../src/limits/gate';
 import type { CounterAddition } from '../../src/limits/sliding-window';

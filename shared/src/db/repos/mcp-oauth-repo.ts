@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { SecretBox } from '../../auth/secret-box';
 import type { UpstreamOAuthStore } from '../../mcp/oauth/ports';
 import { accessTokenRecord, openAccessTokenRecord } from '../../mcp/oauth/token-record';
+import type { SecretBox } from '../../secrets/secret-box';
 import { fetchPage, type PageQuery } from '../paging';
 import { mcpOAuthClients, mcpServers, mcpUserTokens } from '../schema';
 import type { QueryDb } from '../types';

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { ClientStore, OAuthClient } from '../../oauth/clients';
-import type { GrantRecord, GrantStore, OAuthUsers } from '../../oauth/ports';
+import type { ClientStore, OAuthClient } from '../../auth/oauth/clients';
+import type { GrantRecord, GrantStore, OAuthUsers } from '../../auth/oauth/ports';
 import { fetchPage, type PageQuery } from '../paging';
 import { oauthClients, oauthGrants, users } from '../schema';
 import type { QueryDb } from '../types';

@@ -1,4 +1,4 @@
-import type { Principal } from '../../gateway/principal';
+import type { Principal } from '../../auth/gateway/principal';
 import { limitSubject } from '../../limits/definitions';
 import type { Span } from '../../telemetry/span';
 import type { Background } from '../../util/background';

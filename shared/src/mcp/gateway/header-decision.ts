@@ -1,5 +1,5 @@
+import type { Principal } from '../../auth/gateway/principal';
 import type { McpServerRow } from '../../db/repos/mcp-repo';
-import type { Principal } from '../../gateway/principal';
 import { knownToSpeakStateless } from '../upstream/stateless-upstream';
 import { mayUseTool } from './access';
 import { type McpCatalog, publicName } from './catalog';

@@ -1,5 +1,5 @@
-import { randomBytes, toBase64Url } from '../../auth/encoding';
-import { s256 } from '../../oauth/pkce';
+import { s256 } from '../../auth/oauth/pkce';
+import { randomBytes, toBase64Url } from '../../util/encoding';
 import { type DpopAlgorithm, type DpopKey, newDpopKey } from './dpop';
 import type { UpstreamOAuthDeps, UpstreamTokens } from './ports';
 import { type ServerRef, upstreamClientFor } from './register';

@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
 import * as z from 'zod';
-import { toBase64Url } from '../../auth/encoding';
+import { toBase64Url } from '../../util/encoding';
 
 /**
  * DPoP (RFC 9449): a connection whose authorization server binds tokens to a key holds a key

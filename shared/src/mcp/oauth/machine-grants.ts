@@ -1,5 +1,5 @@
 import { importPKCS8, SignJWT } from 'jose';
-import { randomBytes, toBase64Url } from '../../auth/encoding';
+import { randomBytes, toBase64Url } from '../../util/encoding';
 import type { MachineCredentials } from '../ports';
 
 /**

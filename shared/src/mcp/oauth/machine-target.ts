@@ -1,6 +1,6 @@
-import { sha256Hex } from '../../auth/encoding';
-import type { SecretBox } from '../../auth/secret-box';
-import type { OAuthKv } from '../../oauth/ports';
+import type { OAuthKv } from '../../auth/oauth/ports';
+import type { SecretBox } from '../../secrets/secret-box';
+import { sha256Hex } from '../../util/encoding';
 import type { MachineCredentials, McpServerTarget } from '../ports';
 import { type MachineToken, requestMachineToken } from './machine-token';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toBase64Url } from '../../auth/encoding';
-import { createSecretBox } from '../../auth/secret-box';
+import { createSecretBox } from '../../secrets/secret-box';
+import { toBase64Url } from '../../util/encoding';
 import type { MachineCredentials } from '../ports';
 import { JWT_BEARER_GRANT } from './machine-grants';
 import { createMachineTokens } from './machine-target';

@@ -1,4 +1,4 @@
-import type { OAuthKv } from '../../oauth/ports';
+import type { OAuthKv } from '../../auth/oauth/ports';
 import type { DpopKey } from './dpop';
 
 /** The client Sluice registered at an upstream's authorization server (one per server). */

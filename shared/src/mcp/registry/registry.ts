@@ -1,4 +1,3 @@
-import type { SecretBox } from '../../auth/secret-box';
 import { type Page, type PageQuery, pageOf } from '../../db/paging';
 import { writeAudit } from '../../db/repos/audit-repo';
 import {
@@ -18,6 +17,7 @@ import {
 import type { Db } from '../../db/types';
 import { conflict, notFound, unprocessable } from '../../http/app-error';
 import { type ChangeDeps, commitThenBump } from '../../runtime/cache-versions';
+import type { SecretBox } from '../../secrets/secret-box';
 import type { AuditActor } from '../../users/ports';
 import type { ConnectingServer } from '../oauth/connect';
 import { isSigningKey } from '../oauth/machine-grants';

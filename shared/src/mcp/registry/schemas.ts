@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { httpUrlSchema } from '../../identity/schemas';
+import { httpUrlSchema } from '../../auth/sign-in/schemas';
 import { RESERVED_SERVER_NAME } from '../gateway/tool-search';
 
 /**

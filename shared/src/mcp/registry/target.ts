@@ -1,5 +1,5 @@
-import type { SecretBox } from '../../auth/secret-box';
 import type { McpServerRow } from '../../db/repos/mcp-repo';
+import type { SecretBox } from '../../secrets/secret-box';
 import type { MachineCredentials, McpServerTarget } from '../ports';
 import { isMachineAuth } from './schemas';
 

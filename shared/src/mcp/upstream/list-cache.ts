@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../auth/encoding';
+import { sha256Hex } from '../../util/encoding';
 import { type CacheHints, type CacheScope, cacheHintsOf, type ListMethod } from '../cache-hints';
 import type { McpResult } from '../ports';
 

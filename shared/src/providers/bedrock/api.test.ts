@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toHex } from '../../auth/encoding';
 import type { UpstreamTarget } from '../../canonical/ports';
 import type { CanonicalRequest } from '../../canonical/types';
+import { toHex } from '../../util/encoding';
 import { bedrockAdapter } from './adapter';
 import { bedrockRegion, bedrockUrl, signBedrockCall } from './api';
 

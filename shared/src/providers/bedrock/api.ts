@@ -1,7 +1,7 @@
 import { AwsV4Signer } from 'aws4fetch';
-import { toHex } from '../../auth/encoding';
 import type { UpstreamCall, UpstreamTarget } from '../../canonical/ports';
 import { AppError } from '../../http/app-error';
+import { toHex } from '../../util/encoding';
 import { trimTrailingSlashes } from '../common/json';
 import { parseAwsCredentials } from './credentials';
 

@@ -4,9 +4,9 @@ import {
   textEmbeddingRequest as texts,
   tokenEmbeddingRequest,
 } from '../../../test/providers/common/test-fixtures';
-import { toHex } from '../../auth/encoding';
 import type { EmbeddingRequest, VendorAnswer } from '../../canonical/embeddings';
 import type { UpstreamTarget } from '../../canonical/ports';
+import { toHex } from '../../util/encoding';
 import { bedrockAdapter } from './adapter';
 import { embeddingFamilyOf } from './embeddings';
 

@@ -1,4 +1,4 @@
-import { randomBytes, toBase64Url } from '../../auth/encoding';
+import { randomBytes, toBase64Url } from '../../util/encoding';
 
 /**
  * A vendor-style opaque id (`call_…`, `msg_…`) for things the upstream does not number.

@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../../auth/encoding';
-import type { Principal } from '../../../gateway/principal';
+import type { Principal } from '../../../auth/gateway/principal';
+import { sha256Hex } from '../../../util/encoding';
 import type { MethodDeps } from '../methods';
 import type { McpSessionRecord } from '../sessions';
 import type { SessionContext } from '../upstream-calls';

@@ -1,9 +1,9 @@
-import { hashPresentedKey, looksLikeApiKey } from '../auth/api-key';
-import { type JwtSigner, looksLikeJwt } from '../auth/jwt';
-import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
-import { unauthorized } from '../http/app-error';
-import { type Background, detached } from '../util/background';
-import { refuseKey } from './key-state';
+import type { ApiKeyAuthRecord } from '../../db/repos/api-keys-repo';
+import { unauthorized } from '../../http/app-error';
+import { type Background, detached } from '../../util/background';
+import { hashPresentedKey, looksLikeApiKey } from '../api-keys/api-key';
+import { refuseKey } from '../api-keys/key-state';
+import { type JwtSigner, looksLikeJwt } from '../console/jwt';
 import type { Principal } from './principal';
 
 export const INVALID_CREDENTIALS = 'Missing or invalid API key';
@@ -34,7 +34,7 @@ export interface AuthOptions {
   countsAsUse?: boolean;
   /** True where the admission round trip checks the key's version afterwards. Default false. */
   checkedByAdmission?: boolean;
-  /** An OAuth access token's user (/mcp, oauth/resource-server.ts); null when it is not one. */
+  /** An OAuth access token's user (/mcp, auth/oauth/resource-server.ts); null when it is not one. */
   accessToken?(token: string): Promise<Principal | null>;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
+import type { ApiKeyAuthRecord } from '../../db/repos/api-keys-repo';
 import { decodeEntry, encodeEntry } from './auth-cache';
 
 const record: ApiKeyAuthRecord = {

@@ -1,5 +1,5 @@
-import { type LuaScript, runScript } from '../../stores/lua-script';
-import type { RedisPort } from '../../stores/redis-port';
+import { type LuaScript, runScript } from '../../../stores/lua-script';
+import type { RedisPort } from '../../../stores/redis-port';
 
 /** GET and DEL in one step: a state (or a one-time code) can be used once, even by racing callers. */
 export const TAKE_SCRIPT: LuaScript = {

@@ -1,6 +1,6 @@
-import type { JwtSigner } from '../auth/jwt';
-import type { SecretBox } from '../auth/secret-box';
-import type { Db } from '../db/types';
+import type { Db } from '../../db/types';
+import type { SecretBox } from '../../secrets/secret-box';
+import type { JwtSigner } from '../console/jwt';
 import type { LoginGate } from './login-gate';
 
 /** Password hashing lives behind a port: argon2id is native code the console supplies. */

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { USER_ROLES, type UserRole } from '../db/schema/users';
+import { USER_ROLES, type UserRole } from '../../db/schema/users';
 
 /** HS256 only: the verifier pins the algorithm so a token cannot choose its own. */
 const ALGORITHM = 'HS256';

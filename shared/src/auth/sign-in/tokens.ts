@@ -1,16 +1,16 @@
-import { randomBytes, sha256Hex, toBase64Url } from '../auth/encoding';
-import type { JwtSigner } from '../auth/jwt';
 import {
   createFamily,
   insertRefreshToken,
   lockRefreshToken,
   markRefreshTokenUsed,
   revokeFamily,
-} from '../db/repos/refresh-tokens-repo';
-import { loadSettings } from '../db/repos/settings-repo';
-import { findUserById, type UserRow } from '../db/repos/users-repo';
-import type { Db } from '../db/types';
-import { unauthorized } from '../http/app-error';
+} from '../../db/repos/refresh-tokens-repo';
+import { loadSettings } from '../../db/repos/settings-repo';
+import { findUserById, type UserRow } from '../../db/repos/users-repo';
+import type { Db } from '../../db/types';
+import { unauthorized } from '../../http/app-error';
+import { randomBytes, sha256Hex, toBase64Url } from '../../util/encoding';
+import type { JwtSigner } from '../console/jwt';
 
 export interface TokenPair {
   access_token: string;

@@ -1,4 +1,4 @@
-import { fromBase64Url, randomBytes, toBase64Url } from './encoding';
+import { fromBase64Url, randomBytes, toBase64Url } from '../util/encoding';
 
 /**
  * AES-256-GCM for provider and MCP credentials at rest. Ciphertext is versioned

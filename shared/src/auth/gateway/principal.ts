@@ -1,4 +1,4 @@
-import type { UserRole } from '../db/schema/users';
+import type { UserRole } from '../../db/schema/users';
 
 /** Who is calling the gateway: an API key (with its owner) or a signed-in user via JWT. */
 export type Principal =

@@ -1,4 +1,4 @@
-import { randomBytes, sha256Hex, toBase64Url } from '../auth/encoding';
+import { randomBytes, sha256Hex, toBase64Url } from '../../util/encoding';
 import { ACCESS_TOKEN_TTL_SECONDS, revokedGrantKey } from './access-token';
 import { codeKey, type IssuedCode } from './authorize';
 import { invalidGrant, invalidRequest, OAuthError } from './errors';

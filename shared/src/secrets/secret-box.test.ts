@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBase64Url } from './encoding';
+import { toBase64Url } from '../util/encoding';
 import { createSecretBox, secretBoxFromKey } from './secret-box';
 
 const KEY = toBase64Url(new Uint8Array(32).fill(7));

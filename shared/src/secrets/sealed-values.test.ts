@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toBase64Url } from './encoding';
+import { toBase64Url } from '../util/encoding';
 import { sealedValueOpener } from './sealed-values';
 import { createSecretBox } from './secret-box';
 

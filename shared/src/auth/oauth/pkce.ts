@@ -1,4 +1,4 @@
-import { toBase64Url } from '../auth/encoding';
+import { toBase64Url } from '../../util/encoding';
 
 /** RFC 7636: what the client proves at the token endpoint. S256 only (OAuth 2.1). */
 export async function s256(verifier: string): Promise<string> {

@@ -1,4 +1,4 @@
-import type { UserRole } from '../db/schema/users';
+import type { UserRole } from '../../db/schema/users';
 import type { McpAccessTokens } from './access-token';
 import type { ClientStore, FetchDocument } from './clients';
 

@@ -1,10 +1,10 @@
-import type { JwtSigner } from '../auth/jwt';
-import { writeAudit } from '../db/repos/audit-repo';
-import { loadSettings } from '../db/repos/settings-repo';
-import { findUserByEmail, insertUser, type UserRow } from '../db/repos/users-repo';
-import type { Db } from '../db/types';
-import { conflict, tooManyRequests, unauthorized } from '../http/app-error';
-import type { SettingValues } from '../settings/definitions';
+import { writeAudit } from '../../db/repos/audit-repo';
+import { loadSettings } from '../../db/repos/settings-repo';
+import { findUserByEmail, insertUser, type UserRow } from '../../db/repos/users-repo';
+import type { Db } from '../../db/types';
+import { conflict, tooManyRequests, unauthorized } from '../../http/app-error';
+import type { SettingValues } from '../../settings/definitions';
+import type { JwtSigner } from '../console/jwt';
 import type { IdentityDeps, RequestMeta } from './ports';
 import type { LoginInput, RegisterInput } from './schemas';
 import { issueTokenPair, type TokenPair } from './tokens';
@@ -44,7 +44,7 @@ export async function login(
   const email = input.email.trim().toLowerCase();
   const attemptKey = `${email}|${meta.ipAddress ?? 'unknown'}`;
   // Only failed checks count, and no more run at once than failures are still allowed
-  // (identity/login-gate.ts): correct logins wait their turn rather than being refused.
+  // (auth/sign-in/login-gate.ts): correct logins wait their turn rather than being refused.
   const entry = await deps.attempts.enter(attemptKey, {
     maxFailures: settings.login_max_failed_attempts,
     waitMs: LOGIN_WAIT_MS,

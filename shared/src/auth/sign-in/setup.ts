@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { writeAudit } from '../db/repos/audit-repo';
-import { adminExists, insertUser } from '../db/repos/users-repo';
-import { providers } from '../db/schema';
-import { badRequest } from '../http/app-error';
-import { type CacheVersionDeps, commitThenBump } from '../runtime/cache-versions';
+import { writeAudit } from '../../db/repos/audit-repo';
+import { adminExists, insertUser } from '../../db/repos/users-repo';
+import { providers } from '../../db/schema';
+import { badRequest } from '../../http/app-error';
+import { type CacheVersionDeps, commitThenBump } from '../../runtime/cache-versions';
 import type { IdentityDeps, RequestMeta } from './ports';
 import type { SetupInput } from './schemas';
 import { issueTokenPair, readTokenTtls, type TokenPair } from './tokens';

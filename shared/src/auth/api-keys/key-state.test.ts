@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
+import type { ApiKeyAuthRecord } from '../../db/repos/api-keys-repo';
 import { refuseKey } from './key-state';
 
 const NOW = new Date('2026-06-15T12:00:00Z');

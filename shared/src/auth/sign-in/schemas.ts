@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PROVIDER_TYPES } from '../db/schema/providers';
+import { PROVIDER_TYPES } from '../../db/schema/providers';
 
 export const emailSchema = z
   .email('must be a valid email address')

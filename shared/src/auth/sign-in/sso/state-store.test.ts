@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { expectSha1OfSource } from '../../../test/stores/lua-sha1';
+import { expectSha1OfSource } from '../../../../test/stores/lua-sha1';
 import { TAKE_SCRIPT } from './state-store';
 
 describe('single-use take script', () => {

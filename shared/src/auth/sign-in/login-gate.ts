@@ -1,7 +1,7 @@
-import { createFixedWindowCounter } from '../limits/fixed-window';
-import type { LuaScript } from '../stores/lua-script';
-import { runScript } from '../stores/lua-script';
-import type { RedisPort } from '../stores/redis-port';
+import { createFixedWindowCounter } from '../../limits/fixed-window';
+import type { LuaScript } from '../../stores/lua-script';
+import { runScript } from '../../stores/lua-script';
+import type { RedisPort } from '../../stores/redis-port';
 
 /**
  * Who may check a password for an email from an address. Only failed checks count towards the

@@ -1,4 +1,4 @@
-import { randomBytes, sha256Hex, toBase64Url } from './encoding';
+import { randomBytes, sha256Hex, toBase64Url } from '../../util/encoding';
 
 export const API_KEY_PREFIX = 'sluice-';
 const SECRET_BYTES = 32; // 256 bits → 43 base64url characters

@@ -1,4 +1,4 @@
-import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
+import type { ApiKeyAuthRecord } from '../../db/repos/api-keys-repo';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { USER_ROLES, type UserRole } from '../db/schema/users';
+import { USER_ROLES, type UserRole } from '../../db/schema/users';
 
 /**
  * Access tokens Sluice's authorization server issues for /mcp (RFC 9068's shape): HS256 with

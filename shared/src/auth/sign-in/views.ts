@@ -1,4 +1,4 @@
-import type { UserRow } from '../db/repos/users-repo';
+import type { UserRow } from '../../db/repos/users-repo';
 
 export interface UserView {
   id: string;

@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import type { ApiKeyAuthRecord } from '../db/repos/api-keys-repo';
-import { API_KEY_STATUSES } from '../db/schema/api-keys';
-import { USER_ROLES } from '../db/schema/users';
-import { AppError } from '../http/app-error';
-import { errorText, type Logger } from '../logs/server/logger';
-import { CACHE_VERSION_KEYS } from '../runtime/cache-versions';
-import { StoreUnavailableError } from '../stores/breaker';
-import type { RedisPort } from '../stores/redis-port';
-import type { Background } from '../util/background';
+import type { ApiKeyAuthRecord } from '../../db/repos/api-keys-repo';
+import { API_KEY_STATUSES } from '../../db/schema/api-keys';
+import { USER_ROLES } from '../../db/schema/users';
+import { AppError } from '../../http/app-error';
+import { errorText, type Logger } from '../../logs/server/logger';
+import { CACHE_VERSION_KEYS } from '../../runtime/cache-versions';
+import { StoreUnavailableError } from '../../stores/breaker';
+import type { RedisPort } from '../../stores/redis-port';
+import type { Background } from '../../util/background';
 
 /**
  * Read-through cache of the gateway's key lookup: `sluice:apikey:<sha256>` holds the auth

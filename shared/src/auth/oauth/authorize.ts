@@ -1,4 +1,4 @@
-import { randomBytes, toBase64Url } from '../auth/encoding';
+import { randomBytes, toBase64Url } from '../../util/encoding';
 import { MCP_SCOPE } from './access-token';
 import { registeredRedirect, resolveClient } from './clients';
 import { invalidRequest, OAuthError } from './errors';
