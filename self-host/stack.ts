@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { ANALYTICS_LOG_BATCH } from '@sluice/shared/runtime/batching-writer';
+import { ANALYTICS_LOG_BATCH } from '@sluice/shared/runtime';
 import { appEnvironment, consoleEnvironment } from './app-env';
 import { localUrl, stackBanner } from './banner';
 import { bridgeLimitsFromEnv } from './bridge/limits';

@@ -1,5 +1,5 @@
-import { parseEnv, storeEnvSchema } from '@sluice/shared/config/env';
-import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
+import { parseEnv, storeEnvSchema } from '@sluice/shared/config';
+import { parseRedisUrl } from '@sluice/shared/stores';
 import * as z from 'zod';
 
 /**

@@ -1,6 +1,6 @@
 import type { Server, ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERROR_TYPES, type ErrorStatus } from '@sluice/shared/http/app-error';
+import { ERROR_TYPES, type ErrorStatus } from '@sluice/shared/http';
 
 /** What a client sending after its refusal may still send before its connection is closed. */
 const LINGER_MS = 2_000;

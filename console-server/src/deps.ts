@@ -1,23 +1,20 @@
-import { createJwtSigner } from '@sluice/shared/auth/console/jwt';
-import { createMcpAccessTokens } from '@sluice/shared/auth/oauth/access-token';
-import { createLoginGate } from '@sluice/shared/auth/sign-in/login-gate';
-import { loadStoredLimits } from '@sluice/shared/db/repos/limits-repo';
-import { subjectLimits } from '@sluice/shared/limits/definitions';
-import { createFixedWindowCounter } from '@sluice/shared/limits/fixed-window';
-import { createLimiter } from '@sluice/shared/limits/limiter';
-import { createClickHouseAuditMirror } from '@sluice/shared/logs/analytics/audit-mirror';
-import { createAnalyticsStore } from '@sluice/shared/logs/analytics/store';
-import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
-import type { Logger } from '@sluice/shared/logs/server/logger';
-import { buildServerLogs } from '@sluice/shared/logs/server/wiring';
-import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
-import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
-import { createSecretBox } from '@sluice/shared/secrets/secret-box';
-import { pingClickHouse } from '@sluice/shared/stores/clickhouse';
-import { createUpstash } from '@sluice/shared/stores/upstash';
-import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
-import type { Tracer } from '@sluice/shared/telemetry/tracer';
-import { tracerFor } from '@sluice/shared/telemetry/tracing';
+import { createJwtSigner } from '@sluice/shared/auth/console';
+import { createMcpAccessTokens } from '@sluice/shared/auth/oauth';
+import { createLoginGate } from '@sluice/shared/auth/sign-in';
+import { loadStoredLimits } from '@sluice/shared/db/repos';
+import { createFixedWindowCounter, createLimiter, subjectLimits } from '@sluice/shared/limits';
+import {
+  clickhouseTargetFor,
+  createAnalyticsStore,
+  createClickHouseAuditMirror,
+} from '@sluice/shared/logs/analytics';
+import type { Logger } from '@sluice/shared/logs/server';
+import { buildServerLogs } from '@sluice/shared/logs/server';
+import { createSdkConnector, generationAwareConnector } from '@sluice/shared/mcp/upstream';
+import { createSecretBox } from '@sluice/shared/secrets';
+import { createUpstash, pingClickHouse } from '@sluice/shared/stores';
+import type { Tracer } from '@sluice/shared/telemetry';
+import { tracerFor, tracingConfigFrom } from '@sluice/shared/telemetry';
 import type { Redis } from '@upstash/redis';
 import { type ConsoleConfig, parseConsoleEnv } from './config';
 import { fetchClientDocument } from './oauth/server-deps';

@@ -1,11 +1,6 @@
-import {
-  databaseUnavailable,
-  invalidValue,
-  isDatabaseUnreachable,
-  isInvalidValue,
-} from '@sluice/shared/db/query-errors';
-import { AppError } from '@sluice/shared/http/app-error';
-import { errorText } from '@sluice/shared/logs/server/logger';
+import { databaseUnavailable, invalidValue, isDatabaseUnreachable, isInvalidValue } from '@sluice/shared/db';
+import { AppError } from '@sluice/shared/http';
+import { errorText } from '@sluice/shared/logs/server';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

@@ -1,7 +1,7 @@
-import { storeMarker } from '@sluice/shared/db/repos/store-markers-repo';
-import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
-import { keepCounters } from '@sluice/shared/limits/counter-rebuild';
-import { type RetentionDeps, retentionSummary, runRetention } from '@sluice/shared/retention/run';
+import { storeMarker } from '@sluice/shared/db/repos';
+import { runKeyJobs } from '@sluice/shared/keys';
+import { keepCounters } from '@sluice/shared/limits';
+import { type RetentionDeps, retentionSummary, runRetention } from '@sluice/shared/retention';
 import type { ConsoleDeps } from './types';
 
 export const KEY_JOBS_INTERVAL_MS = 60_000;

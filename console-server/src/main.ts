@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { startAuditMirrorJob } from '@sluice/shared/audit/mirror-job';
-import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
+import { startAuditMirrorJob } from '@sluice/shared/audit';
+import { clickhouseTargetFor } from '@sluice/shared/logs/analytics';
 import { createConsoleApp } from './app';
 import { parseConsoleEnv } from './config';
 import { answerClientErrors, connectionOptions } from './connection-limits';

@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { notFound, unprocessable } from '@sluice/shared/http/app-error';
+import { notFound, unprocessable } from '@sluice/shared/http';
 import type { Context } from 'hono';
 import { refuseBody } from './middleware/found-first';
 import type { ConsoleEnv } from './types';

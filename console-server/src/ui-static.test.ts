@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
-import { PASSTHROUGH_TRACER } from '@sluice/shared/telemetry/tracer';
+import type { AccessLogRecord } from '@sluice/shared/logs/server';
+import { PASSTHROUGH_TRACER } from '@sluice/shared/telemetry';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsoleApp } from './app';
 import type { ConsoleDeps } from './types';

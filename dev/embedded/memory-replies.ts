@@ -1,4 +1,4 @@
-import { RespError } from '@sluice/shared/stores/resp/resp-codec';
+import { RespError } from '@sluice/shared/stores';
 import type { RedisReply } from '../../self-host/bridge/redis-backend';
 
 /** The in-memory store refusing a command; `message` is Redis's text for the same refusal. */

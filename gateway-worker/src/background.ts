@@ -1,4 +1,4 @@
-import { type Background, detached } from '@sluice/shared/util/background';
+import { type Background, detached } from '@sluice/shared/util';
 import type { Context } from 'hono';
 import type { GatewayEnv } from './types';
 

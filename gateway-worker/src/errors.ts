@@ -1,13 +1,7 @@
-import {
-  databaseUnavailable,
-  invalidValue,
-  isDatabaseUnreachable,
-  isInvalidValue,
-} from '@sluice/shared/db/query-errors';
-import { AppError } from '@sluice/shared/http/app-error';
-import { discardUnreadBody } from '@sluice/shared/http/discard-body';
-import { errorText } from '@sluice/shared/logs/server/logger';
-import { rpcErrorBody } from '@sluice/shared/mcp/gateway/jsonrpc';
+import { databaseUnavailable, invalidValue, isDatabaseUnreachable, isInvalidValue } from '@sluice/shared/db';
+import { AppError, discardUnreadBody } from '@sluice/shared/http';
+import { errorText } from '@sluice/shared/logs/server';
+import { rpcErrorBody } from '@sluice/shared/mcp/gateway';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

@@ -1,33 +1,31 @@
-import type { StoreEnv } from '@sluice/shared/config/env';
-import { upstreamOAuthStore } from '@sluice/shared/db/repos/mcp-oauth-repo';
-import type { McpServerRow } from '@sluice/shared/db/repos/mcp-repo';
-import type { QueryDb } from '@sluice/shared/db/types';
-import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
-import { redactPolicyOf } from '@sluice/shared/guardrails/redact-policy';
-import { toolPolicyOf } from '@sluice/shared/guardrails/tool-policy';
-import { createToolGate } from '@sluice/shared/limits/tool-gate';
-import type { Logger } from '@sluice/shared/logs/server/logger';
-import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
-import { createRedisSessionStore } from '@sluice/shared/mcp/gateway/sessions';
+import type { StoreEnv } from '@sluice/shared/config';
+import type { QueryDb } from '@sluice/shared/db';
+import type { McpServerRow } from '@sluice/shared/db/repos';
+import { upstreamOAuthStore } from '@sluice/shared/db/repos';
+import type { WarmCaches } from '@sluice/shared/gateway';
+import { redactPolicyOf, toolPolicyOf } from '@sluice/shared/guardrails';
+import { createToolGate } from '@sluice/shared/limits';
+import type { Logger } from '@sluice/shared/logs/server';
+import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp';
+import type { MethodDeps } from '@sluice/shared/mcp/gateway';
+import { createRedisSessionStore } from '@sluice/shared/mcp/gateway';
 import {
   createMachineTokens,
   type MachineTokens,
   targetForMachine,
-} from '@sluice/shared/mcp/oauth/machine-target';
-import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
-import type { McpLogRecord, McpLogStore } from '@sluice/shared/mcp/ports';
-import { toMcpServerTarget } from '@sluice/shared/mcp/registry/target';
-import { designatedHeaders } from '@sluice/shared/mcp/registry/tool-headers';
-import { createUpstreamListCache } from '@sluice/shared/mcp/upstream/list-cache';
-import { createSdkConnector } from '@sluice/shared/mcp/upstream/sdk-connector';
-import { generationAwareConnector } from '@sluice/shared/mcp/upstream/stateless-upstream';
-import { createDropReporter } from '@sluice/shared/metrics/dropped';
-import { guardrailSamples } from '@sluice/shared/metrics/samples';
-import type { MetricsStore } from '@sluice/shared/metrics/store';
-import { createBatchingLedgerWriter } from '@sluice/shared/runtime/batching-writer';
-import { CACHE_VERSION_KEYS } from '@sluice/shared/runtime/cache-versions';
-import { createSecretBox, type SecretBox } from '@sluice/shared/secrets/secret-box';
-import { type Background, detached } from '@sluice/shared/util/background';
+  targetForUser,
+} from '@sluice/shared/mcp/oauth';
+import { designatedHeaders, toMcpServerTarget } from '@sluice/shared/mcp/registry';
+import {
+  createSdkConnector,
+  createUpstreamListCache,
+  generationAwareConnector,
+} from '@sluice/shared/mcp/upstream';
+import type { MetricsStore } from '@sluice/shared/metrics';
+import { createDropReporter, guardrailSamples } from '@sluice/shared/metrics';
+import { CACHE_VERSION_KEYS, createBatchingLedgerWriter } from '@sluice/shared/runtime';
+import { createSecretBox, type SecretBox } from '@sluice/shared/secrets';
+import { type Background, detached } from '@sluice/shared/util';
 import type { StoreLink } from './store-link';
 
 /**

@@ -1,35 +1,36 @@
-import type { StoreEnv } from '@sluice/shared/config/env';
-import { storeMarker } from '@sluice/shared/db/repos/store-markers-repo';
-import type { QueryDb } from '@sluice/shared/db/types';
-import type { UsageDeps } from '@sluice/shared/gateway/usage';
-import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
-import { budgetWebhookOf, createBudgetAlerts } from '@sluice/shared/limits/budget-alerts';
-import { budgetThresholdsOf } from '@sluice/shared/limits/budget-status';
-import { createCounterAnchor } from '@sluice/shared/limits/counter-anchor';
-import { EPOCH_KEY } from '@sluice/shared/limits/counting-since';
-import { createGate } from '@sluice/shared/limits/gate';
-import { createLimiter } from '@sluice/shared/limits/limiter';
-import { createRouteCaps } from '@sluice/shared/limits/route-caps';
-import { createSlidingWindowLimiter } from '@sluice/shared/limits/sliding-window';
-import { createTokenTally } from '@sluice/shared/limits/token-tally';
-import type { AnalyticsStore } from '@sluice/shared/logs/analytics/store';
-import type { Logger } from '@sluice/shared/logs/server/logger';
-import { createDropReporter } from '@sluice/shared/metrics/dropped';
-import { exchangeSamples, refusalSamples } from '@sluice/shared/metrics/samples';
-import type { MetricsStore } from '@sluice/shared/metrics/store';
-import { providerAdapters } from '@sluice/shared/providers/registry';
-import { createReasoningSeal } from '@sluice/shared/proxy/reasoning-seal';
-import { createResponseCache } from '@sluice/shared/proxy/response-cache';
-import { proxySettingsOf } from '@sluice/shared/proxy/settings';
-import { tokenSettler } from '@sluice/shared/proxy/token-settlement';
-import type { ProxyDeps } from '@sluice/shared/proxy/types';
-import { benchPolicyOf } from '@sluice/shared/routing/route-health';
-import { createRouteHealth } from '@sluice/shared/routing/route-health-tracker';
-import { createRouteLatency } from '@sluice/shared/routing/route-order';
-import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/runtime/batching-writer';
-import { sealedValueOpener } from '@sluice/shared/secrets/sealed-values';
-import { detached } from '@sluice/shared/util/background';
-import { wireFormats } from '@sluice/shared/wire/index';
+import type { StoreEnv } from '@sluice/shared/config';
+import type { QueryDb } from '@sluice/shared/db';
+import { storeMarker } from '@sluice/shared/db/repos';
+import type { UsageDeps, WarmCaches } from '@sluice/shared/gateway';
+import {
+  budgetThresholdsOf,
+  budgetWebhookOf,
+  createBudgetAlerts,
+  createCounterAnchor,
+  createGate,
+  createLimiter,
+  createRouteCaps,
+  createSlidingWindowLimiter,
+  createTokenTally,
+  EPOCH_KEY,
+} from '@sluice/shared/limits';
+import type { AnalyticsStore } from '@sluice/shared/logs/analytics';
+import type { Logger } from '@sluice/shared/logs/server';
+import type { MetricsStore } from '@sluice/shared/metrics';
+import { createDropReporter, exchangeSamples, refusalSamples } from '@sluice/shared/metrics';
+import { providerAdapters } from '@sluice/shared/providers';
+import type { ProxyDeps } from '@sluice/shared/proxy';
+import {
+  createReasoningSeal,
+  createResponseCache,
+  proxySettingsOf,
+  tokenSettler,
+} from '@sluice/shared/proxy';
+import { benchPolicyOf, createRouteHealth, createRouteLatency } from '@sluice/shared/routing';
+import { ANALYTICS_LOG_BATCH, createBatchingLedgerWriter } from '@sluice/shared/runtime';
+import { sealedValueOpener } from '@sluice/shared/secrets';
+import { detached } from '@sluice/shared/util';
+import { wireFormats } from '@sluice/shared/wire';
 import { runtimeByteChannel } from './runtime-byte-channel';
 import type { StoreLink } from './store-link';
 

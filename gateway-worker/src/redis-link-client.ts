@@ -1,5 +1,5 @@
-import type { PipelineReply } from '@sluice/shared/runtime/script-pipeline';
-import { createLinkRedis, type HotRedis } from '@sluice/shared/stores/resp/link-redis';
+import type { PipelineReply } from '@sluice/shared/runtime';
+import { createLinkRedis, type HotRedis } from '@sluice/shared/stores';
 import type { GatewayBindings } from './types';
 
 /** The Redis link's class (redis-link-object.ts, exported by entry.ts), its binding, its one object. */

@@ -1,11 +1,15 @@
 import { connect } from 'cloudflare:sockets';
 import { DurableObject, type DurableObjectContext } from 'cloudflare:workers';
-import { parseStoreEnv } from '@sluice/shared/config/env';
-import type { PipelineReply } from '@sluice/shared/runtime/script-pipeline';
-import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
-import { toPipelineReplies } from '@sluice/shared/stores/resp/link-redis';
-import { preambleFor, REDIS_CLIENT_NAMES } from '@sluice/shared/stores/resp/preamble';
-import { createRespConnection, type RespConnection } from '@sluice/shared/stores/resp/resp-connection';
+import { parseStoreEnv } from '@sluice/shared/config';
+import type { PipelineReply } from '@sluice/shared/runtime';
+import {
+  createRespConnection,
+  parseRedisUrl,
+  preambleFor,
+  REDIS_CLIENT_NAMES,
+  type RespConnection,
+  toPipelineReplies,
+} from '@sluice/shared/stores';
 import type { GatewayBindings } from './types';
 
 /**

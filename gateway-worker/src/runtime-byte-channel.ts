@@ -1,4 +1,4 @@
-import type { ByteChannel } from '@sluice/shared/proxy/byte-channel';
+import type { ByteChannel } from '@sluice/shared/proxy';
 
 /**
  * workerd's own byte stream, when the runtime has one: streamed answers built in JavaScript go

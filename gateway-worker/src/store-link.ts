@@ -1,16 +1,23 @@
-import type { StoreEnv } from '@sluice/shared/config/env';
-import { WARM_PARTS } from '@sluice/shared/gateway/warm-caches';
-import { createScriptRunner, type ScriptRunner } from '@sluice/shared/runtime/script-pipeline';
+import type { StoreEnv } from '@sluice/shared/config';
+import { WARM_PARTS } from '@sluice/shared/gateway';
 import {
+  createScriptRunner,
   createVersionBoard,
+  createWriteBehind,
   readVersionsWith,
+  type ScriptRunner,
   type VersionBoard,
-} from '@sluice/shared/runtime/version-board';
-import { createWriteBehind, type WriteBehind } from '@sluice/shared/runtime/write-behind';
-import { type Breaker, createBreaker, StoreUnavailableError } from '@sluice/shared/stores/breaker';
-import type { HotRedis } from '@sluice/shared/stores/resp/link-redis';
-import { createRawUpstash, createUpstash } from '@sluice/shared/stores/upstash';
-import { withDeadline } from '@sluice/shared/util/deadline';
+  type WriteBehind,
+} from '@sluice/shared/runtime';
+import type { HotRedis } from '@sluice/shared/stores';
+import {
+  type Breaker,
+  createBreaker,
+  createRawUpstash,
+  createUpstash,
+  StoreUnavailableError,
+} from '@sluice/shared/stores';
+import { withDeadline } from '@sluice/shared/util';
 import type { Redis } from '@upstash/redis';
 
 /** How often a gateway that holds Redis for down asks it again (one PING, off the request path). */

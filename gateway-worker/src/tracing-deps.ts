@@ -1,12 +1,16 @@
-import type { WarmCaches } from '@sluice/shared/gateway/warm-caches';
-import type { Logger } from '@sluice/shared/logs/server/logger';
-import { droppedSpanSamples } from '@sluice/shared/metrics/samples';
-import type { MetricsStore } from '@sluice/shared/metrics/store';
-import { createSecretBox, type SecretBox } from '@sluice/shared/secrets/secret-box';
-import { tracingConfigFrom } from '@sluice/shared/telemetry/config';
-import type { Tracer } from '@sluice/shared/telemetry/tracer';
-import { switchableTracer, tracerFor, tracingConfigFromSettings } from '@sluice/shared/telemetry/tracing';
-import type { Background } from '@sluice/shared/util/background';
+import type { WarmCaches } from '@sluice/shared/gateway';
+import type { Logger } from '@sluice/shared/logs/server';
+import type { MetricsStore } from '@sluice/shared/metrics';
+import { droppedSpanSamples } from '@sluice/shared/metrics';
+import { createSecretBox, type SecretBox } from '@sluice/shared/secrets';
+import type { Tracer } from '@sluice/shared/telemetry';
+import {
+  switchableTracer,
+  tracerFor,
+  tracingConfigFrom,
+  tracingConfigFromSettings,
+} from '@sluice/shared/telemetry';
+import type { Background } from '@sluice/shared/util';
 
 /** The resource the gateway's spans name (OTEL_SERVICE_NAME overrides the name). */
 const GATEWAY_SERVICE = { serviceName: 'sluice-gateway', serviceVersion: '0.1.0' };

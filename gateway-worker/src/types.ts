@@ -1,18 +1,14 @@
-import type { GatewayAuthDeps } from '@sluice/shared/auth/gateway/authenticate';
-import type { Principal } from '@sluice/shared/auth/gateway/principal';
-import type { McpResourceServer } from '@sluice/shared/auth/oauth/resource-server';
-import type { ServableModel } from '@sluice/shared/db/repos/models-repo';
-import type { QueryDb } from '@sluice/shared/db/types';
-import type { UsageDeps } from '@sluice/shared/gateway/usage';
-import type { Logger } from '@sluice/shared/logs/server/logger';
-import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
-import type { MethodDeps } from '@sluice/shared/mcp/gateway/methods';
-import type { McpOriginPolicy } from '@sluice/shared/mcp/gateway/origin-policy';
-import type { MetricsStore } from '@sluice/shared/metrics/store';
-import type { ProxyDeps } from '@sluice/shared/proxy/types';
-import type { Span } from '@sluice/shared/telemetry/span';
-import type { Tracer } from '@sluice/shared/telemetry/tracer';
-import type { Background } from '@sluice/shared/util/background';
+import type { GatewayAuthDeps, Principal } from '@sluice/shared/auth/gateway';
+import type { McpResourceServer } from '@sluice/shared/auth/oauth';
+import type { QueryDb } from '@sluice/shared/db';
+import type { ServableModel } from '@sluice/shared/db/repos';
+import type { UsageDeps } from '@sluice/shared/gateway';
+import type { AccessLogRecord, Logger } from '@sluice/shared/logs/server';
+import type { McpOriginPolicy, MethodDeps } from '@sluice/shared/mcp/gateway';
+import type { MetricsStore } from '@sluice/shared/metrics';
+import type { ProxyDeps } from '@sluice/shared/proxy';
+import type { Span, Tracer } from '@sluice/shared/telemetry';
+import type { Background } from '@sluice/shared/util';
 import type { Redis } from '@upstash/redis';
 
 /** Worker bindings (wrangler vars and secrets). Parsed by buildDeps. */

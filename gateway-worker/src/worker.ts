@@ -1,7 +1,7 @@
-import { parseStoreEnv } from '@sluice/shared/config/env';
-import { runKeyJobs } from '@sluice/shared/keys/lifecycle-jobs';
-import { clickhouseTargetFor } from '@sluice/shared/logs/analytics/target';
-import { retentionSummary, runRetention } from '@sluice/shared/retention/run';
+import { parseStoreEnv } from '@sluice/shared/config';
+import { runKeyJobs } from '@sluice/shared/keys';
+import { clickhouseTargetFor } from '@sluice/shared/logs/analytics';
+import { retentionSummary, runRetention } from '@sluice/shared/retention';
 import type { ExecutionContext } from 'hono';
 import { createGatewayApp } from './app';
 import { buildDeps } from './deps';

@@ -1,4 +1,4 @@
-import { encodeCommandText as encodeCommands } from '@sluice/shared/stores/resp/resp-codec';
+import { encodeCommandText as encodeCommands } from '@sluice/shared/stores';
 import { describe, expect, it } from 'vitest';
 import { transcodePipeline } from './pipeline-transcode';
 import { refusal } from './upstash-policy';

@@ -1,4 +1,4 @@
-import { RespError, type RespReply } from '@sluice/shared/stores/resp/resp-codec';
+import { RespError, type RespReply } from '@sluice/shared/stores';
 import { createRedisConnection, type RedisConnectionOptions } from './redis-connection';
 
 /** A command as Redis receives it: name first, then arguments. */

@@ -1,5 +1,4 @@
-import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
-import { encodeCommandText } from '@sluice/shared/stores/resp/resp-codec';
+import { encodeCommandText, parseRedisUrl } from '@sluice/shared/stores';
 import type { RedisBackend, RedisCommand, RedisReply } from './redis-backend';
 import { type Batch, openSession, RedisUnavailableError, type Session } from './redis-session';
 

@@ -1,8 +1,14 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import type { RedisEndpoint } from '@sluice/shared/stores/redis-url';
-import { preambleFor, REDIS_CLIENT_NAMES, requiredReplies } from '@sluice/shared/stores/resp/preamble';
-import { encodeCommandText, RespError, RespReader } from '@sluice/shared/stores/resp/resp-codec';
+import type { RedisEndpoint } from '@sluice/shared/stores';
+import {
+  encodeCommandText,
+  preambleFor,
+  REDIS_CLIENT_NAMES,
+  RespError,
+  RespReader,
+  requiredReplies,
+} from '@sluice/shared/stores';
 import type { RedisReply } from './redis-backend';
 
 /** Redis could not be reached, or stopped answering: transport trouble, not a Redis error. */

@@ -1,4 +1,4 @@
-import { RespError } from '@sluice/shared/stores/resp/resp-codec';
+import { RespError } from '@sluice/shared/stores';
 import type { RedisReply } from './redis-backend';
 
 /** A reply as it goes into the JSON body: strings, integers, null and arrays of those. */

@@ -1,4 +1,4 @@
-import { ensureClickHouseDatabase } from '@sluice/shared/stores/clickhouse';
+import { ensureClickHouseDatabase } from '@sluice/shared/stores';
 import type { RedisBackend } from '../bridge/redis-backend';
 import { applyMigrations } from './migrations';
 

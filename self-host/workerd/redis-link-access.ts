@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
+import { parseRedisUrl } from '@sluice/shared/stores';
 
 /**
  * The outbound `allow` entries the Redis link needs: the addresses REDIS_URL's host has now,

@@ -2,8 +2,8 @@
 // against the official OTLP definitions: what the exporter sends, in either encoding, is what
 // the receiver decodes with opentelemetry-proto's .proto files.
 
-import { createSpanExporter } from '@sluice/shared/telemetry/exporter';
-import type { SpanData } from '@sluice/shared/telemetry/span';
+import type { SpanData } from '@sluice/shared/telemetry';
+import { createSpanExporter } from '@sluice/shared/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver';
 

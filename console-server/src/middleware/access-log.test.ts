@@ -1,4 +1,4 @@
-import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
+import type { AccessLogRecord } from '@sluice/shared/logs/server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleDeps, ConsoleEnv } from '../types';

@@ -1,5 +1,4 @@
-import { startAccessRecord } from '@sluice/shared/logs/server/access-record';
-import { CONSOLE_PORT } from '@sluice/shared/logs/server/records';
+import { CONSOLE_PORT, startAccessRecord } from '@sluice/shared/logs/server';
 import type { MiddlewareHandler } from 'hono';
 import type { ConsoleEnv } from '../types';
 

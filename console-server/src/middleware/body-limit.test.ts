@@ -1,4 +1,4 @@
-import { AppError } from '@sluice/shared/http/app-error';
+import { AppError } from '@sluice/shared/http';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { limitBody } from './body-limit';

@@ -1,5 +1,4 @@
-import { bodyTooLarge, checkBodySize } from '@sluice/shared/http/body-limit';
-import { DEFAULT_DISCARD_BOUNDS, discardRest } from '@sluice/shared/http/discard-body';
+import { bodyTooLarge, checkBodySize, DEFAULT_DISCARD_BOUNDS, discardRest } from '@sluice/shared/http';
 import type { MiddlewareHandler } from 'hono';
 
 export interface BodyLimitOptions {

@@ -1,4 +1,4 @@
-import { unprocessable } from '@sluice/shared/http/app-error';
+import { unprocessable } from '@sluice/shared/http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ConsoleEnv } from '../types';
 

@@ -1,5 +1,9 @@
-import { badRequest, unprocessable } from '@sluice/shared/http/app-error';
-import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
+import {
+  badRequest,
+  describeJsonInputProblem,
+  findJsonInputProblem,
+  unprocessable,
+} from '@sluice/shared/http';
 import type { MiddlewareHandler } from 'hono';
 import type { ConsoleEnv } from '../types';
 

@@ -1,4 +1,4 @@
-import { forbidden } from '@sluice/shared/http/app-error';
+import { forbidden } from '@sluice/shared/http';
 import type { MiddlewareHandler } from 'hono';
 import type { ConsoleEnv } from '../types';
 import { requireJwt } from './require-jwt';

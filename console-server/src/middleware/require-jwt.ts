@@ -1,5 +1,5 @@
-import { findUserById } from '@sluice/shared/db/repos/users-repo';
-import { unauthorized } from '@sluice/shared/http/app-error';
+import { findUserById } from '@sluice/shared/db/repos';
+import { unauthorized } from '@sluice/shared/http';
 import type { MiddlewareHandler } from 'hono';
 import type { ConsoleEnv } from '../types';
 

@@ -1,10 +1,13 @@
-import { startAuthorization } from '@sluice/shared/auth/oauth/authorize';
-import { registerClient } from '@sluice/shared/auth/oauth/clients';
-import { invalidRequest, OAuthError } from '@sluice/shared/auth/oauth/errors';
-import { authorizationServerMetadata } from '@sluice/shared/auth/oauth/metadata';
-import { exchangeToken, revokeToken } from '@sluice/shared/auth/oauth/token';
-import { finishUpstreamConnect } from '@sluice/shared/mcp/oauth/connect';
-import { connectionsPageOf } from '@sluice/shared/mcp/oauth/user-target';
+import {
+  authorizationServerMetadata,
+  exchangeToken,
+  invalidRequest,
+  OAuthError,
+  registerClient,
+  revokeToken,
+  startAuthorization,
+} from '@sluice/shared/auth/oauth';
+import { connectionsPageOf, finishUpstreamConnect } from '@sluice/shared/mcp/oauth';
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

@@ -1,6 +1,5 @@
-import type { FetchDocument } from '@sluice/shared/auth/oauth/clients';
-import type { OAuthServerDeps } from '@sluice/shared/auth/oauth/ports';
-import { oauthClientStore, oauthGrantStore, oauthUsers } from '@sluice/shared/db/repos/oauth-repo';
+import type { FetchDocument, OAuthServerDeps } from '@sluice/shared/auth/oauth';
+import { oauthClientStore, oauthGrantStore, oauthUsers } from '@sluice/shared/db/repos';
 import type { Context } from 'hono';
 import type { ConsoleEnv } from '../types';
 

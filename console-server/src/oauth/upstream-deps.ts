@@ -1,6 +1,6 @@
-import { upstreamOAuthStore } from '@sluice/shared/db/repos/mcp-oauth-repo';
-import { createMachineTokens, type MachineTokens } from '@sluice/shared/mcp/oauth/machine-target';
-import type { UpstreamOAuthDeps } from '@sluice/shared/mcp/oauth/ports';
+import { upstreamOAuthStore } from '@sluice/shared/db/repos';
+import type { UpstreamOAuthDeps } from '@sluice/shared/mcp/oauth';
+import { createMachineTokens, type MachineTokens } from '@sluice/shared/mcp/oauth';
 import type { Context } from 'hono';
 import type { ConsoleEnv } from '../types';
 import { issuerOf } from './server-deps';

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { adminKeyListQuerySchema, listAllKeys } from '@sluice/shared/keys/admin-list';
+import { adminKeyListQuerySchema, listAllKeys } from '@sluice/shared/keys';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse, PAGING } from '../openapi';
 import { AdminApiKeyPageSchema } from '../schemas/keys';

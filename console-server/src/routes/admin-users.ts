@@ -1,9 +1,15 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
-import { createUser, getUser, listUsers } from '@sluice/shared/users/admin-users';
-import type { UsersAdminDeps } from '@sluice/shared/users/ports';
-import { createUserInputSchema, updateUserInputSchema } from '@sluice/shared/users/schemas';
-import { deactivateUser, updateUser } from '@sluice/shared/users/update-user';
+import { pageQuerySchema } from '@sluice/shared/db';
+import type { UsersAdminDeps } from '@sluice/shared/users';
+import {
+  createUser,
+  createUserInputSchema,
+  deactivateUser,
+  getUser,
+  listUsers,
+  updateUser,
+  updateUserInputSchema,
+} from '@sluice/shared/users';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {

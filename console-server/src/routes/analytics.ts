@@ -1,7 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
-import { clientReport, errorReport } from '@sluice/shared/logs/analytics/breakdown-report';
-import { costSeries, costStats, usageSeries, usageStats } from '@sluice/shared/logs/analytics/usage-report';
-import type { UsageAggregateQuery, UsageGroupBy } from '@sluice/shared/logs/requests/aggregate-query';
+import {
+  clientReport,
+  costSeries,
+  costStats,
+  errorReport,
+  usageSeries,
+  usageStats,
+} from '@sluice/shared/logs/analytics';
+import type { UsageAggregateQuery, UsageGroupBy } from '@sluice/shared/logs/requests';
 import type { Context } from 'hono';
 import { requireJwt } from '../middleware/require-jwt';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';

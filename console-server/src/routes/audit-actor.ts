@@ -1,4 +1,4 @@
-import type { AuditRecord } from '@sluice/shared/db/repos/audit-repo';
+import type { AuditRecord } from '@sluice/shared/db/repos';
 import type { Context } from 'hono';
 import type { ConsoleEnv } from '../types';
 

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { auditQuerySchema, searchAuditLog } from '@sluice/shared/audit/search';
+import { auditQuerySchema, searchAuditLog } from '@sluice/shared/audit';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
 import { AuditPageSchema } from '../schemas/settings-audit';

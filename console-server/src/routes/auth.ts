@@ -1,14 +1,15 @@
 import { createRoute } from '@hono/zod-openapi';
-import { login, register } from '@sluice/shared/auth/sign-in/accounts';
 import {
+  login,
   loginInputSchema,
   refreshInputSchema,
+  register,
   registerInputSchema,
-} from '@sluice/shared/auth/sign-in/schemas';
-import { rotateRefreshToken } from '@sluice/shared/auth/sign-in/tokens';
-import { toUserDetail } from '@sluice/shared/auth/sign-in/views';
-import { findUserById } from '@sluice/shared/db/repos/users-repo';
-import { unauthorized } from '@sluice/shared/http/app-error';
+  rotateRefreshToken,
+  toUserDetail,
+} from '@sluice/shared/auth/sign-in';
+import { findUserById } from '@sluice/shared/db/repos';
+import { unauthorized } from '@sluice/shared/http';
 import { requireJwt } from '../middleware/require-jwt';
 import { bearerSecurity, createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import {

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import { requestLogSchema } from '@sluice/shared/logs/requests/log-columns';
-import type { RequestLogSearch } from '@sluice/shared/logs/requests/port';
+import type { RequestLogSearch } from '@sluice/shared/logs/requests';
+import { requestLogSchema } from '@sluice/shared/logs/requests';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
 import {

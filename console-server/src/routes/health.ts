@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { probeLatency } from '@sluice/shared/stores/probe';
+import { probeLatency } from '@sluice/shared/stores';
 import { sql } from 'drizzle-orm';
 import { createRouter, jsonResponse } from '../openapi';
 import { ConsoleHealthSchema } from '../schemas/identity';

@@ -1,4 +1,4 @@
-import type { IdentityDeps } from '@sluice/shared/auth/sign-in/ports';
+import type { IdentityDeps } from '@sluice/shared/auth/sign-in';
 import type { ConsoleDeps } from '../types';
 
 export function identityDeps(deps: ConsoleDeps): IdentityDeps {

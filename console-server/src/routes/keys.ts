@@ -1,10 +1,18 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
-import { listExpiringKeys } from '@sluice/shared/keys/expiring';
-import { createKey, getKey, listKeys, revokeKey, updateKey } from '@sluice/shared/keys/manage';
-import { rotateKey } from '@sluice/shared/keys/rotate';
-import { createKeyInputSchema, expiringQuerySchema, updateKeyInputSchema } from '@sluice/shared/keys/schemas';
-import type { KeyActor, KeysDeps } from '@sluice/shared/keys/state';
+import { pageQuerySchema } from '@sluice/shared/db';
+import type { KeyActor, KeysDeps } from '@sluice/shared/keys';
+import {
+  createKey,
+  createKeyInputSchema,
+  expiringQuerySchema,
+  getKey,
+  listExpiringKeys,
+  listKeys,
+  revokeKey,
+  rotateKey,
+  updateKey,
+  updateKeyInputSchema,
+} from '@sluice/shared/keys';
 import type { Context } from 'hono';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireJwt } from '../middleware/require-jwt';

@@ -1,24 +1,22 @@
 import { createRoute } from '@hono/zod-openapi';
-import { authorizeLimitsAccess, type LimitsSubjectRef } from '@sluice/shared/access/access';
-import { notFound } from '@sluice/shared/http/app-error';
-import {
-  type LimitsSubject,
-  type Permission,
-  replaceBudgetsInputSchema,
-  replaceRulesInputSchema,
-  roleIdsInputSchema,
-} from '@sluice/shared/limits-admin/schemas';
+import { authorizeLimitsAccess, type LimitsSubjectRef } from '@sluice/shared/access';
+import { notFound } from '@sluice/shared/http';
 import {
   deleteSubjectBudgets,
   deleteSubjectRules,
   getSubjectBudgets,
   getSubjectRules,
+  getSubjectUsage,
   getUserRoles,
+  type LimitsSubject,
+  type Permission,
+  replaceBudgetsInputSchema,
+  replaceRulesInputSchema,
   replaceSubjectBudgets,
   replaceSubjectRules,
   replaceUserRoleIds,
-} from '@sluice/shared/limits-admin/subject-limits';
-import { getSubjectUsage } from '@sluice/shared/limits-admin/subject-usage';
+  roleIdsInputSchema,
+} from '@sluice/shared/limits-admin';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';

@@ -1,10 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageOf, pageQuerySchema } from '@sluice/shared/db/paging';
-import { writeAudit } from '@sluice/shared/db/repos/audit-repo';
-import { listUserConnections } from '@sluice/shared/db/repos/mcp-oauth-repo';
-import { AppError, badRequest } from '@sluice/shared/http/app-error';
-import { startUpstreamConnect } from '@sluice/shared/mcp/oauth/connect';
-import { connectingServerOf, requireMcpServer } from '@sluice/shared/mcp/registry/registry';
+import { pageOf, pageQuerySchema } from '@sluice/shared/db';
+import { listUserConnections, writeAudit } from '@sluice/shared/db/repos';
+import { AppError, badRequest } from '@sluice/shared/http';
+import { startUpstreamConnect } from '@sluice/shared/mcp/oauth';
+import { connectingServerOf, requireMcpServer } from '@sluice/shared/mcp/registry';
 import { requireJwt } from '../middleware/require-jwt';
 import { upstreamOAuth } from '../oauth/upstream-deps';
 import {

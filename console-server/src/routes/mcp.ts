@@ -1,31 +1,26 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
-import { mcpLogSchema } from '@sluice/shared/logs/mcp/log-columns';
-import { targetForMachine } from '@sluice/shared/mcp/oauth/machine-target';
-import { targetForUser } from '@sluice/shared/mcp/oauth/user-target';
-import type { McpServerTarget } from '@sluice/shared/mcp/ports';
-import { discoverMcpTools } from '@sluice/shared/mcp/registry/discover';
+import { pageQuerySchema } from '@sluice/shared/db';
+import { mcpLogSchema } from '@sluice/shared/logs/mcp';
+import type { McpServerTarget } from '@sluice/shared/mcp';
+import { targetForMachine, targetForUser } from '@sluice/shared/mcp/oauth';
 import {
   createMcpServer,
+  createMcpServerInputSchema,
+  createMcpVirtualServer,
+  createMcpVirtualServerInputSchema,
   deleteMcpServer,
+  deleteMcpVirtualServer,
+  discoverMcpTools,
   getMcpServer,
+  getMcpVirtualServer,
   listMcpServers,
   listMcpTools,
-  updateMcpServer,
-} from '@sluice/shared/mcp/registry/registry';
-import {
-  createMcpServerInputSchema,
-  createMcpVirtualServerInputSchema,
-  updateMcpServerInputSchema,
-  updateMcpVirtualServerInputSchema,
-} from '@sluice/shared/mcp/registry/schemas';
-import {
-  createMcpVirtualServer,
-  deleteMcpVirtualServer,
-  getMcpVirtualServer,
   listMcpVirtualServers,
+  updateMcpServer,
+  updateMcpServerInputSchema,
   updateMcpVirtualServer,
-} from '@sluice/shared/mcp/registry/virtual-servers';
+  updateMcpVirtualServerInputSchema,
+} from '@sluice/shared/mcp/registry';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';

@@ -1,7 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
-import { deletePrice, listPrices, putPrice } from '@sluice/shared/pricing/admin';
-import { priceInputSchema } from '@sluice/shared/pricing/schemas';
+import { pageQuerySchema } from '@sluice/shared/db';
+import { deletePrice, listPrices, priceInputSchema, putPrice } from '@sluice/shared/pricing';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,

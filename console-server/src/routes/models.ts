@@ -1,19 +1,18 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
-import { replaceModelRoutes, updateModel } from '@sluice/shared/models-admin/model-changes';
+import { pageQuerySchema } from '@sluice/shared/db';
 import {
   createModel,
+  createModelInputSchema,
   deleteModel,
   getModel,
   listModels,
   listUnpricedModels,
-} from '@sluice/shared/models-admin/models-admin';
-import {
-  createModelInputSchema,
+  replaceModelRoutes,
   replaceRoutesInputSchema,
+  updateModel,
   updateModelInputSchema,
-} from '@sluice/shared/models-admin/schemas';
-import { readRouteHealth } from '@sluice/shared/routing/route-health-report';
+} from '@sluice/shared/models-admin';
+import { readRouteHealth } from '@sluice/shared/routing';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {

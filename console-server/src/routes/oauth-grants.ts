@@ -1,11 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
-import { decideAuthorization, pendingAuthorization } from '@sluice/shared/auth/oauth/authorize';
-import { OAuthError } from '@sluice/shared/auth/oauth/errors';
-import { revokeGrant } from '@sluice/shared/auth/oauth/token';
-import { pageOf } from '@sluice/shared/db/paging';
-import { writeAudit } from '@sluice/shared/db/repos/audit-repo';
-import { type GrantListing, listGrants, oauthGrantStore } from '@sluice/shared/db/repos/oauth-repo';
-import { forbidden, notFound } from '@sluice/shared/http/app-error';
+import {
+  decideAuthorization,
+  OAuthError,
+  pendingAuthorization,
+  revokeGrant,
+} from '@sluice/shared/auth/oauth';
+import { pageOf } from '@sluice/shared/db';
+import { type GrantListing, listGrants, oauthGrantStore, writeAudit } from '@sluice/shared/db/repos';
+import { forbidden, notFound } from '@sluice/shared/http';
 import { requireJwt } from '../middleware/require-jwt';
 import { oauthServer } from '../oauth/server-deps';
 import {

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import { createGrant, listGrants, revokeGrant } from '@sluice/shared/access/permissions';
-import { createGrantInputSchema } from '@sluice/shared/limits-admin/schemas';
+import { createGrant, listGrants, revokeGrant } from '@sluice/shared/access';
+import { createGrantInputSchema } from '@sluice/shared/limits-admin';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,

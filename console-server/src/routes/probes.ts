@@ -1,4 +1,4 @@
-import { readiness } from '@sluice/shared/stores/probe';
+import { readiness } from '@sluice/shared/stores';
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { ConsoleEnv } from '../types';

@@ -1,13 +1,14 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
+import { pageQuerySchema } from '@sluice/shared/db';
 import {
   createProvider,
+  createProviderInputSchema,
   deleteProvider,
   getProvider,
   listProviders,
   updateProvider,
-} from '@sluice/shared/providers-admin/providers-admin';
-import { createProviderInputSchema, updateProviderInputSchema } from '@sluice/shared/providers-admin/schemas';
+  updateProviderInputSchema,
+} from '@sluice/shared/providers-admin';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {

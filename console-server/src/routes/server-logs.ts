@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import { accessLogSchema, appLogSchema } from '@sluice/shared/logs/server/clickhouse-tables';
-import type { LogLevel } from '@sluice/shared/logs/server/records';
+import type { LogLevel } from '@sluice/shared/logs/server';
+import { accessLogSchema, appLogSchema } from '@sluice/shared/logs/server';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonResponse } from '../openapi';
 import {

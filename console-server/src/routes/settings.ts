@@ -1,14 +1,15 @@
 import { createRoute } from '@hono/zod-openapi';
-import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
-import { tryGuardrails } from '@sluice/shared/guardrails/try-rules';
-import { notFound } from '@sluice/shared/http/app-error';
+import { loadSettings } from '@sluice/shared/db/repos';
+import { tryGuardrails } from '@sluice/shared/guardrails';
+import { notFound } from '@sluice/shared/http';
 import {
+  categoryView,
   isSettingCategory,
   SETTING_CATEGORIES,
   type SettingCategory,
-} from '@sluice/shared/settings/definitions';
-import { updateSettings } from '@sluice/shared/settings/update';
-import { categoryView, settingsView } from '@sluice/shared/settings/views';
+  settingsView,
+  updateSettings,
+} from '@sluice/shared/settings';
 import type { Context } from 'hono';
 import { requireAdmin } from '../middleware/require-admin';
 import { bearerSecurity, createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';

@@ -1,8 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
-import { setupInputSchema } from '@sluice/shared/auth/sign-in/schemas';
-import { initializeSystem, isInitialized } from '@sluice/shared/auth/sign-in/setup';
-import { loadSettings } from '@sluice/shared/db/repos/settings-repo';
-import { tooManyRequests } from '@sluice/shared/http/app-error';
+import { initializeSystem, isInitialized, setupInputSchema } from '@sluice/shared/auth/sign-in';
+import { loadSettings } from '@sluice/shared/db/repos';
+import { tooManyRequests } from '@sluice/shared/http';
 import type { MiddlewareHandler } from 'hono';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import { SetupStatusSchema, TokenResponseSchema } from '../schemas/identity';

@@ -5,7 +5,7 @@ import {
   parkSignIn,
   ssoAvailable,
   startSso,
-} from '@sluice/shared/auth/sign-in/sso/sso';
+} from '@sluice/shared/auth/sign-in';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import { TokenResponseSchema } from '../schemas/identity';
 import type { ConsoleDeps } from '../types';

@@ -7,14 +7,14 @@ import {
   replaceMembers,
   replaceRoles,
   updateTeam,
-} from '@sluice/shared/access/teams';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
+} from '@sluice/shared/access';
+import { pageQuerySchema } from '@sluice/shared/db';
 import {
   createTeamInputSchema,
   roleIdsInputSchema,
   teamMembersInputSchema,
   updateTeamInputSchema,
-} from '@sluice/shared/limits-admin/schemas';
+} from '@sluice/shared/limits-admin';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {

@@ -1,14 +1,15 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageQuerySchema, slicePage } from '@sluice/shared/db/paging';
-import { notFound } from '@sluice/shared/http/app-error';
-import { createToolLimitInputSchema, type Permission } from '@sluice/shared/limits-admin/schemas';
+import { pageQuerySchema, slicePage } from '@sluice/shared/db';
+import { notFound } from '@sluice/shared/http';
 import {
   authorizeToolLimitsAccess,
   createToolLimit,
+  createToolLimitInputSchema,
   deleteToolLimit,
   listAllToolLimits,
   listSubjectToolLimits,
-} from '@sluice/shared/limits-admin/tool-limits';
+  type Permission,
+} from '@sluice/shared/limits-admin';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { MODEL_KINDS, PROVIDER_TYPES, ROUTING_STRATEGIES } from '@sluice/shared/db/schema/providers';
-import { USER_ROLES } from '@sluice/shared/db/schema/users';
-import { MAX_OUTPUT_TOKENS_LIMIT } from '@sluice/shared/models-admin/schemas';
+import { MODEL_KINDS, PROVIDER_TYPES, ROUTING_STRATEGIES, USER_ROLES } from '@sluice/shared/db/schema';
+import { MAX_OUTPUT_TOKENS_LIMIT } from '@sluice/shared/models-admin';
 import { cacheWrite1hPrice, cacheWritePrice, EffectivePriceSchema } from './model-prices';
 import { pageSchema } from './page';
 

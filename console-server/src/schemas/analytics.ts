@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_USAGE_RANGE_MS, USAGE_GROUP_BYS } from '@sluice/shared/logs/requests/aggregate-query';
+import { MAX_USAGE_RANGE_MS, USAGE_GROUP_BYS } from '@sluice/shared/logs/requests';
 import { isoInstant } from './mcp';
 
 /** Shapes of the usage and cost analytics (GET /api/analytics/*). */

@@ -1,7 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_REQUEST_LOG_LIMIT } from '@sluice/shared/logs/requests/port';
-import { REQUEST_LOG_ENDPOINTS } from '@sluice/shared/logs/requests/record';
-import { MAX_REQUEST_LOG_SEARCH_LIMIT, REQUEST_LOG_SORTS } from '@sluice/shared/logs/requests/search-filter';
+import {
+  DEFAULT_REQUEST_LOG_LIMIT,
+  MAX_REQUEST_LOG_SEARCH_LIMIT,
+  REQUEST_LOG_ENDPOINTS,
+  REQUEST_LOG_SORTS,
+} from '@sluice/shared/logs/requests';
 import { isoInstant } from './mcp';
 import { statusMatchParam } from './status-match';
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { USER_ROLES } from '@sluice/shared/db/schema/users';
+import { USER_ROLES } from '@sluice/shared/db/schema';
 
 /** Response shapes of the setup and auth endpoints (docs/users-and-auth.md), field for field. */
 export const UserViewSchema = z

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { API_KEY_STATUSES } from '@sluice/shared/db/schema/api-keys';
+import { API_KEY_STATUSES } from '@sluice/shared/db/schema';
 import { pageSchema } from './page';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
-import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '@sluice/shared/db/schema/limits';
-import { LIMITS_SUBJECTS, PERMISSIONS, SCOPE_TYPES } from '@sluice/shared/limits-admin/schemas';
+import { pageQuerySchema } from '@sluice/shared/db';
+import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '@sluice/shared/db/schema';
+import { LIMITS_SUBJECTS, PERMISSIONS, SCOPE_TYPES } from '@sluice/shared/limits-admin';
 import { pageSchema } from './page';
 import { ToolLimitUsageSchema } from './tool-limits';
 

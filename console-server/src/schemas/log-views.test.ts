@@ -1,6 +1,6 @@
-import { mcpLogSchema } from '@sluice/shared/logs/mcp/log-columns';
-import { requestLogSchema } from '@sluice/shared/logs/requests/log-columns';
-import { accessLogSchema, appLogSchema } from '@sluice/shared/logs/server/clickhouse-tables';
+import { mcpLogSchema } from '@sluice/shared/logs/mcp';
+import { requestLogSchema } from '@sluice/shared/logs/requests';
+import { accessLogSchema, appLogSchema } from '@sluice/shared/logs/server';
 import { describe, expect, it } from 'vitest';
 import { GatewayLogEntrySchema } from './gateway-logs';
 import { McpLogEntrySchema } from './mcp';

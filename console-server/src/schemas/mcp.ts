@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
+import { pageQuerySchema } from '@sluice/shared/db';
 import {
   DEFAULT_MCP_LOG_LIMIT,
   MAX_MCP_LOG_LIMIT,
   MCP_LOG_SORTS,
   MCP_LOG_STATUSES,
-} from '@sluice/shared/logs/mcp/filter';
-import { MCP_AUTH_TYPES, MCP_TRANSPORTS } from '@sluice/shared/mcp/registry/schemas';
+} from '@sluice/shared/logs/mcp';
+import { MCP_AUTH_TYPES, MCP_TRANSPORTS } from '@sluice/shared/mcp/registry';
 import { pageSchema } from './page';
 
 /** Shapes of the MCP registry and call-log endpoints. auth_secret never appears in any of them. */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { pageQuerySchema } from '@sluice/shared/db/paging';
+import { pageQuerySchema } from '@sluice/shared/db';
 import { pageSchema } from './page';
 
 /** The console's side of the /mcp authorization server: consent and grants. */

@@ -7,7 +7,7 @@ import {
   MAX_PORT,
   MAX_SERVER_LOG_LIMIT,
   MIN_PORT,
-} from '@sluice/shared/logs/server/index';
+} from '@sluice/shared/logs/server';
 import { isoInstant } from './mcp';
 import { pageSchema } from './page';
 import { statusMatchParam } from './status-match';

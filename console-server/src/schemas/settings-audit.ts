@@ -1,14 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import {
   isSecretSetting,
+  SECRET_MASK,
   SETTING_CATEGORIES,
   SETTING_DEFINITIONS,
   SETTING_KEYS,
   type SettingCategory,
   type SettingDefinition,
   type SettingKey,
-} from '@sluice/shared/settings/definitions';
-import { SECRET_MASK } from '@sluice/shared/settings/views';
+} from '@sluice/shared/settings';
 
 /**
  * Response shapes of the settings and audit endpoints. Setting shapes are generated from the

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { parseStatusMatch, STATUS_MATCH_PATTERN, type StatusMatch } from '@sluice/shared/logs/status-match';
+import { parseStatusMatch, STATUS_MATCH_PATTERN, type StatusMatch } from '@sluice/shared/logs';
 
 /** The validated parameter as the stores' match; undefined when not given. */
 export function statusMatchOf(text: string | undefined): StatusMatch | undefined {

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { BUDGET_PERIODS, LIMIT_WINDOWS } from '@sluice/shared/db/schema/limits';
-import { TOOL_LIMIT_KINDS } from '@sluice/shared/db/schema/tool-limits';
-import { TOOL_LIMITS_SUBJECTS } from '@sluice/shared/limits-admin/schemas';
+import { BUDGET_PERIODS, LIMIT_WINDOWS, TOOL_LIMIT_KINDS } from '@sluice/shared/db/schema';
+import { TOOL_LIMITS_SUBJECTS } from '@sluice/shared/limits-admin';
 import { pageSchema } from './page';
 
 /** Response shapes and path parameters of the MCP tool limits endpoints. */

@@ -1,8 +1,7 @@
 import { isIP, connect as tcpConnect } from 'node:net';
 import { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
-import type { RedisEndpoint } from '@sluice/shared/stores/redis-url';
-import type { RespSocket } from '@sluice/shared/stores/resp/resp-connection';
+import type { RedisEndpoint, RespSocket } from '@sluice/shared/stores';
 
 /**
  * A Redis socket on Node as workerd's `connect()` gives the gateway's link one: Web streams

@@ -1,5 +1,5 @@
-import * as schema from '@sluice/shared/db/schema/index';
-import type { Db } from '@sluice/shared/db/types';
+import type { Db } from '@sluice/shared/db';
+import * as schema from '@sluice/shared/db/schema';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 

@@ -1,7 +1,10 @@
-import { parseRedisUrl } from '@sluice/shared/stores/redis-url';
-import { preambleFor, REDIS_CLIENT_NAMES } from '@sluice/shared/stores/resp/preamble';
-import { createRespConnection } from '@sluice/shared/stores/resp/resp-connection';
-import { createRespUpstash } from '@sluice/shared/stores/resp/resp-upstash';
+import {
+  createRespConnection,
+  createRespUpstash,
+  parseRedisUrl,
+  preambleFor,
+  REDIS_CLIENT_NAMES,
+} from '@sluice/shared/stores';
 import type { Redis } from '@upstash/redis';
 import { openNodeRespSocket } from './node-resp-socket';
 

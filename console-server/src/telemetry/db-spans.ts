@@ -1,4 +1,4 @@
-import type { Span } from '@sluice/shared/telemetry/span';
+import type { Span } from '@sluice/shared/telemetry';
 
 type Query = (...args: unknown[]) => unknown;
 interface Queryable {

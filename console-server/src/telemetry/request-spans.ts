@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { httpServerAttributes } from '@sluice/shared/telemetry/http';
-import type { Span } from '@sluice/shared/telemetry/span';
-import type { Tracer } from '@sluice/shared/telemetry/tracer';
+import type { Span, Tracer } from '@sluice/shared/telemetry';
+import { httpServerAttributes } from '@sluice/shared/telemetry';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 

@@ -1,5 +1,5 @@
-import type { AccessLogRecord } from '@sluice/shared/logs/server/records';
-import type { Background } from '@sluice/shared/util/background';
+import type { AccessLogRecord } from '@sluice/shared/logs/server';
+import type { Background } from '@sluice/shared/util';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { GatewayDeps, GatewayEnv } from '../types';

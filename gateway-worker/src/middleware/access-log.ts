@@ -1,6 +1,5 @@
-import type { Principal } from '@sluice/shared/auth/gateway/principal';
-import { startAccessRecord } from '@sluice/shared/logs/server/access-record';
-import { GATEWAY_PORT } from '@sluice/shared/logs/server/records';
+import type { Principal } from '@sluice/shared/auth/gateway';
+import { GATEWAY_PORT, startAccessRecord } from '@sluice/shared/logs/server';
 import type { MiddlewareHandler } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';

@@ -1,11 +1,7 @@
-import { type AuthOptions, authenticateGatewayRequest } from '@sluice/shared/auth/gateway/authenticate';
-import type { Principal } from '@sluice/shared/auth/gateway/principal';
-import {
-  mcpChallenge,
-  mcpResourceOf,
-  principalFromAccessToken,
-} from '@sluice/shared/auth/oauth/resource-server';
-import { AppError } from '@sluice/shared/http/app-error';
+import type { Principal } from '@sluice/shared/auth/gateway';
+import { type AuthOptions, authenticateGatewayRequest } from '@sluice/shared/auth/gateway';
+import { mcpChallenge, mcpResourceOf, principalFromAccessToken } from '@sluice/shared/auth/oauth';
+import { AppError } from '@sluice/shared/http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';

@@ -1,4 +1,4 @@
-import { bodyTooLarge, checkBodySize } from '@sluice/shared/http/body-limit';
+import { bodyTooLarge, checkBodySize } from '@sluice/shared/http';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../types';
 

@@ -1,4 +1,4 @@
-import { checkMcpOrigin } from '@sluice/shared/mcp/gateway/origin-policy';
+import { checkMcpOrigin } from '@sluice/shared/mcp/gateway';
 import type { MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from '../types';
 

@@ -1,5 +1,4 @@
-import { httpSamples } from '@sluice/shared/metrics/samples';
-import { ACTIVE_REFRESH_MS, type ActiveHandle } from '@sluice/shared/metrics/store';
+import { ACTIVE_REFRESH_MS, type ActiveHandle, httpSamples } from '@sluice/shared/metrics';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { backgroundFor } from '../background';

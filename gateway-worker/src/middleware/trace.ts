@@ -1,5 +1,4 @@
-import { httpServerAttributes } from '@sluice/shared/telemetry/http';
-import { NO_SPAN, type Span } from '@sluice/shared/telemetry/span';
+import { httpServerAttributes, NO_SPAN, type Span } from '@sluice/shared/telemetry';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { backgroundFor, liveKeepAlive } from '../background';

@@ -1,6 +1,6 @@
-import type { Principal } from '@sluice/shared/auth/gateway/principal';
-import { principalAttributes } from '@sluice/shared/telemetry/gen-ai';
-import type { Span } from '@sluice/shared/telemetry/span';
+import type { Principal } from '@sluice/shared/auth/gateway';
+import type { Span } from '@sluice/shared/telemetry';
+import { principalAttributes } from '@sluice/shared/telemetry';
 import type { Context } from 'hono';
 import { backgroundFor, liveKeepAlive } from '../background';
 import type { GatewayEnv } from '../types';

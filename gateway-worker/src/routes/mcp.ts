@@ -1,13 +1,21 @@
-import { AppError } from '@sluice/shared/http/app-error';
-import { discardUnreadBody } from '@sluice/shared/http/discard-body';
-import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
-import { handleMcpDelete, handleMcpPost, SESSION_HEADER } from '@sluice/shared/mcp/gateway/handle-mcp';
-import { decideFromHeaders } from '@sluice/shared/mcp/gateway/header-decision';
-import { McpRpcError, RPC } from '@sluice/shared/mcp/gateway/jsonrpc';
-import { handleMcpGet } from '@sluice/shared/mcp/gateway/listen-stream';
-import { forOneRequest } from '@sluice/shared/mcp/gateway/request-targets';
-import { mcpNameOf } from '@sluice/shared/mcp/gateway/standard-headers';
-import { createCallDeadline } from '@sluice/shared/util/call-deadline';
+import {
+  AppError,
+  describeJsonInputProblem,
+  discardUnreadBody,
+  findJsonInputProblem,
+} from '@sluice/shared/http';
+import {
+  decideFromHeaders,
+  forOneRequest,
+  handleMcpDelete,
+  handleMcpGet,
+  handleMcpPost,
+  McpRpcError,
+  mcpNameOf,
+  RPC,
+  SESSION_HEADER,
+} from '@sluice/shared/mcp/gateway';
+import { createCallDeadline } from '@sluice/shared/util';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';

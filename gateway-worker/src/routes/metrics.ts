@@ -1,7 +1,6 @@
-import { METRICS, seriesField } from '@sluice/shared/metrics/definitions';
-import { renderExposition } from '@sluice/shared/metrics/exposition';
-import { ROUTE_STATE_VALUES, readRouteHealth } from '@sluice/shared/routing/route-health-report';
-import { withDeadline } from '@sluice/shared/util/deadline';
+import { METRICS, renderExposition, seriesField } from '@sluice/shared/metrics';
+import { ROUTE_STATE_VALUES, readRouteHealth } from '@sluice/shared/routing';
+import { withDeadline } from '@sluice/shared/util';
 import type { Context } from 'hono';
 import type { GatewayEnv } from '../types';
 

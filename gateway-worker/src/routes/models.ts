@@ -1,6 +1,6 @@
-import { mayUseModel } from '@sluice/shared/auth/gateway/principal';
-import type { ServableModel } from '@sluice/shared/db/repos/models-repo';
-import { AppError } from '@sluice/shared/http/app-error';
+import { mayUseModel } from '@sluice/shared/auth/gateway';
+import type { ServableModel } from '@sluice/shared/db/repos';
+import { AppError } from '@sluice/shared/http';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import type { GatewayEnv } from '../types';

@@ -1,6 +1,5 @@
-import { protectedResourceMetadata } from '@sluice/shared/auth/oauth/metadata';
-import { mcpResourceOf } from '@sluice/shared/auth/oauth/resource-server';
-import { AppError } from '@sluice/shared/http/app-error';
+import { mcpResourceOf, protectedResourceMetadata } from '@sluice/shared/auth/oauth';
+import { AppError } from '@sluice/shared/http';
 import { type Context, Hono } from 'hono';
 import type { GatewayEnv } from '../types';
 

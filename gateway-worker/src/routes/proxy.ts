@@ -1,11 +1,8 @@
-import type { WireFormatName } from '@sluice/shared/canonical/ports';
-import { AppError } from '@sluice/shared/http/app-error';
-import { describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http/json-input';
-import { handleCountTokens } from '@sluice/shared/proxy/count-tokens';
-import { handleEmbeddings } from '@sluice/shared/proxy/embeddings';
-import { handleModelRequest } from '@sluice/shared/proxy/handle-model-request';
-import type { ModelEndpoint } from '@sluice/shared/proxy/types';
-import { type CallDeadline, createCallDeadline } from '@sluice/shared/util/call-deadline';
+import type { WireFormatName } from '@sluice/shared/canonical';
+import { AppError, describeJsonInputProblem, findJsonInputProblem } from '@sluice/shared/http';
+import type { ModelEndpoint } from '@sluice/shared/proxy';
+import { handleCountTokens, handleEmbeddings, handleModelRequest } from '@sluice/shared/proxy';
+import { type CallDeadline, createCallDeadline } from '@sluice/shared/util';
 import { type Context, Hono } from 'hono';
 import { backgroundFor } from '../background';
 import { principalOf } from '../middleware/authenticate';

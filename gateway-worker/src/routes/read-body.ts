@@ -1,5 +1,5 @@
-import { AppError } from '@sluice/shared/http/app-error';
-import type { CallDeadline } from '@sluice/shared/util/call-deadline';
+import { AppError } from '@sluice/shared/http';
+import type { CallDeadline } from '@sluice/shared/util';
 import type { Context } from 'hono';
 import type { GatewayEnv } from '../types';
 

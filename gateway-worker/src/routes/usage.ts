@@ -1,4 +1,4 @@
-import { usageForKey } from '@sluice/shared/gateway/usage';
+import { usageForKey } from '@sluice/shared/gateway';
 import type { Context } from 'hono';
 import type { GatewayEnv } from '../types';
 

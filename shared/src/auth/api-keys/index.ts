@@ -1,0 +1,2 @@
+// What the apps use of auth/api-keys/. Inside shared/src, import the files themselves.
+export { createKeyAuthCache } from './auth-cache';

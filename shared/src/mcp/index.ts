@@ -1,0 +1,2 @@
+// What the apps use of mcp/. Inside shared/src, import the files themselves.
+export type { McpLogRecord, McpLogStore, McpServerTarget, UpstreamMcpConnector } from './ports';

@@ -1,0 +1,2 @@
+// What the apps use of providers/. Inside shared/src, import the files themselves.
+export { providerAdapters } from './registry';

@@ -1,0 +1,2 @@
+// What the apps use of retention/. Inside shared/src, import the files themselves.
+export { type RetentionDeps, retentionSummary, runRetention } from './run';
