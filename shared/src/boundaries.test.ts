@@ -174,6 +174,22 @@ describe('import boundaries', () => {
     expect(valueImports).toEqual([]);
   });
 
+  it("inside shared/src files import files, not another area's entry point", () => {
+    const throughEntries = shared.flatMap((file) =>
+      specifiers(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) =>
+          relative(SHARED, resolve(dirname(file), spec))
+            .split(sep)
+            .join('/')
+            .replace(/\/index$/, ''),
+        )
+        .filter((target) => target in AREAS && target !== 'db/schema' && target !== areaOf(file))
+        .map((target) => `${relative(ROOT, file)} imports ${target}/index.ts`),
+    );
+    expect(throughEntries).toEqual([]);
+  });
+
   it('the gateway imports no console-only area, the console no gateway-only one', () => {
     expect(
       crossings(sources(join(ROOT, 'gateway-worker/src')), (_, to) => CONSOLE_ONLY.includes(to)),
