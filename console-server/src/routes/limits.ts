@@ -1,5 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
-import { authorizeLimitsAccess, type LimitsSubjectRef } from '@sluice/shared/access';
+import {
+  authorizeLimitsAccess,
+  type LimitsSubjectRef,
+  type Permission,
+  roleIdsInputSchema,
+} from '@sluice/shared/access';
 import { notFound } from '@sluice/shared/http';
 import {
   deleteSubjectBudgets,
@@ -9,13 +14,11 @@ import {
   getSubjectUsage,
   getUserRoles,
   type LimitsSubject,
-  type Permission,
   replaceBudgetsInputSchema,
   replaceRulesInputSchema,
   replaceSubjectBudgets,
   replaceSubjectRules,
   replaceUserRoleIds,
-  roleIdsInputSchema,
 } from '@sluice/shared/limits-admin';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin } from '../middleware/require-admin';

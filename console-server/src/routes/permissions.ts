@@ -1,6 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { createGrant, listGrants, revokeGrant } from '@sluice/shared/access';
-import { createGrantInputSchema } from '@sluice/shared/limits-admin';
+import { createGrant, createGrantInputSchema, listGrants, revokeGrant } from '@sluice/shared/access';
 import { requireAdmin } from '../middleware/require-admin';
 import {
   bearerSecurity,

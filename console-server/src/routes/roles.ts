@@ -1,7 +1,14 @@
 import { createRoute } from '@hono/zod-openapi';
-import { createRole, deleteRole, getRole, listRoles, updateRole } from '@sluice/shared/access';
+import {
+  createRole,
+  createRoleInputSchema,
+  deleteRole,
+  getRole,
+  listRoles,
+  updateRole,
+  updateRoleInputSchema,
+} from '@sluice/shared/access';
 import { pageQuerySchema } from '@sluice/shared/db';
-import { createRoleInputSchema, updateRoleInputSchema } from '@sluice/shared/limits-admin';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {

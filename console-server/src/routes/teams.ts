@@ -1,20 +1,18 @@
 import { createRoute } from '@hono/zod-openapi';
 import {
   createTeam,
+  createTeamInputSchema,
   deleteTeam,
   getTeam,
   listTeams,
   replaceMembers,
   replaceRoles,
-  updateTeam,
-} from '@sluice/shared/access';
-import { pageQuerySchema } from '@sluice/shared/db';
-import {
-  createTeamInputSchema,
   roleIdsInputSchema,
   teamMembersInputSchema,
+  updateTeam,
   updateTeamInputSchema,
-} from '@sluice/shared/limits-admin';
+} from '@sluice/shared/access';
+import { pageQuerySchema } from '@sluice/shared/db';
 import { foundFirst, pathId } from '../middleware/found-first';
 import { requireAdmin } from '../middleware/require-admin';
 import {

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import type { Permission } from '@sluice/shared/access';
 import { pageQuerySchema, slicePage } from '@sluice/shared/db';
 import { notFound } from '@sluice/shared/http';
 import {
@@ -8,7 +9,6 @@ import {
   deleteToolLimit,
   listAllToolLimits,
   listSubjectToolLimits,
-  type Permission,
 } from '@sluice/shared/limits-admin';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin } from '../middleware/require-admin';

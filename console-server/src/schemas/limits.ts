@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { PERMISSIONS, SCOPE_TYPES } from '@sluice/shared/access';
 import { pageQuerySchema } from '@sluice/shared/db';
 import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '@sluice/shared/db/schema';
-import { LIMITS_SUBJECTS, PERMISSIONS, SCOPE_TYPES } from '@sluice/shared/limits-admin';
+import { LIMITS_SUBJECTS } from '@sluice/shared/limits-admin';
 import { pageSchema } from './page';
 import { ToolLimitUsageSchema } from './tool-limits';
 

@@ -3,7 +3,8 @@ import { findUserById } from '../db/repos/users-repo';
 import type { UserRole } from '../db/schema/users';
 import type { QueryDb } from '../db/types';
 import { forbidden, notFound } from '../http/app-error';
-import type { LimitsSubject, Permission } from '../limits-admin/schemas';
+import type { LimitsSubject } from '../limits-admin/schemas';
+import type { Permission } from './schemas';
 
 /** Who is asking: the signed-in user and their global role. */
 export interface LimitsCaller {

@@ -10,9 +10,9 @@ import {
 } from '../db/repos/limits-admin-repo';
 import type { Db } from '../db/types';
 import { conflict, notFound, unprocessable } from '../http/app-error';
-import type { CreateGrantInput } from '../limits-admin/schemas';
-import { type GrantView, toGrantView } from '../limits-admin/views';
 import type { AuditActor } from '../users/ports';
+import type { CreateGrantInput } from './schemas';
+import { type GrantView, toGrantView } from './views';
 
 /**
  * Grants of rate_limits:read and rate_limits:write (see access.ts for what each scope covers).

@@ -18,10 +18,11 @@ import { deleteSubjectToolLimitRows } from '../db/repos/tool-limits-repo';
 import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import type { LimitsAdminDeps } from '../limits-admin/commit';
-import type { CreateRoleInput, UpdateRoleInput } from '../limits-admin/schemas';
-import { bySubject, type RoleView, toNewBudgets, toNewRules, toRoleView } from '../limits-admin/views';
+import { bySubject, toNewBudgets, toNewRules } from '../limits-admin/views';
 import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
+import type { CreateRoleInput, UpdateRoleInput } from './schemas';
+import { type RoleView, toRoleView } from './views';
 
 /** A page of roles by name, each with its rules and budgets. */
 export async function listRoles(db: QueryDb, page: PageQuery): Promise<Page<RoleView>> {

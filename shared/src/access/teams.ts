@@ -16,15 +16,10 @@ import { isUniqueViolation } from '../db/repos/models-admin-repo';
 import type { QueryDb } from '../db/types';
 import { conflict, notFound } from '../http/app-error';
 import { type LimitsAdminDeps, requireExistingIds } from '../limits-admin/commit';
-import type {
-  CreateTeamInput,
-  RoleIdsInput,
-  TeamMembersInput,
-  UpdateTeamInput,
-} from '../limits-admin/schemas';
-import { type TeamView, toTeamView } from '../limits-admin/views';
 import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
+import type { CreateTeamInput, RoleIdsInput, TeamMembersInput, UpdateTeamInput } from './schemas';
+import { type TeamView, toTeamView } from './views';
 
 function idsByTeam<K extends 'userId' | 'roleId'>(
   rows: Array<{ teamId: string } & Record<K, string>>,

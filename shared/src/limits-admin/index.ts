@@ -1,21 +1,11 @@
 // What the apps use of limits-admin/. Inside shared/src, import the files themselves.
 export {
-  createGrantInputSchema,
-  createRoleInputSchema,
-  createTeamInputSchema,
   createToolLimitInputSchema,
   LIMITS_SUBJECTS,
   type LimitsSubject,
-  PERMISSIONS,
-  type Permission,
   replaceBudgetsInputSchema,
   replaceRulesInputSchema,
-  roleIdsInputSchema,
-  SCOPE_TYPES,
   TOOL_LIMITS_SUBJECTS,
-  teamMembersInputSchema,
-  updateRoleInputSchema,
-  updateTeamInputSchema,
 } from './schemas';
 export {
   deleteSubjectBudgets,

@@ -1,4 +1,5 @@
 import type { LimitsSubjectRef } from '../access/access';
+import type { RoleIdsInput } from '../access/schemas';
 import { writeAudit } from '../db/repos/audit-repo';
 import {
   deleteBudgetRows,
@@ -17,7 +18,7 @@ import { notFound } from '../http/app-error';
 import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import { type LimitsAdminDeps, requireExistingIds } from './commit';
-import type { ReplaceBudgetsInput, ReplaceRulesInput, RoleIdsInput } from './schemas';
+import type { ReplaceBudgetsInput, ReplaceRulesInput } from './schemas';
 import {
   type SubjectBudgetsView,
   type SubjectRulesView,

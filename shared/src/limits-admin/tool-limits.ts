@@ -1,4 +1,5 @@
 import { authorizeLimitsAccess, type LimitsCaller } from '../access/access';
+import type { Permission } from '../access/schemas';
 import { writeAudit } from '../db/repos/audit-repo';
 import { findRoleById, lockSubjectLimits } from '../db/repos/limits-admin-repo';
 import {
@@ -15,7 +16,7 @@ import type { BudgetPeriod, LimitWindow } from '../limits/periods';
 import { commitThenBump } from '../runtime/cache-versions';
 import type { AuditActor } from '../users/ports';
 import type { LimitsAdminDeps } from './commit';
-import type { CreateToolLimitInput, Permission, ToolLimitsSubject } from './schemas';
+import type { CreateToolLimitInput, ToolLimitsSubject } from './schemas';
 
 /**
  * MCP tool limits of an API key, a user (overrides after their roles') or a role (docs/mcp.md,
