@@ -5,8 +5,9 @@
  * publishes RFC 8414 metadata and issues tokens for the client_credentials grant (the client
  * authenticated by HTTP Basic, form-urlencoded per RFC 6749 § 2.3.1, or by a private_key_jwt
  * assertion) and for the jwt-bearer grant (a workload JWT its trusted identity provider
- * signed). Assertions are checked with jose: signature, audience (the issuer), expiry. Its one
- * tool, whoami, says which client's token called it.
+ * signed, or an identity assertion grant its trusted identity provider issued for a user to a
+ * client that authenticates). Assertions are checked with jose: signature, audience (the
+ * issuer), expiry. Its one tool, whoami, says which client's (or user's) token called it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -44,6 +45,16 @@ export interface MachineMcpServer {
 
 const formDecode = (part: string) => new URLSearchParams(`v=${part}`).get('v') ?? '';
 
+const ID_JAG_TYPE = 'oauth-id-jag+jwt';
+
+/** The client HTTP Basic authenticates (form-urlencoded per RFC 6749 § 2.3.1), or null. */
+function basicClient(authorization: string | undefined, options: MachineServerOptions): string | null {
+  if (!authorization?.startsWith('Basic ')) return null;
+  const [id = '', secret = ''] = Buffer.from(authorization.slice(6), 'base64').toString().split(':');
+  const client = options.clients[formDecode(id)];
+  return client?.secret !== undefined && client.secret === formDecode(secret) ? formDecode(id) : null;
+}
+
 type Refusal = { error: string; error_description: string; status?: number };
 
 /** Who the token request is from, or why it is refused (RFC 6749 § 5.2, RFC 7523 § 3.1). */
@@ -62,8 +73,18 @@ async function authenticate(
     if (!options.workloadKey)
       return { error: 'unsupported_grant_type', error_description: 'no jwt-bearer here' };
     try {
-      const { payload } = await jwtVerify(form.assertion ?? '', options.workloadKey, { audience: issuer });
-      return `workload:${payload.sub}`;
+      const { payload, protectedHeader } = await jwtVerify(form.assertion ?? '', options.workloadKey, {
+        audience: issuer,
+      });
+      if (protectedHeader.typ !== ID_JAG_TYPE) return `workload:${payload.sub}`;
+      // An identity assertion grant (enterprise-managed authorization): for the client it names,
+      // which must authenticate, and the resource it names.
+      const client = basicClient(authorization, options);
+      if (client === null || client !== payload.client_id)
+        return invalidClient(`the grant is for ${String(payload.client_id)}; the caller is ${client}`);
+      if (payload.resource !== form.resource)
+        return { error: 'invalid_grant', error_description: `the grant is for ${String(payload.resource)}` };
+      return `user:${payload.sub}`;
     } catch (error) {
       return {
         error: 'invalid_grant',
@@ -73,13 +94,8 @@ async function authenticate(
   }
   if (form.grant_type !== 'client_credentials')
     return { error: 'unsupported_grant_type', error_description: String(form.grant_type) };
-  if (authorization?.startsWith('Basic ')) {
-    const [id = '', secret = ''] = Buffer.from(authorization.slice(6), 'base64').toString().split(':');
-    const client = options.clients[formDecode(id)];
-    return client?.secret !== undefined && client.secret === formDecode(secret)
-      ? formDecode(id)
-      : invalidClient('bad client credentials');
-  }
+  if (authorization?.startsWith('Basic '))
+    return basicClient(authorization, options) ?? invalidClient('bad client credentials');
   if (form.client_assertion_type === 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
     const key = options.clients[form.client_id ?? '']?.publicKey;
     if (!key) return invalidClient('unknown client');

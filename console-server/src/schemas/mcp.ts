@@ -28,7 +28,8 @@ const serverFields = {
     .openapi({
       description:
         'The client registered beforehand at the authorization server: auth_type oauth (null: Sluice registers one), ' +
-        'oauth_client_credentials (Sluice signs in as it), oauth_jwt_bearer (optional)',
+        'oauth_client_credentials (Sluice signs in as it), oauth_jwt_bearer (optional), ' +
+        "oauth_token_exchange (presents each user's identity assertion grant)",
     }),
   has_oauth_client_secret: z
     .boolean()
@@ -36,6 +37,19 @@ const serverFields = {
   has_oauth_private_key: z.boolean().openapi({
     description: 'Whether a private key is stored for that client (private_key_jwt; it is never returned)',
   }),
+  idp_issuer: z.string().nullable().openapi({
+    description:
+      'auth_type oauth_token_exchange: the identity provider whose ID tokens are exchanged for identity assertion grants',
+  }),
+  idp_client_id: z
+    .string()
+    .nullable()
+    .openapi({
+      description: 'auth_type oauth_token_exchange: the client Sluice is at the identity provider',
+    }),
+  has_idp_client_secret: z
+    .boolean()
+    .openapi({ description: 'Whether a secret is stored for that client (it is never returned)' }),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

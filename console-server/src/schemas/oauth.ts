@@ -55,6 +55,12 @@ export const McpConnectionSchema = z
     server_id: z.uuid(),
     server_name: z.string(),
     endpoint_url: z.string(),
+    connect_with: z.enum(['sign_in', 'id_token']).openapi({
+      description:
+        "sign_in: you sign in at the server's authorization server (POST /api/mcp/connections/{id}); " +
+        "id_token: your ID token from the company's identity provider is exchanged for your token " +
+        '(enterprise-managed authorization; POST /api/mcp/connections/{id}/id-token)',
+    }),
     connected: z
       .boolean()
       .openapi({ description: 'You connected your account; the gateway calls the server with your token' }),
@@ -67,6 +73,25 @@ export const McpConnectionSchema = z
   .openapi('McpConnection');
 
 export const McpConnectionPageSchema = pageSchema(McpConnectionSchema, 'McpConnectionPage', 'Servers');
+
+export const IdTokenConnectSchema = z
+  .strictObject({
+    id_token: z.string().min(1).max(16_384).openapi({
+      description:
+        "Your ID token from the server's identity provider (issued to its idp_client_id); it is kept sealed and exchanged for your access tokens",
+    }),
+  })
+  .openapi('McpIdTokenConnect');
+
+export const IdTokenConnectedSchema = z
+  .object({
+    server_id: z.uuid(),
+    subject: z.string().openapi({ description: 'Who the ID token names (its email, else its sub)' }),
+    expires_at: z
+      .string()
+      .openapi({ description: 'When the access token got for you expires (exchanged again then)' }),
+  })
+  .openapi('McpIdTokenConnected');
 
 export const ConnectStartSchema = z
   .object({

@@ -8,6 +8,7 @@
 import type { McpAuthType } from '../db/schema/mcp';
 import type { CountedToolCallRow } from '../limits/tool-counter-rebuild';
 import type { DpopKey } from './oauth/dpop';
+import type { ExchangeCredentials } from './oauth/exchange-token';
 
 /** A registered upstream MCP server with its secret opened, ready to connect to. */
 export interface McpServerTarget {
@@ -39,6 +40,8 @@ export interface McpServerTarget {
   paramHeaders?(tool: string): ReadonlyArray<readonly [string, string]>;
   /** How Sluice gets its own token for the server (machine auth types), its secrets opened. */
   machine?: MachineCredentials;
+  /** auth_type oauth_token_exchange: how each user's ID token becomes their token, secrets opened. */
+  exchange?: ExchangeCredentials;
   /**
    * The server refused the bearer secret `refused` (401): a fresh one (a token fetched again),
    * to send that request once more with. A failure to get one is thrown to the caller.

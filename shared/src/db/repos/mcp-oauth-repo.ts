@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { UpstreamOAuthStore } from '../../mcp/oauth/ports';
 import { accessTokenRecord, openAccessTokenRecord } from '../../mcp/oauth/token-record';
 import type { SecretBox } from '../../secrets/secret-box';
@@ -33,6 +33,7 @@ export function upstreamOAuthStore(db: QueryDb, secrets: SecretBox): UpstreamOAu
       return {
         ...openAccessTokenRecord((await open(row.accessTokenEncrypted)) as string),
         refreshToken: await open(row.refreshTokenEncrypted),
+        idToken: await open(row.idTokenEncrypted),
         expiresAt: row.expiresAt,
       };
     },
@@ -41,6 +42,7 @@ export function upstreamOAuthStore(db: QueryDb, secrets: SecretBox): UpstreamOAu
         // The DPoP key, if any, is sealed inside the access token's record.
         accessTokenEncrypted: (await seal(accessTokenRecord(tokens))) as string,
         refreshTokenEncrypted: await seal(tokens.refreshToken),
+        idTokenEncrypted: await seal(tokens.idToken ?? null),
         expiresAt: tokens.expiresAt,
         updatedAt: sql`now()`,
       };
@@ -61,12 +63,16 @@ export function upstreamOAuthStore(db: QueryDb, secrets: SecretBox): UpstreamOAu
 
 /** A page of the servers each user connects to on their own (by name), and whether this user has. */
 export function listUserConnections(db: QueryDb, userId: string, page: PageQuery) {
-  const where = and(eq(mcpServers.authType, 'oauth'), eq(mcpServers.isActive, true));
+  const where = and(
+    inArray(mcpServers.authType, ['oauth', 'oauth_token_exchange']),
+    eq(mcpServers.isActive, true),
+  );
   const query = db
     .select({
       serverId: mcpServers.id,
       serverName: mcpServers.name,
       endpointUrl: mcpServers.endpointUrl,
+      authType: mcpServers.authType,
       connectedAt: mcpUserTokens.createdAt,
       expiresAt: mcpUserTokens.expiresAt,
     })

@@ -59,6 +59,9 @@ export type McpServerPatch = Partial<
     | 'oauthClientId'
     | 'oauthClientSecretEncrypted'
     | 'oauthPrivateKeyEncrypted'
+    | 'idpIssuer'
+    | 'idpClientId'
+    | 'idpClientSecretEncrypted'
     | 'isActive'
   >
 >;

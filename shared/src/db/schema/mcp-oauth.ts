@@ -41,6 +41,8 @@ export const mcpUserTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     accessTokenEncrypted: text('access_token_encrypted').notNull(),
     refreshTokenEncrypted: text('refresh_token_encrypted'),
+    /** auth_type oauth_token_exchange: the user's ID token, exchanged again when the access token expires. */
+    idTokenEncrypted: text('id_token_encrypted'),
     expiresAt: tsz('expires_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -9,7 +9,8 @@ export type McpAuthType =
   | 'query'
   | 'oauth'
   | 'oauth_client_credentials'
-  | 'oauth_jwt_bearer';
+  | 'oauth_jwt_bearer'
+  | 'oauth_token_exchange';
 
 export const mcpServers = pgTable(
   'mcp_servers',
@@ -25,7 +26,9 @@ export const mcpServers = pgTable(
     /**
      * `oauth`: each user connects their own account (mcp-oauth.ts); `oauth_client_credentials` and
      * `oauth_jwt_bearer`: Sluice gets one token for itself at the server's authorization server;
-     * the others: one credential.
+     * `oauth_token_exchange`: each user's ID token from the company's identity provider is
+     * exchanged there for an ID-JAG, which Sluice presents at the server's authorization server
+     * (enterprise-managed authorization, mcp/oauth/exchange-token.ts); the others: one credential.
      */
     authType: text('auth_type').$type<McpAuthType>().notNull().default('none'),
     /** Header or query parameter name for auth types header and query. */
@@ -41,6 +44,13 @@ export const mcpServers = pgTable(
     oauthClientSecretEncrypted: text('oauth_client_secret_encrypted'),
     /** A PKCS#8 PEM, sealed: signs the client's assertions (private_key_jwt, RFC 7523). */
     oauthPrivateKeyEncrypted: text('oauth_private_key_encrypted'),
+    /**
+     * auth_type oauth_token_exchange: the identity provider that issues the users' ID tokens and
+     * exchanges them (RFC 8693), and the client Sluice is there (its secret sealed, optional).
+     */
+    idpIssuer: text('idp_issuer'),
+    idpClientId: text('idp_client_id'),
+    idpClientSecretEncrypted: text('idp_client_secret_encrypted'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -50,7 +60,7 @@ export const mcpServers = pgTable(
     check('mcp_servers_transport_check', sql`${t.transportType} in ('streamable_http','sse')`),
     check(
       'mcp_servers_auth_check',
-      sql`${t.authType} in ('none','bearer','header','query','oauth','oauth_client_credentials','oauth_jwt_bearer')`,
+      sql`${t.authType} in ('none','bearer','header','query','oauth','oauth_client_credentials','oauth_jwt_bearer','oauth_token_exchange')`,
     ),
   ],
 );

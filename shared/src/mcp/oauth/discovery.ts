@@ -133,18 +133,30 @@ export async function discoverAuthorizationServer(
     throw new Error(`its resource metadata names another resource (${resource.resource})`);
   // Servers of the 2025-03-26 revision have no resource metadata: their origin is the issuer.
   const issuer = resource?.authorization_servers[0] ?? new URL(endpointUrl).origin;
+  const meta = await issuerMetadata(issuer, fetchImpl);
+  return {
+    issuer: meta.issuer,
+    resource: resource?.resource ?? endpointUrl,
+    scope: scope ?? resource?.scopes_supported?.join(' ') ?? null,
+    metadata: meta,
+  };
+}
+
+/**
+ * An authorization server's (or an OpenID provider's) metadata, from its issuer identifier
+ * (RFC 8414, OpenID Discovery): the issuer it names must be that one.
+ */
+export async function issuerMetadata(
+  issuer: string,
+  fetchImpl: typeof fetch,
+): Promise<AuthorizationServerMetadata> {
   for (const url of serverWellKnown(new URL(issuer))) {
     const parsed = serverMetadata.safeParse(await getJson(url, fetchImpl));
     if (!parsed.success) continue;
     const meta = parsed.data;
     if (meta.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, ''))
       throw new Error(`${url} names another issuer (${meta.issuer})`);
-    return {
-      issuer: meta.issuer,
-      resource: resource?.resource ?? endpointUrl,
-      scope: scope ?? resource?.scopes_supported?.join(' ') ?? null,
-      metadata: meta,
-    };
+    return meta;
   }
   throw new Error(`no authorization server metadata found for ${issuer}`);
 }

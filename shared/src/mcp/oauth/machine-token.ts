@@ -46,14 +46,24 @@ interface TokenAnswer {
   error_description?: unknown;
 }
 
+/** The server's authorization server, found as a client finds it; a failure names the server. */
+export function findAuthorizationServer(
+  server: MachineServer,
+  fetchImpl: typeof fetch,
+): Promise<AuthorizationServerFound> {
+  return discoverAuthorizationServer(server.endpointUrl, fetchImpl).catch((error: unknown) => {
+    throw new MachineSignInFailed(server, `its authorization server was not found (${reasonOf(error)})`, {});
+  });
+}
+
+/** `found`: the server's authorization server when the caller has already found it. */
 export async function requestMachineToken(
   server: MachineServer,
   credentials: MachineCredentials,
   deps: { fetch: typeof fetch; now(): Date },
+  found?: AuthorizationServerFound,
 ): Promise<MachineToken> {
-  const found = await discoverAuthorizationServer(server.endpointUrl, deps.fetch).catch((error: unknown) => {
-    throw new MachineSignInFailed(server, `its authorization server was not found (${reasonOf(error)})`, {});
-  });
+  found ??= await findAuthorizationServer(server, deps.fetch);
   const issuer = found.issuer;
   const failed = (reason: string) =>
     new MachineSignInFailed(server, reason, { authorization_server: issuer });
@@ -106,7 +116,7 @@ async function tokenRequest(found: AuthorizationServerFound, credentials: Machin
   });
 }
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The authorization server's error (RFC 6749 § 5.2), as it said it: error, then its description. */
 function refusal(

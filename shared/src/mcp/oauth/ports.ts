@@ -26,6 +26,8 @@ export interface UpstreamTokens {
   dpopKey?: DpopKey | null;
   /** DPoP: the access token is bound to dpopKey (sent as `Authorization: DPoP` with a proof); else Bearer. */
   tokenType?: 'Bearer' | 'DPoP';
+  /** auth_type oauth_token_exchange: the user's ID token, exchanged for the next access token. */
+  idToken?: string | null;
 }
 
 export interface UpstreamOAuthStore {

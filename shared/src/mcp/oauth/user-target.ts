@@ -1,6 +1,7 @@
 import { RpcFault } from '../gateway/jsonrpc';
 import type { McpServerTarget } from '../ports';
 import { upstreamAccessToken } from './connect';
+import { exchangedAccessToken } from './exchange-target';
 import type { UpstreamOAuthDeps } from './ports';
 import { unionOfScopes } from './scopes';
 
@@ -21,6 +22,7 @@ export async function targetForUser(
   deps: UpstreamOAuthDeps,
   consoleUrl: string | null,
 ): Promise<McpServerTarget> {
+  if (target.authType === 'oauth_token_exchange') return targetForExchange(target, userId, deps, consoleUrl);
   if (target.authType !== 'oauth') return target;
   const credential = await upstreamAccessToken(target, userId, deps);
   if (!credential) throw connectFirst(target, consoleUrl);
@@ -37,6 +39,33 @@ export async function targetForUser(
       if (refusal.status === 403 && refusal.scope) await widenScope(target.id, refusal.scope, deps);
       await deps.store.deleteTokens(target.id, userId);
       throw connectFirst(target, consoleUrl, refusal.status === 403 ? refusal.scope : null);
+    },
+  };
+}
+
+/**
+ * auth_type oauth_token_exchange: the token Sluice got for the user from their ID token; one the
+ * server refuses is replaced once (exchanged again). Without an ID token: connect first.
+ */
+async function targetForExchange(
+  target: McpServerTarget,
+  userId: string,
+  deps: UpstreamOAuthDeps,
+  consoleUrl: string | null,
+): Promise<McpServerTarget> {
+  const { exchange, ...rest } = target;
+  if (!exchange) throw new Error(`MCP server ${target.name}: no identity provider configured`);
+  const ref = { id: target.id, name: target.name, endpointUrl: target.endpointUrl, exchange };
+  const token = await exchangedAccessToken(ref, userId, deps);
+  if (!token) throw connectFirst(target, consoleUrl);
+  return {
+    ...rest,
+    authType: 'bearer',
+    authSecret: token,
+    renewSecret: async (refused) => {
+      const renewed = await exchangedAccessToken(ref, userId, deps, refused);
+      if (!renewed) throw connectFirst(target, consoleUrl);
+      return renewed;
     },
   };
 }

@@ -24,8 +24,9 @@ import { isSigningKey } from '../oauth/machine-grants';
 import {
   authProblems,
   type CreateMcpServerInput,
-  isMachineAuth,
   isSecretless,
+  takesClient,
+  takesPrivateKey,
   type UpdateMcpServerInput,
 } from './schemas';
 import { type McpServerView, type McpToolView, toMcpServerView, toMcpToolView } from './views';
@@ -83,6 +84,8 @@ export async function createMcpServer(
   await checkSigningKey(input.oauth_private_key ?? null);
   const oauthPrivateKeyEncrypted =
     input.oauth_private_key === null ? null : await deps.secrets.encrypt(input.oauth_private_key);
+  const idpClientSecretEncrypted =
+    input.idp_client_secret === null ? null : await deps.secrets.encrypt(input.idp_client_secret);
   return commitThenBump(deps, ['mcp'], async (tx) => {
     // One namespace with virtual servers (/mcp/{name}).
     await lockMcpServerNames(tx);
@@ -99,6 +102,9 @@ export async function createMcpServer(
       oauthClientId: input.oauth_client_id,
       oauthClientSecretEncrypted,
       oauthPrivateKeyEncrypted,
+      idpIssuer: input.idp_issuer,
+      idpClientId: input.idp_client_id,
+      idpClientSecretEncrypted,
     });
     if (!row) throw conflict('MCP server name already exists');
     await writeAudit(tx, {
@@ -136,6 +142,7 @@ async function toPatch(
   const secretless = isSecretless(authType);
   const keepsSecret = !secretless && input.auth_secret === undefined && row.authSecretEncrypted !== null;
   const client = oauthClientOf(row, input, authType);
+  const idp = identityProviderOf(row, input, authType);
   const problems = authProblems({
     auth_type: authType,
     auth_name: authName,
@@ -145,6 +152,9 @@ async function toPatch(
     oauth_client_id: client.id,
     has_oauth_client_secret: client.secretSent !== null || client.keepsSecret,
     has_oauth_private_key: client.keySent !== null || client.keepsKey,
+    idp_issuer: idp.issuer,
+    idp_client_id: idp.clientId,
+    has_idp_client_secret: idp.secretSent !== null || idp.keepsSecret,
   });
   if (problems.length > 0) {
     throw unprocessable(
@@ -165,7 +175,35 @@ async function toPatch(
   else if (!client.keepsSecret) patch.oauthClientSecretEncrypted = null;
   if (client.keySent) patch.oauthPrivateKeyEncrypted = await secrets.encrypt(client.keySent);
   else if (!client.keepsKey) patch.oauthPrivateKeyEncrypted = null;
+  patch.idpIssuer = idp.issuer;
+  patch.idpClientId = idp.clientId;
+  if (idp.secretSent) patch.idpClientSecretEncrypted = await secrets.encrypt(idp.secretSent);
+  else if (!idp.keepsSecret) patch.idpClientSecretEncrypted = null;
   return patch;
+}
+
+/**
+ * The identity provider a PATCH leaves (auth_type oauth_token_exchange): sent values win, the
+ * rest is kept under that auth type; its secret is kept while the client id stays. Any other
+ * auth type drops it all.
+ */
+function identityProviderOf(
+  row: McpServerRow,
+  input: UpdateMcpServerInput,
+  authType: McpServerRow['authType'],
+) {
+  const kept = authType === 'oauth_token_exchange';
+  const pick = <T>(sent: T | undefined, stored: T | null): T | null =>
+    sent !== undefined ? sent : kept ? stored : null;
+  const issuer = pick(input.idp_issuer, row.idpIssuer);
+  const clientId = pick(input.idp_client_id, row.idpClientId);
+  const secretSent = input.idp_client_secret ?? null;
+  const keepsSecret =
+    input.idp_client_secret === undefined &&
+    clientId !== null &&
+    clientId === row.idpClientId &&
+    row.idpClientSecretEncrypted !== null;
+  return { issuer, clientId, secretSent, keepsSecret };
 }
 
 /**
@@ -174,9 +212,12 @@ async function toPatch(
  * and a new secret a stored key; an auth type without a client (or dropping the id) drops all.
  */
 function oauthClientOf(row: McpServerRow, input: UpdateMcpServerInput, authType: McpServerRow['authType']) {
-  const takesClient = authType === 'oauth' || isMachineAuth(authType);
   const id =
-    input.oauth_client_id !== undefined ? input.oauth_client_id : takesClient ? row.oauthClientId : null;
+    input.oauth_client_id !== undefined
+      ? input.oauth_client_id
+      : takesClient(authType)
+        ? row.oauthClientId
+        : null;
   const sameClient = id !== null && id === row.oauthClientId;
   const secretSent = input.oauth_client_secret ?? null;
   const keySent = input.oauth_private_key ?? null;
@@ -188,7 +229,7 @@ function oauthClientOf(row: McpServerRow, input: UpdateMcpServerInput, authType:
   const keepsKey =
     input.oauth_private_key === undefined &&
     secretSent === null &&
-    isMachineAuth(authType) &&
+    takesPrivateKey(authType) &&
     sameClient &&
     row.oauthPrivateKeyEncrypted !== null;
   return { id, secretSent, keepsSecret, keySent, keepsKey };

@@ -12,6 +12,10 @@ import { RESERVED_SERVER_NAME } from '../gateway/tool-search';
  * every caller, from the server's authorization server: as the client oauth_client_id
  * (authenticated by oauth_client_secret or by assertions signed with oauth_private_key), or by
  * presenting a workload's JWT (auth_secret; the client is optional there).
+ * oauth_token_exchange sends each user's own token, which Sluice gets for them (enterprise-managed
+ * authorization): their ID token from the identity provider idp_issuer is exchanged there, as
+ * the client idp_client_id, for an identity assertion grant that the client oauth_client_id
+ * presents at the server's authorization server (jwt-bearer).
  */
 export const MCP_TRANSPORTS = ['streamable_http', 'sse'] as const;
 export const MCP_AUTH_TYPES = [
@@ -22,6 +26,7 @@ export const MCP_AUTH_TYPES = [
   'oauth',
   'oauth_client_credentials',
   'oauth_jwt_bearer',
+  'oauth_token_exchange',
 ] as const;
 type AuthType = (typeof MCP_AUTH_TYPES)[number];
 
@@ -33,13 +38,23 @@ export function isMachineAuth(
 }
 
 /** The auth types that name an OAuth client of the server's authorization server. */
-function takesClient(authType: AuthType): boolean {
-  return authType === 'oauth' || isMachineAuth(authType);
+export function takesClient(authType: AuthType): boolean {
+  return authType === 'oauth' || authType === 'oauth_token_exchange' || isMachineAuth(authType);
+}
+
+/** The auth types whose client may authenticate with a private key (private_key_jwt). */
+export function takesPrivateKey(authType: AuthType): boolean {
+  return authType === 'oauth_token_exchange' || isMachineAuth(authType);
 }
 
 /** The auth types without auth_secret: nothing sent, or a token Sluice gets. */
 export function isSecretless(authType: AuthType): boolean {
-  return authType === 'none' || authType === 'oauth' || authType === 'oauth_client_credentials';
+  return (
+    authType === 'none' ||
+    authType === 'oauth' ||
+    authType === 'oauth_client_credentials' ||
+    authType === 'oauth_token_exchange'
+  );
 }
 
 /** A server's name, registered or virtual: the {name} of /mcp/{name}. */
@@ -83,6 +98,10 @@ export interface AuthFields {
   oauth_client_id?: string | null;
   has_oauth_client_secret?: boolean;
   has_oauth_private_key?: boolean;
+  /** The identity provider of auth_type oauth_token_exchange, as it will be stored. */
+  idp_issuer?: string | null;
+  idp_client_id?: string | null;
+  has_idp_client_secret?: boolean;
 }
 
 /** What each auth_type needs, on the fields as they will be stored; [] when consistent. */
@@ -103,25 +122,48 @@ export function authProblems(auth: AuthFields): Array<{ path: string; message: s
   }
   if (auth.auth_type === 'oauth_jwt_bearer' && auth.secret_value && !JWT_SHAPE.test(auth.secret_value))
     problems.push({ path: 'auth_secret', message: 'must be the workload JWT (header.payload.signature)' });
-  problems.push(...clientProblems(auth));
+  problems.push(...clientProblems(auth), ...identityProviderProblems(auth));
+  return problems;
+}
+
+/** auth_type oauth_token_exchange needs its identity provider and both clients; no other takes them. */
+function identityProviderProblems(auth: AuthFields): Array<{ path: string; message: string }> {
+  const problems: Array<{ path: string; message: string }> = [];
+  if (auth.auth_type !== 'oauth_token_exchange') {
+    for (const [path, set] of [
+      ['idp_issuer', auth.idp_issuer],
+      ['idp_client_id', auth.idp_client_id],
+      ['idp_client_secret', auth.has_idp_client_secret],
+    ] as const)
+      if (set) problems.push({ path, message: 'is only allowed for auth_type oauth_token_exchange' });
+    return problems;
+  }
+  for (const [path, set] of [
+    ['idp_issuer', auth.idp_issuer],
+    ['idp_client_id', auth.idp_client_id],
+    ['oauth_client_id', auth.oauth_client_id],
+  ] as const)
+    if (!set) problems.push({ path, message: 'is required for auth_type oauth_token_exchange' });
   return problems;
 }
 
 /** The OAuth client fields: which auth types take them, and how the client authenticates. */
 function clientProblems(auth: AuthFields): Array<{ path: string; message: string }> {
   const problems: Array<{ path: string; message: string }> = [];
-  const machine = isMachineAuth(auth.auth_type);
+  const keyed = takesPrivateKey(auth.auth_type);
   if (!takesClient(auth.auth_type) && auth.oauth_client_id)
     problems.push({
       path: 'oauth_client_id',
-      message: 'is only allowed for auth_type oauth, oauth_client_credentials or oauth_jwt_bearer',
+      message:
+        'is only allowed for auth_type oauth, oauth_client_credentials, oauth_jwt_bearer or oauth_token_exchange',
     });
   if (!auth.oauth_client_id && auth.has_oauth_client_secret)
     problems.push({ path: 'oauth_client_secret', message: 'needs oauth_client_id' });
-  if (!machine && auth.has_oauth_private_key)
+  if (!keyed && auth.has_oauth_private_key)
     problems.push({
       path: 'oauth_private_key',
-      message: 'is only allowed for auth_type oauth_client_credentials or oauth_jwt_bearer',
+      message:
+        'is only allowed for auth_type oauth_client_credentials, oauth_jwt_bearer or oauth_token_exchange',
     });
   else if (!auth.oauth_client_id && auth.has_oauth_private_key)
     problems.push({ path: 'oauth_private_key', message: 'needs oauth_client_id' });
@@ -157,6 +199,9 @@ export const createMcpServerInputSchema = z
     oauth_client_id: clientIdSchema.nullable().default(null),
     oauth_client_secret: secretSchema.nullable().default(null),
     oauth_private_key: privateKeySchema.nullable().default(null),
+    idp_issuer: httpUrlSchema.nullable().default(null),
+    idp_client_id: clientIdSchema.nullable().default(null),
+    idp_client_secret: secretSchema.nullable().default(null),
   })
   .superRefine((input, ctx) => {
     const secret = input.auth_secret !== null;
@@ -167,6 +212,7 @@ export const createMcpServerInputSchema = z
       secret_value: input.auth_secret,
       has_oauth_client_secret: input.oauth_client_secret !== null,
       has_oauth_private_key: input.oauth_private_key !== null,
+      has_idp_client_secret: input.idp_client_secret !== null,
     };
     for (const problem of authProblems(fields)) {
       ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
@@ -192,6 +238,11 @@ export const updateMcpServerInputSchema = z
     oauth_client_secret: secretSchema.nullable().optional(),
     /** Omitted keeps the stored key; null removes it. A new key replaces a stored secret, and back. */
     oauth_private_key: privateKeySchema.nullable().optional(),
+    /** The identity provider (auth_type oauth_token_exchange); null removes it. */
+    idp_issuer: httpUrlSchema.nullable().optional(),
+    idp_client_id: clientIdSchema.nullable().optional(),
+    /** Omitted keeps the stored secret while idp_client_id stays; null removes it. */
+    idp_client_secret: secretSchema.nullable().optional(),
     is_active: z.boolean().optional(),
   })
   .refine((input) => Object.keys(input).length > 0, 'at least one field is required');

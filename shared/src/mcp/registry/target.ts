@@ -1,5 +1,6 @@
 import type { McpServerRow } from '../../db/repos/mcp-repo';
 import type { SecretBox } from '../../secrets/secret-box';
+import type { ExchangeCredentials } from '../oauth/exchange-token';
 import type { MachineCredentials, McpServerTarget } from '../ports';
 import { isMachineAuth } from './schemas';
 
@@ -11,6 +12,8 @@ export async function toMcpServerTarget(row: McpServerRow, secrets: SecretBox): 
     const machine = await machineCredentialsOf(row, authSecret, secrets);
     return { ...targetFields(row), authSecret: null, machine };
   }
+  if (row.authType === 'oauth_token_exchange')
+    return { ...targetFields(row), authSecret: null, exchange: await exchangeCredentialsOf(row, secrets) };
   return { ...targetFields(row), authSecret };
 }
 
@@ -22,6 +25,22 @@ function targetFields(row: McpServerRow) {
     transportType: row.transportType,
     authType: row.authType,
     authName: row.authName,
+  };
+}
+
+async function exchangeCredentialsOf(row: McpServerRow, secrets: SecretBox): Promise<ExchangeCredentials> {
+  const open = (sealed: string | null) => (sealed === null ? null : secrets.decrypt(sealed));
+  return {
+    client: {
+      clientId: row.oauthClientId,
+      clientSecret: await open(row.oauthClientSecretEncrypted),
+      privateKey: await open(row.oauthPrivateKeyEncrypted),
+    },
+    idp: {
+      issuer: row.idpIssuer ?? '',
+      clientId: row.idpClientId ?? '',
+      clientSecret: await open(row.idpClientSecretEncrypted),
+    },
   };
 }
 

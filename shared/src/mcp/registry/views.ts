@@ -16,6 +16,10 @@ export interface McpServerView {
   oauth_client_id: string | null;
   has_oauth_client_secret: boolean;
   has_oauth_private_key: boolean;
+  /** auth_type oauth_token_exchange: the identity provider and Sluice's client there (its secret never leaves). */
+  idp_issuer: string | null;
+  idp_client_id: string | null;
+  has_idp_client_secret: boolean;
   is_active: boolean;
   created_at: string;
   updated_at: string;
@@ -42,6 +46,9 @@ export function toMcpServerView(row: McpServerRow): McpServerView {
     oauth_client_id: row.oauthClientId,
     has_oauth_client_secret: row.oauthClientSecretEncrypted !== null,
     has_oauth_private_key: row.oauthPrivateKeyEncrypted !== null,
+    idp_issuer: row.idpIssuer,
+    idp_client_id: row.idpClientId,
+    has_idp_client_secret: row.idpClientSecretEncrypted !== null,
     is_active: row.isActive,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
