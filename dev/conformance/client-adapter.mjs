@@ -1,7 +1,8 @@
 // The conformance suite's client mode, pointed at Sluice's upstream connector: the suite starts
 // this command with a scenario's MCP server URL; it registers that server with a running Sluice
 // (auth scenarios: as a server where each user signs in, then connects the admin's account by
-// following the authorization server's redirects back to the console; the client credentials
+// following the authorization server's redirects back to the console, or, for enterprise-managed
+// authorization, with the ID token the scenario's identity provider issued; the client credentials
 // and workload identity scenarios: as a server Sluice signs in to as itself, with the client or
 // the workload JWT the scenario gives), and drives the calls through the gateway at /mcp/<name>
 // with an API key, as an agent would.
@@ -71,6 +72,10 @@ function argumentsFor(tool, tools) {
 }
 
 async function connectAccount(server) {
+  if (exchange) {
+    await api('POST', `/api/mcp/connections/${server.id}/id-token`, { id_token: context.idp_id_token });
+    return;
+  }
   const { authorization_url: authorizationUrl } = await api('POST', `/api/mcp/connections/${server.id}`);
   await followToConsole(authorizationUrl);
 }
@@ -91,7 +96,24 @@ function machineAuth() {
     : { ...client, oauth_client_secret: context.client_secret };
 }
 
+/**
+ * Enterprise-managed authorization: each user's ID token from the company's identity provider
+ * (the one the scenario issued) is exchanged there for the grant Sluice presents as the client
+ * the scenario registered at the server's authorization server.
+ */
+function exchangeAuth() {
+  if (!context.idp_id_token) return null;
+  return {
+    auth_type: 'oauth_token_exchange',
+    oauth_client_id: context.client_id,
+    oauth_client_secret: context.client_secret ?? null,
+    idp_issuer: context.idp_issuer,
+    idp_client_id: context.idp_client_id,
+  };
+}
+
 const machine = machineAuth();
+const exchange = exchangeAuth();
 // Each user signs in: the admin connects their account before discovering.
 const auth = scenario.startsWith('auth/') && !machine;
 const server = await api('POST', '/api/mcp/servers', {
@@ -103,6 +125,7 @@ const server = await api('POST', '/api/mcp/servers', {
     ? { oauth_client_id: context.client_id, oauth_client_secret: context.client_secret ?? null }
     : {}),
   ...machine,
+  ...exchange,
 });
 try {
   if (auth) await connectAccount(server);
