@@ -8,7 +8,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { upstreamOAuthStore } from '../../shared/src/db/repos/mcp-oauth-repo';
 import { mcpUserTokens } from '../../shared/src/db/schema';
+import { connectThroughSignIn } from '../../shared/src/mcp/registry/sign-in-connect';
 import { type EnterpriseIdp, startEnterpriseIdp, TOKEN_EXCHANGE } from '../fakes/enterprise-idp';
 import { JWT_BEARER, type MachineMcpServer, startMachineMcpServer } from '../fakes/mcp-machine-server';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
@@ -173,6 +175,43 @@ describe('a server where each user connects with their ID token', () => {
     expect(listed.body.entries).toContainEqual(
       expect.objectContaining({ server_id: server.id, connected: false }),
     );
+  });
+});
+
+describe('a sign-in through the same identity provider', () => {
+  it('connects the servers that trust it with the ID token it brought, and no other', async () => {
+    const other = await h.admin('POST', '/api/mcp/servers', {
+      name: 'elsewhere',
+      endpoint_url: upstream.url,
+      auth_type: 'oauth_token_exchange',
+      oauth_client_id: CLIENT_ID,
+      oauth_client_secret: CLIENT_SECRET,
+      idp_issuer: 'https://another-idp.example.com',
+      idp_client_id: IDP_CLIENT,
+    });
+    expect(other.status).toBe(201);
+    const user = 'bob@example.com';
+    const me = (await h.admin('GET', '/api/auth/me')).body as { id: string };
+    const warned: string[] = [];
+    const connected = await connectThroughSignIn(
+      {
+        db: h.console.deps.db,
+        secrets: h.console.deps.secrets,
+        store: upstreamOAuthStore(h.console.deps.db, h.console.deps.secrets),
+        fetch,
+        now: () => new Date(),
+        warn: (message) => void warned.push(message),
+      },
+      me.id,
+      { issuer: `${idp.issuer}/`, clientId: IDP_CLIENT, idToken: await idp.idToken(user) },
+    );
+    expect(connected).toEqual(['tools']);
+    expect(warned).toEqual([]);
+    expect(idp.exchanges.at(-1)).toMatchObject({
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+    });
+    await h.gateway.readVersions();
+    expect(await callWhoami()).toBe(`Called by user:${user}`);
   });
 });
 

@@ -6,6 +6,8 @@ import {
   ssoAvailable,
   startSso,
 } from '@sluice/shared/auth/sign-in';
+import { upstreamOAuthStore } from '@sluice/shared/db/repos';
+import { connectThroughSignIn } from '@sluice/shared/mcp/registry';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import { TokenResponseSchema } from '../schemas/identity';
 import type { ConsoleDeps } from '../types';
@@ -82,6 +84,15 @@ const ssoDeps = (deps: ConsoleDeps) => ({
   secrets: deps.secrets,
 });
 
+const signInConnectDeps = (deps: ConsoleDeps) => ({
+  db: deps.db,
+  secrets: deps.secrets,
+  store: upstreamOAuthStore(deps.db, deps.secrets),
+  fetch,
+  now: () => new Date(),
+  warn: (message: string, fields: Record<string, unknown>) => deps.logger.child('mcp').warn(message, fields),
+});
+
 /** OIDC authorization-code flow with PKCE (shared/src/auth/sign-in/sso). */
 export const ssoRoutes = createRouter()
   .openapi(statusRoute, async (c) => c.json({ enabled: await ssoAvailable(c.var.deps) }, 200))
@@ -91,7 +102,9 @@ export const ssoRoutes = createRouter()
   })
   .openapi(callbackRoute, async (c) => {
     const deps = ssoDeps(c.var.deps);
-    const { signIn, returnTo } = await finishSso(deps, c.req.valid('query'), c.var.meta);
+    const { signIn, returnTo, identity } = await finishSso(deps, c.req.valid('query'), c.var.meta);
+    // The servers that trust the same identity provider are connected with the ID token it brought.
+    if (identity) await connectThroughSignIn(signInConnectDeps(c.var.deps), signIn.user.id, identity);
     if (!returnTo) return c.json(signIn, 200);
     const back = new URL(returnTo, 'http://console.invalid');
     back.searchParams.set('sso_code', await parkSignIn(deps, signIn));

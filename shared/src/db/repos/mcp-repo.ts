@@ -238,3 +238,12 @@ export async function deleteMcpVirtualServerRow(
   const [row] = await db.delete(mcpVirtualServers).where(eq(mcpVirtualServers.id, id)).returning();
   return row;
 }
+
+/** The active servers of auth_type oauth_token_exchange (a sign-in connects the ones of its provider). */
+export function listTokenExchangeServers(db: QueryDb): Promise<McpServerRow[]> {
+  return db
+    .select()
+    .from(mcpServers)
+    .where(and(eq(mcpServers.authType, 'oauth_token_exchange'), eq(mcpServers.isActive, true)))
+    .orderBy(asc(mcpServers.name));
+}

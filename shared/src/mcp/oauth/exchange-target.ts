@@ -11,6 +11,9 @@ import type { UpstreamOAuthDeps, UpstreamTokens } from './ports';
  * user is asked to connect again.
  */
 
+/** What the exchange needs of the upstream OAuth deps. */
+export type ExchangeDeps = Pick<UpstreamOAuthDeps, 'store' | 'fetch' | 'now'>;
+
 export type ExchangeTarget = Pick<McpServerTarget, 'id' | 'name' | 'endpointUrl'> & {
   exchange: ExchangeCredentials;
 };
@@ -53,7 +56,7 @@ export async function connectWithIdToken(
   target: ExchangeTarget,
   userId: string,
   idToken: string,
-  deps: UpstreamOAuthDeps,
+  deps: ExchangeDeps,
 ): Promise<{ subject: string; expiresAt: Date }> {
   const { subject } = checkIdToken(idToken, target.exchange.idp, deps.now());
   const token = await exchangeIdToken(target, target.exchange, idToken, deps);
@@ -65,7 +68,7 @@ export async function connectWithIdToken(
 export async function exchangedAccessToken(
   target: ExchangeTarget,
   userId: string,
-  deps: UpstreamOAuthDeps,
+  deps: ExchangeDeps,
   refused: string | null = null,
 ): Promise<string | null> {
   const tokens = await deps.store.tokens(target.id, userId);

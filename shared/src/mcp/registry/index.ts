@@ -18,6 +18,7 @@ export {
   updateMcpServerInputSchema,
   updateMcpVirtualServerInputSchema,
 } from './schemas';
+export { connectThroughSignIn } from './sign-in-connect';
 export { toMcpServerTarget } from './target';
 export { designatedHeaders } from './tool-headers';
 export {

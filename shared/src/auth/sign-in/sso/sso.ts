@@ -33,6 +33,13 @@ interface PendingSignIn {
 
 export type SsoSignIn = TokenPair & { user: UserView };
 
+/** The ID token a sign-in brought, with whom it is from and for (MCP servers exchange it). */
+export interface SsoIdentity {
+  issuer: string;
+  clientId: string;
+  idToken: string;
+}
+
 const STATE_PREFIX = 'sluice:sso:state:';
 const CODE_PREFIX = 'sluice:sso:code:';
 /** The UI exchanges its one-time code at once; a minute is plenty. */
@@ -177,7 +184,7 @@ export async function finishSso(
   deps: SsoDeps,
   query: { code?: string; state?: string },
   meta: RequestMeta,
-): Promise<{ signIn: SsoSignIn; returnTo: string | null }> {
+): Promise<{ signIn: SsoSignIn; returnTo: string | null; identity: SsoIdentity | null }> {
   // Every failed callback leaves an auth.login_failed record, whatever its status.
   if (!query.code || !query.state) {
     await auditFailure(deps, meta, null, 'code or state missing');
@@ -190,6 +197,7 @@ export async function finishSso(
   const pending = await createOneTimeStore<PendingSignIn>(deps.redis, STATE_PREFIX).take(query.state);
   if (!pending) return signInFailed(deps, meta, null, 'unknown, expired or reused state');
   let claims: Claims;
+  let identity: SsoIdentity;
   try {
     const discovery = await discover(settings.oidc_issuer_url, deps.fetch);
     const clientId = settings.oidc_client_id;
@@ -215,12 +223,13 @@ export async function finishSso(
         ? {}
         : await userInfoClaims(discovery, tokens.accessToken, payload.sub, deps.fetch);
     claims = acceptedClaims({ ...profile, ...payload }, settings.oidc_allowed_email_domains);
+    identity = { issuer: discovery.issuer, clientId, idToken: tokens.idToken };
   } catch (error) {
     if (error instanceof SsoRefused) return signInFailed(deps, meta, null, error.message);
     throw error;
   }
   const signIn = await signInUser(deps, claims, settings, meta);
-  return { signIn, returnTo: pending.returnTo };
+  return { signIn, returnTo: pending.returnTo, identity };
 }
 
 async function signInUser(
