@@ -364,6 +364,16 @@ async function tourOAuth(token: string, userToken: string): Promise<void> {
   await api('GET', '/api/mcp/connections?limit=x', { token: userToken });
   await api('POST', `/api/mcp/connections/${server.body.id}`, { token: userToken });
   await api('POST', `/api/mcp/connections/${MISSING_ID}`, { token: userToken });
+  // A server of another auth type takes no ID token (400); an unknown one is 404; no body is 422.
+  await api('POST', `/api/mcp/connections/${server.body.id}/id-token`, {
+    token: userToken,
+    body: { id_token: 'a.b.c' },
+  });
+  await api('POST', `/api/mcp/connections/${MISSING_ID}/id-token`, {
+    token: userToken,
+    body: { id_token: 'a.b.c' },
+  });
+  await api('POST', `/api/mcp/connections/${server.body.id}/id-token`, { token: userToken, body: {} });
   await api('DELETE', `/api/mcp/connections/${server.body.id}`, { token: userToken });
   await api('DELETE', `/api/mcp/servers/${server.body.id}`, { token });
 }
