@@ -519,6 +519,65 @@ describe('admin screens in a real browser', () => {
     }
   });
 
+  it('MCP servers: one where each user connects through the company identity provider (422 at its client ID first), secrets write-only', async () => {
+    await nav('MCP servers');
+    await page.getByRole('button', { name: 'Register server' }).click();
+    await dialog().getByLabel('Name').fill('sso-hub');
+    await dialog().getByLabel('Endpoint URL').fill('https://sso-hub.example.com/mcp');
+    await pick(
+      dialog().getByRole('textbox', { name: 'Authentication' }),
+      'Each user, via the company identity provider (token exchange)',
+    );
+    await dialog().getByLabel('Identity provider issuer').fill('https://login.example.com');
+    await dialog().getByLabel('Identity provider client secret (optional)').fill('idp-client-secret');
+    await dialog().getByLabel('Client ID', { exact: true }).fill('sluice-at-sso-hub');
+    await dialog().getByLabel('Client secret', { exact: true }).fill('sso-hub-client-secret');
+    const idpClient = dialog().getByLabel('Identity provider client ID');
+    errors.expectFailure('/api/mcp/servers', 422);
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    expect(await fieldError(idpClient)).toBe('is required for auth_type oauth_token_exchange');
+    await idpClient.fill('sluice-at-idp');
+    await dialog().getByRole('button', { name: 'Register server' }).click();
+    const row = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'sso-hub' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('oauth_token_exchange (client sluice-at-sso-hub)');
+    await dialog().waitFor({ state: 'detached' });
+    await screenshot(page, 'admin-06c-mcp-token-exchange-server');
+    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<Record<string, unknown>>;
+    expect(servers.find((s) => s.name === 'sso-hub')).toMatchObject({
+      auth_type: 'oauth_token_exchange',
+      oauth_client_id: 'sluice-at-sso-hub',
+      has_oauth_client_secret: true,
+      has_oauth_private_key: false,
+      idp_issuer: 'https://login.example.com',
+      idp_client_id: 'sluice-at-idp',
+      has_idp_client_secret: true,
+    });
+    expect(JSON.stringify(servers)).not.toContain('idp-client-secret');
+    expect(JSON.stringify(servers)).not.toContain('sso-hub-client-secret');
+  });
+
+  // Uses the server the previous step registered, and deletes it.
+  it('MCP connections: a server of the identity provider takes an ID token; one that is not a JWT shows the 400 in the dialog', async () => {
+    await nav('Connections');
+    const row = page.getByTestId('mcp-connections-table').getByRole('row').filter({ hasText: 'sso-hub' });
+    await row.getByText('not connected').waitFor();
+    expect(await row.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(0);
+    await row.getByRole('button', { name: 'Connect with ID token' }).click();
+    await dialog().getByLabel('ID token', { exact: true }).fill('not-a-jwt');
+    errors.expectFailure('/api/mcp/connections/', 400);
+    await dialog().getByRole('button', { name: 'Connect', exact: true }).click();
+    await dialog().getByTestId('form-alert').getByText('id_token is not a JWT').waitFor();
+    await screenshot(page, 'admin-06d-mcp-id-token-refused');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    expect(await row.textContent()).toContain('not connected');
+    const server = (
+      (await api('GET', '/api/mcp/servers')).body.entries as Array<{ id: string; name: string }>
+    ).find((s) => s.name === 'sso-hub');
+    expect((await api('DELETE', `/api/mcp/servers/${server?.id}`)).status).toBeLessThan(300);
+  });
+
   it('MCP virtual servers: creates one from discovered tools (409 on a server name first), deletes it', async () => {
     await nav('MCP servers');
     await page.getByRole('button', { name: 'Create virtual server' }).click();

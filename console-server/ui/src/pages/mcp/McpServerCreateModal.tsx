@@ -24,6 +24,7 @@ const AUTH_TYPES: Array<{ value: AuthType; label: string }> = [
   { value: 'oauth', label: 'Each user signs in (OAuth)' },
   { value: 'oauth_client_credentials', label: 'Sluice signs in as a client (OAuth client credentials)' },
   { value: 'oauth_jwt_bearer', label: 'Sluice signs in with a workload token (JWT bearer)' },
+  { value: 'oauth_token_exchange', label: 'Each user, via the company identity provider (token exchange)' },
 ];
 
 type ClientAuth = 'secret' | 'key';
@@ -47,6 +48,9 @@ const initialValues = {
   oauth_client_secret: '',
   client_auth: 'secret' as ClientAuth,
   oauth_private_key: '',
+  idp_issuer: '',
+  idp_client_id: '',
+  idp_client_secret: '',
 };
 
 type Values = typeof initialValues;
@@ -56,8 +60,12 @@ function bodyOf(v: Values): Body {
   const takesClient =
     v.auth_type === 'oauth' ||
     v.auth_type === 'oauth_client_credentials' ||
-    v.auth_type === 'oauth_jwt_bearer';
-  const signsWithKey = v.auth_type === 'oauth_client_credentials' && v.client_auth === 'key';
+    v.auth_type === 'oauth_jwt_bearer' ||
+    v.auth_type === 'oauth_token_exchange';
+  const choosesClientAuth =
+    v.auth_type === 'oauth_client_credentials' || v.auth_type === 'oauth_token_exchange';
+  const signsWithKey = choosesClientAuth && v.client_auth === 'key';
+  const exchanges = v.auth_type === 'oauth_token_exchange';
   // Empty optional fields are left out, so the API's defaults and auth rules apply.
   return {
     name: v.name,
@@ -70,6 +78,9 @@ function bodyOf(v: Values): Body {
     oauth_client_id: (takesClient && v.oauth_client_id.trim()) || null,
     oauth_client_secret: (takesClient && !signsWithKey && v.oauth_client_secret) || null,
     oauth_private_key: (signsWithKey && v.oauth_private_key.trim()) || null,
+    idp_issuer: (exchanges && v.idp_issuer.trim()) || null,
+    idp_client_id: (exchanges && v.idp_client_id.trim()) || null,
+    idp_client_secret: (exchanges && v.idp_client_secret) || null,
   };
 }
 
@@ -156,6 +167,7 @@ export function McpServerCreateModal({ opened, onClose }: { opened: boolean; onC
           )}
           {authType === 'oauth_client_credentials' && <ClientCredentialsFields form={form} />}
           {authType === 'oauth_jwt_bearer' && <WorkloadTokenFields form={form} />}
+          {authType === 'oauth_token_exchange' && <TokenExchangeFields form={form} />}
           {SENDS_SECRET.includes(authType) && authType !== 'oauth_jwt_bearer' && (
             <PasswordInput
               label="Secret"
@@ -175,13 +187,22 @@ type Form = UseFormReturnType<Values>;
 
 /** Sluice as a client of the server's authorization server: its id, and its secret or private key. */
 function ClientCredentialsFields({ form }: { form: Form }) {
-  const { client_auth: clientAuth } = form.getValues();
   return (
     <>
       <Text size="sm" c="dimmed">
         Sluice gets one token for itself from the server's authorization server (OAuth client credentials) and
         calls the server with it for every user, fetching a new one before it expires.
       </Text>
+      <ServerClientFields form={form} />
+    </>
+  );
+}
+
+/** Sluice's client at the server's authorization server, and how it proves itself there. */
+function ServerClientFields({ form }: { form: Form }) {
+  const { client_auth: clientAuth } = form.getValues();
+  return (
+    <>
       <TextInput
         label="Client ID"
         description="The client registered for Sluice at the server's authorization server"
@@ -234,6 +255,41 @@ function WorkloadTokenFields({ form }: { form: Form }) {
         description="Only if the authorization server wants the token request to name a client"
         {...form.getInputProps('oauth_client_id')}
       />
+    </>
+  );
+}
+
+/**
+ * Enterprise-managed authorization: each user's ID token from the company's identity provider is
+ * exchanged there for an identity assertion grant, which Sluice's client presents at the server's
+ * authorization server for that user's token. So Sluice needs a client at both.
+ */
+function TokenExchangeFields({ form }: { form: Form }) {
+  return (
+    <>
+      <Text size="sm" c="dimmed">
+        Each user connects under MCP → Connections with their ID token from the company's identity provider;
+        Sluice exchanges it there for a grant that the server's authorization server takes in return for that
+        user's token. Nobody signs in at the server itself.
+      </Text>
+      <TextInput
+        label="Identity provider issuer"
+        placeholder="https://login.example.com"
+        description="The issuer URL of the company's identity provider, as its ID tokens name it"
+        {...form.getInputProps('idp_issuer')}
+      />
+      <TextInput
+        label="Identity provider client ID"
+        description="The client registered for Sluice at the identity provider; users' ID tokens are issued to it"
+        {...form.getInputProps('idp_client_id')}
+      />
+      <PasswordInput
+        label="Identity provider client secret (optional)"
+        description="Write-only: stored encrypted and never shown again; empty for a public client"
+        autoComplete="new-password"
+        {...form.getInputProps('idp_client_secret')}
+      />
+      <ServerClientFields form={form} />
     </>
   );
 }
