@@ -62,6 +62,9 @@ const AUTH_NOTE =
   'oauth_client_credentials and oauth_jwt_bearer send a token Sluice gets for itself from the server’s ' +
   'authorization server: as client oauth_client_id with oauth_client_secret or oauth_private_key (a PKCS#8 PEM ' +
   'signing private_key_jwt assertions), or with the workload JWT in auth_secret (jwt-bearer grant). ' +
+  'oauth_token_exchange sends each user’s own token, got from their ID token (enterprise-managed ' +
+  'authorization): the identity provider idp_issuer exchanges it, for the client idp_client_id (with ' +
+  'idp_client_secret if set), for an identity assertion grant that Sluice presents as client oauth_client_id. ' +
   'Secrets and keys are encrypted at rest and never returned.';
 
 const listRoute = createRoute({

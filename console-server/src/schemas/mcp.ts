@@ -41,12 +41,9 @@ const serverFields = {
     description:
       'auth_type oauth_token_exchange: the identity provider whose ID tokens are exchanged for identity assertion grants',
   }),
-  idp_client_id: z
-    .string()
-    .nullable()
-    .openapi({
-      description: 'auth_type oauth_token_exchange: the client Sluice is at the identity provider',
-    }),
+  idp_client_id: z.string().nullable().openapi({
+    description: 'auth_type oauth_token_exchange: the client Sluice is at the identity provider',
+  }),
   has_idp_client_secret: z
     .boolean()
     .openapi({ description: 'Whether a secret is stored for that client (it is never returned)' }),
