@@ -5,13 +5,12 @@
 // the token is reused until shortly before it expires, fetched again after, and on a 401; a
 // refused grant is the caller's JSON-RPC error naming the server and the answer, with no retry
 // and no other grant; secrets, keys and workload JWTs are sealed and never returned.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eq } from 'drizzle-orm';
 import { exportPKCS8, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpServers } from '../../shared/src/db/schema';
 import { JWT_BEARER, type MachineMcpServer, startMachineMcpServer } from '../fakes/mcp-machine-server';
+import { callWhoami } from '../helpers/mcp-whoami';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 let h: ProxyHarness;
@@ -27,22 +26,6 @@ async function register(body: Record<string, unknown>) {
   expect(found.status, JSON.stringify(found.body)).toBe(200);
   expect(found.body.tools.map((t: { name: string }) => t.name)).toEqual(['whoami']);
   return created.body as { id: string; name: string } & Record<string, unknown>;
-}
-
-async function callWhoami(server: string) {
-  const transport = new StreamableHTTPClientTransport(new URL(`http://gateway.test/mcp/${server}`), {
-    fetch: ((input: string | URL | Request, init?: RequestInit) =>
-      h.gateway.app.request(input instanceof Request ? input : String(input), init)) as typeof fetch,
-    requestInit: { headers: { authorization: `Bearer ${h.apiKey}` } },
-  });
-  const client = new Client({ name: 'sluice-test', version: '1.0.0' });
-  await client.connect(transport);
-  try {
-    const result = await client.callTool({ name: 'whoami', arguments: {} });
-    return (result.content as Array<{ text: string }>)[0]?.text;
-  } finally {
-    await client.close();
-  }
 }
 
 async function workloadJwt(key: CryptoKey, audience: string) {
@@ -88,8 +71,8 @@ describe('client credentials with a client secret (HTTP Basic)', () => {
       resource: upstream.url,
     });
     await h.gateway.readVersions();
-    expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
-    expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
+    expect(await callWhoami(h, 'internal')).toBe(`Called by ${CLIENT_ID}`);
+    expect(await callWhoami(h, 'internal')).toBe(`Called by ${CLIENT_ID}`);
     expect(upstream.tokenRequests).toHaveLength(1);
     const first = upstream.presented[0];
     expect(new Set(upstream.presented)).toEqual(new Set([first]));
@@ -99,10 +82,10 @@ describe('client credentials with a client secret (HTTP Basic)', () => {
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     try {
       vi.setSystemTime(asked + 5_900);
-      expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
+      expect(await callWhoami(h, 'internal')).toBe(`Called by ${CLIENT_ID}`);
       expect(upstream.tokenRequests).toHaveLength(1);
       vi.setSystemTime(answered + 6_100);
-      expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
+      expect(await callWhoami(h, 'internal')).toBe(`Called by ${CLIENT_ID}`);
       expect(upstream.tokenRequests).toHaveLength(2);
       expect(upstream.presented.at(-1)).not.toBe(first);
     } finally {
@@ -114,7 +97,7 @@ describe('client credentials with a client secret (HTTP Basic)', () => {
     const upstream = running[0] as MachineMcpServer;
     const before = upstream.tokenRequests.length;
     upstream.revokeAll();
-    expect(await callWhoami('internal')).toBe(`Called by ${CLIENT_ID}`);
+    expect(await callWhoami(h, 'internal')).toBe(`Called by ${CLIENT_ID}`);
     expect(upstream.tokenRequests).toHaveLength(before + 1);
   });
 });
@@ -145,7 +128,7 @@ describe('client credentials with a private key (private_key_jwt)', () => {
       client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
     });
     await h.gateway.readVersions();
-    expect(await callWhoami('keyed')).toBe('Called by sluice-keyed');
+    expect(await callWhoami(h, 'keyed')).toBe('Called by sluice-keyed');
 
     const stored = (
       await h.console.deps.db.select().from(mcpServers).where(eq(mcpServers.id, created.id))
@@ -184,7 +167,7 @@ describe('a workload JWT (jwt-bearer grant)', () => {
       resource: upstream.url,
     });
     await h.gateway.readVersions();
-    expect(await callWhoami('workload')).toBe('Called by workload:billing-agent');
+    expect(await callWhoami(h, 'workload')).toBe('Called by workload:billing-agent');
     expect(JSON.stringify(created)).not.toContain(jwt);
 
     // A JWT for another audience: the authorization server answers invalid_grant.
@@ -193,7 +176,7 @@ describe('a workload JWT (jwt-bearer grant)', () => {
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     const before = upstream.tokenRequests.length;
     await h.gateway.readVersions();
-    const refused = await callWhoami('workload').catch((error: unknown) => error);
+    const refused = await callWhoami(h, 'workload').catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: -32603 });
     const message = (refused as Error).message;
     expect(message).toContain(

@@ -4,8 +4,6 @@
 // assertion grant and presents that, as its client, at the server's authorization server; the
 // gateway's tool calls through /mcp/<server> (the official SDK client) carry that user's token,
 // exchanged again when it expires or is refused; a barred user is asked to connect again.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { upstreamOAuthStore } from '../../shared/src/db/repos/mcp-oauth-repo';
@@ -13,6 +11,7 @@ import { mcpUserTokens } from '../../shared/src/db/schema';
 import { connectThroughSignIn } from '../../shared/src/mcp/registry/sign-in-connect';
 import { type EnterpriseIdp, startEnterpriseIdp, TOKEN_EXCHANGE } from '../fakes/enterprise-idp';
 import { JWT_BEARER, type MachineMcpServer, startMachineMcpServer } from '../fakes/mcp-machine-server';
+import { callWhoami } from '../helpers/mcp-whoami';
 import { type ProxyHarness, proxyHarness } from '../helpers/proxy-harness';
 
 const CLIENT_ID = 'sluice at tools';
@@ -24,22 +23,6 @@ let h: ProxyHarness;
 let idp: EnterpriseIdp;
 let upstream: MachineMcpServer;
 let server: { id: string; name: string } & Record<string, unknown>;
-
-async function callWhoami() {
-  const transport = new StreamableHTTPClientTransport(new URL(`http://gateway.test/mcp/${server.name}`), {
-    fetch: ((input: string | URL | Request, init?: RequestInit) =>
-      h.gateway.app.request(input instanceof Request ? input : String(input), init)) as typeof fetch,
-    requestInit: { headers: { authorization: `Bearer ${h.apiKey}` } },
-  });
-  const client = new Client({ name: 'sluice-test', version: '1.0.0' });
-  await client.connect(transport);
-  try {
-    const result = await client.callTool({ name: 'whoami', arguments: {} });
-    return (result.content as Array<{ text: string }>)[0]?.text;
-  } finally {
-    await client.close();
-  }
-}
 
 const connect = (idToken: string) =>
   h.admin('POST', `/api/mcp/connections/${server.id}/id-token`, { id_token: idToken });
@@ -145,7 +128,7 @@ describe('a server where each user connects with their ID token', () => {
     const discovered = await h.admin('POST', `/api/mcp/servers/${server.id}/discover`);
     expect(discovered.status, JSON.stringify(discovered.body)).toBe(200);
     await h.gateway.readVersions();
-    expect(await callWhoami()).toBe(`Called by user:${USER}`);
+    expect(await callWhoami(h, server.name)).toBe(`Called by user:${USER}`);
     expect(idp.exchanges).toHaveLength(1);
   });
 
@@ -154,20 +137,20 @@ describe('a server where each user connects with their ID token', () => {
     try {
       // 8 s tokens are replaced 2 s early: the clock is moved rather than waited out.
       vi.setSystemTime(Date.now() + 6_500);
-      expect(await callWhoami()).toBe(`Called by user:${USER}`);
+      expect(await callWhoami(h, server.name)).toBe(`Called by user:${USER}`);
       expect(idp.exchanges).toHaveLength(2);
     } finally {
       vi.useRealTimers();
     }
     upstream.revokeAll();
-    expect(await callWhoami()).toBe(`Called by user:${USER}`);
+    expect(await callWhoami(h, server.name)).toBe(`Called by user:${USER}`);
     expect(idp.exchanges).toHaveLength(3);
   });
 
   it('asks a user the identity provider has barred to connect again, and forgets their ID token', async () => {
     idp.bar(USER);
     upstream.revokeAll();
-    const refused = await callWhoami().catch((error: unknown) => error);
+    const refused = await callWhoami(h, server.name).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: -32042 });
     expect((refused as Error).message).toContain('Connect your tools account first');
     expect(await storedTokens()).toBeUndefined();
@@ -211,7 +194,7 @@ describe('a sign-in through the same identity provider', () => {
       subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
     });
     await h.gateway.readVersions();
-    expect(await callWhoami()).toBe(`Called by user:${user}`);
+    expect(await callWhoami(h, server.name)).toBe(`Called by user:${user}`);
   });
 });
 

@@ -268,9 +268,10 @@ function TokenExchangeFields({ form }: { form: Form }) {
   return (
     <>
       <Text size="sm" c="dimmed">
-        Each user connects under MCP → Connections with their ID token from the company's identity provider;
-        Sluice exchanges it there for a grant that the server's authorization server takes in return for that
-        user's token. Nobody signs in at the server itself.
+        Users who sign in to this console through the same identity provider are connected at once; others
+        connect under MCP → Connections with their ID token from it. Sluice exchanges the ID token there for a
+        grant that the server's authorization server takes in return for that user's token. Nobody signs in at
+        the server itself.
       </Text>
       <TextInput
         label="Identity provider issuer"
