@@ -11,14 +11,14 @@ import type {
 } from '../ports';
 import { UpstreamMcpUnavailable } from '../ports';
 import { authenticatedFetch } from './auth';
+import { REVISION, revisionMeta, speaksOnlyTheRevision, UNSUPPORTED_VERSION } from './generation-probe';
 import { throughListCache, type UpstreamListCache } from './list-cache';
 import { readRpcAnswer } from './rpc-answers';
 import { standardHeaders } from './standard-headers';
 import { withTraceHeaders } from './trace-headers';
 
 /** The stateless revision (SEP-2575): what an upstream that speaks it is sent. */
-const VERSION = '2026-07-28';
-const CLIENT_INFO = { name: 'sluice-gateway', version: '0.1.0' };
+const VERSION = REVISION;
 /** How long an isolate trusts what it learned of a server's protocol generation. */
 const GENERATION_TTL_MS = 5 * 60_000;
 /** Rounds of input-required results one call may take before the gateway gives up. */
@@ -45,9 +45,6 @@ interface Rpc {
   capabilities: ClientChannel['capabilities'];
 }
 
-/** JSON-RPC error of a server that does not speak the version a request named (SEP-2575). */
-const UNSUPPORTED_VERSION = -32022;
-
 /**
  * One stateless request; the answer's result, or the upstream's error thrown. A server that
  * refuses the request's version while listing the revision among those it supports is asked
@@ -65,11 +62,7 @@ async function request(rpc: Rpc, method: string, params: McpResult = {}): Promis
 }
 
 async function requestOnce(rpc: Rpc, method: string, params: McpResult): Promise<McpResult> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': VERSION,
-    'io.modelcontextprotocol/clientCapabilities': rpc.capabilities,
-    'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-  };
+  const meta = revisionMeta(rpc.capabilities);
   const own = typeof params._meta === 'object' && params._meta !== null ? params._meta : {};
   const body = {
     jsonrpc: '2.0',
@@ -227,14 +220,15 @@ export async function speaksStateless(target: McpServerTarget, fetchImpl: typeof
 }
 
 /**
- * Upstreams of either generation behind one connector. The session client comes first: a
- * server that speaks both generations serves session-era clients with everything they know
- * (progress, log messages, subscriptions, server requests); such a server answers
- * server/discover with the revision alone, so discover cannot tell it from one that speaks
- * only the revision. Only a streamable-HTTP server that refuses initialize and answers
- * server/discover with the stateless revision gets stateless requests (no initialize; its
- * input-required rounds relayed to the client) — remembered per isolate for
- * GENERATION_TTL_MS, so it costs the failed initialize once.
+ * Upstreams of either generation behind one connector. A server that speaks both generations
+ * serves session-era clients with everything they know (progress, log messages, subscriptions,
+ * server requests), so it gets the session client; such a server answers server/discover with
+ * the revision alone, so discover cannot tell it from one that speaks only the revision. The
+ * first request to a streamable-HTTP server asks in the revision's form
+ * (generation-probe.ts): one that answers it speaks only the revision and gets stateless
+ * requests from then on (no initialize; its input-required rounds relayed to the client). So
+ * does one that refuses initialize and answers server/discover with the revision. Either
+ * verdict is remembered per isolate for GENERATION_TTL_MS.
  */
 export function generationAwareConnector(
   sessions: UpstreamMcpConnector,
@@ -242,17 +236,30 @@ export function generationAwareConnector(
 ): UpstreamMcpConnector {
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const statelessOnly = new Map<string, number>();
-  const stateless = (server: McpServerTarget, connect: Parameters<UpstreamMcpConnector['connect']>[1]) => {
+  const sessionCapable = new Map<string, number>();
+  type Connect = Parameters<UpstreamMcpConnector['connect']>[1];
+  const rpcFor = (server: McpServerTarget, connect: Connect): Rpc => {
     const capabilities = connect.channel?.capabilities ?? connect.capabilities ?? {};
     const traced = withTraceHeaders(fetchImpl, connect.traceHeaders);
-    const rpc = { target: server, fetch: traced, timeoutMs: connect.timeoutMs, capabilities };
+    return { target: server, fetch: traced, timeoutMs: connect.timeoutMs, capabilities };
+  };
+  const stateless = (server: McpServerTarget, connect: Connect) => {
     const lists =
       options.listCache && connect.userId ? { cache: options.listCache, userId: connect.userId } : undefined;
-    return statelessSession(rpc, connect.channel, lists);
+    return statelessSession(rpcFor(server, connect), connect.channel, lists);
+  };
+  /** Whether the server speaks only the revision, asked once per isolate and TTL. */
+  const revisionOnly = async (server: McpServerTarget, connect: Connect) => {
+    if ((sessionCapable.get(server.id) ?? 0) > Date.now()) return false;
+    const only = await speaksOnlyTheRevision(rpcFor(server, connect));
+    (only ? statelessOnly : sessionCapable).set(server.id, Date.now() + GENERATION_TTL_MS);
+    return only;
   };
   return {
     async connect(server, connect) {
       if ((statelessOnly.get(server.id) ?? 0) > Date.now()) return stateless(server, connect);
+      if (server.transportType === 'streamable_http' && (await revisionOnly(server, connect)))
+        return stateless(server, connect);
       try {
         return await sessions.connect(server, connect);
       } catch (error) {
