@@ -55,10 +55,6 @@ beforeAll(async () => {
       SLUICE_BRIDGE_PG_TIMEOUT_MS: String(BRIDGE_PG_TIMEOUT_MS),
       SLUICE_BRIDGE_REDIS_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
       SLUICE_QUIET: '1',
-      // One gateway process: a second one that served none of these requests would learn of the
-      // rate_limit_fail_closed change only from Redis, which the test has just cut, and keep the
-      // old setting for the documented 30 s staleness bound (WARM_REFRESH_MS).
-      SLUICE_GATEWAY_PROCESSES: '1',
     },
     dataDir,
     SERVE,

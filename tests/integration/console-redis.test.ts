@@ -77,4 +77,18 @@ describe('the console’s direct Redis', () => {
     expect(await redis.ping()).toBe('PONG');
     expect(proxy.accepted).toBe(before + 1);
   });
+
+  it('sends a call made the moment another gave up on a new socket (a retry is not lost)', async () => {
+    const { redis } = direct(proxy.rewrite(INTEGRATION_REDIS_URL));
+    expect(await redis.ping()).toBe('PONG');
+    // The path broke while the socket was idle and is back: the old socket stays silent for good.
+    proxy.setMode('blackhole');
+    proxy.setMode('pass');
+    const first = redis.ping();
+    const retried = await first.then(
+      () => 'answered on the dead socket',
+      () => redis.ping(),
+    );
+    expect(retried).toBe('PONG');
+  });
 });

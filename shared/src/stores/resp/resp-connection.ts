@@ -1,3 +1,4 @@
+import { DeadlineError } from '../../util/deadline';
 import { type Preamble, requiredReplies } from './preamble';
 import { encodeCommands, RespError, RespReader, type RespReply } from './resp-codec';
 
@@ -21,8 +22,13 @@ export interface RespConnectionOptions {
 }
 
 export interface RespConnection {
-  /** The commands in one write, their replies in order (error replies as RespError). */
-  exec(commands: readonly (readonly string[])[]): Promise<RespReply[]>;
+  /**
+   * The commands in one write, their replies in order (error replies as RespError). With
+   * `deadlineMs`, a batch unanswered that long fails with a DeadlineError and takes its socket
+   * with it (replies come in order, so all behind it wait too): whatever the caller sends next,
+   * even at once, goes on a new socket.
+   */
+  exec(commands: readonly (readonly string[])[], deadlineMs?: number): Promise<RespReply[]>;
   close(): void;
 }
 
@@ -74,17 +80,25 @@ export function createRespConnection(options: RespConnectionOptions): RespConnec
   };
 
   return {
-    exec(commands) {
+    exec(commands, deadlineMs) {
       if (commands.length === 0) return Promise.resolve([]);
       if (live && isStuck(live, now(), options.stuckAfterMs)) {
         fail(live, new Error(`Redis did not answer within ${options.stuckAfterMs} ms`));
       }
       const state = live ?? connect();
       live = state;
-      return new Promise<RespReply[]>((resolve, reject) => {
+      const answered = new Promise<RespReply[]>((resolve, reject) => {
         state.batches.push({ replies: [], expected: commands.length, sentAt: now(), resolve, reject });
         send(state, encodeCommands(commands), fail);
       });
+      if (deadlineMs === undefined) return answered;
+      const timer = setTimeout(
+        () => fail(state, new DeadlineError(`Redis did not answer within ${deadlineMs} ms`)),
+        deadlineMs,
+      );
+      const settled = () => clearTimeout(timer);
+      answered.then(settled, settled);
+      return answered;
     },
     close() {
       if (live) fail(live, new Error('Redis connection closed'));

@@ -1,5 +1,4 @@
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
-import { withDeadline } from '../../util/deadline';
 import { RespError, type RespReply } from './resp-codec';
 import type { RespConnection } from './resp-connection';
 
@@ -10,12 +9,12 @@ type Outcome = { result: unknown } | { error: string };
  * The Upstash client over a RESP connection instead of HTTP: the very client the domain code
  * takes (its argument serialisation, its JSON reading of replies, its pipeline), so code written
  * against the REST API behaves the same on a direct connection to Redis. Each request is one
- * batch on the connection, bounded by `timeoutMs` (the connection replaces a socket whose batch
- * waited that long). Transactions and subscriptions need a connection of their own and are
+ * batch on the connection, bounded by `timeoutMs` (a batch that waits that long takes its socket
+ * with it, so the next request, a retry included, goes on a new one). Transactions and subscriptions need a connection of their own and are
  * refused: nothing in Sluice uses them.
  */
 export function createRespUpstash(connection: RespConnection, timeoutMs: number): Redis {
-  const exec = (commands: string[][]) => withDeadline(connection.exec(commands), timeoutMs, 'Redis');
+  const exec = (commands: string[][]) => connection.exec(commands, timeoutMs);
   const requester: Requester = {
     async request<TResult>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {
       const path = req.path?.join('/');
