@@ -2,10 +2,11 @@
 // drips one token a second (drip-upstream.ts) for BENCH_DRIP_SECONDS (120); BENCH_STREAMS (5000)
 // clients open a streamed chat each, ramped over BENCH_RAMP_SECONDS (20), on an `npm run serve`
 // stack with real Postgres and Redis and one gateway process. Meanwhile a plain chat is sent
-// every 200 ms (its latency), and once all are open a key limited to 5 requests a minute sends 8
-// (exactly 5 must pass: limits hold). Prints how the streams ended, the plain latency, the
-// gateway's memory before, at the peak and after the streams ended, and its warnings
-// (BENCH_LOG: a file to write the stack's log to).
+// every 200 ms from a thread of its own, to an upstream in that thread (plain-prober.ts: its
+// latency is the gateway's, not the wait behind this process's streams), and once all are open
+// a key limited to 5 requests a minute sends 8 (exactly 5 must pass: limits hold). Prints how
+// the streams ended, the plain latency, the gateway's memory before, at the peak and after the
+// streams ended, and its warnings (BENCH_LOG: a file to write the stack's log to).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { http } from '../../tests/helpers/http';
 import { adminApi, freshStackStores } from '../../tests/helpers/stack-seed';
 import { type StartedStack, startStackProcess, stopStackGroup } from '../../tests/setup/e2e-global';
 import { startDripUpstream } from './drip-upstream';
+import { startPlainProber } from './plain-prober';
 import { rssMbByRole, stackReader } from './stack-processes';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 5_000);
@@ -46,24 +48,13 @@ async function oneStream(gatewayUrl: string, key: string): Promise<{ ending: End
   }
 }
 
-async function plainLatency(gatewayUrl: string, key: string): Promise<number | null> {
-  const started = performance.now();
-  const response = await fetch(`${gatewayUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'plain' }] }),
-    signal: AbortSignal.timeout(30_000),
-  }).catch(() => null);
-  await response?.arrayBuffer().catch(() => {});
-  return response?.status === 200 ? performance.now() - started : null;
-}
-
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 };
 
 const upstream = await startDripUpstream(DRIP_SECONDS);
+const prober = await startPlainProber();
 const database = 'sluice_bench_streams';
 const redisUrl = withRedisDatabase(SERVE_REDIS_URL, 12);
 await freshStackStores(pgUrl(database), redisUrl);
@@ -91,6 +82,17 @@ try {
     name: MODEL,
     routes: [{ provider_id: provider.body.id, upstream_model: 'drip-model' }],
   });
+  const plainProvider = await api('POST', '/api/admin/providers', {
+    name: 'plain',
+    display_name: 'Plain',
+    provider_type: 'openai',
+    base_url: prober.upstreamUrl,
+    api_key: 'plain-key',
+  });
+  await api('POST', '/api/admin/models', {
+    name: 'plain',
+    routes: [{ provider_id: plainProvider.body.id, upstream_model: 'plain-model' }],
+  });
   const key = (await api('POST', '/api/keys', { name: 'streams' })).body.key as string;
   const limited = (await api('POST', '/api/keys', { name: 'limited', rate_limit_rpm: 5 })).body.key as string;
   await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -102,17 +104,7 @@ try {
   const sampler = setInterval(() => {
     peak = Math.max(peak, gatewayRss());
   }, 1_000);
-  const plain: number[] = [];
-  let plainFailed = 0;
-  let probing = true;
-  const probe = (async () => {
-    while (probing) {
-      const took = await plainLatency(gatewayUrl, key);
-      if (took === null) plainFailed++;
-      else plain.push(took);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
+  prober.start({ gatewayUrl, key, model: 'plain', pauseMs: 200 });
 
   const started = Date.now();
   const streams: Promise<{ ending: Ending; detail: string }>[] = [];
@@ -135,8 +127,7 @@ try {
     limitedStatuses.push(response.status);
   }
   const endings = await Promise.all(streams);
-  probing = false;
-  await probe;
+  const { latencies: plain, failed: plainFailed } = await prober.stop();
   clearInterval(sampler);
   const atEnd = gatewayRss();
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
@@ -172,5 +163,6 @@ try {
 } finally {
   await stopStackGroup(stack);
   await upstream.close();
+  await prober.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
