@@ -19,6 +19,27 @@ export function revisionMeta(capabilities: ClientChannel['capabilities']) {
   };
 }
 
+/**
+ * One request of the revision to the server, as it goes on the wire: its credential, the
+ * revision's version header and the standard headers of the message (`_meta` is the caller's).
+ */
+export function postRevisionRequest(
+  rpc: ProbeRpc,
+  body: { method: string; params: Record<string, unknown> },
+): Promise<Response> {
+  return authenticatedFetch(rpc.target, rpc.fetch)(rpc.target.endpointUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': REVISION,
+      ...standardHeaders(body, rpc.target.paramHeaders),
+    },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(rpc.timeoutMs),
+  });
+}
+
 export interface ProbeRpc {
   target: McpServerTarget;
   fetch: typeof fetch;
@@ -45,17 +66,7 @@ export async function speaksOnlyTheRevision(rpc: ProbeRpc): Promise<boolean> {
   };
   let response: Response;
   try {
-    response = await authenticatedFetch(rpc.target, rpc.fetch)(rpc.target.endpointUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': REVISION,
-        ...standardHeaders(body, rpc.target.paramHeaders),
-      },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(rpc.timeoutMs),
-    });
+    response = await postRevisionRequest(rpc, body);
   } catch (error) {
     if (error instanceof RpcFault) throw error;
     return false;

@@ -10,15 +10,17 @@ import type {
   UpstreamMcpSession,
 } from '../ports';
 import { UpstreamMcpUnavailable } from '../ports';
-import { authenticatedFetch } from './auth';
-import { REVISION, revisionMeta, speaksOnlyTheRevision, UNSUPPORTED_VERSION } from './generation-probe';
+import {
+  postRevisionRequest,
+  REVISION,
+  revisionMeta,
+  speaksOnlyTheRevision,
+  UNSUPPORTED_VERSION,
+} from './generation-probe';
 import { throughListCache, type UpstreamListCache } from './list-cache';
 import { readRpcAnswer } from './rpc-answers';
-import { standardHeaders } from './standard-headers';
 import { withTraceHeaders } from './trace-headers';
 
-/** The stateless revision (SEP-2575): what an upstream that speaks it is sent. */
-const VERSION = REVISION;
 /** How long an isolate trusts what it learned of a server's protocol generation. */
 const GENERATION_TTL_MS = 5 * 60_000;
 /** Rounds of input-required results one call may take before the gateway gives up. */
@@ -56,7 +58,7 @@ async function request(rpc: Rpc, method: string, params: McpResult = {}): Promis
   } catch (error) {
     if (!(error instanceof UpstreamRpcError) || error.code !== UNSUPPORTED_VERSION) throw error;
     const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-    if (!Array.isArray(supported) || !supported.includes(VERSION)) throw error;
+    if (!Array.isArray(supported) || !supported.includes(REVISION)) throw error;
     return requestOnce(rpc, method, params);
   }
 }
@@ -72,17 +74,7 @@ async function requestOnce(rpc: Rpc, method: string, params: McpResult): Promise
   };
   let response: Response;
   try {
-    response = await authenticatedFetch(rpc.target, rpc.fetch)(rpc.target.endpointUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': VERSION,
-        ...standardHeaders(body, rpc.target.paramHeaders),
-      },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(rpc.timeoutMs),
-    });
+    response = await postRevisionRequest(rpc, body);
   } catch (error) {
     // What the target's onUnauthorized says (connect again) is the caller's to see as it is.
     if (error instanceof RpcFault) throw error;
@@ -199,7 +191,7 @@ async function discoverGenerations(target: McpServerTarget, fetchImpl: typeof fe
     'server/discover',
   ).catch(() => null);
   const versions = discovered?.supportedVersions;
-  const stateless = Array.isArray(versions) && versions.includes(VERSION);
+  const stateless = Array.isArray(versions) && versions.includes(REVISION);
   const entry = { stateless, until: Date.now() + GENERATION_TTL_MS };
   generations.set(target.id, entry);
   return entry;
