@@ -287,3 +287,66 @@ describe('a client that leaves, inside workerd', () => {
     expect(row.completionTokens).toBeLessThan(2001);
   });
 });
+
+describe('streamed answers in the response cache, inside workerd', () => {
+  /** The raw bytes of one streamed call, and whether the cache answered it. */
+  async function streamed(path: string, body: Record<string, unknown>) {
+    const res = await fetch(`${gatewayUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${openai.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    return { cache: res.headers.get('x-sluice-cache'), text: await res.text() };
+  }
+
+  /**
+   * The entry is written after the answer, in the background: the same call until it hits. A
+   * call that misses meanwhile stores its own answer, so the hit is one of the answers given.
+   */
+  async function replayed(path: string, body: Record<string, unknown>, first: string) {
+    const given = [first];
+    await vi.waitFor(
+      async () => {
+        const again = await streamed(path, body);
+        if (again.cache !== 'HIT') {
+          given.push(again.text);
+          throw new Error(`not cached yet (${again.cache})`);
+        }
+        expect(given).toContain(again.text);
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+  }
+
+  it('keeps what the client got, byte for byte, on each path a stream takes', async () => {
+    const providers = (await adminApi('GET', '/api/admin/providers')).body.entries as Array<{
+      id: string;
+      name: string;
+    }>;
+    const openaiId = providers.find((p) => p.name === 'fake-openai')?.id;
+    // The upstream's model by its own name: the bytes pass untouched, kept from a tee's copy.
+    const created = await adminApi('POST', '/api/admin/models', {
+      name: 'cache-same-name',
+      routes: [{ provider_id: openaiId, upstream_model: 'cache-same-name' }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await vi.waitFor(() => openai.models.retrieve('cache-same-name'), { timeout: 5_000, interval: 200 });
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['/v1/chat/completions', { model: 'cache-same-name', seed: 11 }, '"model":"cache-same-name"'],
+      // An alias: every event renamed as it passes, kept by the stage that renames.
+      ['/v1/chat/completions', { model: 'm-openai', seed: 12 }, '"model":"m-openai"'],
+      ['/v1/messages', { model: 'm-anthropic', max_tokens: 50 }, '"model":"m-anthropic"'],
+      // Another format upstream: kept by the encoder's last stage.
+      ['/v1/messages', { model: 'm-openai', max_tokens: 51 }, '"model":"m-openai"'],
+    ];
+    for (const [path, extra, named] of cases) {
+      const body = { ...extra, messages: [{ role: 'user', content: `keep ${path} ${extra.model}` }] };
+      const first = await streamed(path, body);
+      expect(first.cache).toBe('MISS');
+      expect(first.text).toContain(named);
+      expect(first.text).toMatch(path === '/v1/messages' ? /event: message_stop/ : /data: \[DONE\]/);
+      await replayed(path, body, first.text);
+    }
+  });
+});

@@ -26,12 +26,11 @@ export type StageController = Pick<
 
 export interface IdleGuard {
   /**
-   * A last stage for a stream that passes through JavaScript anyway: ends it with the error
-   * event. Given the transformer of the stage before it, it is that stage too (one stage less
-   * per stream: a stage's setup is a fair part of a short stream's CPU).
+   * The last stage's transformer for a stream that passes through JavaScript anyway: ends it
+   * with the error event. Given the transformer of the stage before it, it is that stage too
+   * (one stage less per stream: a stage's setup is a fair part of a short stream's CPU).
+   * byte-channel.ts drives it without a stage; `guardStage` makes it one.
    */
-  stage(inner?: CancellableTransformer): TransformStream<Uint8Array, Uint8Array>;
-  /** The same stage as a transformer, for a caller that drives it itself (byte-channel.ts). */
   transformer(inner?: CancellableTransformer): CancellableTransformer;
   /** For a stream read elsewhere: call on every chunk. */
   touch(): void;
@@ -45,6 +44,15 @@ export interface IdleGuard {
   clientStopped(): boolean;
   /** Settles when the guard cuts the stream, for either reason (never, if it does not). */
   cut: Promise<void>;
+}
+
+/**
+ * The guard's transformer as a stream stage, where the runtime has no byte channel. Room for
+ * one chunk on the client's side: a chunk still waiting there at the deadline is the sign that
+ * the client stopped reading (a reading client takes each at once).
+ */
+export function guardStage(transformer: CancellableTransformer): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream(transformer, undefined, { highWaterMark: 1 });
 }
 
 /**
@@ -125,12 +133,7 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
       },
     };
   };
-  // Room for one chunk on the client's side: a chunk still waiting there at the deadline
-  // is the sign that the client stopped reading (a reading client takes each at once).
-  const stage = (inner?: CancellableTransformer) =>
-    new TransformStream(transformer(inner), undefined, { highWaterMark: 1 });
   return {
-    stage,
     transformer,
     touch,
     stop,

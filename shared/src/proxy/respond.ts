@@ -8,12 +8,20 @@ import { AppError } from '../http/app-error';
 import { renameModelInData } from '../wire/common/rename-model';
 import type { WireFormatWithUsageTap } from '../wire/common/wire-format';
 import { answerEnding } from './answer-ending';
-import { type ByteChannel, handOver, throughStage } from './byte-channel';
-import { createIdleGuard, type IdleGuard, readUpstreamTextInTime } from './idle-guard';
+import { type ByteChannel, throughStage } from './byte-channel';
+import {
+  type CancellableTransformer,
+  createIdleGuard,
+  guardStage,
+  type IdleGuard,
+  readUpstreamTextInTime,
+} from './idle-guard';
+import { createKeptBytes, type KeptBytes, keptThrough } from './kept-bytes';
 import { createReasoningSealStage, sealAnswerReasoning } from './reasoning-flow';
 import type { ReasoningSeal } from './reasoning-seal';
-import { closeOnError, passThrough, type StreamEnding } from './stream-ending';
-import { createByteCollector, createUsageTap, type StreamOutcome } from './taps';
+import { MAX_CACHED_BODY_CHARS } from './response-cache';
+import { closeOnError, type StreamEnding } from './stream-ending';
+import { createUsageTap, type StreamOutcome } from './taps';
 import type { Attempt } from './types';
 
 /** How the exchange ended, known once the client has everything (or has left). */
@@ -165,11 +173,10 @@ function streamAnswer(
     options,
     guardErrorEvent,
   );
-  const {
-    body,
-    ended: upstreamEnded,
-    native,
-  } = clientStream(attempt, format, request, guard, options, ending);
+  // Kept for the response cache by the stage that writes to the client, not by a stage of
+  // its own (kept-bytes.ts).
+  const kept = options.keep ? createKeptBytes(MAX_KEPT_BYTES) : undefined;
+  const { body, ended: upstreamEnded } = clientStream(attempt, format, request, guard, options, ending, kept);
   // However the stream ends (done, client gone, upstream broken off), its timer goes with it.
   void upstreamEnded.finally(guard.stop);
   // A stream the guard cut, or one that failed, did not complete, whatever its stages saw.
@@ -188,34 +195,23 @@ function streamAnswer(
     const completed = e.completed && failure === null && guard.stalled() === null && !guard.clientStopped();
     return { usage: e.usage, completed, failure, answerChars: e.answerChars };
   });
-  if (!options.keep) {
-    const finished = ended.then((e) => ({
-      ...e,
-      bytes: null,
-      stalled: guard.stalled(),
-      firstChunkAt: guard.firstChunkAt(),
-    }));
-    // The untouched passthrough, or a stream driven into the runtime's byte channel, is the
-    // runtime's own already; any other is handed over to one (where there is one).
-    const sent = native ? body : handOver(body, options.byteChannel);
-    return { status: 200, headers: SSE_HEADERS, body: sent, finished };
-  }
-  const collector = createByteCollector();
-  // A stream the guard cut may never end for the collector after it (a stage whose writable
-  // side is aborted is not told on every runtime): nothing is kept then anyway.
-  const kept = Promise.race([collector.result, guard.cut.then(() => null)]);
-  const finished = Promise.all([ended, kept]).then(([e, bytes]) => ({
-    usage: e.usage,
-    completed: e.completed && bytes !== null,
-    bytes,
+  // A stream the guard cut may never end for the stage that keeps its bytes (a stage whose
+  // writable side is aborted is not told on every runtime): nothing is kept then anyway.
+  const bytes = kept ? Promise.race([kept.result, guard.cut.then(() => null)]) : Promise.resolve(null);
+  const finished = Promise.all([ended, bytes]).then(([e, b]) => ({
+    ...e,
+    bytes: e.completed ? b : null,
     stalled: guard.stalled(),
-    failure: e.failure,
-    answerChars: e.answerChars,
     firstChunkAt: guard.firstChunkAt(),
   }));
-  const sent = handOver(body.pipeThrough(collector.transform), options.byteChannel);
-  return { status: 200, headers: SSE_HEADERS, body: sent, finished };
+  return { status: 200, headers: SSE_HEADERS, body, finished };
 }
+
+/**
+ * Past this an answer is not kept: the cache takes none over MAX_CACHED_BODY_CHARS characters,
+ * and no character takes more than 3 bytes of UTF-8.
+ */
+const MAX_KEPT_BYTES = 3 * MAX_CACHED_BODY_CHARS;
 
 /** How long a broken stream's outcome waits for the client's side to have met the break. */
 const TAIL_WAIT_MS = 1_000;
@@ -247,38 +243,31 @@ function clientStream(
   guard: IdleGuard,
   options: AnswerOptions,
   ending: StreamEnding,
+  kept: KeptBytes | undefined,
 ): {
+  /** The runtime's own byte channel, where it has one (byte-channel.ts). */
   body: ReadableStream<Uint8Array>;
   ended: Promise<StreamOutcome>;
-  /** The runtime's own stream (a branch of the upstream's, or its byte channel): nothing to hand over. */
-  native: boolean;
 } {
   const source = attempt.upstream.body;
   if (!source) throw new AppError(502, `Upstream ${attempt.route.providerName} answered without a body`);
-  // A kept answer passes the byte collector after this stream, and is handed over after it
-  // (streamAnswer): one byte channel, not two.
-  const channel = options.keep ? undefined : options.byteChannel;
-  if (attempt.mode === 'native' && !attempt.plan?.dropEvent && attempt.plan?.clientModel === undefined) {
-    // The client's bytes go out as the upstream sent them, without passing through
-    // JavaScript (a stage there costs about half the CPU of a streamed request on workerd);
-    // usage is read from the other branch of a tee, whose chunks the guard watches.
-    // A silent upstream is aborted, so the client's stream breaks off (its SDK raises a
-    // connection error) rather than ending with the format's error event. A client that
-    // leaves aborts the upstream call (proxy/upstream-fetch.ts), which ends the copy too.
-    const [toClient, copy] = source.tee();
-    const body = passThrough(toClient, channel, ending);
-    return { body, ended: format.watchNativeUsage(copy, guard.touch), native: channel !== undefined };
-  }
+  const channel = options.byteChannel;
+  // The stage that writes to the client keeps what it writes, when the bytes are wanted.
+  const last = (transformer: CancellableTransformer) => (kept ? keptThrough(transformer, kept) : transformer);
   if (attempt.mode === 'native') {
-    // Events to drop or rename: one stage (the guard's, the usage reader inside it), the bytes
-    // pass (changed) while usage is read.
+    // The upstream's own format: one stage (the guard's, the usage reader inside it) that
+    // reads the usage as the bytes pass, and drops or renames events when the plan says so.
+    // Even untouched bytes pass through JavaScript: should the upstream break off, the
+    // client's stream must still be open for the format's error event, and workerd errors a
+    // byte channel that a broken fetch body was piped into (preventAbort or not).
     const reader = format.createNativeUsageReader(attempt.plan);
     const inner = reader.transformer;
-    const body = throughStage(source, guard.transformer(inner), () => guard.stage(inner), channel, ending);
+    const stage = last(guard.transformer(inner));
+    const body = throughStage(source, stage, () => guardStage(stage), channel, ending);
     const ended = Promise.all([reader.usage, reader.completed, reader.failure, reader.answerChars]).then(
       ([usage, completed, failure, answerChars]) => ({ usage, completed, failure, answerChars }),
     );
-    return { body, ended, native: channel !== undefined };
+    return { body, ended };
   }
   const tap = createUsageTap();
   // A connection that breaks off ends the bytes there: the decoder then reports the answer as
@@ -294,8 +283,9 @@ function clientStream(
   const encoded = answerStages(events, options)
     .pipeThrough(tap.transform)
     .pipeThrough(format.createStreamEncoder(request.model, request));
-  const body = throughStage(encoded, guard.transformer(), () => guard.stage(), channel, ending);
-  return { body, ended: tap.result, native: channel !== undefined };
+  const stage = last(guard.transformer());
+  const body = throughStage(encoded, stage, () => guardStage(stage), channel, ending);
+  return { body, ended: tap.result };
 }
 
 /** The guardrail stages on canonical events: only those a rule asks for. */

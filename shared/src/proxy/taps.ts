@@ -1,5 +1,4 @@
 import type { StreamEvent, Usage } from '../canonical/types';
-import { concatBytes } from '../util/bytes';
 import { mergeUsage } from '../wire/common/usage';
 
 /**
@@ -60,25 +59,6 @@ export function createUsageTap(): Tap<StreamEvent, StreamEvent, StreamOutcome> {
     },
     cancel() {
       done.settle({ usage, completed: false, failure, answerChars });
-    },
-  };
-  return { transform: new TransformStream(transformer), result: done.promise };
-}
-
-/** The exact bytes the client received, or null when the stream did not complete. */
-export function createByteCollector(): Tap<Uint8Array, Uint8Array, Uint8Array | null> {
-  const done = settler<Uint8Array | null>();
-  const chunks: Uint8Array[] = [];
-  const transformer: CancellableTransformer<Uint8Array, Uint8Array> = {
-    transform(chunk, controller) {
-      chunks.push(chunk.slice());
-      controller.enqueue(chunk);
-    },
-    flush() {
-      done.settle(concatBytes(chunks));
-    },
-    cancel() {
-      done.settle(null);
     },
   };
   return { transform: new TransformStream(transformer), result: done.promise };
