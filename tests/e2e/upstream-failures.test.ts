@@ -282,8 +282,8 @@ describe('one event larger than SLUICE_MAX_STREAM_EVENT_BYTES', () => {
         expect(row.error_message).toContain(`exceeds ${EVENT_LIMIT} characters`);
       }
     }
-    // Under its own name (and nothing to drop) it is passed through without being read event
-    // by event: no cap.
+    // Under its own name (and nothing to drop) its bytes pass as they came: the usage reader
+    // leaves a line too long to hold unread rather than cutting the stream, so no cap.
     const whole = await viaSdk('responses', 'huge-2048k');
     expect(whole.error).toBeNull();
     expect(whole.text.length).toBe(2048 * 1024 + 'echo: '.length);

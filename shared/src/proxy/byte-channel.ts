@@ -10,41 +10,6 @@ export interface ByteChannel {
 }
 
 /**
- * An answer streamed from JavaScript (translated, or passed through with its events edited),
- * handed to the client through the runtime's own byte stream. workerd sends a native stream to
- * the client far more cheaply than one it must pull from JavaScript chunk by chunk: on the
- * renamed passthrough stream of the benchmark this was 200–250 µs of CPU a request. Writes
- * follow the client's pace (one at a time, each awaited); a client that leaves fails the write
- * and cancels the answer's stages, and a broken answer aborts the client's stream, as a stage
- * of the runtime's own would. Without a channel (Node), the stream is the body as it is.
- */
-export function handOver(
-  stream: ReadableStream<Uint8Array>,
-  open: (() => ByteChannel) | undefined,
-): ReadableStream<Uint8Array> {
-  if (!open) return stream;
-  const channel = open();
-  void pump(stream, channel.writable);
-  return channel.readable;
-}
-
-async function pump(stream: ReadableStream<Uint8Array>, writable: WritableStream<Uint8Array>): Promise<void> {
-  const reader = stream.getReader();
-  const writer = writable.getWriter();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      await writer.write(value);
-    }
-    await writer.close();
-  } catch (error) {
-    // Whichever side failed, the other is told: the answer's stages stop, the client's stream breaks.
-    await Promise.allSettled([reader.cancel(error), writer.abort(error)]);
-  }
-}
-
-/**
  * A stage's controller over the channel's writer: a write still pending is a full queue. A
  * writer's writes settle in order and a failed one fails every one after it, so the last write
  * of a batch tells how all of them went: one promise a chunk, the writer's own.
@@ -117,9 +82,12 @@ function ignore(): void {}
 
 /**
  * `source` through one stage's transformer to the client, without a stream stage: the
- * transformer is driven here and writes straight into the runtime's byte stream (a
- * TransformStream of its own would cost most of what the channel saves). With no channel, the
- * stage as the standard streams run it (`stage` builds it from the same transformer).
+ * transformer is driven here and writes straight into the runtime's byte stream, which workerd
+ * sends to the client far more cheaply than a stream it must pull from JavaScript (a
+ * TransformStream of its own would cost most of what the channel saves). Writes follow the
+ * client's pace (one at a time, each awaited); a client that leaves fails the write and cancels
+ * the answer's stages, and a broken answer ends with the ending's tail. With no channel (Node),
+ * the stage as the standard streams run it (`stage` builds it from the same transformer).
  */
 export function throughStage(
   source: ReadableStream<Uint8Array>,

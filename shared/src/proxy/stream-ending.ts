@@ -1,5 +1,3 @@
-import type { ByteChannel } from './byte-channel';
-
 /**
  * How an answer that broke on the upstream's side ends for the client: with the format's error
  * event and a clean end, so the client knows the answer is incomplete and its connection stays
@@ -83,25 +81,6 @@ export function closeOnError(
     },
     { highWaterMark: 0 },
   );
-}
-
-/**
- * The upstream's own bytes to the client, untouched, through the runtime's byte channel: the
- * runtime pumps them (no JavaScript per chunk) and, if the upstream breaks off, the channel is
- * still open for the tail. Without a channel, `endWithTail`.
- */
-export function passThrough(
-  source: ReadableStream<Uint8Array>,
-  open: (() => ByteChannel) | undefined,
-  ending: StreamEnding,
-): ReadableStream<Uint8Array> {
-  if (!open) return endWithTail(source, ending);
-  const channel = open();
-  void source.pipeTo(channel.writable, { preventAbort: true }).then(
-    () => ending.over(false),
-    async (error: unknown) => ending.over(!(await endBroken(channel.writable.getWriter(), ending, error))),
-  );
-  return channel.readable;
 }
 
 /**

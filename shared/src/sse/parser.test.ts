@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EventAssembler, LineSplitter, StreamEventTooLargeError } from './parser';
 
-function split(pushes: string[], limit?: number): string[] {
+function split(pushes: string[], limit?: number, skipOversized = false): string[] {
   const lines: string[] = [];
-  const splitter = new LineSplitter(limit);
+  const splitter = new LineSplitter(limit, skipOversized);
   for (const text of pushes) splitter.push(text, (line) => lines.push(line));
   splitter.end((line) => lines.push(line));
   return lines;
@@ -21,6 +21,12 @@ describe('LineSplitter', () => {
   it('refuses a line longer than its limit, counted over the pushes that brought it', () => {
     expect(() => split(['a'.repeat(600), 'b'.repeat(600)], 1000)).toThrow(StreamEventTooLargeError);
     expect(split(['a'.repeat(600), `${'b'.repeat(300)}\n`, 'c'.repeat(900)], 1000)).toHaveLength(2);
+  });
+
+  it('in skip mode leaves such a line out, and goes on with the next', () => {
+    const long = ['data: ', 'a'.repeat(600), 'b'.repeat(600), 'c\n', '\ndata: {"usage":{}}\n\n'];
+    expect(split(long, 1000, true)).toEqual(['', 'data: {"usage":{}}', '']);
+    expect(split(['x'.repeat(1200), '\r\nnext\r\n'], 1000, true)).toEqual(['next']);
   });
 });
 

@@ -36,10 +36,19 @@ export class LineSplitter {
   #pieces: string[] = [];
   #pending = 0;
   #skipLeadingLf = false;
+  /** Skipping the rest of a line that outgrew the limit (skip mode). */
+  #skipping = false;
   readonly #limit: number;
+  readonly #skipOversized: boolean;
 
-  constructor(limit = maxEventChars) {
+  /**
+   * A line longer than `limit` throws StreamEventTooLargeError; with `skipOversized`, it is
+   * left out instead (no line is given for it), for a reader that only looks at the lines and
+   * passes the bytes on as they came.
+   */
+  constructor(limit = maxEventChars, skipOversized = false) {
     this.#limit = limit;
+    this.#skipOversized = skipOversized;
   }
 
   push(text: string, onLine: (line: string) => void): void {
@@ -53,19 +62,21 @@ export class LineSplitter {
     for (;;) {
       const end = crlf ? lineEnd(text, start) : text.indexOf('\n', start);
       if (end === -1) break;
-      onLine(this.#take(text.slice(start, end)));
+      if (this.#skipping) this.#skipping = false;
+      else onLine(this.#take(text.slice(start, end)));
       start = end + 1;
       if (crlf && text.charCodeAt(end) === 13) {
         if (end + 1 === text.length) this.#skipLeadingLf = true;
         else if (text.charCodeAt(end + 1) === 10) start = end + 2;
       }
     }
-    if (start < text.length) this.#hold(start === 0 ? text : text.slice(start));
+    if (start < text.length && !this.#skipping) this.#hold(start === 0 ? text : text.slice(start));
   }
 
   end(onLine: (line: string) => void): void {
     if (this.#pieces.length > 0) onLine(this.#take(''));
     this.#skipLeadingLf = false;
+    this.#skipping = false;
   }
 
   /** The held pieces and `tail`, as one line. */
@@ -80,7 +91,13 @@ export class LineSplitter {
 
   #hold(piece: string): void {
     this.#pending += piece.length;
-    if (this.#pending > this.#limit) throw new StreamEventTooLargeError(this.#limit);
+    if (this.#pending > this.#limit) {
+      if (!this.#skipOversized) throw new StreamEventTooLargeError(this.#limit);
+      this.#pieces = [];
+      this.#pending = 0;
+      this.#skipping = true;
+      return;
+    }
     this.#pieces.push(piece);
   }
 }

@@ -1,12 +1,11 @@
 import { encodeSseJson } from '../../sse/encoder';
-import { watchNativeUsage } from '../common/native-usage-watch';
 import { renamingPlan } from '../common/passthrough-plan';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderMessagesResponse } from './render-response';
 import { restoreMessagesReasoning } from './sealed';
 import { createMessagesStreamEncoder } from './stream-encoder';
 import { parseMessagesRequest } from './to-canonical';
-import { createMessagesNativeUsageReader, messagesStreamUsage, messagesUsageFromResponse } from './usage';
+import { createMessagesNativeUsageReader, messagesUsageFromResponse } from './usage';
 
 /** POST /v1/messages. */
 export const anthropicMessages: WireFormatWithUsageTap = {
@@ -17,7 +16,6 @@ export const anthropicMessages: WireFormatWithUsageTap = {
   createStreamEncoder: createMessagesStreamEncoder,
   usageFromResponse: messagesUsageFromResponse,
   createNativeUsageReader: createMessagesNativeUsageReader,
-  watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, messagesStreamUsage, true, onChunk),
   // Usage is always in these streams (message_start, message_delta): nothing to add. The model
   // is named once, in message_start.
   preparePassthrough: renamingPlan,

@@ -27,15 +27,6 @@ export interface NativeUsageReader {
   answerChars: Promise<number>;
 }
 
-/** What a native stream told, once it ended. */
-export interface NativeStreamOutcome {
-  usage: Usage | null;
-  completed: boolean;
-  failure: string | null;
-  /** Characters of the answer, counted only when the stream reported no usage (else 0). */
-  answerChars: number;
-}
-
 /** What a reader has read so far. */
 export interface ReaderState {
   usage: Usage | null;
@@ -81,7 +72,7 @@ class UsageScanner implements ReaderState {
   failure: string | null = null;
   answerChars = 0;
   readonly #text = new TextDecoder();
-  readonly #lines = new LineSplitter();
+  readonly #lines: LineSplitter;
   readonly #events = new EventAssembler();
   readonly #observe: UsageObserver;
   readonly #edit: EventEdit | undefined;
@@ -116,6 +107,9 @@ class UsageScanner implements ReaderState {
   constructor(observe: UsageObserver, edit?: EventEdit) {
     this.#observe = observe;
     this.#edit = edit;
+    // Bytes passed as they came need no line whole: a line too long to hold (no usage event
+    // is) is left unread rather than cut, so untouched streams have no event size limit.
+    this.#lines = new LineSplitter(undefined, edit === undefined);
   }
 
   /** The event just read, as edited: its other lines (event:, id:) stay, its data is replaced. */

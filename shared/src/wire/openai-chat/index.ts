@@ -1,5 +1,4 @@
 import { encodeSseJson } from '../../sse/encoder';
-import { watchNativeUsage } from '../common/native-usage-watch';
 import { callShapes } from '../common/tool-shapes';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { prepareChatPassthrough } from './passthrough';
@@ -7,7 +6,7 @@ import { renderChatCompletion } from './render-response';
 import { restoreChatReasoning } from './sealed';
 import { createChatStreamEncoder } from './stream-encoder';
 import { parseChatRequest } from './to-canonical';
-import { chatStreamUsage, chatUsageFromResponse, createChatNativeUsageReader } from './usage';
+import { chatUsageFromResponse, createChatNativeUsageReader } from './usage';
 
 /** POST /v1/chat/completions. */
 export const openaiChat: WireFormatWithUsageTap = {
@@ -25,7 +24,6 @@ export const openaiChat: WireFormatWithUsageTap = {
     }),
   usageFromResponse: chatUsageFromResponse,
   createNativeUsageReader: createChatNativeUsageReader,
-  watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, chatStreamUsage, false, onChunk),
   preparePassthrough: prepareChatPassthrough,
   restoreReasoning: restoreChatReasoning,
 };

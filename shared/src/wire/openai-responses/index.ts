@@ -1,13 +1,12 @@
 import { encodeSseJson } from '../../sse/encoder';
 import { concatBytes } from '../../util/bytes';
-import { watchNativeUsage } from '../common/native-usage-watch';
 import { renamingPlan } from '../common/passthrough-plan';
 import type { WireFormatWithUsageTap } from '../common/wire-format';
 import { renderResponsesResponse } from './render-response';
 import { restoreResponsesReasoning } from './sealed';
 import { createResponsesStreamEncoder } from './stream-encoder';
 import { parseResponsesRequest } from './to-canonical';
-import { createResponsesNativeUsageReader, responsesStreamUsage, responsesUsageFromResponse } from './usage';
+import { createResponsesNativeUsageReader, responsesUsageFromResponse } from './usage';
 
 /**
  * A stream that fails part way: `error` (the SDK's ResponseStream rejects on it), then the
@@ -44,7 +43,6 @@ export const openaiResponses: WireFormatWithUsageTap = {
   createStreamEncoder: createResponsesStreamEncoder,
   usageFromResponse: responsesUsageFromResponse,
   createNativeUsageReader: createResponsesNativeUsageReader,
-  watchNativeUsage: (copy, onChunk) => watchNativeUsage(copy, responsesStreamUsage, false, onChunk),
   // Usage is always in these streams (response.completed): nothing to add. The model is named
   // in the Response object the lifecycle events (response.created, …) carry.
   preparePassthrough: renamingPlan,
