@@ -17,15 +17,20 @@ import { adminApi, freshStackStores } from '../../tests/helpers/stack-seed';
 import { type StartedStack, startStackProcess, stopStackGroup } from '../../tests/setup/e2e-global';
 import { startDripUpstream } from './drip-upstream';
 import { startPlainProber } from './plain-prober';
-import { rssMbByRole, stackReader } from './stack-processes';
+import { ticksPerSecond } from './proc';
+import { cpuSecondsBetween, rssMbByRole, stackReader } from './stack-processes';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 5_000);
 const DRIP_SECONDS = Number(process.env.BENCH_DRIP_SECONDS ?? 120);
 const RAMP_SECONDS = Number(process.env.BENCH_RAMP_SECONDS ?? 20);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+// BENCH_WAVES=2: once the first wave has ended, as many streams again (memory: see below).
+const WAVES = Number(process.env.BENCH_WAVES ?? 1);
 // The model's name: an alias of the upstream's (the answer's model field renamed as it passes:
 // the stream goes through JavaScript) unless BENCH_ALIAS=0 (passed through untouched).
 const MODEL = process.env.BENCH_ALIAS === '0' ? 'drip-model' : 'drip';
+// The response cache (on by default, as shipped: every stream is kept whole for it) unless BENCH_CACHE=0.
+const CACHE = process.env.BENCH_CACHE !== '0';
 
 type Ending = 'whole' | 'cut' | 'failed';
 
@@ -46,6 +51,18 @@ async function oneStream(gatewayUrl: string, key: string): Promise<{ ending: End
   } catch (error) {
     return { ending: 'failed', detail: String(error).slice(0, 80) };
   }
+}
+
+/** STREAMS streams, opened evenly over RAMP_SECONDS; resolves once all are open. */
+async function openStreams(gatewayUrl: string, key: string) {
+  const started = Date.now();
+  const streams: Promise<{ ending: Ending; detail: string }>[] = [];
+  for (let i = 0; i < STREAMS; i++) {
+    const due = started + (i * RAMP_SECONDS * 1000) / STREAMS;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    streams.push(oneStream(gatewayUrl, key));
+  }
+  return streams;
 }
 
 const pct = (values: number[], p: number) => {
@@ -93,26 +110,26 @@ try {
     name: 'plain',
     routes: [{ provider_id: plainProvider.body.id, upstream_model: 'plain-model' }],
   });
+  if (!CACHE) await api('PATCH', '/api/admin/settings', { settings: { cache_ttl_seconds: 0 } });
   const key = (await api('POST', '/api/keys', { name: 'streams' })).body.key as string;
   const limited = (await api('POST', '/api/keys', { name: 'limited', rate_limit_rpm: 5 })).body.key as string;
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const readStack = stackReader(stack.child.pid as number);
   const gatewayRss = () => rssMbByRole(readStack()).gateway;
   const before = gatewayRss();
+  const startSnapshot = readStack();
 
   let peak = before;
+  let peak2 = 0;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, gatewayRss());
+    const rss = gatewayRss();
+    if (peak2 > 0) peak2 = Math.max(peak2, rss);
+    else peak = Math.max(peak, rss);
   }, 1_000);
   prober.start({ gatewayUrl, key, model: 'plain', pauseMs: 200 });
 
   const started = Date.now();
-  const streams: Promise<{ ending: Ending; detail: string }>[] = [];
-  for (let i = 0; i < STREAMS; i++) {
-    const due = started + (i * RAMP_SECONDS * 1000) / STREAMS;
-    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-    streams.push(oneStream(gatewayUrl, key));
-  }
+  const streams = await openStreams(gatewayUrl, key);
   console.log(`${STREAMS} streams opened in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   const held = upstream.open();
@@ -127,11 +144,23 @@ try {
     limitedStatuses.push(response.status);
   }
   const endings = await Promise.all(streams);
+  const cpu = cpuSecondsBetween(startSnapshot, readStack(), ticksPerSecond());
+  const runSeconds = (Date.now() - started) / 1000;
   const { latencies: plain, failed: plainFailed } = await prober.stop();
-  clearInterval(sampler);
   const atEnd = gatewayRss();
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
   const after = gatewayRss();
+  // A second wave of as many streams: a peak no higher than the first's means the memory the
+  // first wave's streams held went back to the runtime and was used again.
+  let secondWave = '';
+  if (WAVES > 1) {
+    peak2 = after;
+    const again = await Promise.all(await openStreams(gatewayUrl, key));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const whole = again.filter((e) => e.ending === 'whole').length;
+    secondWave = `; a second wave of ${STREAMS}: ${whole} whole, peak ${peak2.toFixed(0)} MB, ${gatewayRss().toFixed(0)} MB ${IDLE_SECONDS} s later`;
+  }
+  clearInterval(sampler);
 
   const count = (ending: Ending) => endings.filter((e) => e.ending === ending).length;
   const details = new Map<string, number>();
@@ -148,13 +177,21 @@ try {
     `\nplain chat while streams were open: ${plain.length} answered, p50 ${pct(plain, 0.5).toFixed(1)} ms, ` +
       `p95 ${pct(plain, 0.95).toFixed(1)} ms, max ${pct(plain, 1).toFixed(1)} ms; ${plainFailed} failed`,
   );
+  // Each stream is its role chunk, DRIP_SECONDS tokens and one closing write.
+  const chunks = STREAMS * (DRIP_SECONDS + 2);
+  console.log(
+    `gateway CPU while the streams ran (${runSeconds.toFixed(0)} s): ${cpu.gateway.toFixed(1)} s, ` +
+      `${((cpu.gateway / runSeconds) * 100).toFixed(0)} % of a core on average, ` +
+      `${((cpu.gateway * 1e6) / chunks).toFixed(0)} µs per streamed chunk (${chunks} chunks, ` +
+      `the stream openings included); response cache ${CACHE ? 'on' : 'off'}`,
+  );
   const passed = limitedStatuses.filter((s) => s === 200).length;
   console.log(`key limited to 5 a minute, 8 sent: ${passed} passed, statuses ${limitedStatuses.join(' ')}`);
   const perStream = ((peak - before) * 1024) / STREAMS;
   console.log(
     `gateway RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at the peak ` +
       `(~${perStream.toFixed(0)} KB a stream), ${atEnd.toFixed(0)} MB as the last ended, ` +
-      `${after.toFixed(0)} MB ${IDLE_SECONDS} s later`,
+      `${after.toFixed(0)} MB ${IDLE_SECONDS} s later${secondWave}`,
   );
   console.log(
     `gateway warnings: limit counters unavailable ${warnings(/limit counters unavailable/g)}, ` +

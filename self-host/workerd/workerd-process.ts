@@ -61,6 +61,14 @@ export interface WorkerdLaunch {
 }
 
 /**
+ * WORKERD_EXTRA_ARGS: more arguments for every `workerd serve`, for profiling a running gateway
+ * (`--inspector-addr=127.0.0.1:9229`: docs/performance.md).
+ */
+function extraArgs(): string[] {
+  return process.env.WORKERD_EXTRA_ARGS?.split(' ').filter(Boolean) ?? [];
+}
+
+/**
  * Starts `workerd serve` on a written config. workerd's environment holds the binding values
  * and nothing else, so the config file carries no secret and no other variable of the
  * supervisor's can reach the worker.
@@ -68,10 +76,15 @@ export interface WorkerdLaunch {
 export function startWorkerd(launch: WorkerdLaunch): Child {
   const inherited = launch.listenFd === undefined ? [] : [launch.listenFd];
   const socketArgs = inherited.length ? [`--socket-fd=${HTTP_SOCKET}=3`] : [];
-  return spawnChild(launch.name, workerdBinary(), ['serve', launch.configPath, ...socketArgs], {
-    cwd: launch.directory,
-    env: launch.bindings,
-    quiet: launch.quiet,
-    inheritFds: inherited,
-  });
+  return spawnChild(
+    launch.name,
+    workerdBinary(),
+    ['serve', launch.configPath, ...socketArgs, ...extraArgs()],
+    {
+      cwd: launch.directory,
+      env: launch.bindings,
+      quiet: launch.quiet,
+      inheritFds: inherited,
+    },
+  );
 }

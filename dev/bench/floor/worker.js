@@ -1,0 +1,51 @@
+// A bare Worker for `npm run bench:stream-floor`: what workerd itself costs per streamed chunk,
+// without the gateway. The path names how the upstream's body reaches the client.
+const SSE = { headers: { 'content-type': 'text/event-stream' } };
+
+async function readByob(stream, use) {
+  const reader = stream.getReader({ mode: 'byob' });
+  let buffer = new ArrayBuffer(16_384);
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(buffer));
+    if (done) return;
+    use(value);
+    buffer = value.buffer;
+  }
+}
+
+const ways = {
+  // The fetch body as the response body: no JavaScript per chunk.
+  native: (body) => body,
+  // One branch of a tee to the client, the other read in JavaScript (a usage reader's copy).
+  tee: (body) => {
+    const [client, copy] = body.tee();
+    void readByob(copy, () => {});
+    return client;
+  },
+  // Every chunk read and written by JavaScript into the runtime's byte channel.
+  js: (body) => {
+    const { readable, writable } = new IdentityTransformStream();
+    void (async () => {
+      const reader = body.getReader();
+      const writer = writable.getWriter();
+      for (let read = await reader.read(); !read.done; read = await reader.read())
+        await writer.write(read.value);
+      await writer.close();
+    })();
+    return readable;
+  },
+  // Every chunk through a JavaScript TransformStream.
+  stage: (body) => body.pipeThrough(new TransformStream()),
+};
+
+export default {
+  async fetch(request) {
+    const way = ways[new URL(request.url).pathname.slice(1)];
+    if (!way) return new Response('no such way', { status: 404 });
+    const upstream = await fetch(request.headers.get('x-upstream'), {
+      method: 'POST',
+      body: await request.text(),
+    });
+    return new Response(way(upstream.body), SSE);
+  },
+};
