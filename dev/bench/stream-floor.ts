@@ -4,7 +4,7 @@
 // each, BENCH_STREAMS (3000) streams of BENCH_DRIP_SECONDS (40) one-second chunks are held open
 // at once, and the table gives workerd's CPU per chunk and its memory per open stream.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workerdBinary } from '../../self-host/workerd/workerd-process';
@@ -16,13 +16,13 @@ const SECONDS = Number(process.env.BENCH_DRIP_SECONDS ?? 40);
 const WAYS = ['native', 'tee', 'js', 'stage'] as const;
 const PORT = 18_799;
 
-const config = (workerPath: string) => `using Workerd = import "/workerd/workerd.capnp";
+const CONFIG = `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker), (name = "internet", network = (allow = ["local"])) ],
   sockets = [ (name = "http", address = "127.0.0.1:${PORT}", http = (), service = "main") ],
 );
 const worker :Workerd.Worker = (
-  modules = [ (name = "worker", esModule = embed "${workerPath}") ],
+  modules = [ (name = "worker", esModule = embed "worker.js") ],
   compatibilityDate = "2025-09-01",
   globalOutbound = "internet",
 );
@@ -40,13 +40,14 @@ async function oneStream(way: string, upstreamUrl: string): Promise<boolean> {
 
 /** A fresh workerd for each way, so that one's memory high-water mark is not the next one's. */
 async function measure(way: string, upstreamUrl: string, directory: string) {
-  const child = spawn(workerdBinary(), ['serve', join(directory, 'config.capnp')], { stdio: 'ignore' });
+  const child = spawn(workerdBinary(), ['serve', join(directory, 'config.capnp')], { stdio: 'inherit' });
   const pid = child.pid as number;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     for (let tries = 0; ; tries++) {
       const ready = await fetch(`http://127.0.0.1:${PORT}/none`).catch(() => null);
       if (ready) break;
-      if (tries > 100) throw new Error('workerd did not start');
+      if (tries > 100 || child.exitCode !== null) throw new Error('workerd did not start');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const cpu = () => (readStat(pid)?.cpuTicks ?? 0) / ticksPerSecond();
@@ -72,14 +73,15 @@ async function measure(way: string, upstreamUrl: string, directory: string) {
     };
   } finally {
     child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await exited;
   }
 }
 
 const upstream = await startDripUpstream(SECONDS);
 const directory = mkdtempSync(join(tmpdir(), 'sluice-stream-floor-'));
 try {
-  writeFileSync(join(directory, 'config.capnp'), config(join(import.meta.dirname, 'floor', 'worker.js')));
+  writeFileSync(join(directory, 'config.capnp'), CONFIG);
+  copyFileSync(join(import.meta.dirname, 'floor', 'worker.js'), join(directory, 'worker.js'));
   console.log(
     `${STREAMS} streams of ${SECONDS} one-second chunks through a bare Worker, one way at a time\n`,
   );
