@@ -24,6 +24,8 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 5_000);
 const DRIP_SECONDS = Number(process.env.BENCH_DRIP_SECONDS ?? 120);
 const RAMP_SECONDS = Number(process.env.BENCH_RAMP_SECONDS ?? 20);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+// Gateway processes (BENCH_GATEWAY_PROCESSES): one, as the open-streams target is per process.
+const PROCESSES = Number(process.env.BENCH_GATEWAY_PROCESSES ?? 1);
 // BENCH_WAVES=2: once the first wave has ended, as many streams again (memory: see below).
 const WAVES = Number(process.env.BENCH_WAVES ?? 1);
 // The model's name: an alias of the upstream's (the answer's model field renamed as it passes:
@@ -78,7 +80,8 @@ await freshStackStores(pgUrl(database), redisUrl);
 const dataDir = mkdtempSync(join(tmpdir(), 'sluice-bench-streams-'));
 let stack: StartedStack | undefined;
 try {
-  stack = await startStackProcess({ DATABASE_URL: pgUrl(database), REDIS_URL: redisUrl }, dataDir, {
+  const stores = { DATABASE_URL: pgUrl(database), REDIS_URL: redisUrl };
+  stack = await startStackProcess({ ...stores, SLUICE_GATEWAY_PROCESSES: String(PROCESSES) }, dataDir, {
     file: 'npm',
     args: ['run', '--silent', 'serve'],
     detached: true,
