@@ -32,8 +32,6 @@ export interface IdleGuard {
    * byte-channel.ts drives it without a stage; `guardStage` makes it one.
    */
   transformer(inner?: CancellableTransformer): CancellableTransformer;
-  /** For a stream read elsewhere: call on every chunk. */
-  touch(): void;
   /** Once the stream has ended, however it ended. */
   stop(): void;
   /** When the first chunk came (the guard's clock), null before it did: time to first chunk. */
@@ -57,7 +55,7 @@ export function guardStage(transformer: CancellableTransformer): TransformStream
 
 /**
  * Cuts a stream whose upstream has sent nothing for `idleMs`: the upstream call is aborted
- * (so a silent upstream does not hold a socket for ever) and, through `stage()`, the client
+ * (so a silent upstream does not hold a socket for ever) and, through its transformer, the client
  * gets the format's error event and a closed stream. One timer per stream (the call's, when
  * given), re-armed from the time of the last chunk rather than reset on every chunk: a busy
  * stream costs one clock read per chunk.
@@ -135,7 +133,6 @@ export function createIdleGuard(options: IdleGuardOptions): IdleGuard {
   };
   return {
     transformer,
-    touch,
     stop,
     firstChunkAt: () => firstAt,
     stalled: () => stalled,

@@ -2,9 +2,9 @@ import type { CancellableTransformer, StageController } from './idle-guard';
 
 /**
  * The exact bytes a client got, kept for the response cache without a stream stage of its
- * own: the stage that writes to the client copies what it writes here (`keptThrough`), or the
- * branch of a tee that is read for usage anyway copies what it reads. On workerd every stage a
- * chunk crosses in JavaScript costs far more than the copy (docs/performance.md).
+ * own: the stage that writes to the client copies what it writes here (`keptThrough`). On
+ * workerd every stage a chunk crosses in JavaScript costs far more than the copy
+ * (docs/performance.md).
  */
 export interface KeptBytes {
   /** Copies the chunk (the caller may reuse its buffer). Past `limit` bytes nothing is kept. */
