@@ -7,7 +7,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { number, OptionsError } from '../dev/bench/options';
 
-export const TARGETS = ['direct', 'nginx', 'portkey', 'sluice'] as const;
+export const TARGETS = ['direct', 'nginx', 'workerd', 'workerd-store', 'portkey', 'sluice'] as const;
+/** The floors of a gateway on workerd (bench/floor) run only when named in TARGETS. */
+const DEFAULT_TARGETS = ['direct', 'nginx', 'portkey', 'sluice'] as const;
 export type Target = (typeof TARGETS)[number];
 export const MODES = ['json', 'stream'] as const;
 export type Mode = (typeof MODES)[number];
@@ -47,7 +49,10 @@ installed on the first run) and Sluice (npm run serve's entry on spare ports, re
 ClickHouse when it answers), loads them in interleaved rounds and writes bench/results/NAME/.
 
   NAME / BENCH_NAME   results folder under bench/results (default: the date and time)
-  TARGETS             direct nginx portkey sluice (default: all four)
+  TARGETS             direct nginx portkey sluice (default: these four); also workerd (a bare
+                      Worker forwarding to the upstream: the runtime's own floor) and
+                      workerd-store (the same after one Redis round trip through a Durable
+                      Object, as Sluice's admission makes it)
   LAT_TARGETS         targets of the fixed-rate phase (default: the same)
   MODES               json stream (default: both)
   ROUNDS              3: interleaved rounds, the first target rotating each round
@@ -84,7 +89,7 @@ export function peerOptions(env: NodeJS.ProcessEnv, argv: string[], benchDir: st
   const name = argv.find((arg) => !arg.startsWith('-')) ?? env.BENCH_NAME ?? stamp(new Date());
   if (!/^[\w.-]+$/.test(name) || name === '.' || name === '..')
     throw new OptionsError(`the run's name "${name}" must be letters, digits, ".", "_" or "-"`);
-  const targets = list(env, 'TARGETS', TARGETS, [...TARGETS]);
+  const targets = list(env, 'TARGETS', TARGETS, [...DEFAULT_TARGETS]);
   const latencyTargets = list(env, 'LAT_TARGETS', TARGETS, targets).filter((t) => targets.includes(t));
   const pin = env.PIN !== '0' && availableParallelism() >= 2;
   const clickhouse = env.BENCH_CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';

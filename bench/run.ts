@@ -37,6 +37,7 @@ import {
   type RunningTarget,
   sluiceTarget,
 } from './targets';
+import { workerdFloorTarget } from './workerd-floor';
 
 const BENCH_DIR = import.meta.dirname;
 const ROOT = join(BENCH_DIR, '..');
@@ -61,11 +62,14 @@ async function main(options: PeerOptions, tools: { nginx: string; wrk: string })
   });
   say(`fake upstream at ${upstream.url}`);
   const running: RunningTarget[] = [];
+  const floorOptions = { runDir: options.resultsDir, cpus: options.sutCpus, redisUrl: options.redisUrl };
   let sluiceStores: BenchStores | null = null;
   for (const name of options.targets) {
     if (name === 'direct') running.push(directTarget(upstream));
     if (name === 'nginx')
       running.push(await nginxTarget(tools.nginx, upstream, options.resultsDir, options.sutCpus));
+    if (name === 'workerd' || name === 'workerd-store')
+      running.push(await workerdFloorTarget(name, upstream, floorOptions));
     if (name === 'portkey') running.push(await portkeyTarget(upstream, options.resultsDir, options.sutCpus));
     if (name === 'sluice') {
       const sluice = await sluiceTarget(options, upstream, say);

@@ -46,7 +46,7 @@ export interface RunningTarget {
 }
 
 /** Every process of the tree under `root` counted as one part, `all`. */
-function treeCpu(root: number): () => CpuSnapshot {
+export function treeCpu(root: number): () => CpuSnapshot {
   return () => {
     const snapshot: CpuSnapshot = new Map();
     for (const pid of processTree(root)) {
@@ -57,7 +57,7 @@ function treeCpu(root: number): () => CpuSnapshot {
   };
 }
 
-function requests(
+export function requests(
   base: string,
   headers: (mode: Mode) => Record<string, string>,
   path: (mode: Mode) => string,
@@ -72,9 +72,9 @@ function requests(
 }
 
 /** The fake upstream's paths: JSON on /v1, the stream on /sse/v1. */
-const upstreamPath = (mode: Mode) =>
+export const upstreamPath = (mode: Mode) =>
   mode === 'stream' ? '/sse/v1/chat/completions' : '/v1/chat/completions';
-const BEARER = { authorization: 'Bearer sk-bench' };
+export const BEARER = { authorization: 'Bearer sk-bench' };
 
 export function directTarget(upstream: FakeUpstream): RunningTarget {
   return {
