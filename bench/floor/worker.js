@@ -36,7 +36,8 @@ export class StoreLink extends DurableObject {
   send(bytes) {
     return new Promise((resolve) => {
       this.waiting.push(resolve);
-      void this.writer.write(bytes);
+      // A failed write shows as the read side's end, which answers every waiting command.
+      this.writer.write(bytes).catch(() => {});
     });
   }
 
@@ -44,16 +45,21 @@ export class StoreLink extends DurableObject {
   async read(reader) {
     const decoder = new TextDecoder();
     let buffered = '';
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffered += decoder.decode(read.value, { stream: true });
-      for (let end = buffered.indexOf('\r\n'); end >= 0; end = buffered.indexOf('\r\n')) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        this.waiting.shift()?.(line);
+    let ending = '-ERR the Redis connection closed';
+    try {
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        buffered += decoder.decode(read.value, { stream: true });
+        for (let end = buffered.indexOf('\r\n'); end >= 0; end = buffered.indexOf('\r\n')) {
+          const line = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          this.waiting.shift()?.(line);
+        }
       }
+    } catch (error) {
+      ending = `-ERR ${error}`;
     }
-    for (const resolve of this.waiting.splice(0)) resolve('-ERR the Redis connection closed');
     this.writer = null;
+    for (const resolve of this.waiting.splice(0)) resolve(ending);
   }
 
   count() {
