@@ -325,7 +325,7 @@ describe('streamed answers in the response cache, inside workerd', () => {
       name: string;
     }>;
     const openaiId = providers.find((p) => p.name === 'fake-openai')?.id;
-    // The upstream's model by its own name: the bytes pass untouched, kept from a tee's copy.
+    // The upstream's model by its own name: the bytes pass untouched, copied by the stage that writes them.
     const created = await adminApi('POST', '/api/admin/models', {
       name: 'cache-same-name',
       routes: [{ provider_id: openaiId, upstream_model: 'cache-same-name' }],
