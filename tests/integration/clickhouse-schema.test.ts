@@ -88,7 +88,7 @@ function event(i: number, fields: Partial<NewEvent> = {}): NewEvent {
 /** Every row, newest first, through the table as the given release sees it. */
 async function all<R extends OldEvent>(schema: ChLogSchema<R>): Promise<R[]> {
   const table = clickHouseLogTable(ch, { database: DATABASE }, schema);
-  const { rows } = await table.page<ChRow>(schema.selected, [], { offset: 0, limit: 100 });
+  const { rows } = await table.page<ChRow>(schema.selected, { where: [] }, { offset: 0, limit: 100 });
   return rows.map((row) => schema.fromRow(row));
 }
 

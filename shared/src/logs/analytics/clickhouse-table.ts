@@ -2,7 +2,11 @@ import { type ClickHouseClient, ClickHouseError } from '@clickhouse/client-web';
 import { AppError } from '../../http/app-error';
 import { CLICKHOUSE_ROW_FORMAT } from '../../stores/clickhouse';
 import { chColumnDefinition } from './clickhouse-columns';
+import { type ChLogFilter, newestFirstPage, type PageSpan, rankedPage } from './clickhouse-pages';
 import type { ChTableSchema } from './clickhouse-schema';
+
+export type { ChLogFilter } from './clickhouse-pages';
+
 import { type ChSql, chIdent, chJoin, chSql } from './clickhouse-sql';
 
 /**
@@ -32,19 +36,15 @@ export interface ClickHouseLogTable {
   existingIds(ids: readonly string[]): Promise<Set<string>>;
   /**
    * One page, newest first with ties by id descending (as in Postgres), and the total of every
-   * match (conditions: see chWhere).
+   * match.
    */
-  page<T>(
-    columns: ChSql,
-    conditions: readonly (ChSql | null)[],
-    page: { offset: number; limit: number },
-  ): Promise<{ total: number; rows: T[] }>;
+  page<T>(columns: ChSql, filter: ChLogFilter, page: PageSpan): Promise<{ total: number; rows: T[] }>;
   /** The same ordered by `column` descending (NULLs last), then by id descending. */
   pageBy<T>(
     columns: ChSql,
-    conditions: readonly (ChSql | null)[],
+    filter: ChLogFilter,
     column: string,
-    page: { offset: number; limit: number },
+    page: PageSpan,
   ): Promise<{ total: number; rows: T[] }>;
 }
 
@@ -105,73 +105,9 @@ export function clickHouseLogTable(
       const rows = await select<{ id: string }>(chSql`SELECT id FROM ${table} WHERE id IN (${list})`);
       return new Set(rows.map((row) => row.id));
     },
-    async page<T>(columns: ChSql, conditions: readonly (ChSql | null)[], { offset, limit }: PageSpan) {
-      // The rows per hour first (their sum is the total): the page lies within the newest hours
-      // that hold offset + limit rows, so the rows are then read from those hours' granules
-      // alone (created_at is the table's key) instead of sorting every match by created_at_ms.
-      const hours = await select<{ hour: string | number; matched: string | number }>(
-        chSql`SELECT toUInt32(toStartOfHour(created_at)) AS hour, count() AS matched
-          FROM ${table} ${chWhere(conditions)} GROUP BY hour`,
-      );
-      const counts = hours.map((row) => ({ hour: Number(row.hour), matched: Number(row.matched) }));
-      const total = counts.reduce((sum, row) => sum + row.matched, 0);
-      if (offset >= total || limit === 0) return { total, rows: [] };
-      counts.sort((a, b) => b.hour - a.hour);
-      let since = 0;
-      let newer = 0;
-      for (const row of counts) {
-        since = row.hour;
-        newer += row.matched;
-        if (newer >= offset + limit) break;
-      }
-      const rows = await select<T>(chSql`SELECT ${columns} FROM ${table}
-        ${chWhere([...conditions, chSql`created_at >= ${since}`])}
-        ORDER BY created_at_ms DESC, id DESC LIMIT ${offset}, ${limit}`);
-      return { total, rows };
-    },
-    async pageBy<T>(
-      columns: ChSql,
-      conditions: readonly (ChSql | null)[],
-      column: string,
-      { offset, limit }: PageSpan,
-    ) {
-      const sorted = chIdent(column);
-      const where = chWhere(conditions);
-      if (limit === 0) {
-        const [counted] = await select<{ total: string | number }>(
-          chSql`SELECT count() AS total FROM ${table} ${where}`,
-        );
-        return { total: Number(counted?.total ?? 0), rows: [] };
-      }
-      // The value of the last row of the page (read from that one column), then the page from
-      // the rows at or above it only: the other columns are read for those granules alone.
-      const [[last], [counted]] = await Promise.all([
-        select<{ bound: ChBound }>(chSql`SELECT ${sorted} AS bound FROM ${table} ${where}
-          ORDER BY bound DESC NULLS LAST LIMIT ${offset + limit - 1}, 1`),
-        select<{ total: string | number }>(chSql`SELECT count() AS total FROM ${table} ${where}`),
-      ]);
-      const total = Number(counted?.total ?? 0);
-      if (offset >= total) return { total, rows: [] };
-      // No last row: the page ends with the last match. A NULL one: NULLs sort last, so the
-      // page holds every non-NULL match and the bound would leave out the NULLs it needs.
-      const bound =
-        last === undefined || last.bound === null ? null : chSql`${sorted} >= ${boundValue(last.bound)}`;
-      const rows = await select<T>(chSql`SELECT ${columns} FROM ${table} ${chWhere([...conditions, bound])}
-        ORDER BY ${sorted} DESC NULLS LAST, id DESC LIMIT ${offset}, ${limit}`);
-      return { total, rows };
-    },
+    page: (columns, filter, span) => newestFirstPage(select, table, columns, filter, span),
+    pageBy: (columns, filter, column, span) => rankedPage(select, table, columns, filter, column, span),
   };
-}
-
-type PageSpan = { offset: number; limit: number };
-
-/** A sort column's value as 18.16 sends it: 64-bit integers are JSON strings. */
-type ChBound = string | number | null;
-
-function boundValue(bound: string | number): number | bigint {
-  // Floats come back in their shortest round-trip form and go out the same way (chSql), so the
-  // bound is the stored value exactly; integers beyond 2^53 stay exact as bigint.
-  return typeof bound === 'number' ? bound : BigInt(bound);
 }
 
 /**
@@ -247,44 +183,4 @@ async function columnNames(client: ClickHouseClient, database: string, table: st
   const query = chSql`SELECT name FROM system.columns WHERE database = ${database} AND table = ${table}`;
   const result = await client.query({ query: query.sql, format: CLICKHOUSE_ROW_FORMAT });
   return new Set((await result.json<{ name: string }>()).map((row) => row.name));
-}
-
-/** WHERE over the conditions given (nulls are filters left out); nothing when none is. */
-export function chWhere(conditions: readonly (ChSql | null)[]): ChSql {
-  const given = conditions.filter((condition): condition is ChSql => condition !== null);
-  return given.length === 0 ? chSql`` : chSql`WHERE ${chJoin(given, chSql` AND `)}`;
-}
-
-/**
- * Inclusive bounds on the instant: exact to the millisecond on created_at_ms, and the same bounds
- * widened to whole seconds on created_at, the table's partition and sort key. created_at_ms is in
- * neither, so without the second pair every query reads every day of the table; with it
- * ClickHouse skips the days and granules outside the range. created_at is created_at_ms / 1000
- * rounded down (instantColumns), so the wider bounds keep every row the exact ones match.
- * Instants before 1970 match from 0; an upper bound before 1970 matches nothing.
- */
-export function chCreatedBetween(from: Date | undefined, to: Date | undefined): (ChSql | null)[] {
-  return [from === undefined ? null : chCreatedFrom(from), to === undefined ? null : chCreatedUntil(to)];
-}
-
-/** created_at >= from, to the millisecond (see chCreatedBetween). */
-export function chCreatedFrom(from: Date): ChSql {
-  const ms = Math.max(0, from.getTime());
-  return chSql`created_at >= ${Math.floor(ms / 1000)} AND created_at_ms >= ${ms}`;
-}
-
-/** created_at <= to, to the millisecond (see chCreatedBetween). */
-export function chCreatedUntil(to: Date): ChSql {
-  const ms = to.getTime();
-  // created_at_ms is unsigned: nothing lies before 1970.
-  if (ms < 0) return chSql`0`;
-  return chSql`created_at <= ${Math.floor(ms / 1000)} AND created_at_ms <= ${ms}`;
-}
-
-/** created_at < before, to the millisecond (see chCreatedBetween). */
-export function chCreatedBefore(before: Date): ChSql {
-  const ms = before.getTime();
-  if (ms <= 0) return chSql`0`;
-  // The last millisecond before it is the last that can match (a whole second: the one before).
-  return chSql`created_at <= ${Math.floor((ms - 1) / 1000)} AND created_at_ms < ${ms}`;
 }

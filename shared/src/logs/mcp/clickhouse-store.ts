@@ -2,12 +2,11 @@ import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { McpLogRecord, McpLogStore } from '../../mcp/ports';
 import { UNCOUNTED_CALL_PREFIXES } from '../../mcp/refusals';
 import type { ChRow } from '../analytics/clickhouse-columns';
+import { chCreatedBefore, chCreatedFrom } from '../analytics/clickhouse-created';
 import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
 import {
+  type ChLogFilter,
   type ClickHouseTableOptions,
-  chCreatedBefore,
-  chCreatedBetween,
-  chCreatedFrom,
   clickHouseLogTable,
 } from '../analytics/clickhouse-table';
 import type { SpillTarget } from '../analytics/log-spill';
@@ -15,17 +14,17 @@ import { checkMcpLogRecord, type McpLogQuery, mcpLogQuery } from './filter';
 import { mcpLogSchema } from './log-columns';
 
 /**
- * The conditions of a checked query (see chWhere); milliseconds are compared on created_at_ms,
- * never on DateTime, which bounds the table's key as well (chCreatedBetween).
+ * The conditions and range of a checked query (see chWhere); the range is compared to the
+ * millisecond on created_at_ms and bounds the table's key as well (chCreatedBetween).
  */
-function conditionsOf(query: McpLogQuery): (ChSql | null)[] {
-  return [
+function filterOf(query: McpLogQuery): ChLogFilter {
+  const where = [
     query.userId === undefined ? null : chSql`user_id = ${query.userId.toLowerCase()}`,
     query.serverId === undefined ? null : chSql`server_id = ${query.serverId.toLowerCase()}`,
     query.toolName === undefined ? null : chSql`tool_name = ${query.toolName}`,
     query.status === undefined ? null : chSql`status = ${query.status}`,
-    ...chCreatedBetween(query.from, query.to),
   ];
+  return { where, from: query.from, to: query.to };
 }
 
 export type ClickHouseMcpLogStoreOptions = ClickHouseTableOptions;
@@ -52,12 +51,12 @@ export function createClickHouseMcpLogStore(
     existingIds: (ids) => logs.existingIds(ids),
     async list(filter) {
       const query = mcpLogQuery(filter);
-      const conditions = conditionsOf(query);
+      const checked = filterOf(query);
       // Always descending; the id breaks ties so paging is stable.
       const { total, rows } =
         query.sortBy === 'duration_ms'
-          ? await logs.pageBy<ChRow>(columns, conditions, 'duration_ms', query)
-          : await logs.page<ChRow>(columns, conditions, query);
+          ? await logs.pageBy<ChRow>(columns, checked, 'duration_ms', query)
+          : await logs.page<ChRow>(columns, checked, query);
       return { total, entries: rows.map((row) => mcpLogSchema.fromRow(row)) };
     },
     async countedCalls(query) {

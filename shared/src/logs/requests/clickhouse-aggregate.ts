@@ -1,5 +1,5 @@
+import { chCreatedFrom, chCreatedUntil } from '../analytics/clickhouse-created';
 import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
-import { chCreatedFrom, chCreatedUntil } from '../analytics/clickhouse-table';
 import type { UsageAggregateQuery, UsageBucketRow } from './aggregate-query';
 import { mergeGroups } from './clickhouse-rollup';
 import type { RequestLogEndpoint } from './record';

@@ -1,5 +1,5 @@
+import { chCreatedBefore, chCreatedFrom } from '../analytics/clickhouse-created';
 import { type ChSql, chJoin, chSql } from '../analytics/clickhouse-sql';
-import { chCreatedBefore, chCreatedFrom } from '../analytics/clickhouse-table';
 import {
   type BreakdownQuery,
   type ClientUsageRow,

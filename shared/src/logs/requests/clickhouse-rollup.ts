@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { CLICKHOUSE_ROW_FORMAT } from '../../stores/clickhouse';
+import { chCreatedBefore, chCreatedFrom } from '../analytics/clickhouse-created';
 import { type ChSql, chIdent, chJoin, chSql } from '../analytics/clickhouse-sql';
-import { chCreatedBefore, chCreatedFrom } from '../analytics/clickhouse-table';
 import { REQUEST_LOG_TABLE } from './log-columns';
 
 /**

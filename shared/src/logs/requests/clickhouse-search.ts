@@ -1,15 +1,15 @@
-import { type ChSql, chSql } from '../analytics/clickhouse-sql';
-import { chCreatedBetween } from '../analytics/clickhouse-table';
+import { chSql } from '../analytics/clickhouse-sql';
+import type { ChLogFilter } from '../analytics/clickhouse-table';
 import type { RequestLogSearchQuery } from './search-filter';
 
 /**
- * The conditions of a checked search (18.16: no server-side parameters, so every value is
- * formatted by chSql; see chWhere). Milliseconds are compared on created_at_ms, never on the
- * whole-second DateTime, which bounds the table's key as well (chCreatedBetween). uuids arrive
- * lowercased, as the ledger stores them.
+ * The conditions and range of a checked search (18.16: no server-side parameters, so every value
+ * is formatted by chSql; see chWhere). The range is compared to the millisecond on created_at_ms
+ * and bounds the table's key as well (chCreatedBetween). uuids arrive lowercased, as the ledger
+ * stores them.
  */
-export function requestLogSearchConditions(query: RequestLogSearchQuery): (ChSql | null)[] {
-  return [
+export function requestLogSearchFilter(query: RequestLogSearchQuery): ChLogFilter {
+  const where = [
     query.model === undefined ? null : chSql`model = ${query.model}`,
     query.provider === undefined ? null : chSql`provider = ${query.provider}`,
     query.userId === undefined ? null : chSql`user_id = ${query.userId}`,
@@ -20,8 +20,8 @@ export function requestLogSearchConditions(query: RequestLogSearchQuery): (ChSql
     query.unpriced === undefined ? null : chSql`unpriced = ${query.unpriced ? 1 : 0}`,
     query.clientName === undefined ? null : chSql`client_name = ${query.clientName}`,
     query.errorType === undefined ? null : chSql`error_type = ${query.errorType}`,
-    ...chCreatedBetween(query.from, query.to),
   ];
+  return { where, from: query.from, to: query.to };
 }
 
 /**

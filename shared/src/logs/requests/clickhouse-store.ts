@@ -33,7 +33,7 @@ import {
   usageSinceSql,
 } from './clickhouse-breakdowns';
 import { type RolledUpRange, type RolledUpRead, readRolledUp, requestRollupDdl } from './clickhouse-rollup';
-import { requestLogSearchConditions, requestLogSortColumn } from './clickhouse-search';
+import { requestLogSearchFilter, requestLogSortColumn } from './clickhouse-search';
 import { requestLogSchema } from './log-columns';
 import { type RequestLogFilter, type RequestLogStore, requestLogPage } from './port';
 import type { RequestLogRecord } from './record';
@@ -63,7 +63,7 @@ export function createClickHouseRequestLogStore(
     async list(filter: RequestLogFilter = {}) {
       const page = requestLogPage(filter);
       const where = filter.apiKeyId === undefined ? null : chSql`api_key_id = ${filter.apiKeyId}`;
-      const { rows } = await logs.page<ChRow>(columns, [where], page);
+      const { rows } = await logs.page<ChRow>(columns, { where: [where] }, page);
       return rows.map(fromRow);
     },
     async usageSince(filter) {
@@ -84,12 +84,12 @@ export function createClickHouseRequestLogStore(
     },
     async search(filter) {
       const query = requestLogSearchQuery(filter);
-      const conditions = requestLogSearchConditions(query);
+      const searched = requestLogSearchFilter(query);
       const sortColumn = requestLogSortColumn(query);
       const { total, rows } =
         sortColumn === null
-          ? await logs.page<ChRow>(columns, conditions, query)
-          : await logs.pageBy<ChRow>(columns, conditions, sortColumn, query);
+          ? await logs.page<ChRow>(columns, searched, query)
+          : await logs.pageBy<ChRow>(columns, searched, sortColumn, query);
       return { total, entries: rows.map(fromRow) };
     },
     async aggregate(filter) {

@@ -1,18 +1,18 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { ChRow } from '../analytics/clickhouse-columns';
-import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
+import { chIdent, chSql } from '../analytics/clickhouse-sql';
 import {
+  type ChLogFilter,
   type ClickHouseTableOptions,
-  chCreatedBetween,
   clickHouseLogTable,
 } from '../analytics/clickhouse-table';
 import { accessLogSchema, chContains } from './clickhouse-tables';
 import { type AccessLogQuery, accessLogQuery, checkAccessLogRecord } from './query';
 import type { AccessLogStore } from './records';
 
-/** The conditions of a checked query (see chWhere); milliseconds are compared on created_at_ms, never on DateTime. */
-function conditionsOf(query: AccessLogQuery): (ChSql | null)[] {
-  return [
+/** The conditions and range of a checked query (see chWhere and chCreatedBetween). */
+function filterOf(query: AccessLogQuery): ChLogFilter {
+  const where = [
     query.method === undefined ? null : chSql`method = ${query.method}`,
     query.path === undefined ? null : chContains(chIdent('path'), query.path),
     query.status === undefined
@@ -24,8 +24,8 @@ function conditionsOf(query: AccessLogQuery): (ChSql | null)[] {
     query.q === undefined
       ? null
       : chSql`(${chContains(chIdent('path'), query.q)} OR ${chContains(chIdent('user_agent'), query.q)})`,
-    ...chCreatedBetween(query.from, query.to),
   ];
+  return { where, from: query.from, to: query.to };
 }
 
 /** The access log in ClickHouse. */
@@ -41,7 +41,7 @@ export function createClickHouseAccessLogStore(
     },
     async search(search) {
       const query = accessLogQuery(search);
-      const { total, rows } = await logs.page<ChRow>(accessLogSchema.selected, conditionsOf(query), query);
+      const { total, rows } = await logs.page<ChRow>(accessLogSchema.selected, filterOf(query), query);
       return { total, entries: rows.map((row) => accessLogSchema.fromRow(row)) };
     },
   };

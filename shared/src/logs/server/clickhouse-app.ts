@@ -1,22 +1,22 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import type { ChRow } from '../analytics/clickhouse-columns';
-import { type ChSql, chIdent, chSql } from '../analytics/clickhouse-sql';
+import { chIdent, chSql } from '../analytics/clickhouse-sql';
 import {
+  type ChLogFilter,
   type ClickHouseTableOptions,
-  chCreatedBetween,
   clickHouseLogTable,
 } from '../analytics/clickhouse-table';
 import { appLogSchema, chContains } from './clickhouse-tables';
 import { type AppLogQuery, appLogQuery, checkAppLogRecord } from './query';
 import { type AppLogStore, LOG_LEVELS } from './records';
 
-function conditionsOf(query: AppLogQuery): (ChSql | null)[] {
-  return [
+function filterOf(query: AppLogQuery): ChLogFilter {
+  const where = [
     query.level === undefined ? null : chSql`level >= ${LOG_LEVELS[query.level]}`,
     query.target === undefined ? null : chContains(chIdent('target'), query.target),
     query.q === undefined ? null : chContains(chIdent('message'), query.q),
-    ...chCreatedBetween(query.from, query.to),
   ];
+  return { where, from: query.from, to: query.to };
 }
 
 /** The application log in ClickHouse. */
@@ -32,7 +32,7 @@ export function createClickHouseAppLogStore(
     },
     async search(search) {
       const query = appLogQuery(search);
-      const { total, rows } = await logs.page<ChRow>(appLogSchema.selected, conditionsOf(query), query);
+      const { total, rows } = await logs.page<ChRow>(appLogSchema.selected, filterOf(query), query);
       return { total, entries: rows.map((row) => appLogSchema.fromRow(row)) };
     },
   };
