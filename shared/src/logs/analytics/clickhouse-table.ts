@@ -4,15 +4,14 @@ import { CLICKHOUSE_ROW_FORMAT } from '../../stores/clickhouse';
 import { chColumnDefinition } from './clickhouse-columns';
 import { type ChLogFilter, newestFirstPage, type PageSpan, rankedPage } from './clickhouse-pages';
 import type { ChTableSchema } from './clickhouse-schema';
+import { type ChSql, chIdent, chJoin, chSql } from './clickhouse-sql';
 
 export type { ChLogFilter } from './clickhouse-pages';
 
-import { type ChSql, chIdent, chJoin, chSql } from './clickhouse-sql';
-
 /**
  * What every ClickHouse log table (request, MCP, access, app) shares: creation on first use
- * (and the columns an older release's table lacks), JSONEachRow inserts, newest-first pages and
- * WHERE building. The columns themselves are the log's schema (clickhouse-schema.ts).
+ * (and the columns an older release's table lacks), JSONEachRow inserts, and its pages
+ * (clickhouse-pages.ts). The columns themselves are the log's schema (clickhouse-schema.ts).
  */
 export interface ClickHouseTableOptions {
   database: string;
