@@ -16,7 +16,7 @@ import { http } from '../../tests/helpers/http';
 import { adminApi, freshStackStores } from '../../tests/helpers/stack-seed';
 import { type StartedStack, startStackProcess, stopStackGroup } from '../../tests/setup/e2e-global';
 import { startDripUpstream } from './drip-upstream';
-import { startPlainProber } from './plain-prober';
+import { type PlainProbe, startPlainProber } from './plain-prober';
 import { ticksPerSecond } from './proc';
 import { cpuSecondsBetween, rssMbByRole, stackReader } from './stack-processes';
 
@@ -149,7 +149,8 @@ try {
   const endings = await Promise.all(streams);
   const cpu = cpuSecondsBetween(startSnapshot, readStack(), ticksPerSecond());
   const runSeconds = (Date.now() - started) / 1000;
-  const { latencies: plain, failed: plainFailed } = await prober.stop();
+  const { probes, failed: plainFailed } = await prober.stop();
+  const plain = probes.map((probe) => probe.ms);
   const atEnd = gatewayRss();
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
   const after = gatewayRss();
@@ -180,6 +181,7 @@ try {
     `\nplain chat while streams were open: ${plain.length} answered, p50 ${pct(plain, 0.5).toFixed(1)} ms, ` +
       `p95 ${pct(plain, 0.95).toFixed(1)} ms, max ${pct(plain, 1).toFixed(1)} ms; ${plainFailed} failed`,
   );
+  console.log(`  by phase: ${plainByPhase(probes, started).join('; ')}`);
   // Each stream is its role chunk, DRIP_SECONDS tokens and one closing write.
   const chunks = STREAMS * (DRIP_SECONDS + 2);
   console.log(
@@ -205,4 +207,23 @@ try {
   await upstream.close();
   await prober.close();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The plain latency while the streams opened (the ramp), while all were held, and while they
+ * ended: where a tail comes from (openings, chunks, or the endings' log writes).
+ */
+function plainByPhase(probes: readonly PlainProbe[], started: number): string[] {
+  const phases = [
+    { name: 'opening', from: 0, to: RAMP_SECONDS },
+    { name: 'held', from: RAMP_SECONDS, to: DRIP_SECONDS },
+    { name: 'ending', from: DRIP_SECONDS, to: Number.POSITIVE_INFINITY },
+  ];
+  return phases.map(({ name, from, to }) => {
+    const ms = probes
+      .filter((probe) => probe.at - started >= from * 1000 && probe.at - started < to * 1000)
+      .map((probe) => probe.ms);
+    if (ms.length === 0) return `${name} none`;
+    return `${name} ${ms.length}: p50 ${pct(ms, 0.5).toFixed(1)}, p95 ${pct(ms, 0.95).toFixed(1)} ms`;
+  });
 }

@@ -11,8 +11,8 @@ export interface PlainProber {
   upstreamUrl: string;
   /** Starts probing `model` through the gateway with `key`, a pause of `pauseMs` between calls. */
   start(probe: { gatewayUrl: string; key: string; model: string; pauseMs: number }): void;
-  /** Stops after the request in flight; resolves with the latencies (ms) and the failures. */
-  stop(): Promise<{ latencies: number[]; failed: number }>;
+  /** Stops after the request in flight; resolves with the answered probes and the failures. */
+  stop(): Promise<{ probes: PlainProbe[]; failed: number }>;
   /** Ends the thread, probing or not (after a failure). */
   close(): Promise<void>;
 }
@@ -31,11 +31,12 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 120000;
 let probing = false;
-const latencies = [];
+const probes = [];
 let failed = 0;
 async function probe({ gatewayUrl, key, model, pauseMs }) {
   probing = true;
   while (probing) {
+    const at = Date.now();
     const started = performance.now();
     const response = await fetch(gatewayUrl + '/v1/chat/completions', {
       method: 'POST',
@@ -44,12 +45,12 @@ async function probe({ gatewayUrl, key, model, pauseMs }) {
       signal: AbortSignal.timeout(30000),
     }).catch(() => null);
     await response?.arrayBuffer().catch(() => {});
-    if (response?.status === 200) latencies.push(performance.now() - started);
+    if (response?.status === 200) probes.push({ at, ms: performance.now() - started });
     else failed++;
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   server.close();
-  parentPort.postMessage({ kind: 'done', latencies, failed });
+  parentPort.postMessage({ kind: 'done', probes, failed });
 }
 parentPort.on('message', (message) => {
   if (message.kind === 'start') void probe(message.probe);
@@ -60,9 +61,15 @@ server.listen(0, '127.0.0.1', () =>
 );
 `;
 
+/** One answered probe: when it was sent (epoch ms) and how long it took (ms). */
+export interface PlainProbe {
+  at: number;
+  ms: number;
+}
+
 interface Done {
   kind: 'done';
-  latencies: number[];
+  probes: PlainProbe[];
   failed: number;
 }
 
@@ -82,9 +89,9 @@ export async function startPlainProber(): Promise<PlainProber> {
     async stop() {
       const done = next<Done>();
       worker.postMessage({ kind: 'stop' });
-      const { latencies, failed } = await done;
+      const { probes, failed } = await done;
       await worker.terminate();
-      return { latencies, failed };
+      return { probes, failed };
     },
     close: async () => {
       await worker.terminate();
