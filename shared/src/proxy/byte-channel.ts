@@ -1,3 +1,4 @@
+import { type ChunkReader, chunkReader } from './chunk-reader';
 import { endBroken, endWithTail, type StreamEnding } from './stream-ending';
 
 /**
@@ -24,7 +25,7 @@ class ChannelController {
 
   constructor(
     private readonly writer: WritableStreamDefaultWriter<Uint8Array>,
-    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    private readonly reader: ChunkReader,
   ) {}
 
   get desiredSize(): number {
@@ -113,7 +114,7 @@ async function drive(
 ): Promise<boolean> {
   /** Whether the client went before the end (its write failed, its side was cancelled). */
   let clientLeft = false;
-  const reader = source.getReader();
+  const reader = chunkReader(source);
   const writer = writable.getWriter();
   const controller = new ChannelController(writer, reader);
   // The transformer takes the stand-in for the controller of the stage it would have been.
