@@ -34,6 +34,25 @@ const ways = {
     })();
     return readable;
   },
+  // The same, each chunk read into one buffer of the stream's own and copied out at its size
+  // (as the gateway's stages read: shared/src/proxy/chunk-reader.ts), not into a fresh 4 KiB
+  // buffer of workerd's per read.
+  'js-byob': (body) => {
+    const { readable, writable } = new IdentityTransformStream();
+    const writer = writable.getWriter();
+    void (async () => {
+      const reader = body.getReader({ mode: 'byob' });
+      let buffer = new ArrayBuffer(4_096);
+      for (;;) {
+        const { done, value } = await reader.read(new Uint8Array(buffer));
+        if (done) break;
+        buffer = value.buffer;
+        await writer.write(value.slice());
+      }
+      await writer.close();
+    })();
+    return readable;
+  },
   // Every chunk through a JavaScript TransformStream.
   stage: (body) => body.pipeThrough(new TransformStream()),
 };
