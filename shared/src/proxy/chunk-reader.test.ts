@@ -5,7 +5,10 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (chunk: Uint8Array) => new TextDecoder().decode(chunk);
 
 /** A byte stream (as a fetch body is) that enqueues the chunks given, one per pull. */
-function byteStream(chunks: Uint8Array<ArrayBuffer>[], cancelled: unknown[] = []): ReadableStream<Uint8Array> {
+function byteStream(
+  chunks: Uint8Array<ArrayBuffer>[],
+  cancelled: unknown[] = [],
+): ReadableStream<Uint8Array> {
   return new ReadableStream({
     type: 'bytes',
     pull(controller) {
