@@ -151,7 +151,9 @@ async function seed(): Promise<void> {
   // the UUID ids.
   const ms = `toUInt64(${start} + intDiv(number * ${span}, ${ROWS}) + cityHash64(number, 1) % ${Math.max(1, Math.floor(span / ROWS))})`;
   const models = `[${MODELS.map((m) => `'${m}'`).join(', ')}]`;
-  const requestSql = `INSERT INTO ${requestTable.sql} (${requestLogSchema.columns.map((c) => `\`${c.name}\``).join(', ')})
+  const requestSql = (
+    rows: string,
+  ) => `INSERT INTO ${requestTable.sql} (${requestLogSchema.columns.map((c) => `\`${c.name}\``).join(', ')})
     SELECT
       toString(generateUUIDv4()) AS id,
       toDateTime(intDiv(ms, 1000), 'UTC') AS created_at,
@@ -201,10 +203,12 @@ async function seed(): Promise<void> {
         toUInt32(cityHash64(number, 8) % 4) AS c,
         toUInt64(50 + cityHash64(number, 9) % 8000) AS prompt,
         toUInt64(cityHash64(number, 10) % 1500) AS completion
-      FROM numbers(${ROWS})
+      FROM ${rows}
     )`;
   const mcpMs = `toUInt64(${start} + intDiv(number * ${span}, ${MCP_ROWS}) + cityHash64(number, 11) % ${Math.max(1, Math.floor(span / MCP_ROWS))})`;
-  const mcpSql = `INSERT INTO ${mcpTable.sql} (${mcpLogSchema.columns.map((c) => `\`${c.name}\``).join(', ')})
+  const mcpSql = (
+    rows: string,
+  ) => `INSERT INTO ${mcpTable.sql} (${mcpLogSchema.columns.map((c) => `\`${c.name}\``).join(', ')})
     SELECT
       toString(generateUUIDv4()) AS id,
       toDateTime(intDiv(ms, 1000), 'UTC') AS created_at,
@@ -223,18 +227,31 @@ async function seed(): Promise<void> {
         toUInt32(pow((cityHash64(number, 14) % 10000) / 10000, 2) * ${USERS}) AS u,
         toUInt32(cityHash64(number, 15) % 12) AS v,
         toUInt32(cityHash64(number, 16) % ${TOOLS.length}) AS t
-      FROM numbers(${MCP_ROWS})
+      FROM ${rows}
     )`;
   let started = performance.now();
-  await base.command({ query: requestSql });
+  await insertInSlices(requestSql, ROWS);
   console.log(
     `seeded ${ROWS.toLocaleString('en-US')} request-log rows in ${num((performance.now() - started) / 1000)} s`,
   );
   started = performance.now();
-  await base.command({ query: mcpSql });
+  await insertInSlices(mcpSql, MCP_ROWS);
   console.log(
     `seeded ${MCP_ROWS.toLocaleString('en-US')} MCP-log rows in ${num((performance.now() - started) / 1000)} s`,
   );
+}
+
+/**
+ * An INSERT ... SELECT over row numbers, a slice at a time: ClickHouse 18.16 answers an insert
+ * only when it is done, and Node's fetch gives up on an answer's headers after 300 s, which one
+ * insert of 20 million rows took on a slow VM. The rows are the same as in one insert.
+ */
+async function insertInSlices(insert: (rows: string) => string, total: number): Promise<void> {
+  const slice = 2_000_000;
+  for (let offset = 0; offset < total; offset += slice) {
+    const count = Math.min(slice, total - offset);
+    await base.command({ query: insert(`(SELECT number + ${offset} AS number FROM numbers(${count}))`) });
+  }
 }
 
 let seeded = args.reseed ? null : await seededRows();
