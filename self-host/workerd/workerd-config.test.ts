@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 function configFor(
   settings: WorkerSettings,
-  overrides: { address?: string; bindings?: string[]; redisLink?: boolean } = {},
+  overrides: { address?: string; bindings?: string[]; redisLink?: boolean; v8Flags?: string[] } = {},
 ): string {
   const build = join(fixtureDir, 'build');
   return workerdConfig({
@@ -47,6 +47,7 @@ function configFor(
     address: overrides.address ?? '127.0.0.1:3000',
     outboundAllow: ['public', 'local'],
     redisLink: overrides.redisLink ?? false,
+    v8Flags: overrides.v8Flags,
   });
 }
 
@@ -106,6 +107,15 @@ describe('workerd config from wrangler.toml', () => {
     const unlinked = configFor(fixture);
     expect(unlinked).not.toContain('REDIS_LINK');
     expect(unlinked).not.toContain('durableObject');
+  });
+
+  it('passes V8 flags to the process only when given (WORKERD_V8_FLAGS)', () => {
+    const traced = configFor(fixture, { v8Flags: ['--trace-gc', '--max-semi-space-size=64'] });
+    expect(traced).toMatch(
+      /\],\n {2}v8Flags = \[\n {4}"--trace-gc",\n {4}"--max-semi-space-size=64",\n {2}\],\n\);/,
+    );
+    expect(configFor(fixture)).not.toContain('v8Flags');
+    expect(configFor(fixture, { v8Flags: [] })).not.toContain('v8Flags');
   });
 
   it('puts IPv6 socket addresses in brackets', () => {

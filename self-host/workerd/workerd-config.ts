@@ -23,6 +23,11 @@ export interface WorkerdConfigInput {
    * namespace, kept in memory (the object holds a socket, no state).
    */
   redisLink: boolean;
+  /**
+   * V8 flags for the process (`--trace-gc`, `--max-semi-space-size=…`): for measuring the
+   * runtime, never needed to run it (docs/performance.md). None: V8's and workerd's defaults.
+   */
+  v8Flags?: readonly string[];
 }
 
 /** The main worker's service name, and the network service every fetch() goes through. */
@@ -75,7 +80,7 @@ const config :Workerd.Config = (
   ],
   sockets = [
     (name = ${text(HTTP_SOCKET)}, address = ${text(input.address)}, http = (), service = ${text(GATEWAY_SERVICE)}),
-  ],
+  ],${v8FlagsField(input.v8Flags ?? [])}
 );
 
 const gateway :Workerd.Worker = (
@@ -86,6 +91,11 @@ const gateway :Workerd.Worker = (
   globalOutbound = ${text(OUTBOUND_SERVICE)},
 );
 `;
+}
+
+/** The Config's v8Flags, or nothing (workerd passes them to V8 before its own). */
+function v8FlagsField(flags: readonly string[]): string {
+  return flags.length === 0 ? '' : `\n  v8Flags = ${list(flags.map(text))},`;
 }
 
 const MODULE_FIELD: Record<WorkerModuleType, string> = {

@@ -40,6 +40,7 @@ export function writeWorkerdConfig(options: WorkerdOptions): string {
     address: socketAddress(options.host, options.port),
     outboundAllow: options.outboundAllow,
     redisLink: options.redisLink,
+    v8Flags: splitArgs(process.env.WORKERD_V8_FLAGS),
   });
   writeFileSync(configPath, config, { mode: 0o600 });
   return configPath;
@@ -65,7 +66,12 @@ export interface WorkerdLaunch {
  * (`--inspector-addr=127.0.0.1:9229`: docs/performance.md).
  */
 function extraArgs(): string[] {
-  return process.env.WORKERD_EXTRA_ARGS?.split(' ').filter(Boolean) ?? [];
+  return splitArgs(process.env.WORKERD_EXTRA_ARGS);
+}
+
+/** WORKERD_V8_FLAGS (`--trace-gc`, …) and WORKERD_EXTRA_ARGS are space-separated. */
+function splitArgs(value: string | undefined): string[] {
+  return value?.split(' ').filter(Boolean) ?? [];
 }
 
 /**
