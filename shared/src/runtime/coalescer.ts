@@ -1,6 +1,6 @@
 import type { Background } from '../util/background';
 import { type CallDeadline, createCallDeadline } from '../util/call-deadline';
-import { DeadlineError } from '../util/deadline';
+import { DeadlineError, lateness } from '../util/deadline';
 
 /**
  * Shares store round trips between concurrent callers of one isolate (or process).
@@ -112,13 +112,22 @@ export function createCoalescer<I, O>(options: CoalescerOptions<I, O>): Coalesce
   ): Promise<O> => {
     const startedAt = Date.now();
     const timer = requestTimer ?? createCallDeadline();
+    let dueAt = startedAt + patienceMs;
+    let excused = 0;
     const deadline = new Promise<never>((_, reject) => {
       const look = () => {
-        if (Date.now() - startedAt >= options.timeoutMs) {
+        const at = Date.now();
+        const late = lateness(at, dueAt);
+        // A look that fired late (a busy event loop) gives the answers that came meanwhile one
+        // more turn, until the lateness so excused adds up to timeoutMs (see withDeadline).
+        const mayExpire = late === 0 || excused >= options.timeoutMs;
+        excused += late;
+        if (mayExpire && at - startedAt >= options.timeoutMs) {
           reject(new DeadlineError(`store batch did not answer within ${options.timeoutMs} ms`));
           return;
         }
         if (entry.queued && !entry.abandoned && hasRoom()) launch(keepAlive, maxFollowUps);
+        dueAt = at + patienceMs;
         timer.set(patienceMs, look);
       };
       timer.set(patienceMs, look);

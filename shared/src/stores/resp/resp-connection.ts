@@ -1,4 +1,4 @@
-import { DeadlineError } from '../../util/deadline';
+import { DeadlineError, deadlineTimer } from '../../util/deadline';
 import { type Preamble, requiredReplies } from './preamble';
 import { encodeCommands, RespError, RespReader, type RespReply } from './resp-codec';
 
@@ -92,11 +92,12 @@ export function createRespConnection(options: RespConnectionOptions): RespConnec
         send(state, encodeCommands(commands), fail);
       });
       if (deadlineMs === undefined) return answered;
-      const timer = setTimeout(
-        () => fail(state, new DeadlineError(`Redis did not answer within ${deadlineMs} ms`)),
+      // A late timer is the isolate's delay, not Redis's: it is given once more (deadlineTimer).
+      const settled = deadlineTimer(
         deadlineMs,
+        () => fail(state, new DeadlineError(`Redis did not answer within ${deadlineMs} ms`)),
+        now,
       );
-      const settled = () => clearTimeout(timer);
       answered.then(settled, settled);
       return answered;
     },
