@@ -4,7 +4,6 @@
 // be skipped (or refused, failing closed) for the gateway's own slowness. A store that really
 // does not answer still fails, late timer or not. Real Redis over the Redis link's socket.
 
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoalescer } from '../../shared/src/runtime/coalescer';
 import { NO_PREAMBLE } from '../../shared/src/stores/resp/preamble';
@@ -12,6 +11,7 @@ import { createRespConnection, type RespConnection } from '../../shared/src/stor
 import { withDeadline } from '../../shared/src/util/deadline';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 import { nodeLinkConnection, nodeRespSocket } from '../helpers/node-resp-socket';
+import { type SilentServer, startSilentServer } from '../helpers/silent-server';
 
 const DEADLINE_MS = 50;
 /** Longer than two deadlines: without the lateness excused, every call below would fail. */
@@ -31,24 +31,15 @@ async function tick(): Promise<void> {
 }
 
 const connections: RespConnection[] = [];
-let silent: Server;
-let silentPort = 0;
-const accepted: Socket[] = [];
+let silent: SilentServer;
 
 beforeAll(async () => {
-  // Accepts and reads, never answers: a store that is really gone.
-  silent = createServer((socket) => {
-    accepted.push(socket);
-    socket.on('data', () => {});
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  silentPort = (silent.address() as { port: number }).port;
+  silent = await startSilentServer();
 });
 
 afterAll(async () => {
   for (const connection of connections) connection.close();
-  for (const socket of accepted) socket.destroy();
-  await new Promise((resolve) => silent.close(resolve));
+  await silent.close();
 });
 
 /** A connected link to the integration Redis (its first batch answered). */
@@ -61,7 +52,7 @@ async function liveLink(): Promise<RespConnection> {
 
 function silentLink(): RespConnection {
   const connection = createRespConnection({
-    open: () => nodeRespSocket('127.0.0.1', silentPort),
+    open: () => nodeRespSocket('127.0.0.1', silent.port),
     preamble: NO_PREAMBLE,
     stuckAfterMs: 10_000,
   });

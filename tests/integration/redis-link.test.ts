@@ -4,7 +4,7 @@
 // holds it in workerd is covered by tests/e2e/serve.test.ts); its answers against the Upstash
 // client's through the store bridge, for the same calls.
 
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { runScriptPipeline } from '../../shared/src/runtime/script-pipeline';
@@ -17,6 +17,7 @@ import { createRawUpstash } from '../../shared/src/stores/upstash';
 import { luaSha1 } from '../../shared/test/stores/lua-sha1';
 import { INTEGRATION_REDIS_URL } from '../helpers/env';
 import { nodeLinkConnection, nodeRespSocket } from '../helpers/node-resp-socket';
+import { type SilentServer, startSilentServer } from '../helpers/silent-server';
 
 const defineScript = (name: string, source: string): LuaScript => ({
   name,
@@ -173,21 +174,14 @@ describe('the Redis link without a Redis', () => {
 });
 
 describe('the Redis link on a server that never answers', () => {
-  let silent: Server;
+  let silent: SilentServer;
   let port: number;
-  const accepted: Socket[] = [];
+  let accepted: Socket[] = [];
   beforeAll(async () => {
-    silent = createServer((socket) => {
-      accepted.push(socket);
-      socket.on('data', () => {});
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    port = (silent.address() as { port: number }).port;
+    silent = await startSilentServer();
+    ({ port, accepted } = silent);
   });
-  afterAll(async () => {
-    for (const socket of accepted) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
-  });
+  afterAll(() => silent.close());
 
   it('replaces a stuck socket: the batch past the deadline fails, the next goes on a new one', async () => {
     let clock = 1_000;
