@@ -1,6 +1,6 @@
 // `npm run bench:stream-floor`: what workerd itself costs per streamed chunk, without the
 // gateway, so that the open-streams figures can be read against a floor. A bare Worker
-// (floor/worker.js) passes a dripping upstream's body to the client in each of five ways; for
+// (floor/worker.js) passes a dripping upstream's body to the client in each of nine ways; for
 // each, BENCH_STREAMS (3000) streams of BENCH_DRIP_SECONDS (40) one-second chunks are held open
 // at once, and the table gives workerd's CPU per chunk and its memory per open stream.
 import { spawn } from 'node:child_process';
@@ -13,7 +13,9 @@ import { readRssKb, readStat, ticksPerSecond } from './proc';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 3_000);
 const SECONDS = Number(process.env.BENCH_DRIP_SECONDS ?? 40);
-const WAYS = ['native', 'tee', 'js', 'js-byob', 'stage'] as const;
+const ALL_WAYS = ['native', 'tee', 'js', 'js-byob', 'js-hwm', 'js-ready', 'pipe', 'pipe-tee', 'stage'];
+// BENCH_WAYS=js,js-hwm measures only those.
+const WAYS = process.env.BENCH_WAYS ? process.env.BENCH_WAYS.split(',') : ALL_WAYS;
 const PORT = 18_799;
 
 const CONFIG = `using Workerd = import "/workerd/workerd.capnp";

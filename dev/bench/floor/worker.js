@@ -53,6 +53,58 @@ const ways = {
     })();
     return readable;
   },
+  // The fetch body piped into the runtime's byte channel (the channel left open, so that
+  // JavaScript could write a broken answer's tail after it): no JavaScript per chunk either.
+  pipe: (body) => {
+    const { readable, writable } = new IdentityTransformStream();
+    void body.pipeTo(writable, { preventClose: true, preventAbort: true }).then(
+      () => writable.close(),
+      () => writable.close(),
+    );
+    return readable;
+  },
+  // The same from one branch of a tee, the other read in JavaScript (a usage reader's copy),
+  // and the tail written by JavaScript when the answer breaks off.
+  'pipe-tee': (body) => {
+    const { readable, writable } = new IdentityTransformStream();
+    const [client, copy] = body.tee();
+    void readByob(copy, () => {});
+    void client.pipeTo(writable, { preventClose: true, preventAbort: true }).then(
+      () => writable.close(),
+      async () => {
+        const writer = writable.getWriter();
+        await writer.write(new TextEncoder().encode('event: error\ndata: {}\n\n'));
+        await writer.close();
+      },
+    );
+    return readable;
+  },
+  // As js, into a channel that takes up to 64 KiB before a write waits for the client.
+  'js-hwm': (body) => {
+    const { readable, writable } = new IdentityTransformStream({ highWaterMark: 65_536 });
+    void (async () => {
+      const reader = body.getReader();
+      const writer = writable.getWriter();
+      for (let read = await reader.read(); !read.done; read = await reader.read())
+        await writer.write(read.value);
+      await writer.close();
+    })();
+    return readable;
+  },
+  // As js, each write left unawaited: only the writer's readiness is waited for.
+  'js-ready': (body) => {
+    const { readable, writable } = new IdentityTransformStream();
+    void (async () => {
+      const reader = body.getReader();
+      const writer = writable.getWriter();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        await writer.ready;
+        writer.write(read.value).catch(() => {});
+      }
+      await writer.close();
+    })();
+    return readable;
+  },
   // Every chunk through a JavaScript TransformStream.
   stage: (body) => body.pipeThrough(new TransformStream()),
 };
