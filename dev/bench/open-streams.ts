@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../../tests/helpers/env';
 import { FIRST_ADMIN } from '../../tests/helpers/first-run';
 import { http } from '../../tests/helpers/http';
-import { adminApi, freshStackStores } from '../../tests/helpers/stack-seed';
+import { type AdminCall, adminApi, freshStackStores } from '../../tests/helpers/stack-seed';
 import { type StartedStack, startStackProcess, stopStackGroup } from '../../tests/setup/e2e-global';
 import { startDripUpstream } from './drip-upstream';
 import { type PlainProbe, startPlainProber } from './plain-prober';
@@ -182,6 +182,12 @@ try {
       `p95 ${pct(plain, 0.95).toFixed(1)} ms, max ${pct(plain, 1).toFixed(1)} ms; ${plainFailed} failed`,
   );
   console.log(`  by phase: ${plainByPhase(probes, started).join('; ')}`);
+  const timed = await gatewayTimed(api, plain.length);
+  console.log(
+    `  as the gateway timed them (the request log's latency_ms, from the handler's start; not the wait ` +
+      `before the isolate took the request): ${timed.length} logged, p50 ${pct(timed, 0.5)}, ` +
+      `p95 ${pct(timed, 0.95)}, max ${pct(timed, 1)} ms`,
+  );
   // Each stream is its role chunk, DRIP_SECONDS tokens and one closing write.
   const chunks = STREAMS * (DRIP_SECONDS + 2);
   console.log(
@@ -207,6 +213,22 @@ try {
   await upstream.close();
   await prober.close();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The latencies the gateway logged for the plain chats (at most the `count` newest): a tail the
+ * client saw beyond them was spent before the handler ran (the isolate busy or collecting its
+ * heap, or the machine's other processes: the load generator and the upstream share its cores).
+ */
+async function gatewayTimed(api: AdminCall, count: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let offset = 0; offset < count; offset += 200) {
+    const page = await api('GET', `/api/gateway/logs?model=plain&limit=200&offset=${offset}`);
+    const entries = (page.body.entries ?? []) as Array<{ latency_ms: number }>;
+    latencies.push(...entries.map((entry) => entry.latency_ms));
+    if (entries.length < 200) break;
+  }
+  return latencies.slice(0, count);
 }
 
 /**
