@@ -13,6 +13,18 @@ async function readByob(stream, use) {
   }
 }
 
+/** Every chunk of `body` read and written by JavaScript into `channel`; its readable side back. */
+function copiedInto(channel, body) {
+  void (async () => {
+    const reader = body.getReader();
+    const writer = channel.writable.getWriter();
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      await writer.write(read.value);
+    await writer.close();
+  })();
+  return channel.readable;
+}
+
 const ways = {
   // The fetch body as the response body: no JavaScript per chunk.
   native: (body) => body,
@@ -23,17 +35,7 @@ const ways = {
     return client;
   },
   // Every chunk read and written by JavaScript into the runtime's byte channel.
-  js: (body) => {
-    const { readable, writable } = new IdentityTransformStream();
-    void (async () => {
-      const reader = body.getReader();
-      const writer = writable.getWriter();
-      for (let read = await reader.read(); !read.done; read = await reader.read())
-        await writer.write(read.value);
-      await writer.close();
-    })();
-    return readable;
-  },
+  js: (body) => copiedInto(new IdentityTransformStream(), body),
   // The same, each chunk read into one buffer of the stream's own and copied out at its size
   // (as the gateway's stages read: shared/src/proxy/chunk-reader.ts), not into a fresh 4 KiB
   // buffer of workerd's per read.
@@ -80,17 +82,7 @@ const ways = {
     return readable;
   },
   // As js, into a channel that takes up to 64 KiB before a write waits for the client.
-  'js-hwm': (body) => {
-    const { readable, writable } = new IdentityTransformStream({ highWaterMark: 65_536 });
-    void (async () => {
-      const reader = body.getReader();
-      const writer = writable.getWriter();
-      for (let read = await reader.read(); !read.done; read = await reader.read())
-        await writer.write(read.value);
-      await writer.close();
-    })();
-    return readable;
-  },
+  'js-hwm': (body) => copiedInto(new IdentityTransformStream({ highWaterMark: 65_536 }), body),
   // As js, each write left unawaited: only the writer's readiness is waited for.
   'js-ready': (body) => {
     const { readable, writable } = new IdentityTransformStream();
