@@ -123,7 +123,33 @@ export const IdParams = z.object({
 
 export const bearerSecurity = [{ bearerAuth: [] }];
 
-/** What every paged list says about its query (db/paging.ts). */
+/** What every paged list says about its query and answer (db/paging.ts). */
 export const PAGING =
-  'Paged: limit 1..200 (default 50) entries from offset (default 0), in a stable order; total counts ' +
-  'every entry the filters match.';
+  'Paged: limit 1..200 (default 50) entries from offset (default 0), in a stable order, answered as a ' +
+  'JSON array; the X-Total-Count header counts every entry the filters match.';
+
+/** The header a list's total travels in (the body is the page's array). */
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+
+/**
+ * A list's 200: one page as a JSON array (the shape the spec gives the console's lists), with
+ * the total the filters match in X-Total-Count, so a client knows how many pages there are.
+ */
+export function listResponse<T extends z.ZodType>(schema: T, description: string) {
+  return {
+    description,
+    headers: {
+      [TOTAL_COUNT_HEADER]: {
+        description: 'Entries matching the filters, over every page',
+        schema: { type: 'integer' as const, minimum: 0 },
+      },
+    },
+    content: { 'application/json': { schema } },
+  };
+}
+
+/** Answers one page of a list: its entries as the body, its total in X-Total-Count. */
+export function sendPage<T>(c: Context, page: { total: number; entries: T[] }) {
+  c.header(TOTAL_COUNT_HEADER, String(page.total));
+  return c.json(page.entries, 200);
+}

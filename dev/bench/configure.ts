@@ -80,10 +80,8 @@ async function limitOwnerRole(call: Call): Promise<void> {
     ],
     budgets: [{ period: 'daily', limit_tokens: HUGE * 10_000 }],
   };
-  const roles = (await call('GET', '/api/admin/roles?limit=200')) as {
-    entries: Array<{ id: string; name: string }>;
-  };
-  const admin = roles.entries.find((role) => role.name === 'admin');
+  const roles = (await call('GET', '/api/admin/roles?limit=200')) as Array<{ id: string; name: string }>;
+  const admin = roles.find((role) => role.name === 'admin');
   if (admin) await call('PATCH', `/api/admin/roles/${admin.id}`, limits);
   else await call('POST', '/api/admin/roles', { name: 'admin', ...limits });
 }

@@ -5,9 +5,18 @@
  */
 import type { CaseAnswer, ItemCount } from './timed-cases';
 
-/** The items of a list body: an array, a page `{total, entries}`, or an OpenAI list `{data}`. */
-export function countItems(body: unknown): ItemCount | null {
-  if (Array.isArray(body)) return { count: body.length, total: null };
+/** The total of a list answer's X-Total-Count header: a count, or null when absent or not one. */
+function totalOf(header: string | null | undefined): number | null {
+  if (header == null || !/^\d+$/.test(header.trim())) return null;
+  return Number(header);
+}
+
+/**
+ * The items of a list body: an array (a console list, its total in the X-Total-Count header
+ * given as `totalHeader`), a log search's page `{total, entries}`, or an OpenAI list `{data}`.
+ */
+export function countItems(body: unknown, totalHeader?: string | null): ItemCount | null {
+  if (Array.isArray(body)) return { count: body.length, total: totalOf(totalHeader) };
   if (body === null || typeof body !== 'object') return null;
   const { entries, total, data } = body as { entries?: unknown; total?: unknown; data?: unknown };
   if (Array.isArray(entries))
@@ -19,12 +28,13 @@ export function countItems(body: unknown): ItemCount | null {
 export async function httpAnswer(url: string, init: RequestInit = {}): Promise<CaseAnswer> {
   const res = await fetch(url, init);
   const body = new Uint8Array(await res.arrayBuffer());
+  const totalHeader = res.headers.get('x-total-count');
   return {
     status: res.status,
     bytes: body.byteLength,
     items: () => {
       try {
-        return countItems(JSON.parse(new TextDecoder().decode(body)));
+        return countItems(JSON.parse(new TextDecoder().decode(body)), totalHeader);
       } catch {
         return null;
       }

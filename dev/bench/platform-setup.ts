@@ -37,9 +37,12 @@ export function consoleApi(consoleUrl: string, token?: string): ConsoleCall {
   };
 }
 
-/** Up to 200 entries of a console list (every list pages): the seed's few providers and servers. */
+/**
+ * Up to 200 entries of a console list (every list pages, answering a JSON array with the total in
+ * X-Total-Count): the seed's few providers and servers.
+ */
 async function listed<T>(call: ConsoleCall, path: string): Promise<T[]> {
-  return (await call<{ entries: T[] }>('GET', `${path}?limit=200`)).entries;
+  return await call<T[]>('GET', `${path}?limit=200`);
 }
 
 export async function login(consoleUrl: string, account: { email: string; password: string }) {

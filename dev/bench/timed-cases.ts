@@ -11,7 +11,10 @@ export interface CaseAnswer {
   status: number;
   /** Body bytes as the client read them (decoded); null when not measured. */
   bytes: number | null;
-  /** Items of a list answer (its length, or a page's entries and total), read after the timing. */
+  /**
+   * Items of a list answer (an array's length and its X-Total-Count, or a log page's entries and
+   * total), read after the timing.
+   */
   items?: () => ItemCount | null;
 }
 

@@ -185,12 +185,12 @@ describe('MCP clients sign users in with OAuth', () => {
     const next = (await rotated.json()) as OAuthTokens;
     expect(next.refresh_token).not.toBe(first?.refresh_token);
     const grants = await http('GET', `${consoleUrl}/api/oauth/grants`, { token: adminToken });
-    const grant = grants.body.entries.find((g: { client_name: string }) => g.client_name === 'E2E agent');
+    const grant = grants.body.find((g: { client_name: string }) => g.client_name === 'E2E agent');
     expect(grant).toMatchObject({ resource: `${gatewayUrl}/mcp`, scope: 'mcp', revoked_at: null });
     expect((await refresh(first?.refresh_token ?? '')).status).toBe(400);
     expect((await refresh(next.refresh_token ?? '')).status).toBe(400);
     const after = await http('GET', `${consoleUrl}/api/oauth/grants`, { token: adminToken });
-    expect(after.body.entries.find((g: { id: string }) => g.id === grant.id)).toMatchObject({
+    expect(after.body.find((g: { id: string }) => g.id === grant.id)).toMatchObject({
       revoked_reason: 'refresh token reused',
     });
     // Its access tokens stop at once, not when they expire.

@@ -155,7 +155,7 @@ describe('embeddings through the official SDK, inside workerd', () => {
   };
 
   it('answers float and base64 for every provider type with an embeddings API, and logs the cost', async () => {
-    const providers = (await adminApi('GET', '/api/admin/providers')).body.entries as Array<{
+    const providers = (await adminApi('GET', '/api/admin/providers')).body as Array<{
       id: string;
       name: string;
     }>;
@@ -211,7 +211,7 @@ describe('embeddings through the official SDK, inside workerd', () => {
 
 describe('an upstream that falls silent mid-stream, inside workerd', () => {
   it("ends the client's stream with the format's error event after the idle timeout, and logs a 504", async () => {
-    const providers = (await adminApi('GET', '/api/admin/providers')).body.entries as Array<{
+    const providers = (await adminApi('GET', '/api/admin/providers')).body as Array<{
       id: string;
       name: string;
     }>;
@@ -320,7 +320,7 @@ describe('streamed answers in the response cache, inside workerd', () => {
   }
 
   it('keeps what the client got, byte for byte, on each path a stream takes', async () => {
-    const providers = (await adminApi('GET', '/api/admin/providers')).body.entries as Array<{
+    const providers = (await adminApi('GET', '/api/admin/providers')).body as Array<{
       id: string;
       name: string;
     }>;

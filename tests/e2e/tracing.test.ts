@@ -132,7 +132,7 @@ describe.each(MODES)('traces from $label', (mode) => {
     const traced = await api('POST', '/api/keys', { name: 'traced' });
     key = traced.body.key;
     // The key's owner in a team: the request span names it (sluice.teams).
-    const owner = (await api('GET', `/api/admin/keys?q=traced`)).body.entries[0].user_id;
+    const owner = (await api('GET', `/api/admin/keys?q=traced`)).body[0].user_id;
     const team = await api('POST', '/api/admin/teams', { name: 'platform' });
     expect(team.status, JSON.stringify(team.body)).toBe(201);
     expect((await api('PUT', `/api/admin/teams/${team.body.id}/members`, { user_ids: [owner] })).status).toBe(

@@ -183,7 +183,7 @@ describe('admin screens in a real browser', () => {
     await dialog().getByRole('button', { name: 'Save' }).click();
     await row.getByText('operator').waitFor();
     await screenshot(page, 'admin-02-users');
-    const users = (await api('GET', '/api/admin/users?limit=200')).body.entries as Array<{
+    const users = (await api('GET', '/api/admin/users?limit=200')).body as Array<{
       email: string;
       role: string;
     }>;
@@ -206,7 +206,7 @@ describe('admin screens in a real browser', () => {
     await dialog().getByRole('button', { name: 'Create role' }).click();
     await page.getByTestId('roles-table').getByText('250 requests / 1m').waitFor();
     await screenshot(page, 'admin-03-limits-roles');
-    const roles = (await api('GET', '/api/admin/roles?limit=200')).body.entries as Array<{
+    const roles = (await api('GET', '/api/admin/roles?limit=200')).body as Array<{
       name: string;
       rules: unknown[];
     }>;
@@ -310,7 +310,7 @@ describe('admin screens in a real browser', () => {
     await pickMany(dialog().getByRole('textbox', { name: 'Roles' }), 'ui-role');
     await dialog().getByRole('button', { name: 'Save team' }).click();
     await team.getByText('ui-role').waitFor();
-    const teams = (await api('GET', '/api/admin/teams?limit=200')).body.entries as Array<{
+    const teams = (await api('GET', '/api/admin/teams?limit=200')).body as Array<{
       name: string;
       member_ids: string[];
     }>;
@@ -336,9 +336,7 @@ describe('admin screens in a real browser', () => {
     await pickMany(page.getByRole('textbox', { name: 'Extra roles' }), 'seeded-role');
     await page.getByRole('button', { name: 'Save roles' }).click();
     const roles = await api('GET', '/api/admin/roles');
-    const seeded = (roles.body.entries as Array<{ id: string; name: string }>).find(
-      (r) => r.name === 'seeded-role',
-    );
+    const seeded = (roles.body as Array<{ id: string; name: string }>).find((r) => r.name === 'seeded-role');
     await expect
       .poll(async () => (await api('GET', `/api/admin/limits/user/${await memberId()}/roles`)).body.role_ids)
       .toEqual([seeded?.id]);
@@ -421,7 +419,7 @@ describe('admin screens in a real browser', () => {
     await page.getByTestId('discover-result').getByText('echo', { exact: true }).waitFor();
     await screenshot(page, 'admin-05-mcp-discover');
     await dialog().getByRole('button', { name: 'Close' }).click();
-    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<{
+    const servers = (await api('GET', '/api/mcp/servers')).body as Array<{
       name: string;
       tool_count: number;
     }>;
@@ -447,7 +445,7 @@ describe('admin screens in a real browser', () => {
     const row = page.getByTestId('mcp-servers-table').getByRole('row').filter({ hasText: 'hub' });
     await row.waitFor();
     expect(await row.textContent()).toContain('oauth (client sluice-at-hub)');
-    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<Record<string, unknown>>;
+    const servers = (await api('GET', '/api/mcp/servers')).body as Array<Record<string, unknown>>;
     expect(servers.find((s) => s.name === 'hub')).toMatchObject({
       auth_type: 'oauth',
       oauth_client_id: 'sluice-at-hub',
@@ -502,7 +500,7 @@ describe('admin screens in a real browser', () => {
     await workload.waitFor();
     await screenshot(page, 'admin-06a-mcp-machine-servers');
 
-    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<Record<string, unknown>>;
+    const servers = (await api('GET', '/api/mcp/servers')).body as Array<Record<string, unknown>>;
     expect(servers.find((s) => s.name === 'internal')).toMatchObject({
       auth_type: 'oauth_client_credentials',
       oauth_client_id: 'sluice-m2m',
@@ -543,7 +541,7 @@ describe('admin screens in a real browser', () => {
     expect(await row.textContent()).toContain('oauth_token_exchange (client sluice-at-sso-hub)');
     await dialog().waitFor({ state: 'detached' });
     await screenshot(page, 'admin-06c-mcp-token-exchange-server');
-    const servers = (await api('GET', '/api/mcp/servers')).body.entries as Array<Record<string, unknown>>;
+    const servers = (await api('GET', '/api/mcp/servers')).body as Array<Record<string, unknown>>;
     expect(servers.find((s) => s.name === 'sso-hub')).toMatchObject({
       auth_type: 'oauth_token_exchange',
       oauth_client_id: 'sluice-at-sso-hub',
@@ -572,9 +570,9 @@ describe('admin screens in a real browser', () => {
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await dialog().waitFor({ state: 'detached' });
     expect(await row.textContent()).toContain('not connected');
-    const server = (
-      (await api('GET', '/api/mcp/servers')).body.entries as Array<{ id: string; name: string }>
-    ).find((s) => s.name === 'sso-hub');
+    const server = ((await api('GET', '/api/mcp/servers')).body as Array<{ id: string; name: string }>).find(
+      (s) => s.name === 'sso-hub',
+    );
     expect((await api('DELETE', `/api/mcp/servers/${server?.id}`)).status).toBeLessThan(300);
   });
 
@@ -591,9 +589,7 @@ describe('admin screens in a real browser', () => {
     const row = page.getByTestId('mcp-virtual-servers-table').getByRole('row').filter({ hasText: 'curated' });
     await row.waitFor();
     expect(await row.textContent()).toContain('/mcp/curated');
-    const virtuals = (await api('GET', '/api/mcp/virtual-servers')).body.entries as Array<
-      Record<string, unknown>
-    >;
+    const virtuals = (await api('GET', '/api/mcp/virtual-servers')).body as Array<Record<string, unknown>>;
     expect(virtuals).toEqual([expect.objectContaining({ name: 'curated', tools: ['everything__echo'] })]);
     await screenshot(page, 'admin-06b-mcp-virtual-servers');
     await row.getByRole('button', { name: 'Delete' }).click();
@@ -932,7 +928,7 @@ describe('admin screens in a real browser', () => {
   });
 
   it('gateway logs: a cache hit shows its badge; a $0 or unknown cost says why (cache hit, unpriced model, failed before any tokens)', async () => {
-    const providers = (await api('GET', '/api/admin/providers')).body.entries as Array<{
+    const providers = (await api('GET', '/api/admin/providers')).body as Array<{
       id: string;
       name: string;
     }>;
@@ -1118,15 +1114,18 @@ describe('admin screens in a real browser', () => {
 
 /** The label the key picker shows for a key (the seeded one unless told). */
 async function keyOption(id = keyId): Promise<string | undefined> {
-  const listed = (await api('GET', '/api/admin/keys')).body as {
-    entries: Array<{ id: string; name: string; prefix: string; owner_email: string }>;
-  };
-  const key = listed.entries.find((k) => k.id === id);
+  const listed = (await api('GET', '/api/admin/keys')).body as Array<{
+    id: string;
+    name: string;
+    prefix: string;
+    owner_email: string;
+  }>;
+  const key = listed.find((k) => k.id === id);
   return key && `${key.name} (${key.prefix}…) — ${key.owner_email}`;
 }
 
 async function memberId(): Promise<string> {
-  const users = (await api('GET', '/api/admin/users?limit=200')).body.entries as Array<{
+  const users = (await api('GET', '/api/admin/users?limit=200')).body as Array<{
     id: string;
     email: string;
   }>;

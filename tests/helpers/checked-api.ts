@@ -7,6 +7,8 @@ export interface CheckedReply {
   body: any;
   /** The body as sent ('' for none). */
   text: string;
+  /** The answer's headers (a list's total is in X-Total-Count). */
+  headers: Headers;
 }
 
 export type CheckedCallOptions = NonNullable<Parameters<ConsoleHarness['call']>[2]>;
@@ -38,7 +40,7 @@ export async function checkedApi(h: ConsoleHarness, fixed: { ip?: string } = {})
       const text = await res.text();
       const body = text === '' ? undefined : JSON.parse(text);
       problems.push(...conformance.check({ method, path, status: res.status, body }));
-      return { status: res.status, body, text };
+      return { status: res.status, body, text, headers: res.headers };
     },
   };
 }

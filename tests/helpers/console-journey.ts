@@ -39,9 +39,9 @@ export async function walkConsoleJourney(consoleUrl: string, gatewayUrl: string,
   const firstValue = created.body.key as string;
   expect(firstValue).toMatch(/^sluice-[A-Za-z0-9_-]{43}$/);
   const listed = await api('GET', '/api/keys');
-  expect(listed.body.entries.map((k: { id: string }) => k.id)).toContain(created.body.id);
+  expect(listed.body.map((k: { id: string }) => k.id)).toContain(created.body.id);
   expect(JSON.stringify(listed.body)).not.toContain(firstValue);
-  expect(listed.body.entries[0]).not.toHaveProperty('key');
+  expect(listed.body[0]).not.toHaveProperty('key');
 
   const served = await gatewayModels(firstValue);
   expect(served.status).toBe(200);

@@ -155,7 +155,7 @@ describe.each<{ store: string; extra: Record<string, string> }>([
       .access_token;
     await configureFakeProviders(api, fakes);
     const providers = new Map<string, string>(
-      (await api('GET', '/api/admin/providers')).body.entries.map((p: { name: string; id: string }) => [
+      (await api('GET', '/api/admin/providers')).body.map((p: { name: string; id: string }) => [
         p.name,
         p.id,
       ]),

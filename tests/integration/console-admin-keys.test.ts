@@ -16,7 +16,7 @@ const people = {
 const api = (method: string, path: string, token = people.admin.token, body?: unknown) =>
   checked.call(method, path, { token, body });
 
-const names = (body: { entries: { name: string }[] }) => body.entries.map((e) => e.name);
+const names = (body: { name: string }[]) => body.map((e) => e.name);
 
 beforeAll(async () => {
   h = await consoleHarness(appEnv(await freshDatabase('sluice_it_admin_keys')));
@@ -54,9 +54,10 @@ describe('GET /api/admin/keys', () => {
   it("lists every user's keys but revoked ones, newest first, with the owner and no secret", async () => {
     const all = await api('GET', '/api/admin/keys');
     expect(all.status).toBe(200);
-    expect(all.body).toMatchObject({ total: 4, offset: 0, limit: 50 });
+    expect(all.headers.get('x-total-count')).toBe('4');
+    expect(all.body).toHaveLength(4);
     expect(names(all.body)).toEqual(['admin 50 kick off', 'user 50%_off', 'user laptop', 'admin ci']);
-    expect(all.body.entries[1]).toMatchObject({
+    expect(all.body[1]).toMatchObject({
       user_id: people.user.id,
       owner_email: people.user.email,
       status: 'active',
@@ -78,13 +79,14 @@ describe('GET /api/admin/keys', () => {
       'user 50%_off',
       'user laptop',
     ]);
-    const first = (await api('GET', '/api/admin/keys')).body.entries[1];
+    const first = (await api('GET', '/api/admin/keys')).body[1];
     expect(names((await api('GET', `/api/admin/keys?q=${first.prefix}`)).body)).toContain(first.name);
   });
 
   it('pages with a stable order and a total', async () => {
     const page = await api('GET', '/api/admin/keys?limit=2&offset=1');
-    expect(page.body).toMatchObject({ total: 4, offset: 1, limit: 2 });
+    expect(page.headers.get('x-total-count')).toBe('4');
+    expect(page.body).toHaveLength(2);
     expect(names(page.body)).toEqual(['user 50%_off', 'user laptop']);
   });
 

@@ -200,8 +200,8 @@ describe('GET /api/keys and /api/keys/{id}', () => {
     const theirs = await createKey('bob', { name: 'bobs' });
     const list = await api('GET', '/api/keys?limit=200', { token: users.alice.token });
     expect(list.status).toBe(200);
-    for (const item of list.body.entries) expect(Object.keys(item).sort()).toEqual(LIST_FIELDS);
-    const ids = list.body.entries.map((k: { id: string }) => k.id);
+    for (const item of list.body) expect(Object.keys(item).sort()).toEqual(LIST_FIELDS);
+    const ids = list.body.map((k: { id: string }) => k.id);
     expect(ids).toContain(mine.body.id);
     expect(ids).not.toContain(theirs.body.id);
     expect(list.text).not.toContain(mine.body.key);
@@ -211,6 +211,46 @@ describe('GET /api/keys and /api/keys/{id}', () => {
     expect(Object.keys(one.body).sort()).toEqual(LIST_FIELDS);
     expect(one.body).toMatchObject({ id: mine.body.id, name: 'listed', prefix: mine.body.key.slice(0, 12) });
     expect(one.text).not.toContain(sha256(mine.body.key));
+  });
+
+  it('answers GET /api/keys (no query) as an array of key objects, the total in X-Total-Count', async () => {
+    const mine = await createKey('alice', {
+      name: 'spec shape',
+      allowed_models: ['gpt-4o'],
+      rate_limit_rpm: 60,
+      // Past every expiring window the tests below ask for.
+      expires_in_days: 200,
+    });
+    const list = await api('GET', '/api/keys', { token: users.alice.token });
+    expect(list.status).toBe(200);
+    expect(Array.isArray(list.body)).toBe(true);
+    const total = Number(list.headers.get('x-total-count'));
+    expect(total).toBeGreaterThan(0);
+    expect(list.body).toHaveLength(Math.min(total, 50));
+    for (const item of list.body) {
+      expect(item).toEqual(
+        expect.objectContaining({
+          id: expect.any(String),
+          name: expect.any(String),
+          prefix: expect.any(String),
+          allowed_models: item.allowed_models === null ? null : expect.any(Array),
+          rate_limit_rpm: item.rate_limit_rpm === null ? null : expect.any(Number),
+          expires_at: item.expires_at === null ? null : expect.any(String),
+          created_at: expect.any(String),
+          last_used_at: item.last_used_at === null ? null : expect.any(String),
+        }),
+      );
+    }
+    expect(list.body.find((k: { id: string }) => k.id === mine.body.id)).toMatchObject({
+      id: mine.body.id,
+      name: 'spec shape',
+      prefix: mine.body.key.slice(0, 12),
+      allowed_models: ['gpt-4o'],
+      rate_limit_rpm: 60,
+      expires_at: mine.body.expires_at,
+      created_at: mine.body.created_at,
+      last_used_at: null,
+    });
   });
 
   it("answers 404 for another user's, an unknown and a malformed id", async () => {
@@ -304,7 +344,7 @@ describe('DELETE /api/keys/{id}', () => {
     expect((await api('POST', `${path}/rotate`, { token: users.alice.token })).status).toBe(404);
     expect((await api('PATCH', path, { token: users.alice.token, body: { name: 'x' } })).status).toBe(404);
     const list = await api('GET', '/api/keys?limit=200', { token: users.alice.token });
-    expect(list.body.entries.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
+    expect(list.body.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
     expect(await authenticateAt(created.body.key, new Date())).toBe('refused');
   });
 });
@@ -368,25 +408,21 @@ describe('GET /api/keys/expiring', () => {
     await createKey('bob', { name: 'bob-soon', expires_in_days: 2 });
     const byDefault = await api('GET', '/api/keys/expiring', { token: users.alice.token });
     expect(byDefault.status).toBe(200);
-    expect(byDefault.body).toEqual({
-      total: 1,
-      offset: 0,
-      limit: 50,
-      entries: [
-        {
-          id: soon.body.id,
-          name: 'soon',
-          prefix: soon.body.key.slice(0, 12),
-          expires_at: soon.body.expires_at,
-          days_remaining: 3,
-          owner_email: 'alice@keys.example',
-        },
-      ],
-    });
+    expect(byDefault.headers.get('x-total-count')).toBe('1');
+    expect(byDefault.body).toEqual([
+      {
+        id: soon.body.id,
+        name: 'soon',
+        prefix: soon.body.key.slice(0, 12),
+        expires_at: soon.body.expires_at,
+        days_remaining: 3,
+        owner_email: 'alice@keys.example',
+      },
+    ]);
     const wider = await api('GET', '/api/keys/expiring?days=30&limit=200', { token: users.alice.token });
-    const ids = wider.body.entries.map((k: { id: string }) => k.id);
+    const ids = wider.body.map((k: { id: string }) => k.id);
     expect(ids.indexOf(soon.body.id)).toBeLessThan(ids.indexOf(later.body.id));
-    expect(wider.body.entries.find((k: { id: string }) => k.id === later.body.id).days_remaining).toBe(20);
+    expect(wider.body.find((k: { id: string }) => k.id === later.body.id).days_remaining).toBe(20);
     for (const days of ['abc', '0', '-1', '1.5']) {
       expect((await api('GET', `/api/keys/expiring?days=${days}`, { token: users.alice.token })).status).toBe(
         422,
@@ -428,8 +464,10 @@ describe('time-driven transitions (fake clock)', () => {
     expect(await rowOf(swept.body.id)).toMatchObject({ status: 'disabled', disabledAt: later });
     expect(await rowOf(busy.body.id)).toMatchObject({ status: 'active' });
     // The owner's list says so, with the timeout that did it.
-    const listed = (await api('GET', '/api/keys?limit=200', { token: users.alice.token })).body
-      .entries as Record<string, unknown>[];
+    const listed = (await api('GET', '/api/keys?limit=200', { token: users.alice.token })).body as Record<
+      string,
+      unknown
+    >[];
     expect(listed.find((k) => k.id === swept.body.id)).toMatchObject({
       status: 'disabled',
       inactivity_timeout_days: 1,
@@ -464,9 +502,9 @@ describe('time-driven transitions (fake clock)', () => {
     expect(await authenticateAt(created.body.key, new Date(due.getTime() + DAY + 1))).toBe('refused');
     // The owner sees it coming: the expiring list shows the key stopping at the grace end.
     const expiring = async () =>
-      (
-        await api('GET', '/api/keys/expiring?days=40&limit=200', { token: users.alice.token })
-      ).body.entries.find((k: { id: string }) => k.id === created.body.id);
+      (await api('GET', '/api/keys/expiring?days=40&limit=200', { token: users.alice.token })).body.find(
+        (k: { id: string }) => k.id === created.body.id,
+      );
     expect(await expiring()).toMatchObject({ expires_at: new Date(due.getTime() + DAY).toISOString() });
     // A manual rotation issues a value and keeps the consumers' old value on its grace.
     const manual = await api('POST', `${path}/rotate`, { token: users.alice.token });

@@ -72,7 +72,7 @@ afterAll(() => h.close());
 // Each case starts from no grants at all.
 beforeEach(async () => {
   const held = await asAdmin('GET', `/api/admin/permissions?user_id=${users.alice.id}`);
-  for (const g of held.body.entries) await asAdmin('DELETE', `/api/admin/permissions/${g.id}`);
+  for (const g of held.body) await asAdmin('DELETE', `/api/admin/permissions/${g.id}`);
 });
 
 describe('a non-admin without grants', () => {
@@ -170,7 +170,7 @@ describe('scope global', () => {
   it('stops at once when revoked', async () => {
     await grant('write', 'global');
     expect((await aliceCan(keyOf('carol'))).read).toBe(200);
-    const [held] = (await asAdmin('GET', `/api/admin/permissions?user_id=${users.alice.id}`)).body.entries;
+    const [held] = (await asAdmin('GET', `/api/admin/permissions?user_id=${users.alice.id}`)).body;
     await asAdmin('DELETE', `/api/admin/permissions/${held.id}`);
     expect(await aliceCan(keyOf('carol'))).toEqual({ read: 403, write: 403 });
   });

@@ -74,7 +74,7 @@ describe('registering and discovering server-everything', () => {
     expect(echo).toMatchObject({ description: expect.any(String), input_schema: { type: 'object' } });
 
     const list = await api('GET', '/api/mcp/servers');
-    expect(list.body.entries.find((s: { id: string }) => s.id === created.id).tool_count).toBe(
+    expect(list.body.find((s: { id: string }) => s.id === created.id).tool_count).toBe(
       found.body.tools_discovered,
     );
     const one = await api('GET', `/api/mcp/servers/${created.id}`);
@@ -82,7 +82,7 @@ describe('registering and discovering server-everything', () => {
 
     const tools = await api('GET', '/api/mcp/tools?limit=200', undefined, userToken);
     expect(tools.status).toBe(200);
-    expect(tools.body.entries.filter((t: { server_name: string }) => t.server_name === name)).toHaveLength(
+    expect(tools.body.filter((t: { server_name: string }) => t.server_name === name)).toHaveLength(
       found.body.tools_discovered,
     );
   });
@@ -224,7 +224,7 @@ describe('changing and deleting', () => {
     expect((await api('DELETE', `/api/mcp/servers/${created.id}`)).status).toBe(204);
     expect((await api('GET', `/api/mcp/servers/${created.id}`)).status).toBe(404);
     const tools = await api('GET', '/api/mcp/tools?limit=200');
-    expect(tools.body.entries.filter((t: { server_id: string }) => t.server_id === created.id)).toEqual([]);
+    expect(tools.body.filter((t: { server_id: string }) => t.server_id === created.id)).toEqual([]);
     const actions = (await h.deps.db.select().from(auditLog).where(eq(auditLog.resourceId, created.id))).map(
       (r) => r.action,
     );

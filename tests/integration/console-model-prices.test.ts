@@ -63,14 +63,13 @@ describe('GET /api/admin/model-prices', () => {
   it('lists the seeded entries of the five vendor families, by vendor then model', async () => {
     const res = await asAdmin('GET', '/api/admin/model-prices?limit=200');
     expect(res.status).toBe(200);
-    expect(res.body.total).toBe(res.body.entries.length);
-    const vendors = new Set(res.body.entries.map((p: { vendor: string }) => p.vendor));
+    expect(Array.isArray(res.body)).toBe(true);
+    expect(Number(res.headers.get('x-total-count'))).toBe(res.body.length);
+    const vendors = new Set(res.body.map((p: { vendor: string }) => p.vendor));
     expect([...vendors].sort()).toEqual(['anthropic', 'google', 'meta', 'mistral', 'openai']);
-    const keys = res.body.entries.map(
-      (p: { vendor: string; model: string }) => `${p.vendor}\u0000${p.model}`,
-    );
+    const keys = res.body.map((p: { vendor: string; model: string }) => `${p.vendor}\u0000${p.model}`);
     expect(keys).toEqual([...keys].sort());
-    const byModel = new Map(res.body.entries.map((p: { model: string }) => [p.model, p]));
+    const byModel = new Map(res.body.map((p: { model: string }) => [p.model, p]));
     for (const model of ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'o3', 'o4-mini', 'claude-sonnet-4']) {
       expect(byModel.has(model), model).toBe(true);
     }
@@ -102,7 +101,7 @@ describe('GET /api/admin/model-prices', () => {
       cache_write_price_per_mtok: null,
       cache_write_1h_price_per_mtok: null,
     });
-    for (const p of res.body.entries) {
+    for (const p of res.body) {
       expect(p.input_price_per_mtok).toBeGreaterThan(0);
       expect(p.output_price_per_mtok).toBeGreaterThan(0);
     }
@@ -143,7 +142,7 @@ describe('PUT /api/admin/model-prices/{model}', () => {
       after: { output_price_per_mtok: 7, cached_input_price_per_mtok: null },
     });
     const list = await asAdmin('GET', '/api/admin/model-prices?limit=200');
-    expect(list.body.entries.filter((p: { model: string }) => p.model === 'acme-large')).toHaveLength(1);
+    expect(list.body.filter((p: { model: string }) => p.model === 'acme-large')).toHaveLength(1);
   });
 
   it('takes the two prompt-cache write prices, defaulting them to null, and audits them', async () => {
@@ -154,7 +153,7 @@ describe('PUT /api/admin/model-prices/{model}', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ cache_write_price_per_mtok: 1.875, cache_write_1h_price_per_mtok: 3 });
-    const listed = (await asAdmin('GET', '/api/admin/model-prices?limit=200')).body.entries.find(
+    const listed = (await asAdmin('GET', '/api/admin/model-prices?limit=200')).body.find(
       (p: { model: string }) => p.model === 'acme-cached',
     );
     expect(listed).toMatchObject({ cache_write_price_per_mtok: 1.875, cache_write_1h_price_per_mtok: 3 });
@@ -204,9 +203,7 @@ describe('PUT /api/admin/model-prices/{model}', () => {
     }
     const list = await asAdmin('GET', '/api/admin/model-prices?limit=200');
     expect(
-      list.body.entries.some(
-        (p: { model: string }) => p.model.startsWith('acme-bad') || p.model.startsWith('acme '),
-      ),
+      list.body.some((p: { model: string }) => p.model.startsWith('acme-bad') || p.model.startsWith('acme ')),
     ).toBe(false);
   });
 });
@@ -349,9 +346,9 @@ describe('effective prices in the models admin API', () => {
     });
     const res = await asAdmin('GET', '/api/admin/models/unpriced');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ total: 2, offset: 0, limit: 50 });
-    expect(res.body.entries.map((m: { name: string }) => m.name)).toEqual(['no-routes', 'nothing-priced']);
-    expect(res.body.entries[1].effective_price).toEqual({
+    expect(res.headers.get('x-total-count')).toBe('2');
+    expect(res.body.map((m: { name: string }) => m.name)).toEqual(['no-routes', 'nothing-priced']);
+    expect(res.body[1].effective_price).toEqual({
       source: 'none',
       input_price_per_mtok: null,
       output_price_per_mtok: null,
@@ -364,7 +361,7 @@ describe('effective prices in the models admin API', () => {
 
   it('follows price-table edits: a new entry prices the model, deleting it unprices it', async () => {
     const model = async () =>
-      (await asAdmin('GET', '/api/admin/models?limit=200')).body.entries.find(
+      (await asAdmin('GET', '/api/admin/models?limit=200')).body.find(
         (m: { name: string }) => m.name === 'nothing-priced',
       );
     await asAdmin('PUT', '/api/admin/model-prices/acme-unknown', price({ input_price_per_mtok: 9 }));

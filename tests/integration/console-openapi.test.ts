@@ -354,7 +354,7 @@ async function tourOAuth(token: string, userToken: string): Promise<void> {
   await api('GET', '/api/oauth/grants?all=true', { token });
   await api('GET', '/api/oauth/grants?all=true', { token: userToken });
   await api('GET', '/api/oauth/grants?limit=0', { token });
-  await api('DELETE', `/api/oauth/grants/${grants.body.entries[0].id}`, { token });
+  await api('DELETE', `/api/oauth/grants/${grants.body[0].id}`, { token });
   await api('DELETE', `/api/oauth/grants/${MISSING_ID}`, { token: userToken });
   const server = await api('POST', '/api/mcp/servers', {
     token,

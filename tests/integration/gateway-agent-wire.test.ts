@@ -10,7 +10,7 @@ let h: ProxyHarness;
 
 beforeAll(async () => {
   h = await proxyHarness('agent_wire');
-  const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+  const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
     id: string;
     name: string;
   }>;

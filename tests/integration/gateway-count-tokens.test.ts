@@ -13,7 +13,7 @@ const messages = [{ role: 'user' as const, content: 'how many tokens are these s
 
 beforeAll(async () => {
   h = await proxyHarness('count_tokens');
-  const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+  const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
     id: string;
     name: string;
   }>;

@@ -26,7 +26,7 @@ const texts = ['the first passage to embed', 'a second one'];
 
 beforeAll(async () => {
   h = await proxyHarness('embeddings');
-  const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+  const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
     id: string;
     provider_type: string;
   }>;
@@ -175,7 +175,7 @@ describe('accounting', () => {
       attempts: 1,
     });
     expect(titan?.costUsd).toBeCloseTo((fakeEmbeddingTokens(texts) * INPUT_PRICE) / 1e6, 12);
-    const models = (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
+    const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
       name: string;
       is_priced: boolean;
     }>;

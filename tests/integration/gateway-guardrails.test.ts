@@ -27,7 +27,7 @@ beforeAll(async () => {
     },
   });
   expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-  const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+  const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
     id: string;
     name: string;
   }>;

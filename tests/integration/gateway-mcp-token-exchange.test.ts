@@ -77,7 +77,7 @@ describe('a server where each user connects with their ID token', () => {
 
   it('lists it among the user’s connections, to connect with an ID token, and asks for one first', async () => {
     const listed = await h.admin('GET', '/api/mcp/connections');
-    expect(listed.body.entries).toContainEqual(
+    expect(listed.body).toContainEqual(
       expect.objectContaining({ server_id: server.id, connect_with: 'id_token', connected: false }),
     );
     const discovered = await h.admin('POST', `/api/mcp/servers/${server.id}/discover`);
@@ -155,9 +155,7 @@ describe('a server where each user connects with their ID token', () => {
     expect((refused as Error).message).toContain('Connect your tools account first');
     expect(await storedTokens()).toBeUndefined();
     const listed = await h.admin('GET', '/api/mcp/connections');
-    expect(listed.body.entries).toContainEqual(
-      expect.objectContaining({ server_id: server.id, connected: false }),
-    );
+    expect(listed.body).toContainEqual(expect.objectContaining({ server_id: server.id, connected: false }));
   });
 });
 

@@ -66,7 +66,7 @@ describe('the admin API', () => {
     });
     const id = created.body.id as string;
     const list = await h.admin('GET', '/api/mcp/virtual-servers');
-    expect(list.body.entries.map((v: { name: string }) => v.name)).toEqual(['curated']);
+    expect(list.body.map((v: { name: string }) => v.name)).toEqual(['curated']);
     expect((await h.admin('GET', `/api/mcp/virtual-servers/${id}`)).body).toEqual(created.body);
 
     const patched = await h.admin('PATCH', `/api/mcp/virtual-servers/${id}`, { description: 'Curated' });
@@ -124,7 +124,7 @@ describe('the admin API', () => {
     const body = { name: 'mine', tools: ['everything__echo'] };
     expect((await asMember('POST', '/api/mcp/virtual-servers', body)).status).toBe(403);
     const { body: list } = await h.admin('GET', '/api/mcp/virtual-servers');
-    expect((await asMember('DELETE', `/api/mcp/virtual-servers/${list.entries[0].id}`)).status).toBe(403);
+    expect((await asMember('DELETE', `/api/mcp/virtual-servers/${list[0].id}`)).status).toBe(403);
   });
 });
 
@@ -168,7 +168,7 @@ describe('/mcp/{virtual} at the gateway', () => {
 
   it('follows changes: a new tool list is served, an inactive or deleted virtual server is 404', async () => {
     const { body: list } = await h.admin('GET', '/api/mcp/virtual-servers');
-    const id = list.entries.find((v: { name: string }) => v.name === 'curated').id as string;
+    const id = list.find((v: { name: string }) => v.name === 'curated').id as string;
     await h.admin('PATCH', `/api/mcp/virtual-servers/${id}`, { tools: ['guarded__beta'] });
     await h.gateway.readVersions();
     const client = await connect('/mcp/curated');

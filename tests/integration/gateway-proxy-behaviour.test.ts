@@ -29,7 +29,7 @@ afterAll(() => h.close());
 
 async function providerNamed(name: string): Promise<{ id: string }> {
   const list = await h.admin('GET', '/api/admin/providers');
-  const found = (list.body.entries as Array<{ id: string; name: string }>).find((p) => p.name === name);
+  const found = (list.body as Array<{ id: string; name: string }>).find((p) => p.name === name);
   if (!found) throw new Error(`no provider ${name}`);
   return found;
 }

@@ -32,7 +32,7 @@ async function dailyUsed(): Promise<number> {
 beforeAll(async () => {
   h = await proxyHarness('reservations');
   second = gatewayHarness(h.gateway.env);
-  const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+  const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
     id: string;
     name: string;
   }>;

@@ -85,7 +85,7 @@ beforeAll(async () => {
   h = await proxyHarness('round_trips');
   // Limits on the key and on its owner (the admin role), a capped route, the cache on.
   const roles = await h.admin('GET', '/api/admin/roles');
-  const admin = (roles.body.entries as Array<{ id: string; name: string }>).find((r) => r.name === 'admin');
+  const admin = (roles.body as Array<{ id: string; name: string }>).find((r) => r.name === 'admin');
   const ownerLimits = {
     rules: [
       { kind: 'requests', window: '1m', limit: 100_000 },
@@ -104,7 +104,7 @@ beforeAll(async () => {
     ],
   });
   expect(rules.status).toBe(200);
-  const models = (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
+  const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
     id: string;
     name: string;
     routes: Array<Record<string, unknown>>;
@@ -317,7 +317,7 @@ describe('a console change reaches a warm gateway on its very next request', () 
     };
     expect(await listed()).not.toContain('m-listed-at-once');
     const openai = (
-      (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
+      (await h.admin('GET', '/api/admin/models')).body as Array<{
         name: string;
         routes: Array<{ provider_id: string }>;
       }>
@@ -333,7 +333,7 @@ describe('a console change reaches a warm gateway on its very next request', () 
   });
 
   it('changed routes are used at once', async () => {
-    const models = (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
+    const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
       id: string;
       name: string;
       routes: Array<{ provider_id: string; upstream_model: string }>;

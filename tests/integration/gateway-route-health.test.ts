@@ -54,7 +54,7 @@ beforeAll(async () => {
   second = gatewayHarness(h.gateway.env);
   const upstream = new URL(h.fakes.url);
   outage = await startFaultProxy({ host: upstream.hostname, port: Number(upstream.port) });
-  const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+  const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
     id: string;
     name: string;
   }>;
@@ -167,7 +167,7 @@ describe('route benching', () => {
   });
 
   it('a burst against a dead route tries it at most the policy’s count plus one, before any flush', async () => {
-    const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+    const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
       id: string;
       name: string;
     }>;

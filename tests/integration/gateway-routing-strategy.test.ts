@@ -28,7 +28,7 @@ async function callsDuring(run: () => Promise<void>): Promise<Record<string, num
 
 beforeAll(async () => {
   h = await proxyHarness('routing_strategy');
-  const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+  const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
     id: string;
     name: string;
   }>;
@@ -77,7 +77,7 @@ describe('routing strategies', () => {
   });
 
   it('is changed through the console and refused when unknown', async () => {
-    const models = (await h.admin('GET', '/api/admin/models')).body.entries as Array<{
+    const models = (await h.admin('GET', '/api/admin/models')).body as Array<{
       id: string;
       name: string;
     }>;

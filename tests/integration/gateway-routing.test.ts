@@ -33,7 +33,7 @@ async function servedBy(name: string, count: number): Promise<string[]> {
 beforeAll(async () => {
   h = await proxyHarness('gateway_routing');
   const list = await h.admin('GET', '/api/admin/providers');
-  for (const p of list.body.entries as Array<{ id: string; name: string }>) providers[p.name] = p.id;
+  for (const p of list.body as Array<{ id: string; name: string }>) providers[p.name] = p.id;
 });
 afterAll(() => h.close());
 

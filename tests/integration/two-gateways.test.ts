@@ -188,7 +188,7 @@ describe('two gateway instances', () => {
     for (const refusal of owner.refusals) expect(refusal).toContain('Rate limited: user:requests/1m');
 
     expect((await h.admin('PUT', `/api/admin/limits/user/${userId}/rules`, { rules: [] })).status).toBe(200);
-    const providers = (await h.admin('GET', '/api/admin/providers')).body.entries as Array<{
+    const providers = (await h.admin('GET', '/api/admin/providers')).body as Array<{
       id: string;
       name: string;
     }>;

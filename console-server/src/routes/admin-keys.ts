@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { adminKeyListQuerySchema, listAllKeys } from '@sluice/shared/keys';
 import { requireAdmin } from '../middleware/require-admin';
-import { bearerSecurity, createRouter, errorResponses, jsonResponse, PAGING } from '../openapi';
+import { bearerSecurity, createRouter, errorResponses, listResponse, PAGING, sendPage } from '../openapi';
 import { AdminApiKeyPageSchema } from '../schemas/keys';
 
 const listRoute = createRoute({
@@ -17,11 +17,11 @@ const listRoute = createRoute({
   middleware: [requireAdmin()] as const,
   request: { query: adminKeyListQuerySchema },
   responses: {
-    200: jsonResponse(AdminApiKeyPageSchema, 'One page and the total'),
+    200: listResponse(AdminApiKeyPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
 
 export const adminKeysRoutes = createRouter().openapi(listRoute, async (c) =>
-  c.json(await listAllKeys(c.var.deps.db, c.req.valid('query')), 200),
+  sendPage(c, await listAllKeys(c.var.deps.db, c.req.valid('query'))),
 );

@@ -19,8 +19,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import { AdminUserPageSchema, AdminUserSchema } from '../schemas/admin';
 import { RegisteredUserSchema } from '../schemas/identity';
@@ -41,7 +43,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(AdminUserPageSchema, 'One page and the total'),
+    200: listResponse(AdminUserPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -103,7 +105,7 @@ function usersDeps(deps: ConsoleDeps): UsersAdminDeps {
 }
 
 export const adminUsersRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listUsers(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(listRoute, async (c) => sendPage(c, await listUsers(c.var.deps.db, c.req.valid('query'))))
   .openapi(createUserRoute, async (c) =>
     c.json(await createUser(usersDeps(c.var.deps), c.req.valid('json'), auditActor(c)), 201),
   )

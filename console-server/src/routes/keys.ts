@@ -23,8 +23,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import {
   ApiKeyPageSchema,
@@ -51,7 +53,7 @@ const listRoute = createRoute({
   summary: "The caller's keys (not revoked), newest first; never the secret",
   description: PAGING,
   request: { query: pageQuerySchema },
-  responses: { 200: jsonResponse(ApiKeyPageSchema, 'One page and the total'), ...errorResponses(401, 422) },
+  responses: { 200: listResponse(ApiKeyPageSchema, 'One page and the total'), ...errorResponses(401, 422) },
 });
 
 const createKeyRoute = createRoute({
@@ -77,7 +79,7 @@ const expiringRoute = createRoute({
   description: PAGING,
   request: { query: expiringQuerySchema },
   responses: {
-    200: jsonResponse(ExpiringApiKeyPageSchema, 'One page and the total'),
+    200: listResponse(ExpiringApiKeyPageSchema, 'One page and the total'),
     ...errorResponses(401, 422),
   },
 });
@@ -140,13 +142,13 @@ function actor(c: Context<ConsoleEnv>): KeyActor {
 
 export const keysRoutes = createRouter()
   .openapi(listRoute, async (c) =>
-    c.json(await listKeys(c.var.deps.db, c.var.auth.userId, c.req.valid('query')), 200),
+    sendPage(c, await listKeys(c.var.deps.db, c.var.auth.userId, c.req.valid('query'))),
   )
   .openapi(createKeyRoute, async (c) =>
     c.json(await createKey(keysDeps(c), actor(c), c.req.valid('json')), 201),
   )
   .openapi(expiringRoute, async (c) =>
-    c.json(await listExpiringKeys(c.var.deps.db, c.var.auth.userId, c.req.valid('query')), 200),
+    sendPage(c, await listExpiringKeys(c.var.deps.db, c.var.auth.userId, c.req.valid('query'))),
   )
   .openapi(getRoute, async (c) =>
     c.json(await getKey(c.var.deps.db, c.var.auth.userId, c.req.valid('param').id), 200),

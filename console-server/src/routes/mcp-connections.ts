@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { pageOf, pageQuerySchema } from '@sluice/shared/db';
+import { pageQuerySchema } from '@sluice/shared/db';
 import { listUserConnections, writeAudit } from '@sluice/shared/db/repos';
 import { AppError, badRequest } from '@sluice/shared/http';
 import { connectWithIdToken, IdTokenUnusable, startUpstreamConnect } from '@sluice/shared/mcp/oauth';
@@ -13,8 +13,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import {
   ConnectStartSchema,
@@ -35,7 +37,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(McpConnectionPageSchema, 'One page of your connections and the total'),
+    200: listResponse(McpConnectionPageSchema, 'One page of your connections and the total'),
     ...errorResponses(401, 422),
   },
 });
@@ -92,7 +94,7 @@ export const mcpConnectionsRoutes = createRouter()
       connected_at: iso(r.connectedAt),
       expires_at: iso(r.expiresAt),
     }));
-    return c.json(pageOf(page, total, connections), 200);
+    return sendPage(c, { total, entries: connections });
   })
   .openapi(connectRoute, async (c) => {
     const server = await requireMcpServer(c.var.deps.db, c.req.valid('param').id);

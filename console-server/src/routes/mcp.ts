@@ -33,8 +33,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import {
   McpDiscoverySchema,
@@ -76,7 +78,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(McpServerPageSchema, 'One page and the total'),
+    200: listResponse(McpServerPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -159,7 +161,7 @@ const listVirtualRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(McpVirtualServerPageSchema, 'One page and the total'),
+    200: listResponse(McpVirtualServerPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -224,7 +226,7 @@ const toolsRoute = createRoute({
   description: `Filters: q (case-insensitive substring of the name or description), server (exact name). ${PAGING}`,
   request: { query: McpToolQuerySchema },
   responses: {
-    200: jsonResponse(McpToolPageSchema, 'One page and the total'),
+    200: listResponse(McpToolPageSchema, 'One page and the total'),
     ...errorResponses(401, 422),
   },
 });
@@ -262,7 +264,7 @@ function mcpLogFilter(query: McpLogQueryParams) {
 }
 
 export const mcpRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listMcpServers(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(listRoute, async (c) => sendPage(c, await listMcpServers(c.var.deps.db, c.req.valid('query'))))
   .openapi(createServerRoute, async (c) =>
     c.json(await createMcpServer(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )
@@ -288,7 +290,7 @@ export const mcpRoutes = createRouter()
     return c.json(await discoverMcpTools(deps, c.req.valid('param').id, auditActor(c)), 200);
   })
   .openapi(listVirtualRoute, async (c) =>
-    c.json(await listMcpVirtualServers(c.var.deps.db, c.req.valid('query')), 200),
+    sendPage(c, await listMcpVirtualServers(c.var.deps.db, c.req.valid('query'))),
   )
   .openapi(createVirtualRoute, async (c) =>
     c.json(await createMcpVirtualServer(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
@@ -306,7 +308,7 @@ export const mcpRoutes = createRouter()
   })
   .openapi(toolsRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listMcpTools(c.var.deps.db, { q: query.q, server: query.server }, query), 200);
+    return sendPage(c, await listMcpTools(c.var.deps.db, { q: query.q, server: query.server }, query));
   })
   .openapi(logsRoute, async (c) => {
     const query = c.req.valid('query');

@@ -8,8 +8,10 @@ import {
   errorResponses,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import { ModelPricePageSchema, ModelPriceSchema, PriceModelParams } from '../schemas/model-prices';
 import { auditActor } from './audit-actor';
@@ -25,7 +27,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(ModelPricePageSchema, 'One page and the total'),
+    200: listResponse(ModelPricePageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -59,7 +61,7 @@ const deleteRoute = createRoute({
 });
 
 export const modelPricesRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listPrices(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(listRoute, async (c) => sendPage(c, await listPrices(c.var.deps.db, c.req.valid('query'))))
   .openapi(putRoute, async (c) => {
     const { model } = c.req.valid('param');
     const { price, created } = await putPrice(c.var.deps, model, c.req.valid('json'), auditActor(c));

@@ -22,8 +22,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import { ModelPageSchema, ModelSchema, RouteHealthListSchema } from '../schemas/admin';
 import { auditActor } from './audit-actor';
@@ -42,7 +44,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(ModelPageSchema, 'One page and the total'),
+    200: listResponse(ModelPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -56,7 +58,7 @@ const unpricedRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(ModelPageSchema, 'One page and the total'),
+    200: listResponse(ModelPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -134,9 +136,9 @@ const replaceRoutesRoute = createRoute({
 
 // /unpriced and /route-health are registered before /{id} so the literal segments win.
 export const modelsRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listModels(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(listRoute, async (c) => sendPage(c, await listModels(c.var.deps.db, c.req.valid('query'))))
   .openapi(unpricedRoute, async (c) =>
-    c.json(await listUnpricedModels(c.var.deps.db, c.req.valid('query')), 200),
+    sendPage(c, await listUnpricedModels(c.var.deps.db, c.req.valid('query'))),
   )
   .openapi(routeHealthRoute, async (c) =>
     c.json(await readRouteHealth(c.var.deps.redis, c.var.deps.db, Date.now()), 200),

@@ -5,7 +5,6 @@ import {
   pendingAuthorization,
   revokeGrant,
 } from '@sluice/shared/auth/oauth';
-import { pageOf } from '@sluice/shared/db';
 import { type GrantListing, listGrants, oauthGrantStore, writeAudit } from '@sluice/shared/db/repos';
 import { forbidden, notFound } from '@sluice/shared/http';
 import { requireJwt } from '../middleware/require-jwt';
@@ -17,8 +16,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import {
   AuthorizationRequestSchema,
@@ -64,7 +65,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: GrantListQuery },
   responses: {
-    200: jsonResponse(GrantPageSchema, 'One page and the total'),
+    200: listResponse(GrantPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -143,7 +144,7 @@ export const oauthGrantsRoutes = createRouter()
     const all = query.all === 'true';
     if (all && c.var.auth.role !== 'admin') throw forbidden('Admin role required for all=true');
     const { rows, total } = await listGrants(c.var.deps.db, all ? null : c.var.auth.userId, query);
-    return c.json(pageOf(query, total, rows.map(grantView)), 200);
+    return sendPage(c, { total, entries: rows.map(grantView) });
   })
   .openapi(revokeRoute, async (c) => {
     const { id } = c.req.valid('param');

@@ -8,8 +8,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import { GrantsQuerySchema, PermissionGrantPageSchema, PermissionGrantSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
@@ -30,7 +32,7 @@ const listRoute = createRoute({
   description: `${GRANT_MODEL} ${PAGING}`,
   request: { query: GrantsQuerySchema },
   responses: {
-    200: jsonResponse(PermissionGrantPageSchema, 'One page and the total'),
+    200: listResponse(PermissionGrantPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -64,7 +66,7 @@ const revokeRoute = createRoute({
 export const permissionsRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(await listGrants(c.var.deps.db, { userId: query.user_id }, query), 200);
+    return sendPage(c, await listGrants(c.var.deps.db, { userId: query.user_id }, query));
   })
   .openapi(createGrantRoute, async (c) =>
     c.json(await createGrant(c.var.deps.db, c.req.valid('json'), auditActor(c)), 201),

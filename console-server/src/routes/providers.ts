@@ -18,8 +18,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import { ProviderPageSchema, ProviderSchema } from '../schemas/admin';
 import { auditActor } from './audit-actor';
@@ -38,7 +40,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(ProviderPageSchema, 'One page and the total'),
+    200: listResponse(ProviderPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -91,7 +93,7 @@ const deleteRoute = createRoute({
 });
 
 export const providersRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listProviders(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(listRoute, async (c) => sendPage(c, await listProviders(c.var.deps.db, c.req.valid('query'))))
   .openapi(createProviderRoute, async (c) =>
     c.json(await createProvider(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )

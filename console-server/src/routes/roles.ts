@@ -18,8 +18,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import { RolePageSchema, RoleSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
@@ -44,7 +46,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(RolePageSchema, 'One page and the total'),
+    200: listResponse(RolePageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -98,7 +100,7 @@ const deleteRoute = createRoute({
 });
 
 export const rolesRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listRoles(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(listRoute, async (c) => sendPage(c, await listRoles(c.var.deps.db, c.req.valid('query'))))
   .openapi(createRoleRoute, async (c) =>
     c.json(await createRole(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )

@@ -22,8 +22,10 @@ import {
   IdParams,
   jsonBody,
   jsonResponse,
+  listResponse,
   noContent,
   PAGING,
+  sendPage,
 } from '../openapi';
 import { TeamPageSchema, TeamSchema } from '../schemas/limits';
 import { auditActor } from './audit-actor';
@@ -42,7 +44,7 @@ const listRoute = createRoute({
   description: PAGING,
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(TeamPageSchema, 'One page and the total'),
+    200: listResponse(TeamPageSchema, 'One page and the total'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -122,7 +124,7 @@ const rolesRoute = createRoute({
 });
 
 export const teamsRoutes = createRouter()
-  .openapi(listRoute, async (c) => c.json(await listTeams(c.var.deps.db, c.req.valid('query')), 200))
+  .openapi(listRoute, async (c) => sendPage(c, await listTeams(c.var.deps.db, c.req.valid('query'))))
   .openapi(createTeamRoute, async (c) =>
     c.json(await createTeam(c.var.deps, c.req.valid('json'), auditActor(c)), 201),
   )

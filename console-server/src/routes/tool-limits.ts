@@ -13,7 +13,16 @@ import {
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin } from '../middleware/require-admin';
 import { requireJwt } from '../middleware/require-jwt';
-import { bearerSecurity, createRouter, errorResponses, jsonBody, jsonResponse, noContent } from '../openapi';
+import {
+  bearerSecurity,
+  createRouter,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  listResponse,
+  noContent,
+  sendPage,
+} from '../openapi';
 import {
   SubjectToolLimitsSchema,
   ToolLimitOverviewSchema,
@@ -61,7 +70,7 @@ const listAllRoute = createRoute({
   description: 'By subject type (roles, users, keys), subject name, tool pattern, then window.',
   request: { query: pageQuerySchema },
   responses: {
-    200: jsonResponse(ToolLimitOverviewSchema, 'The tool limits'),
+    200: listResponse(ToolLimitOverviewSchema, 'The tool limits'),
     ...errorResponses(401, 403, 422),
   },
 });
@@ -112,7 +121,7 @@ const subjectOf = (params: { subject: 'api_key' | 'user' | 'role'; id: string })
 
 export const toolLimitsRoutes = createRouter()
   .openapi(listAllRoute, async (c) =>
-    c.json(slicePage(c.req.valid('query'), await listAllToolLimits(c.var.deps.db)), 200),
+    sendPage(c, slicePage(c.req.valid('query'), await listAllToolLimits(c.var.deps.db))),
   )
   .openapi(listRoute, async (c) =>
     c.json(await listSubjectToolLimits(c.var.deps.db, subjectOf(c.req.valid('param'))), 200),

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { MODEL_KINDS, PROVIDER_TYPES, ROUTING_STRATEGIES, USER_ROLES } from '@sluice/shared/db/schema';
 import { MAX_OUTPUT_TOKENS_LIMIT } from '@sluice/shared/models-admin';
 import { cacheWrite1hPrice, cacheWritePrice, EffectivePriceSchema } from './model-prices';
-import { pageSchema } from './page';
+import { listSchema } from './page';
 
 /** Response shapes of the admin users, providers and models endpoints. */
 export const AdminUserSchema = z
@@ -17,7 +17,7 @@ export const AdminUserSchema = z
   })
   .openapi('AdminUser');
 
-export const AdminUserPageSchema = pageSchema(AdminUserSchema, 'AdminUserPage', 'Users');
+export const AdminUserPageSchema = listSchema(AdminUserSchema, 'AdminUserPage');
 
 /** api_key is write-only: it is deliberately absent here. */
 export const ProviderSchema = z
@@ -33,7 +33,7 @@ export const ProviderSchema = z
   })
   .openapi('Provider');
 
-export const ProviderPageSchema = pageSchema(ProviderSchema, 'ProviderPage', 'Providers');
+export const ProviderPageSchema = listSchema(ProviderSchema, 'ProviderPage');
 
 export const ModelRouteSchema = z
   .object({
@@ -97,7 +97,7 @@ export const ModelSchema = z
   })
   .openapi('Model');
 
-export const ModelPageSchema = pageSchema(ModelSchema, 'ModelPage', 'Models');
+export const ModelPageSchema = listSchema(ModelSchema, 'ModelPage');
 
 export const RouteHealthSchema = z
   .object({

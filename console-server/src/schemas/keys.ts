@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_STATUSES } from '@sluice/shared/db/schema';
-import { pageSchema } from './page';
+import { listSchema } from './page';
 
 /**
  * Response shapes of /api/keys (docs/keys.md), field for field. allowed_models is null for
@@ -37,7 +37,7 @@ export const ApiKeySchema = z
   })
   .openapi('ApiKey');
 
-export const ApiKeyPageSchema = pageSchema(ApiKeySchema, 'ApiKeyPage', 'Keys');
+export const ApiKeyPageSchema = listSchema(ApiKeySchema, 'ApiKeyPage');
 
 export const CreatedApiKeySchema = z
   .object({
@@ -86,14 +86,13 @@ export const ExpiringApiKeySchema = z
   })
   .openapi('ExpiringApiKey');
 
-export const ExpiringApiKeyPageSchema = pageSchema(ExpiringApiKeySchema, 'ExpiringApiKeyPage', 'Keys');
+export const ExpiringApiKeyPageSchema = listSchema(ExpiringApiKeySchema, 'ExpiringApiKeyPage');
 
-export const AdminApiKeyPageSchema = pageSchema(
+export const AdminApiKeyPageSchema = listSchema(
   ApiKeySchema.extend({
     status: z.enum(API_KEY_STATUSES),
     user_id: z.uuid(),
     owner_email: z.string(),
   }).openapi('AdminApiKey'),
   'AdminApiKeyPage',
-  'Keys',
 );

@@ -3,7 +3,7 @@ import { PERMISSIONS, SCOPE_TYPES } from '@sluice/shared/access';
 import { pageQuerySchema } from '@sluice/shared/db';
 import { BUDGET_PERIODS, LIMIT_KINDS, LIMIT_WINDOWS } from '@sluice/shared/db/schema';
 import { LIMITS_SUBJECTS } from '@sluice/shared/limits-admin';
-import { pageSchema } from './page';
+import { listSchema } from './page';
 import { ToolLimitUsageSchema } from './tool-limits';
 
 /** Response shapes and path parameters of the roles, teams, limits and permissions endpoints. */
@@ -35,7 +35,7 @@ export const RoleSchema = z
   })
   .openapi('Role');
 
-export const RolePageSchema = pageSchema(RoleSchema, 'RolePage', 'Roles');
+export const RolePageSchema = listSchema(RoleSchema, 'RolePage');
 
 export const TeamSchema = z
   .object({
@@ -49,7 +49,7 @@ export const TeamSchema = z
   })
   .openapi('Team');
 
-export const TeamPageSchema = pageSchema(TeamSchema, 'TeamPage', 'Teams');
+export const TeamPageSchema = listSchema(TeamSchema, 'TeamPage');
 
 export const SubjectRulesSchema = z
   .object({ subject_type: z.enum(LIMITS_SUBJECTS), subject_id: z.uuid(), rules: z.array(LimitRuleSchema) })
@@ -79,7 +79,7 @@ export const PermissionGrantSchema = z
   })
   .openapi('PermissionGrant');
 
-export const PermissionGrantPageSchema = pageSchema(PermissionGrantSchema, 'PermissionGrantPage', 'Grants');
+export const PermissionGrantPageSchema = listSchema(PermissionGrantSchema, 'PermissionGrantPage');
 
 export const SubjectUsageSchema = z
   .object({

@@ -7,7 +7,7 @@ import {
   MCP_LOG_STATUSES,
 } from '@sluice/shared/logs/mcp';
 import { MCP_AUTH_TYPES, MCP_TRANSPORTS } from '@sluice/shared/mcp/registry';
-import { pageSchema } from './page';
+import { listSchema } from './page';
 
 /** Shapes of the MCP registry and call-log endpoints. auth_secret never appears in any of them. */
 
@@ -61,7 +61,7 @@ export const McpServerListItemSchema = z
   })
   .openapi('McpServerListItem');
 
-export const McpServerPageSchema = pageSchema(McpServerListItemSchema, 'McpServerPage', 'Servers');
+export const McpServerPageSchema = listSchema(McpServerListItemSchema, 'McpServerPage');
 
 const inputSchema = z
   .record(z.string(), z.unknown())
@@ -86,7 +86,7 @@ export const McpToolQuerySchema = pageQuerySchema.extend({
   server: z.string().min(1).max(200).optional().openapi({ description: "The server's name, exactly" }),
 });
 
-export const McpToolPageSchema = pageSchema(
+export const McpToolPageSchema = listSchema(
   z
     .object({
       id: z.uuid(),
@@ -98,7 +98,6 @@ export const McpToolPageSchema = pageSchema(
     })
     .openapi('McpTool'),
   'McpToolPage',
-  'Tools',
 );
 
 export const McpVirtualServerSchema = z
@@ -116,11 +115,7 @@ export const McpVirtualServerSchema = z
   })
   .openapi('McpVirtualServer');
 
-export const McpVirtualServerPageSchema = pageSchema(
-  McpVirtualServerSchema,
-  'McpVirtualServerPage',
-  'Virtual servers',
-);
+export const McpVirtualServerPageSchema = listSchema(McpVirtualServerSchema, 'McpVirtualServerPage');
 
 /** An instant with an explicit zone, or a date (00:00 UTC of that day), as the audit search takes. */
 /** A query-string instant: an ISO 8601 date-time with offset, or a date (00:00 UTC). */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { pageSchema } from './page';
+import { listSchema } from './page';
 
 const usd = (description: string) => z.number().openapi({ description });
 
@@ -29,7 +29,7 @@ export const ModelPriceSchema = z
   })
   .openapi('ModelPrice');
 
-export const ModelPricePageSchema = pageSchema(ModelPriceSchema, 'ModelPricePage', 'Prices');
+export const ModelPricePageSchema = listSchema(ModelPriceSchema, 'ModelPricePage');
 
 /** Where a model's (or route's) price comes from, and what it is. */
 export const EffectivePriceSchema = z

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuerySchema } from '@sluice/shared/db';
-import { pageSchema } from './page';
+import { listSchema } from './page';
 
 /** The console's side of the /mcp authorization server: consent and grants. */
 
@@ -41,7 +41,7 @@ export const GrantSchema = z
   })
   .openapi('OAuthGrant');
 
-export const GrantPageSchema = pageSchema(GrantSchema, 'OAuthGrantPage', 'Grants');
+export const GrantPageSchema = listSchema(GrantSchema, 'OAuthGrantPage');
 
 export const GrantListQuery = pageQuerySchema.extend({
   all: z
@@ -72,7 +72,7 @@ export const McpConnectionSchema = z
   })
   .openapi('McpConnection');
 
-export const McpConnectionPageSchema = pageSchema(McpConnectionSchema, 'McpConnectionPage', 'Servers');
+export const McpConnectionPageSchema = listSchema(McpConnectionSchema, 'McpConnectionPage');
 
 export const IdTokenConnectSchema = z
   .strictObject({

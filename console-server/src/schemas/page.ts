@@ -1,9 +1,13 @@
 import { z } from '@hono/zod-openapi';
 
 /**
- * The one page shape of the console's lists (db/paging.ts): `limit` entries from `offset`, and
- * the total the same filters match, so a client knows how many pages there are.
+ * The console's two list shapes (db/paging.ts pages both: `limit` entries from `offset`, in a
+ * stable order). A list of things (keys, users, providers, roles, …) answers a JSON array, as
+ * the spec gives them, with the total in X-Total-Count (openapi.ts listResponse, sendPage). A
+ * log search answers { total, offset, limit, entries }, the envelope of the spec's log endpoints.
  */
+export const listSchema = <T extends z.ZodType>(entry: T, name: string) => z.array(entry).openapi(name);
+
 export const pageSchema = <T extends z.ZodType>(entry: T, name: string, what = 'Entries') =>
   z
     .object({

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { BUDGET_PERIODS, LIMIT_WINDOWS, TOOL_LIMIT_KINDS } from '@sluice/shared/db/schema';
 import { TOOL_LIMITS_SUBJECTS } from '@sluice/shared/limits-admin';
-import { pageSchema } from './page';
+import { listSchema } from './page';
 
 /** Response shapes and path parameters of the MCP tool limits endpoints. */
 
@@ -32,7 +32,7 @@ export const SubjectToolLimitsSchema = z
   })
   .openapi('SubjectToolLimits');
 
-export const ToolLimitOverviewSchema = pageSchema(
+export const ToolLimitOverviewSchema = listSchema(
   z
     .object({
       ...toolLimitFields,
@@ -42,7 +42,6 @@ export const ToolLimitOverviewSchema = pageSchema(
     })
     .openapi('ToolLimitOverviewItem'),
   'ToolLimitOverview',
-  'Tool limits',
 );
 
 /** A tool limit as GET /v1/usage and the usage endpoint list it. */

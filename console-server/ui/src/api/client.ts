@@ -1,6 +1,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import { sessionStore, type TokenPair } from '../auth/session';
 import { toApiError } from './errors';
+import type { Page, PageParams } from './paging';
 import type { paths } from './schema.gen';
 
 /**
@@ -55,11 +56,44 @@ const auth: Middleware = {
 };
 api.use(auth);
 
-/** Resolves the data of a typed call or throws the console's error envelope as ApiError. */
-export async function unwrap<T>(
-  call: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<T> {
-  const { data, error, response } = await call;
+/** What an openapi-fetch call settles to. */
+interface CallResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a settled call, or the console's error envelope thrown as ApiError. */
+function dataOf<T>({ data, error, response }: CallResult<T>): T {
   if (!response.ok) throw toApiError(response.status, error);
   return data as T;
+}
+
+/** Resolves the data of a typed call or throws the console's error envelope as ApiError. */
+export async function unwrap<T>(call: Promise<CallResult<T>>): Promise<T> {
+  return dataOf(await call);
+}
+
+/** The header a list answers its total in: the body is only the page's entries. */
+const TOTAL_COUNT = 'x-total-count';
+
+/** A list's total from its X-Total-Count; without it the pager could not know the page count. */
+function totalCount(response: Response): number {
+  const header = response.headers.get(TOTAL_COUNT);
+  const total = Number(header);
+  if (header === null || header.trim() === '' || !Number.isInteger(total) || total < 0)
+    throw new Error(`${response.url} answered a list without a valid X-Total-Count (got ${header})`);
+  return total;
+}
+
+/**
+ * Resolves one page of a list call as the UI's Page: the array body, the total from
+ * X-Total-Count, and the offset and limit that were sent (the body no longer echoes them).
+ * Failures throw ApiError as with `unwrap`:
+ *   usePagedQuery(KEY, (page) => unwrapPage(api.GET('/api/admin/users', { params: { query: page } }), page))
+ */
+export async function unwrapPage<T>(call: Promise<CallResult<T[]>>, page: PageParams): Promise<Page<T>> {
+  const result = await call;
+  const entries = dataOf(result);
+  return { total: totalCount(result.response), offset: page.offset, limit: page.limit, entries };
 }

@@ -1,7 +1,7 @@
 import { Badge, Code, Group, NumberInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, unwrapPage } from '../../api/client';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
@@ -33,7 +33,7 @@ export function ExpiringKeysPage() {
   const [debounced] = useDebouncedValue(days, 300);
   const within = typeof debounced === 'number' ? debounced : 7;
   const keys = usePagedQuery(['keys', 'expiring', within], (page) =>
-    unwrap(api.GET('/api/keys/expiring', { params: { query: { days: within, ...page } } })),
+    unwrapPage(api.GET('/api/keys/expiring', { params: { query: { days: within, ...page } } }), page),
   );
   return (
     <>

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
@@ -31,7 +31,9 @@ const STATUS_COLOR = {
 } as const;
 
 export function KeysPage() {
-  const keys = usePagedQuery(KEYS_QUERY, (page) => unwrap(api.GET('/api/keys', { params: { query: page } })));
+  const keys = usePagedQuery(KEYS_QUERY, (page) =>
+    unwrapPage(api.GET('/api/keys', { params: { query: page } }), page),
+  );
   const queryClient = useQueryClient();
   // Admins read every key's rules and budgets: the keys page lists them with the RPM.
   const admin = isAdmin(useUser());

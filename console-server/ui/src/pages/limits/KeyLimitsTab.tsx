@@ -1,8 +1,7 @@
 import { Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { useAdminKeySearch } from './limits-queries';
 import { SubjectLimitsForm } from './SubjectLimitsForm';
 import { UsageBars } from './UsageBars';
 
@@ -16,12 +15,7 @@ export function KeyLimitsTab() {
   const [picked, setPicked] = useState<{ value: string; label: string; rpm: number | null } | null>(null);
   // Once a key is picked the box shows its label: that is not a search.
   const [q] = useDebouncedValue(search === picked?.label ? '' : search.trim(), 250);
-  const keys = useQuery({
-    queryKey: ['admin-keys', q],
-    queryFn: () =>
-      unwrap(api.GET('/api/admin/keys', { params: { query: { limit: 200, ...(q ? { q } : {}) } } })),
-    placeholderData: (previous) => previous,
-  });
+  const keys = useAdminKeySearch(q);
   const keyId = picked?.value ?? null;
   const found =
     keys.data?.entries.map((k) => ({

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import { usePagedQuery } from '../../api/paging';
@@ -35,7 +35,7 @@ export function PermissionsTab() {
   const choices = useChoices();
   const queryClient = useQueryClient();
   const grants = usePagedQuery(GRANTS_QUERY, (page) =>
-    unwrap(api.GET('/api/admin/permissions', { params: { query: page } })),
+    unwrapPage(api.GET('/api/admin/permissions', { params: { query: page } }), page),
   );
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm({ initialValues });

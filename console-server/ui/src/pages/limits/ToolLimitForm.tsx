@@ -1,14 +1,14 @@
 import { Autocomplete, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import type { RequestBody, Schemas } from '../../api/types';
 import { useAllMcpTools } from '../mcp/mcp-queries';
 import { type BudgetPeriod, type LimitWindow, PERIOD_OPTIONS, WINDOW_OPTIONS } from './limit-kinds';
-import { useChoices } from './limits-queries';
+import { useAdminKeySearch, useChoices } from './limits-queries';
 import { SUBJECT_LABELS, toolPatternOptions } from './tool-limit-text';
 
 type Subject = Schemas['ToolLimit']['subject_type'];
@@ -33,12 +33,7 @@ const KIND_OPTIONS = [
 /** Keys of any user, searched on the server by name, prefix or owner email. */
 function useKeyOptions(search: string) {
   const [q] = useDebouncedValue(search.trim(), 250);
-  const keys = useQuery({
-    queryKey: ['admin-keys', q],
-    queryFn: () =>
-      unwrap(api.GET('/api/admin/keys', { params: { query: { limit: 200, ...(q ? { q } : {}) } } })),
-    placeholderData: (previous) => previous,
-  });
+  const keys = useAdminKeySearch(q);
   return keys.data?.entries.map((k) => ({
     value: k.id,
     label: `${k.name} (${k.prefix}…) — ${k.owner_email}`,

@@ -1,7 +1,7 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
@@ -20,7 +20,7 @@ export const TOOL_LIMITS_QUERY = ['tool-limits'] as const;
 export function ToolLimitsTab() {
   const queryClient = useQueryClient();
   const limits = usePagedQuery(TOOL_LIMITS_QUERY, (page) =>
-    unwrap(api.GET('/api/admin/limits/tool-limits', { params: { query: page } })),
+    unwrapPage(api.GET('/api/admin/limits/tool-limits', { params: { query: page } }), page),
   );
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: TOOL_LIMITS_QUERY });

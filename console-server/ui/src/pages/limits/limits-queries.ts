@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
-import { type PageParams, useAllPages, usePagedQuery } from '../../api/paging';
+import { api, unwrap, unwrapPage } from '../../api/client';
+import { PAGE_MAX, type PageParams, useAllPages, usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { SETTINGS_QUERY } from '../settings/SettingsCategoryForm';
 import { ALL_USERS_QUERY, fetchAllUsers } from '../users/user-queries';
@@ -10,8 +10,10 @@ export const ROLES_QUERY = ['roles'] as const;
 export const TEAMS_QUERY = ['teams'] as const;
 export const GRANTS_QUERY = ['permission-grants'] as const;
 
-const fetchRoles = (page: PageParams) => unwrap(api.GET('/api/admin/roles', { params: { query: page } }));
-const fetchTeams = (page: PageParams) => unwrap(api.GET('/api/admin/teams', { params: { query: page } }));
+const fetchRoles = (page: PageParams) =>
+  unwrapPage(api.GET('/api/admin/roles', { params: { query: page } }), page);
+const fetchTeams = (page: PageParams) =>
+  unwrapPage(api.GET('/api/admin/teams', { params: { query: page } }), page);
 
 /** A page of roles, for the roles tab. */
 export function useRolePage() {
@@ -38,6 +40,26 @@ export function useChoices() {
     roles: roles.data?.map((r) => ({ value: r.id, label: r.name })) ?? [],
     teams: teams.data?.map((t) => ({ value: t.id, label: t.name })) ?? [],
   };
+}
+
+/** A key search offers its first 200 matches; the total counts every match. */
+const KEY_SEARCH_PAGE = { offset: 0, limit: PAGE_MAX };
+
+/**
+ * Any user's keys whose name, prefix or owner email contains `q` (GET /api/admin/keys). The
+ * key-limits tab and the tool-limit form read the same cache entry per search, so both fetch it
+ * here: a second fetcher caching another shape under that key would break the other picker.
+ */
+export function useAdminKeySearch(q: string) {
+  return useQuery({
+    queryKey: ['admin-keys', q],
+    queryFn: () =>
+      unwrapPage(
+        api.GET('/api/admin/keys', { params: { query: { ...KEY_SEARCH_PAGE, ...(q ? { q } : {}) } } }),
+        KEY_SEARCH_PAGE,
+      ),
+    placeholderData: (previous) => previous,
+  });
 }
 
 /** A label for an id from a list of options, or the id itself. */

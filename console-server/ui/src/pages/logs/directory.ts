@@ -124,9 +124,9 @@ export function useKeyDirectory(typed: string): KeyDirectory {
     placeholderData: (previous) => previous,
     enabled: admin,
   });
-  for (const key of keys.data?.entries ?? []) known.current.set(keyLabel(key), key.id);
+  for (const key of keys.data ?? []) known.current.set(keyLabel(key), key.id);
   return {
-    suggestions: (keys.data?.entries ?? []).map(keyLabel),
+    suggestions: (keys.data ?? []).map(keyLabel),
     resolve: async (text) => {
       const trimmed = text.trim();
       if (UUID.test(trimmed) || known.current.has(trimmed)) return resolveKey([], trimmed, known.current);
@@ -137,7 +137,7 @@ export function useKeyDirectory(typed: string): KeyDirectory {
         search(name, 200),
         unwrap(api.GET('/api/admin/keys', { params: { query: { limit: 200, q: name, status: 'revoked' } } })),
       ]);
-      return resolveKey([...active.entries, ...revoked.entries], trimmed, known.current);
+      return resolveKey([...active, ...revoked], trimmed, known.current);
     },
   };
 }

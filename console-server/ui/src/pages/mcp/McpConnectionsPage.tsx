@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
@@ -27,7 +27,7 @@ export function McpConnectionsPage() {
   // The subject is only in the connect answer, not in the list: shown once, as the redirect's alert is.
   const [connectedAs, setConnectedAs] = useState<{ server: string; subject: string } | null>(null);
   const connections = usePagedQuery(['mcp-connections'], (page) =>
-    unwrap(api.GET('/api/mcp/connections', { params: { query: page } })),
+    unwrapPage(api.GET('/api/mcp/connections', { params: { query: page } }), page),
   );
   const connect = useMutation({
     mutationFn: (id: string) => unwrap(api.POST('/api/mcp/connections/{id}', { params: { path: { id } } })),

@@ -1,12 +1,14 @@
-import { api, unwrap } from '../../api/client';
+import { api, unwrapPage } from '../../api/client';
 import { type PageParams, useAllPages, usePagedQuery } from '../../api/paging';
 
 export const MCP_SERVERS_QUERY = ['mcp-servers'] as const;
 export const MCP_TOOLS_QUERY = ['mcp-tools'] as const;
 export const MCP_VIRTUAL_SERVERS_QUERY = ['mcp-virtual-servers'] as const;
 
-const fetchServers = (page: PageParams) => unwrap(api.GET('/api/mcp/servers', { params: { query: page } }));
-const fetchTools = (page: PageParams) => unwrap(api.GET('/api/mcp/tools', { params: { query: page } }));
+const fetchServers = (page: PageParams) =>
+  unwrapPage(api.GET('/api/mcp/servers', { params: { query: page } }), page);
+const fetchTools = (page: PageParams) =>
+  unwrapPage(api.GET('/api/mcp/tools', { params: { query: page } }), page);
 
 /** A page of the registered servers, for the servers screen. */
 export function useMcpServerPage() {
@@ -26,13 +28,13 @@ export function useAllMcpTools() {
 /** A page of the tools matching the tools screen's search and server filter. */
 export function useMcpToolPage(filters: { q?: string; server?: string }) {
   return usePagedQuery([...MCP_TOOLS_QUERY, filters], (page) =>
-    unwrap(api.GET('/api/mcp/tools', { params: { query: { ...filters, ...page } } })),
+    unwrapPage(api.GET('/api/mcp/tools', { params: { query: { ...filters, ...page } } }), page),
   );
 }
 
 /** A page of the virtual servers. */
 export function useMcpVirtualServerPage() {
   return usePagedQuery(MCP_VIRTUAL_SERVERS_QUERY, (page) =>
-    unwrap(api.GET('/api/mcp/virtual-servers', { params: { query: page } })),
+    unwrapPage(api.GET('/api/mcp/virtual-servers', { params: { query: page } }), page),
   );
 }

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { applyApiErrors, FormAlert } from '../../api/forms';
 import { useAllPages } from '../../api/paging';
 import type { Schemas } from '../../api/types';
@@ -42,7 +42,7 @@ function ModelEditor({ model, onClose }: { model: Model | null; onClose: () => v
   const queryClient = useQueryClient();
   // Every provider a route may go to, not only the first page's.
   const providers = useAllPages(PROVIDERS_QUERY, (page) =>
-    unwrap(api.GET('/api/admin/providers', { params: { query: page } })),
+    unwrapPage(api.GET('/api/admin/providers', { params: { query: page } }), page),
   );
   const health = useRouteHealth();
   const [alert, setAlert] = useState<string | null>(null);

@@ -3,9 +3,9 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import { usePagedQuery } from '../../api/paging';
+import { type Page, usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { type Column, DataTable } from '../../components/DataTable';
@@ -90,10 +90,10 @@ function AgentCell({ m }: { m: Model }) {
   );
 }
 
-/** The unpriced models the alert names; the rest are counted. */
-const UNPRICED_NAMED = 20;
+/** The unpriced models the alert names (the first page); the rest are counted. */
+const UNPRICED_PAGE = { offset: 0, limit: 20 };
 
-function UnpricedAlert({ unpriced }: { unpriced: Schemas['ModelPage'] }) {
+function UnpricedAlert({ unpriced }: { unpriced: Page<Model> }) {
   const { total, entries } = unpriced;
   const more = total - entries.length;
   return (
@@ -112,13 +112,13 @@ function UnpricedAlert({ unpriced }: { unpriced: Schemas['ModelPage'] }) {
 
 export function ModelsPage() {
   const models = usePagedQuery(MODELS_QUERY, (page) =>
-    unwrap(api.GET('/api/admin/models', { params: { query: page } })),
+    unwrapPage(api.GET('/api/admin/models', { params: { query: page } }), page),
   );
   // Every unpriced model counts, not only those on the page shown.
   const unpriced = useQuery({
     queryKey: [...MODELS_QUERY, 'unpriced'],
     queryFn: () =>
-      unwrap(api.GET('/api/admin/models/unpriced', { params: { query: { limit: UNPRICED_NAMED } } })),
+      unwrapPage(api.GET('/api/admin/models/unpriced', { params: { query: UNPRICED_PAGE } }), UNPRICED_PAGE),
   });
   const health = useRouteHealth();
   const queryClient = useQueryClient();

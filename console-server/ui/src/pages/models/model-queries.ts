@@ -1,4 +1,4 @@
-import { api, unwrap } from '../../api/client';
+import { api, unwrapPage } from '../../api/client';
 import { useAllPages } from '../../api/paging';
 
 /** Every query of models (pages, the whole list, the unpriced ones) starts with this key. */
@@ -8,7 +8,7 @@ export const MODELS_QUERY = ['models'] as const;
 export function useAllModels(enabled: boolean) {
   return useAllPages(
     MODELS_QUERY,
-    (page) => unwrap(api.GET('/api/admin/models', { params: { query: page } })),
+    (page) => unwrapPage(api.GET('/api/admin/models', { params: { query: page } }), page),
     { enabled },
   );
 }

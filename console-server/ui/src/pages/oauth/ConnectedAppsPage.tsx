@@ -1,7 +1,7 @@
 import { Badge, Button, Switch } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { useAuth } from '../../auth/AuthProvider';
@@ -25,7 +25,10 @@ export function ConnectedAppsPage() {
   const [all, setAll] = useState(false);
   const client = useQueryClient();
   const grants = usePagedQuery(['oauth-grants', all], (page) =>
-    unwrap(api.GET('/api/oauth/grants', { params: { query: all ? { all: 'true', ...page } : page } })),
+    unwrapPage(
+      api.GET('/api/oauth/grants', { params: { query: all ? { all: 'true', ...page } : page } }),
+      page,
+    ),
   );
   const revoke = useMutation({
     mutationFn: (id: string) => unwrap(api.DELETE('/api/oauth/grants/{id}', { params: { path: { id } } })),

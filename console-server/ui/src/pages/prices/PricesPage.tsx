@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
@@ -21,7 +21,7 @@ type Price = Schemas['ModelPrice'];
 /** The price table: what requests of models without their own prices are billed at. */
 export function PricesPage() {
   const prices = usePagedQuery(PRICES_QUERY, (page) =>
-    unwrap(api.GET('/api/admin/model-prices', { params: { query: page } })),
+    unwrapPage(api.GET('/api/admin/model-prices', { params: { query: page } }), page),
   );
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<{ entry: Price | null } | null>(null);

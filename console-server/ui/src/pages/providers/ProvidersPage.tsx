@@ -2,7 +2,7 @@ import { Badge, Button, Code, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
@@ -20,7 +20,7 @@ type Provider = Schemas['Provider'];
 
 export function ProvidersPage() {
   const providers = usePagedQuery(PROVIDERS_QUERY, (page) =>
-    unwrap(api.GET('/api/admin/providers', { params: { query: page } })),
+    unwrapPage(api.GET('/api/admin/providers', { params: { query: page } }), page),
   );
   const queryClient = useQueryClient();
   const [form, setForm] = useState<{ provider: Provider | null } | null>(null);

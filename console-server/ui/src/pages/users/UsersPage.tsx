@@ -1,6 +1,6 @@
 import { Badge, Button } from '@mantine/core';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, unwrapPage } from '../../api/client';
 import { usePagedQuery } from '../../api/paging';
 import type { Schemas } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
@@ -17,7 +17,7 @@ type User = Schemas['AdminUser'];
 /** All users, a page at a time: create, change role, (de)activate. */
 export function UsersPage() {
   const users = usePagedQuery(USERS_QUERY, (page) =>
-    unwrap(api.GET('/api/admin/users', { params: { query: page } })),
+    unwrapPage(api.GET('/api/admin/users', { params: { query: page } }), page),
   );
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
