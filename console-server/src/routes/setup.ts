@@ -1,7 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
-import { initializeSystem, isInitialized, setupInputSchema } from '@sluice/shared/auth/sign-in';
+import {
+  ALREADY_INITIALIZED,
+  initializeSystem,
+  isInitialized,
+  setupInputSchema,
+} from '@sluice/shared/auth/sign-in';
 import { loadSettings } from '@sluice/shared/db/repos';
-import { tooManyRequests } from '@sluice/shared/http';
+import { badRequest, tooManyRequests } from '@sluice/shared/http';
 import type { MiddlewareHandler } from 'hono';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../openapi';
 import { SetupStatusSchema, TokenResponseSchema } from '../schemas/identity';
@@ -19,6 +24,16 @@ const limitSetupCalls: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * Once there is an admin the endpoint answers 400 to anything (the spec's "afterwards that
+ * endpoint answers 400"), a body that would fail validation included: checked before the body
+ * is. The transaction checks again, for calls that race the first one.
+ */
+const refuseOnceInitialized: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+  if (await isInitialized(c.var.deps)) throw badRequest(ALREADY_INITIALIZED);
+  await next();
+};
+
 const statusRoute = createRoute({
   method: 'get',
   path: '/status',
@@ -33,7 +48,7 @@ const initializeRoute = createRoute({
   path: '/initialize',
   tags: ['setup'],
   summary: 'Create the first admin (and optionally a provider); only while uninitialized',
-  middleware: [limitSetupCalls] as const,
+  middleware: [limitSetupCalls, refuseOnceInitialized] as const,
   request: { body: jsonBody(setupInputSchema) },
   responses: {
     200: jsonResponse(TokenResponseSchema, 'Tokens for the new admin'),

@@ -3,7 +3,7 @@ export { login, register } from './accounts';
 export { createLoginGate, type LoginGate } from './login-gate';
 export type { IdentityDeps, PasswordHasher, RequestMeta } from './ports';
 export { loginInputSchema, refreshInputSchema, registerInputSchema, setupInputSchema } from './schemas';
-export { initializeSystem, isInitialized } from './setup';
+export { ALREADY_INITIALIZED, initializeSystem, isInitialized } from './setup';
 export { exchangeSignInCode, finishSso, parkSignIn, ssoAvailable, startSso } from './sso/sso';
 export { rotateRefreshToken } from './tokens';
 export { toUserDetail } from './views';

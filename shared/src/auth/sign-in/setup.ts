@@ -9,6 +9,9 @@ import type { SetupInput } from './schemas';
 import { issueTokenPair, readTokenTtls, type TokenPair } from './tokens';
 import { toUserView, type UserView } from './views';
 
+/** What a setup call hears once the system has its first admin. */
+export const ALREADY_INITIALIZED = 'System is already initialized';
+
 export async function isInitialized(deps: Pick<IdentityDeps, 'db'>): Promise<boolean> {
   return adminExists(deps.db);
 }
@@ -27,7 +30,7 @@ export async function initializeSystem(
   const encryptedProviderKey = input.provider ? await deps.secrets.encrypt(input.provider.api_key) : null;
   return commitThenBump(deps, input.provider ? ['routing'] : [], async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sluice:setup'))`);
-    if (await adminExists(tx)) throw badRequest('System is already initialized');
+    if (await adminExists(tx)) throw badRequest(ALREADY_INITIALIZED);
     const admin = await insertUser(tx, {
       email: input.admin.email,
       displayName: input.admin.display_name,
