@@ -118,6 +118,28 @@ async function readRowsOf(call: () => Promise<unknown>): Promise<{ read: number;
   return rows.map((row) => ({ read: Number(row.read_rows), query: row.query }));
 }
 
+/** The settings ClickHouse ran each query of the call with (system.query_log, once flushed). */
+async function settingsOf(call: () => Promise<unknown>): Promise<Record<string, string>[]> {
+  sent = [];
+  await call();
+  const ids = sent;
+  const rows = await vi.waitFor(
+    async () => {
+      await ch.command({ query: 'SYSTEM FLUSH LOGS' });
+      const logged = await rowsOf<{ names: string[]; values: string[]; query: string }>(
+        chSql`SELECT Settings.Names AS names, Settings.Values AS values, query FROM system.query_log
+          WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`.sql,
+      );
+      expect(logged).toHaveLength(ids.length);
+      return logged;
+    },
+    { timeout: 5_000, interval: 100 },
+  );
+  return rows
+    .filter((row) => !row.query.includes('system.'))
+    .map((row) => Object.fromEntries(row.names.map((name, i) => [name, row.values[i] ?? ''])));
+}
+
 /** The rows of one day's partition of a table of the database. */
 async function partitionRows(table: string, partition: string): Promise<number> {
   const [row] = await rowsOf<{ n: string }>(
@@ -211,6 +233,18 @@ describe('a time-bounded read of the logs in ClickHouse', () => {
     } finally {
       strict = false;
     }
+  });
+
+  // A ranked page over a long range reads its rows from as many granules as it has rows, and
+  // 18.16's default 1 MiB read buffer per column and part was most of that page's time
+  // (clickhouse-table.ts READ_SETTINGS): every page and search runs with 64 KiB, as ClickHouse
+  // itself logged the settings it ran them with.
+  it.each(
+    oneDayCalls.filter(([name]) => name.startsWith('the log search') || name.startsWith('the MCP log')),
+  )('%s reads with a 64 KiB buffer per column', async (_name, call) => {
+    const settings = await settingsOf(call);
+    expect(settings.length).toBeGreaterThan(0);
+    for (const set of settings) expect(set.max_read_buffer_size).toBe('65536');
   });
 
   it('answers the one day exactly, its first and last millisecond included', async () => {
