@@ -7,7 +7,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chIdent, chJoin, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { chQuery } from '../../shared/src/logs/analytics/clickhouse-table';
 import { createClickHouseMcpLogStore } from '../../shared/src/logs/mcp/clickhouse-store';
 import { REQUEST_ROLLUP_TABLE } from '../../shared/src/logs/requests/clickhouse-rollup';
@@ -19,7 +19,7 @@ import {
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
-import { observedClient } from '../helpers/clickhouse-observed';
+import { loggedQueries, observedClient } from '../helpers/clickhouse-observed';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { requestLogRecord } from '../helpers/request-log-record';
 
@@ -71,7 +71,7 @@ const mcpCalls: McpLogRecord[] = INSTANTS.map((createdAt, i) => ({
 }));
 
 /** The ids of the queries each store call sent, and whether to make ClickHouse insist on the key. */
-let sent: string[] = [];
+const sent: string[] = [];
 let strict = false;
 
 /**
@@ -99,41 +99,22 @@ async function rowsOf<T>(sql: string, client: ClickHouseClient = ch): Promise<T[
 
 /** read_rows of every query the call sent, with its text (system.query_log, once flushed). */
 async function readRowsOf(call: () => Promise<unknown>): Promise<{ read: number; query: string }[]> {
-  sent = [];
-  await call();
-  const ids = sent;
-  // A query's log row is queued once its answer is sent, which may be after the client read it.
-  const rows = await vi.waitFor(
-    async () => {
-      await ch.command({ query: 'SYSTEM FLUSH LOGS' });
-      const logged = await rowsOf<{ read_rows: string; query: string }>(
-        chSql`SELECT read_rows, query FROM system.query_log
-          WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`.sql,
-      );
-      expect(logged).toHaveLength(ids.length);
-      return logged;
-    },
-    { timeout: 5_000, interval: 100 },
+  const rows = await loggedQueries<{ read_rows: string; query: string }>(
+    ch,
+    sent,
+    chSql`read_rows, query`,
+    call,
   );
   return rows.map((row) => ({ read: Number(row.read_rows), query: row.query }));
 }
 
 /** The settings ClickHouse ran each query of the call with (system.query_log, once flushed). */
 async function settingsOf(call: () => Promise<unknown>): Promise<Record<string, string>[]> {
-  sent = [];
-  await call();
-  const ids = sent;
-  const rows = await vi.waitFor(
-    async () => {
-      await ch.command({ query: 'SYSTEM FLUSH LOGS' });
-      const logged = await rowsOf<{ names: string[]; values: string[]; query: string }>(
-        chSql`SELECT Settings.Names AS names, Settings.Values AS values, query FROM system.query_log
-          WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`.sql,
-      );
-      expect(logged).toHaveLength(ids.length);
-      return logged;
-    },
-    { timeout: 5_000, interval: 100 },
+  const rows = await loggedQueries<{ names: string[]; values: string[]; query: string }>(
+    ch,
+    sent,
+    chSql`Settings.Names AS names, Settings.Values AS values, query`,
+    call,
   );
   return rows
     .filter((row) => !row.query.includes('system.'))

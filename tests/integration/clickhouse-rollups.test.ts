@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client-web';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chIdent, chJoin, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
+import { chIdent, chSql } from '../../shared/src/logs/analytics/clickhouse-sql';
 import { chQuery } from '../../shared/src/logs/analytics/clickhouse-table';
 import { type UsageGroupBy, usageAggregateQuery } from '../../shared/src/logs/requests/aggregate-query';
 import { breakdownQuery } from '../../shared/src/logs/requests/breakdown-query';
@@ -36,7 +36,7 @@ import {
   createClickHouse,
   ensureClickHouseDatabase,
 } from '../../shared/src/stores/clickhouse';
-import { observedClient } from '../helpers/clickhouse-observed';
+import { loggedQueries, observedClient } from '../helpers/clickhouse-observed';
 import { CLICKHOUSE_URL } from '../helpers/env';
 import { requestLogRecord } from '../helpers/request-log-record';
 
@@ -119,7 +119,7 @@ function denseRecords(start: number): RequestLogRecord[] {
 }
 
 let ch: ClickHouseClient;
-let sent: string[] = [];
+const sent: string[] = [];
 
 /** The store's client, its SELECTs logged to system.query_log under ids recorded here. */
 function observed(client: ClickHouseClient): ClickHouseClient {
@@ -202,23 +202,7 @@ async function expectAsTheLog(store: Store, database: string, q: Question, group
 
 /** read_rows summed over the queries one call sent (system.query_log, once flushed). */
 async function rowsRead(call: () => Promise<unknown>): Promise<number> {
-  sent = [];
-  await call();
-  const ids = sent;
-  // A query's log row is queued once its answer is sent, which may be after the client read it.
-  const rows = await vi.waitFor(
-    async () => {
-      await ch.command({ query: 'SYSTEM FLUSH LOGS' });
-      const logged = await chQuery<{ read_rows: string }>(
-        ch,
-        chSql`SELECT read_rows FROM system.query_log
-          WHERE type = 2 AND query_id IN (${chJoin(ids.map((id) => chSql`${id}`))})`,
-      );
-      expect(logged).toHaveLength(ids.length);
-      return logged;
-    },
-    { timeout: 5_000, interval: 100 },
-  );
+  const rows = await loggedQueries<{ read_rows: string }>(ch, sent, chSql`read_rows`, call);
   return rows.reduce((sum, row) => sum + Number(row.read_rows), 0);
 }
 
