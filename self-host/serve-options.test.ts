@@ -58,6 +58,16 @@ describe('npm run serve options', () => {
     }
   });
 
+  it('leaves how the gateway processes listen to the system unless SLUICE_GATEWAY_SOCKETS says', () => {
+    expect(serveOptionsFromEnv(STORES).gatewaySockets).toBeUndefined();
+    for (const mode of ['per-process', 'shared'] as const) {
+      expect(serveOptionsFromEnv({ ...STORES, SLUICE_GATEWAY_SOCKETS: mode }).gatewaySockets).toBe(mode);
+    }
+    expect(() => serveOptionsFromEnv({ ...STORES, SLUICE_GATEWAY_SOCKETS: 'reuseport' })).toThrow(
+      /invalid configuration: SLUICE_GATEWAY_SOCKETS/,
+    );
+  });
+
   it('reads the same SLUICE_* variables as npm start, plus SLUICE_HOST and SLUICE_OUTBOUND_ALLOW', () => {
     const options = serveOptionsFromEnv({
       ...STORES,

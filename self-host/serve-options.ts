@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import * as z from 'zod';
+import type { SocketMode } from './process/port-sockets';
 import type { StackApps } from './stack';
 
 export interface ServeOptions {
@@ -30,6 +31,12 @@ export interface ServeOptions {
    * thread.
    */
   gatewayProcesses: number;
+  /**
+   * How the gateway processes listen on its port (SLUICE_GATEWAY_SOCKETS): `per-process` (a
+   * SO_REUSEPORT socket each, balanced by the kernel) or `shared` (one socket they all accept
+   * on); unset, a socket each when there are several and the system can.
+   */
+  gatewaySockets: SocketMode | undefined;
   env: NodeJS.ProcessEnv;
 }
 
@@ -76,6 +83,7 @@ const schema = z.object({
     .int()
     .min(1)
     .default(() => availableParallelism()),
+  SLUICE_GATEWAY_SOCKETS: z.enum(['per-process', 'shared']).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
 });
@@ -114,6 +122,7 @@ export function serveOptionsFromEnv(env: NodeJS.ProcessEnv): ServeOptions {
     redisLink: values.SLUICE_REDIS_LINK === 'socket',
     apps: { gateway: values.SLUICE_SERVE !== 'console', console: values.SLUICE_SERVE !== 'gateway' },
     gatewayProcesses: values.SLUICE_GATEWAY_PROCESSES,
+    gatewaySockets: values.SLUICE_GATEWAY_SOCKETS,
     env,
   };
 }

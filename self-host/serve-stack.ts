@@ -45,6 +45,7 @@ export function startServe(options: ServeOptions): Promise<RunningStack> {
             redisLink: options.redisLink,
             quiet: options.quiet,
             processes: options.gatewayProcesses,
+            sockets: options.gatewaySockets,
           });
         },
       },

@@ -34,6 +34,8 @@ export interface StartedGateway {
   stopping?(): void;
   /** How many processes serve the gateway, for the banner. */
   processes?: number;
+  /** How they listen on its port, for the banner when there are several. */
+  listening?: string;
   stop(): Promise<void>;
 }
 
@@ -150,7 +152,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     const banner = stackBanner({
       gatewayUrl,
       consoleUrl,
-      gatewayRuntime: build ? gatewayRuntimeText(plan.gateway.runtime.name, build, gateway?.processes) : '',
+      gatewayRuntime: build ? gatewayRuntimeText(plan.gateway.runtime.name, build, gateway) : '',
       stores: stores.describe,
       bridgePort: bridge?.port ?? null,
       initialized: consoleUrl ? await setupDone(consoleUrl) : null,
@@ -162,10 +164,16 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
   }
 }
 
-/** "workerd serve, 2026-04-01, 2 processes": the runtime, its compatibility date, its processes. */
-function gatewayRuntimeText(name: string, build: GatewayBuild, processes: number | undefined): string {
+/**
+ * "workerd serve, 2026-04-01, 2 processes on a listening socket each (SO_REUSEPORT)": the
+ * runtime, its compatibility date, its processes and how they share the port.
+ */
+function gatewayRuntimeText(name: string, build: GatewayBuild, gateway: StartedGateway | undefined): string {
+  const processes = gateway?.processes;
   const count = processes === undefined ? '' : `, ${processes} ${processes === 1 ? 'process' : 'processes'}`;
-  return `${name}, ${build.settings.compatibilityDate}${count}`;
+  const listening =
+    processes !== undefined && processes > 1 && gateway?.listening ? ` on ${gateway.listening}` : '';
+  return `${name}, ${build.settings.compatibilityDate}${count}${listening}`;
 }
 
 /** Whether the console has its first admin, for the banner; null when it cannot tell. */

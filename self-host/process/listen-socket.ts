@@ -45,7 +45,7 @@ export async function openListenSocket(host: string, port: number): Promise<List
   if (typeof createServerHandle !== 'function') {
     throw new Error('this Node.js has no net._createServerHandle to share a listening socket with');
   }
-  const shown = family === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+  const shown = shownAddress(address, family, port);
   // Flags 0: an IPv6 wildcard takes IPv4 too, as Node's own servers do.
   const handle = createServerHandle(address, port, family, undefined, 0);
   if (typeof handle === 'number') throw new Error(`cannot bind ${shown}: ${getSystemErrorName(handle)}`);
@@ -65,8 +65,13 @@ export async function openListenSocket(host: string, port: number): Promise<List
   return { fd: handle.fd, address: shown, close: () => handle.close() };
 }
 
+/** `host:port`, an IPv6 address in brackets. */
+export function shownAddress(address: string, family: 4 | 6, port: number): string {
+  return family === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
 /** An IP literal as it is (brackets dropped), a name through the resolver as the OS does it. */
-async function resolveHost(host: string): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveHost(host: string): Promise<{ address: string; family: 4 | 6 }> {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   const literal = net.isIP(bare);
   if (literal === 4 || literal === 6) return { address: bare, family: literal };

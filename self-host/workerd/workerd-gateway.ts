@@ -1,25 +1,39 @@
-import { openListenSocket } from '../process/listen-socket';
+import { openPortSockets, type PortSockets, type SocketMode } from '../process/port-sockets';
 import { type Replicas, startReplicas } from '../process/replicas';
+import { findReusePort, type ReusePortSupport } from '../process/reuse-port';
 import { startWorkerd, type WorkerdOptions, writeWorkerdConfig } from './workerd-process';
 
 export interface WorkerdGatewayOptions extends WorkerdOptions {
-  /** How many `workerd serve` processes share the port (SLUICE_GATEWAY_PROCESSES). */
+  /** How many `workerd serve` processes serve the port (SLUICE_GATEWAY_PROCESSES). */
   processes: number;
+  /** SLUICE_GATEWAY_SOCKETS; unset: a socket each for several processes where the system can. */
+  sockets?: SocketMode;
+  /** Whether the system gives each process a balanced socket of its own (tests pass their own). */
+  reusePort?: () => ReusePortSupport;
 }
 
 export interface WorkerdGateway extends Replicas {
   processes: number;
+  /** How the processes listen, for the banner. */
+  listening: string;
 }
 
 /**
- * The gateway on N `workerd serve` processes with one listening socket between them: this
- * process binds it and each workerd accepts from it (--socket-fd), so there is no proxy hop
- * and the kernel hands each connection to whichever process takes it first. A process that
- * dies after start-up is restarted (process/replicas.ts) while the others keep serving; the
- * socket stays open meanwhile, so connections wait in its backlog rather than being refused.
+ * The gateway on N `workerd serve` processes on one port with no proxy hop: each accepts on
+ * its own listening socket (SO_REUSEPORT, the kernel spreading connections evenly), or on one
+ * socket this process binds and they all inherit (port-sockets.ts has the trade-off). A process
+ * that dies after start-up is restarted (process/replicas.ts) while the others keep serving.
  */
 export async function startWorkerdGateway(options: WorkerdGatewayOptions): Promise<WorkerdGateway> {
-  const socket = await openListenSocket(options.host, options.port);
+  const log = (line: string) => console.error(`sluice: ${line}`);
+  const sockets = await openPortSockets({
+    host: options.host,
+    port: options.port,
+    processes: options.processes,
+    mode: options.sockets,
+    reusePort: options.reusePort ?? (() => findReusePort()),
+    log,
+  });
   let replicas: Replicas;
   try {
     const configPath = writeWorkerdConfig(options);
@@ -31,21 +45,28 @@ export async function startWorkerdGateway(options: WorkerdGatewayOptions): Promi
           configPath,
           directory: options.build.directory,
           bindings: options.bindings,
-          listenFd: socket.fd,
+          sockets,
           quiet: options.quiet,
         }),
-      log: (line) => console.error(`sluice: ${line}`),
+      log,
     });
   } catch (error) {
-    socket.close();
+    sockets.close();
     throw error;
   }
   return {
     ...replicas,
     processes: options.processes,
+    listening: listeningText(sockets),
     async stop() {
       await replicas.stop();
-      socket.close();
+      sockets.close();
     },
   };
+}
+
+function listeningText(sockets: PortSockets): string {
+  return sockets.mode === 'per-process'
+    ? 'a listening socket each (SO_REUSEPORT)'
+    : 'one shared listening socket';
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { GatewayBuild } from '../build/worker-build';
 import { type Child, spawnChild } from '../process/children';
+import type { PortSockets } from '../process/port-sockets';
 import { HTTP_SOCKET, socketAddress, workerdConfig } from './workerd-config';
 
 const require = createRequire(import.meta.url);
@@ -54,10 +55,10 @@ export interface WorkerdLaunch {
   directory: string;
   bindings: Record<string, string>;
   /**
-   * A listening socket to serve the HTTP socket on instead of binding the config's address, so
-   * several processes share one port (it becomes the child's fd 3).
+   * The listening socket to serve the HTTP socket on (as fd 3) instead of binding the config's
+   * address, so that several processes serve one port.
    */
-  listenFd?: number;
+  sockets: PortSockets;
   quiet: boolean;
 }
 
@@ -80,17 +81,16 @@ function splitArgs(value: string | undefined): string[] {
  * supervisor's can reach the worker.
  */
 export function startWorkerd(launch: WorkerdLaunch): Child {
-  const inherited = launch.listenFd === undefined ? [] : [launch.listenFd];
-  const socketArgs = inherited.length ? [`--socket-fd=${HTTP_SOCKET}=3`] : [];
-  return spawnChild(
-    launch.name,
-    workerdBinary(),
-    ['serve', launch.configPath, ...socketArgs, ...extraArgs()],
-    {
-      cwd: launch.directory,
-      env: launch.bindings,
-      quiet: launch.quiet,
-      inheritFds: inherited,
-    },
-  );
+  const started = launch.sockets.launch(workerdBinary(), [
+    'serve',
+    launch.configPath,
+    `--socket-fd=${HTTP_SOCKET}=3`,
+    ...extraArgs(),
+  ]);
+  return spawnChild(launch.name, started.command, started.args, {
+    cwd: launch.directory,
+    env: launch.bindings,
+    quiet: launch.quiet,
+    inheritFds: started.inheritFds,
+  });
 }
