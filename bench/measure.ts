@@ -28,7 +28,15 @@ export interface RunRow {
   parts: Record<string, number>;
   /** Share of the system-under-test CPUs busy with other processes; null when not pinned. */
   sutOther: number | null;
+  /**
+   * The connections each gateway process held a second into a closed-loop load, fewest first
+   * (Sluice with several processes); null otherwise.
+   */
+  connections: number[] | null;
 }
+
+/** When the gateway processes' connections are counted: wrk has opened all of its own. */
+const CONNECTIONS_AT_MS = 1_000;
 
 /** `1`, `1,3` or `1-3` as CPU numbers. */
 export function cpuList(spec: string): string[] {
@@ -60,6 +68,10 @@ export async function measure(
   const cpuBefore = target.readCpu();
   const coresBefore = readCpuTimes();
   const started = performance.now();
+  const countConnections = where.phase === 'tput' ? target.connectionsByProcess : undefined;
+  const connections = countConnections
+    ? new Promise<number[]>((resolve) => setTimeout(() => resolve(countConnections()), CONNECTIONS_AT_MS))
+    : Promise.resolve(null);
   const result = await load();
   const loadS = (performance.now() - started) / 1000;
   if (opts.settleMs > 0) await new Promise((r) => setTimeout(r, opts.settleMs));
@@ -89,5 +101,6 @@ export async function measure(
     cpuCores: totalS / loadS,
     parts,
     sutOther,
+    connections: await connections,
   };
 }

@@ -34,6 +34,8 @@ const COLUMNS = [
   'bridge_us_per_req',
   'console_us_per_req',
   'sut_cpu_other',
+  'conns_fewest',
+  'conns_most',
 ] as const;
 type Column = (typeof COLUMNS)[number];
 const TEXT = new Set<Column>(['phase', 'mode', 'target']);
@@ -69,6 +71,8 @@ export function toRow(run: RunRow, load: { conns: number; rate: number }): Row {
     bridge_us_per_req: n(run.parts.bridge),
     console_us_per_req: n(run.parts.console),
     sut_cpu_other: n(run.sutOther),
+    conns_fewest: n(run.connections?.[0]),
+    conns_most: n(run.connections?.at(-1)),
   };
 }
 
@@ -249,6 +253,13 @@ export function summarize(rows: Row[]): { text: string; peers: PeerSummary[] } {
         `  sluice CPU µs/req by process (closed loop): gateway runtime (workerd) ${part('gateway_us_per_req')}, ` +
           `store bridge (supervisor) ${part('bridge_us_per_req')}, console ${part('console_us_per_req')}`,
       );
+      const spreads = pick('tput', mode, 'sluice').filter((r) => Number.isFinite(r.conns_most));
+      if (spreads.length > 0) {
+        out.push(
+          '  sluice connections per gateway process (closed loop, fewest / most, each round): ' +
+            spreads.map((r) => `${r.conns_fewest} / ${r.conns_most}`).join(', '),
+        );
+      }
     }
     if (has('sluice') && has('portkey')) {
       peers.push({

@@ -23,6 +23,7 @@ import type { FakeUpstream } from '../dev/bench/fake-upstream';
 import { PAYLOADS } from '../dev/bench/payloads';
 import { preflight as sluicePreflight } from '../dev/bench/preflight';
 import { processTree, readStat } from '../dev/bench/proc';
+import { establishedBy } from '../dev/bench/proc-sockets';
 import { stopProcessGroup } from '../dev/bench/process-group';
 import { launchBenchStack } from '../dev/bench/stack-launch';
 import { stackReader } from '../dev/bench/stack-processes';
@@ -41,6 +42,8 @@ export interface RunningTarget {
   name: Target;
   request: Record<Mode, PeerRequest>;
   readCpu: () => CpuSnapshot;
+  /** The established connections of each gateway process, fewest first (Sluice, several processes). */
+  connectionsByProcess?: () => number[];
   /** A line for the report: what exactly ran. */
   describe: string;
 }
@@ -214,7 +217,10 @@ export async function sluiceTarget(
       snapshot.set(process.pid, { part: process.role, ticks: process.cpuTicks });
     return snapshot;
   };
-  const workerds = [...roles().values()].filter((process) => process.role === 'gateway').length;
+  const gatewayPids = () =>
+    [...roles().values()].filter((process) => process.role === 'gateway').map((process) => process.pid);
+  const workerds = gatewayPids().length;
+  const gatewayPort = Number(new URL(stack.gatewayUrl).port);
   return {
     name: 'sluice',
     request: requests(
@@ -223,6 +229,10 @@ export async function sluiceTarget(
       () => '/v1/chat/completions',
     ),
     readCpu,
+    connectionsByProcess:
+      workerds > 1
+        ? () => [...establishedBy(gatewayPids(), gatewayPort).values()].sort((a, b) => a - b)
+        : undefined,
     describe:
       `sluice: npm run serve (supervisor pid ${stack.supervisor}, ${workerds} workerd process${workerds === 1 ? '' : 'es'}` +
       `${options.gatewayProcesses ? `, SLUICE_GATEWAY_PROCESSES=${options.gatewayProcesses}` : ''}), ` +

@@ -9,9 +9,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { establishedBy } from '../../dev/bench/proc-sockets';
 import type { SocketMode } from '../../self-host/process/port-sockets';
 import { pgUrl, SERVE_REDIS_URL, withRedisDatabase } from '../helpers/env';
-import { establishedBy } from '../helpers/proc-sockets';
 import { freshStackStores } from '../helpers/stack-seed';
 import { type StackCommand, type StartedStack, startStackProcess, stopStackGroup } from '../setup/e2e-global';
 
