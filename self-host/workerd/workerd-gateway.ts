@@ -1,6 +1,6 @@
 import { openPortSockets, type PortSockets, type SocketMode } from '../process/port-sockets';
 import { type Replicas, startReplicas } from '../process/replicas';
-import { findReusePort, type ReusePortSupport } from '../process/reuse-port';
+import { findReusePort } from '../process/reuse-port';
 import { startWorkerd, type WorkerdOptions, writeWorkerdConfig } from './workerd-process';
 
 export interface WorkerdGatewayOptions extends WorkerdOptions {
@@ -8,8 +8,6 @@ export interface WorkerdGatewayOptions extends WorkerdOptions {
   processes: number;
   /** SLUICE_GATEWAY_SOCKETS; unset: a socket each for several processes where the system can. */
   sockets?: SocketMode;
-  /** Whether the system gives each process a balanced socket of its own (tests pass their own). */
-  reusePort?: () => ReusePortSupport;
 }
 
 export interface WorkerdGateway extends Replicas {
@@ -31,7 +29,7 @@ export async function startWorkerdGateway(options: WorkerdGatewayOptions): Promi
     port: options.port,
     processes: options.processes,
     mode: options.sockets,
-    reusePort: options.reusePort ?? (() => findReusePort()),
+    reusePort: () => findReusePort(),
     log,
   });
   let replicas: Replicas;
