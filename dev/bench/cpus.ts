@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { findExecutable } from './tools';
+import { findExecutable } from '../../self-host/process/executables';
 
 /**
  * Where things run: wrk and the fake upstream on one core, the stack on the other, as the team

@@ -12,6 +12,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { findExecutable } from '../../self-host/process/executables';
 import { freePort } from '../../self-host/process/ports';
 import { CLICKHOUSE_URL, pgUrl } from '../../tests/helpers/env';
 import { onCleanup } from './cleanup';
@@ -36,7 +37,6 @@ import { memoryRows, snapshotOf, startPlatformStack } from './platform-stack';
 import type { PlatformOptions } from './scale-options';
 import { formatTable } from './table';
 import { type CaseFigures, FIGURE_COLUMNS, figureRow, figuresCsv, runInterleaved } from './timed-cases';
-import { findExecutable } from './tools';
 
 const say = (line: string) => console.log(`bench:scale platform: ${line}`);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13';

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findExecutable } from './executables';
 
 /** The launcher that gives a process a SO_REUSEPORT socket of its own (see the file). */
 const LAUNCHER = fileURLToPath(new URL('./listen-then-exec.pl', import.meta.url));
@@ -19,24 +18,11 @@ export function findReusePort(
   platform: NodeJS.Platform = process.platform,
 ): ReusePortSupport {
   if (platform !== 'linux') return { ok: false, reason: `${platform} does not balance SO_REUSEPORT sockets` };
-  const perl = onPath('perl', env.PATH ?? '');
+  const perl = findExecutable('perl', env.PATH ?? '');
   if (!perl) return { ok: false, reason: 'no perl on PATH to open them' };
   const probe = spawnSync(perl, ['-MSocket=SO_REUSEPORT', '-e', '1'], { stdio: 'ignore', timeout: 10_000 });
   if (probe.status !== 0) return { ok: false, reason: `${perl} has no SO_REUSEPORT` };
   return { ok: true, perl };
-}
-
-function onPath(name: string, path: string): string | null {
-  for (const directory of path.split(delimiter).filter(Boolean)) {
-    const candidate = join(directory, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }
 
 /**
